@@ -1,0 +1,73 @@
+package dev.idgen.core;
+
+/**
+ * The rules every {@link IdService} applies to its arguments.
+ */
+public final class IdArguments {
+
+    /** The longest name a sequence may have. */
+    public static final int MAX_NAME_LENGTH = 64;
+
+    private IdArguments() {
+    }
+
+    /**
+     * Checks a sequence name: 1 to {@value #MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._:-]}. The rule keeps
+     * names safe as Redis keys, table values and URL path segments.
+     *
+     * @param name the name to check
+     * @return the name
+     * @throws InvalidArgumentException naming {@code name} when the rule is broken
+     */
+    public static String checkName(String name) {
+        // A plain loop rather than a regex: this runs on every call and must not allocate.
+        if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+            throw invalidName(name);
+        }
+        for (int i = 0, n = name.length(); i < n; i++) {
+            char c = name.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == ':' || c == '-';
+            if (!allowed) {
+                throw invalidName(name);
+            }
+        }
+        return name;
+    }
+
+    /**
+     * Checks a batch size: from 1 to {@link IdService#MAX_BATCH_SIZE}.
+     *
+     * @param count the size to check
+     * @return the size
+     * @throws InvalidArgumentException naming {@code count} when the rule is broken
+     */
+    public static int checkCount(int count) {
+        if (count < 1 || count > IdService.MAX_BATCH_SIZE) {
+            throw new InvalidArgumentException("count", count,
+                    "count must be between 1 and " + IdService.MAX_BATCH_SIZE + ", but was " + count);
+        }
+        return count;
+    }
+
+    /**
+     * Checks an ID given back for decoding: it must be positive, as every issued ID is.
+     *
+     * @param id the ID to check
+     * @return the ID
+     * @throws InvalidArgumentException naming {@code id} when it is zero or negative
+     */
+    public static long checkId(long id) {
+        if (id <= 0) {
+            throw new InvalidArgumentException("id", id, "id must be a positive 64-bit number, but was " + id);
+        }
+        return id;
+    }
+
+    private static InvalidArgumentException invalidName(String name) {
+        String shown = name == null ? "null"
+                : "'" + (name.length() > 80 ? name.substring(0, 80) + "..." : name) + "'";
+        return new InvalidArgumentException("name", name, "name must be 1 to " + MAX_NAME_LENGTH
+                + " characters of [A-Za-z0-9._:-], but was " + shown);
+    }
+}

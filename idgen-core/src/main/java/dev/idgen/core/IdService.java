@@ -1,0 +1,66 @@
+package dev.idgen.core;
+
+/**
+ * Hands out globally unique, roughly time-ordered 64-bit IDs.
+ *
+ * <p>Every ID is positive. An implementation never hands out the same ID twice for one name: when it cannot be sure
+ * of that (the clock moved backwards too far, the store is unreachable or lost its data) it throws an
+ * {@link IdGenerationException} instead of guessing.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface IdService {
+
+    /** The name {@link #nextId()} draws from. */
+    String DEFAULT_NAME = "default";
+
+    /** The largest {@code count} that {@link #nextIds(String, int)} accepts. */
+    int MAX_BATCH_SIZE = 10_000;
+
+    /**
+     * The strategy behind this service, as configured with {@code idgen.strategy}, for example {@code snowflake}.
+     *
+     * @return the strategy name, never {@code null}
+     */
+    String strategy();
+
+    /**
+     * The next ID of the {@linkplain #DEFAULT_NAME default} sequence.
+     *
+     * @return a positive ID
+     * @throws IdGenerationException when no ID can be issued safely
+     */
+    default long nextId() {
+        return nextId(DEFAULT_NAME);
+    }
+
+    /**
+     * The next ID of the named sequence.
+     *
+     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]} (see {@link IdArguments#checkName})
+     * @return a positive ID
+     * @throws IllegalArgumentException when the name breaks the rule
+     * @throws IdGenerationException when no ID can be issued safely
+     */
+    long nextId(String name);
+
+    /**
+     * The next {@code count} IDs of the named sequence, in the order they were issued.
+     *
+     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]}
+     * @param count how many IDs, from 1 to {@link #MAX_BATCH_SIZE}
+     * @return a new array of {@code count} positive IDs
+     * @throws IllegalArgumentException when the name or the count breaks its rule
+     * @throws IdGenerationException when no ID can be issued safely; IDs already taken for the batch are gaps
+     */
+    long[] nextIds(String name, int count);
+
+    /**
+     * What an ID issued by this service carries.
+     *
+     * @param id a positive ID
+     * @return its parts
+     * @throws IllegalArgumentException when {@code id} is not positive or cannot have been issued by this strategy
+     */
+    DecodedId decode(long id);
+}

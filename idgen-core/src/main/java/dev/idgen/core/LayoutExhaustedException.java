@@ -1,0 +1,14 @@
+package dev.idgen.core;
+
+/**
+ * The ID layout has no room left: its timestamp bits are used up, so any further ID would overflow into the sign
+ * bit or wrap around. Choose a later epoch or more timestamp bits.
+ */
+public class LayoutExhaustedException extends IdGenerationException {
+
+    private static final long serialVersionUID = 1L;
+
+    public LayoutExhaustedException(String message) {
+        super(message);
+    }
+}

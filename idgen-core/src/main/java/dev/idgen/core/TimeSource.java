@@ -1,0 +1,35 @@
+package dev.idgen.core;
+
+/**
+ * Where idgen reads the wall-clock time. Everything time-based takes one, so that tests can move time forwards and
+ * backwards deterministically (see {@link ManualTimeSource}).
+ */
+@FunctionalInterface
+public interface TimeSource {
+
+    /**
+     * @return the current time in milliseconds since 1970-01-01T00:00:00Z
+     */
+    long currentTimeMillis();
+
+    /**
+     * @return the system clock, {@link System#currentTimeMillis()}
+     */
+    static TimeSource system() {
+        return SystemTimeSource.INSTANCE;
+    }
+}
+
+enum SystemTimeSource implements TimeSource {
+    INSTANCE;
+
+    @Override
+    public long currentTimeMillis() {
+        return System.currentTimeMillis();
+    }
+
+    @Override
+    public String toString() {
+        return "TimeSource.system()";
+    }
+}

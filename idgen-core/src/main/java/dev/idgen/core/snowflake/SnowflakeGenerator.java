@@ -1,0 +1,436 @@
+package dev.idgen.core.snowflake;
+
+import dev.idgen.core.ClockBackwardsException;
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.LayoutExhaustedException;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.spi.StaticWorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdLease;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+// Padding keeps the contended state word on a cache line of its own (the JCTools idiom): the JVM lays out superclass
+// fields first, so the state sits between two runs of 8 unused longs.
+abstract class SnowflakeStatePadBefore {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+abstract class SnowflakeStateField extends SnowflakeStatePadBefore {
+    /** The last issued ID without its worker bits: {@code tick << (workerBits + sequenceBits) | sequence}. */
+    volatile long state;
+}
+
+abstract class SnowflakeStatePadAfter extends SnowflakeStateField {
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+}
+
+/**
+ * A lock-free Snowflake generator for one worker id.
+ *
+ * <p>Guarantees, for as long as no other live generator holds the same worker id:
+ * <ul>
+ * <li>no ID is issued twice, and IDs strictly increase in the order callers obtain them (so on each thread);</li>
+ * <li>no ID carries a timestamp earlier than one already used, nor (with {@code maxBorrow} ticks of borrowing) more
+ * than {@code maxBorrow} ticks ahead of the clock;</li>
+ * <li>a clock that moves backwards by at most {@code clockBackwardsTolerance} is waited out; further, calls throw
+ * {@link ClockBackwardsException} until the clock catches up;</li>
+ * <li>when a tick's sequence runs out, callers wait for the next tick: a short spin, then parking, never a long busy
+ * loop.</li>
+ * </ul>
+ *
+ * <p>The first sequence of a tick continues from the previous tick's last sequence, modulo a small spread
+ * ({@code 2^min(10, sequenceBits - 4)}), so that at low traffic {@code id % shards} stays even instead of always
+ * landing on sequence 0; under full load a tick still starts at 0 and keeps its full capacity.
+ *
+ * <p>A new generator starts as if its predecessor had used the current tick (plus any borrowable ticks) to the end,
+ * so the first ID waits for the next tick: a generator recreated within one tick cannot repeat its predecessor's IDs.
+ */
+public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements AutoCloseable {
+
+    /** The longest a caller may be asked to wait out a backwards clock. */
+    public static final Duration MAX_CLOCK_BACKWARDS_TOLERANCE = Duration.ofSeconds(10);
+
+    /** The most ticks a generator may run ahead of the clock. */
+    public static final long MAX_BORROW_LIMIT = 1000;
+
+    /** The default tolerance for a clock that moves backwards. */
+    public static final Duration DEFAULT_CLOCK_BACKWARDS_TOLERANCE = Duration.ofMillis(5);
+
+    private static final System.Logger LOG = System.getLogger(SnowflakeGenerator.class.getName());
+
+    private static final Duration LIFETIME_WARNING = Duration.ofDays(3653);
+
+    private static final int SPIN_LIMIT = 64;
+
+    private static final long PARK_NANOS = 50_000;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(SnowflakeStateField.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final SnowflakeLayout layout;
+    private final TimeSource timeSource;
+    private final WorkerIdLease lease;
+    private final long workerId;
+    private final long epochMillis;
+    private final long tickMillis;
+    private final int timestampShift;
+    private final long workerPart;
+    private final long sequenceMask;
+    private final long spreadMask;
+    private final long maxTick;
+    private final long maxBorrow;
+    private final long toleranceMillis;
+    private final LongAdder clockBackwardsEvents = new LongAdder();
+    private final LongAdder sequenceOverflowWaits = new LongAdder();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SnowflakeGenerator(Builder builder) {
+        this.layout = builder.layout;
+        this.timeSource = builder.timeSource;
+        this.maxBorrow = builder.maxBorrow;
+        this.toleranceMillis = builder.clockBackwardsTolerance.toMillis();
+        this.epochMillis = layout.epoch().toEpochMilli();
+        this.tickMillis = layout.tickUnit().millis();
+        this.timestampShift = layout.workerBits() + layout.sequenceBits();
+        this.sequenceMask = layout.maxSequence();
+        this.spreadMask = (1L << Math.min(10, Math.max(0, layout.sequenceBits() - 4))) - 1;
+        this.maxTick = layout.maxTick();
+
+        long nowMillis = timeSource.currentTimeMillis();
+        if (epochMillis > nowMillis) {
+            throw new InvalidArgumentException("epoch", layout.epoch(), "epoch must not be in the future, but was "
+                    + layout.epoch() + " (now " + Instant.ofEpochMilli(nowMillis) + ")");
+        }
+        Duration remaining = layout.remainingLifetime(nowMillis);
+        if (remaining.isNegative() || remaining.isZero()) {
+            throw new LayoutExhaustedException("The Snowflake layout is used up: its " + layout.timestampBits()
+                    + " timestamp bits of " + layout.tickUnit().name().toLowerCase() + " from epoch " + layout.epoch()
+                    + " ran out at " + layout.exhaustedAt() + "; choose a later epoch or more timestamp bits");
+        }
+        if (remaining.compareTo(LIFETIME_WARNING) < 0) {
+            LOG.log(System.Logger.Level.WARNING, "The Snowflake layout " + layout + " runs out at "
+                    + layout.exhaustedAt() + ", in " + remaining.toDays() + " days: plan a later epoch or more timestamp bits");
+        }
+
+        this.lease = builder.workerIdAssigner.acquire(layout.maxWorkerId());
+        this.workerId = lease.workerId();
+        if (workerId < 0 || workerId > layout.maxWorkerId()) {
+            lease.close();
+            throw new InvalidArgumentException("workerId", workerId, "workerId must be between 0 and "
+                    + layout.maxWorkerId() + " for this layout's worker bits, but was " + workerId);
+        }
+        this.workerPart = workerId << layout.sequenceBits();
+
+        long startTick = tickAt(nowMillis) + maxBorrow;
+        long predecessorTick = lease.lastUsedTimestamp().isPresent()
+                ? tickAt(lease.lastUsedTimestamp().getAsLong()) : -1;
+        startTick = Math.min(maxTick, Math.max(startTick, predecessorTick));
+        // Sequence at its maximum: the start tick counts as used up, so the first ID takes a later tick.
+        STATE.setVolatile(this, (startTick << timestampShift) | sequenceMask);
+    }
+
+    /**
+     * @return a builder with the standard layout, worker id 0, the system clock, no borrowing and a 5 ms tolerance
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The next ID.
+     *
+     * @return a positive ID, greater than every ID this generator issued before
+     * @throws ClockBackwardsException when the clock is behind the last used timestamp by more than the tolerance
+     * @throws LayoutExhaustedException when the layout's timestamp bits are used up
+     * @throws IdGenerationException when the generator is closed, or the caller is interrupted while waiting
+     */
+    public long nextId() {
+        if (closed.get()) {
+            throw new IdGenerationException("The Snowflake generator for worker " + workerId + " is closed");
+        }
+        for (;;) {
+            long nowMillis = timeSource.currentTimeMillis();
+            long now = tickAt(nowMillis);
+            long current = (long) STATE.getVolatile(this);
+            long last = current >>> timestampShift;
+            long next;
+            if (now > last) {
+                if (now > maxTick) {
+                    throw exhausted();
+                }
+                // (current + 1) carries out of a full sequence into zeros, so a saturated tick hands 0 to the next.
+                next = (now << timestampShift) | ((current + 1) & spreadMask);
+            } else if (last - now > maxBorrow) {
+                awaitClockCatchUp(nowMillis, last - maxBorrow);
+                continue;
+            } else if ((current & sequenceMask) < sequenceMask) {
+                next = current + 1;
+            } else if (last - now < maxBorrow) {
+                if (last >= maxTick) {
+                    throw exhausted();
+                }
+                next = (last + 1) << timestampShift;
+            } else {
+                sequenceOverflowWaits.increment();
+                awaitTick(last + 1 - maxBorrow);
+                continue;
+            }
+            // The CAS is the only write to state and next > current on every path, so state strictly increases and
+            // each value is won by exactly one caller. Its volatile semantics order it after the read above.
+            if (STATE.compareAndSet(this, current, next)) {
+                return next | workerPart;
+            }
+        }
+    }
+
+    /**
+     * Fills {@code ids} from {@code offset} with {@code count} consecutive IDs.
+     *
+     * @param ids the array to fill
+     * @param offset where to start
+     * @param count how many IDs
+     */
+    public void nextIds(long[] ids, int offset, int count) {
+        for (int i = offset, end = offset + count; i < end; i++) {
+            ids[i] = nextId();
+        }
+    }
+
+    /**
+     * @param id an ID issued under this generator's layout
+     * @return its timestamp, worker id and sequence
+     * @throws InvalidArgumentException when {@code id} is not positive or has bits above the layout
+     */
+    public SnowflakeDecodedId decode(long id) {
+        return SnowflakeDecodedId.decode(layout, id);
+    }
+
+    public SnowflakeLayout layout() {
+        return layout;
+    }
+
+    public long workerId() {
+        return workerId;
+    }
+
+    /**
+     * @return the start of the newest tick in use, in milliseconds since the Unix epoch
+     */
+    public long lastTimestampMillis() {
+        return epochMillis + (((long) STATE.getVolatile(this)) >>> timestampShift) * tickMillis;
+    }
+
+    /**
+     * How far the clock is now behind the newest tick in use, beyond what borrowing explains. More than the
+     * tolerance means {@link #nextId()} throws {@link ClockBackwardsException} until the clock catches up.
+     *
+     * @return milliseconds behind, 0 when the clock is fine
+     */
+    public long clockBehindMillis() {
+        long required = (((long) STATE.getVolatile(this)) >>> timestampShift) - maxBorrow;
+        return Math.max(0, epochMillis + required * tickMillis - timeSource.currentTimeMillis());
+    }
+
+    /**
+     * @return whether {@link #nextId()} can issue IDs now as far as the clock is concerned
+     */
+    public boolean isClockHealthy() {
+        return clockBehindMillis() <= toleranceMillis;
+    }
+
+    /**
+     * @return the time left before the layout runs out
+     */
+    public Duration remainingLifetime() {
+        return layout.remainingLifetime(timeSource.currentTimeMillis());
+    }
+
+    /**
+     * @return how many times a caller found the clock behind the newest tick in use (waited out or thrown)
+     */
+    public long clockBackwardsEvents() {
+        return clockBackwardsEvents.sum();
+    }
+
+    /**
+     * @return how many times a caller waited because a tick's sequence was used up
+     */
+    public long sequenceOverflowWaits() {
+        return sequenceOverflowWaits.sum();
+    }
+
+    public Duration clockBackwardsTolerance() {
+        return Duration.ofMillis(toleranceMillis);
+    }
+
+    public long maxBorrow() {
+        return maxBorrow;
+    }
+
+    /**
+     * Stops issuing IDs, records the newest timestamp in use on the worker id lease and releases it.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                long last = ((long) STATE.getVolatile(this)) >>> timestampShift;
+                lease.recordTimestamp(epochMillis + (last + 1) * tickMillis - 1);
+            } finally {
+                lease.close();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SnowflakeGenerator[workerId=" + workerId + ", layout=" + layout + "]";
+    }
+
+    private long tickAt(long epochMillis) {
+        long delta = epochMillis - this.epochMillis;
+        return tickMillis == 1 ? delta : Math.floorDiv(delta, tickMillis);
+    }
+
+    private void awaitClockCatchUp(long nowMillis, long requiredTick) {
+        clockBackwardsEvents.increment();
+        long behind = epochMillis + requiredTick * tickMillis - nowMillis;
+        if (behind > toleranceMillis) {
+            throw new ClockBackwardsException("The clock moved backwards: it is " + behind
+                    + " ms behind the newest timestamp in use (" + Instant.ofEpochMilli(nowMillis + behind)
+                    + "), more than the tolerance of " + toleranceMillis + " ms; worker " + workerId
+                    + " refuses to issue IDs until the clock catches up", behind);
+        }
+        awaitTick(requiredTick);
+    }
+
+    private void awaitTick(long tick) {
+        long targetMillis = epochMillis + tick * tickMillis;
+        int spins = 0;
+        for (;;) {
+            long remaining = targetMillis - timeSource.currentTimeMillis();
+            if (remaining <= 0) {
+                return;
+            }
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new IdGenerationException("Interrupted while waiting for the clock to reach the next tick");
+            }
+            if (remaining > 2) {
+                // Whole milliseconds away (seconds ticks, or a clock being waited out): sleep most of it.
+                LockSupport.parkNanos((remaining - 1) * 1_000_000L);
+            } else if (spins < SPIN_LIMIT) {
+                spins++;
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(PARK_NANOS);
+            }
+        }
+    }
+
+    private LayoutExhaustedException exhausted() {
+        return new LayoutExhaustedException("The Snowflake layout ran out at " + layout.exhaustedAt() + ": its "
+                + layout.timestampBits() + " timestamp bits are used up; choose a later epoch or more timestamp bits");
+    }
+
+    /**
+     * Builds a {@link SnowflakeGenerator}.
+     */
+    public static final class Builder {
+
+        private SnowflakeLayout layout = SnowflakeLayout.standard();
+        private WorkerIdAssigner workerIdAssigner = new StaticWorkerIdAssigner(0);
+        private TimeSource timeSource = TimeSource.system();
+        private long maxBorrow;
+        private Duration clockBackwardsTolerance = DEFAULT_CLOCK_BACKWARDS_TOLERANCE;
+
+        private Builder() {
+        }
+
+        public Builder layout(SnowflakeLayout layout) {
+            this.layout = layout;
+            return this;
+        }
+
+        /**
+         * @param workerId a fixed worker id, from 0 to the layout's {@link SnowflakeLayout#maxWorkerId()}
+         * @return this builder
+         */
+        public Builder workerId(long workerId) {
+            this.workerIdAssigner = new StaticWorkerIdAssigner(workerId);
+            return this;
+        }
+
+        public Builder workerIdAssigner(WorkerIdAssigner workerIdAssigner) {
+            this.workerIdAssigner = workerIdAssigner;
+            return this;
+        }
+
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
+            return this;
+        }
+
+        /**
+         * @param maxBorrow how many ticks the generator may run ahead of the clock when a tick's sequence is used
+         *        up, from 0 (never, the default) to {@value SnowflakeGenerator#MAX_BORROW_LIMIT}
+         * @return this builder
+         */
+        public Builder maxBorrow(long maxBorrow) {
+            this.maxBorrow = maxBorrow;
+            return this;
+        }
+
+        /**
+         * @param clockBackwardsTolerance how far back the clock may step and be waited out, from 0 to 10 seconds
+         * @return this builder
+         */
+        public Builder clockBackwardsTolerance(Duration clockBackwardsTolerance) {
+            this.clockBackwardsTolerance = clockBackwardsTolerance;
+            return this;
+        }
+
+        /**
+         * Checks the settings, acquires a worker id and builds the generator.
+         *
+         * @return the generator
+         * @throws InvalidArgumentException naming the first setting that breaks its rule
+         * @throws LayoutExhaustedException when the layout is already used up
+         */
+        public SnowflakeGenerator build() {
+            if (layout == null) {
+                throw new InvalidArgumentException("layout", null, "layout must be set");
+            }
+            if (workerIdAssigner == null) {
+                throw new InvalidArgumentException("workerIdAssigner", null, "workerIdAssigner must be set");
+            }
+            if (timeSource == null) {
+                throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
+            }
+            if (maxBorrow < 0 || maxBorrow > MAX_BORROW_LIMIT) {
+                throw new InvalidArgumentException("maxBorrow", maxBorrow,
+                        "maxBorrow must be between 0 and " + MAX_BORROW_LIMIT + " ticks, but was " + maxBorrow);
+            }
+            if (clockBackwardsTolerance == null || clockBackwardsTolerance.isNegative()
+                    || clockBackwardsTolerance.compareTo(MAX_CLOCK_BACKWARDS_TOLERANCE) > 0) {
+                throw new InvalidArgumentException("clockBackwardsTolerance", clockBackwardsTolerance,
+                        "clockBackwardsTolerance must be between 0 and 10s, but was " + clockBackwardsTolerance);
+            }
+            return new SnowflakeGenerator(this);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.idgen.core.spi;
+
+import java.util.OptionalLong;
+
+/**
+ * A worker id held by one generator, from {@link WorkerIdAssigner#acquire(long)} until {@link #close()}.
+ */
+public interface WorkerIdLease extends AutoCloseable {
+
+    /**
+     * @return the worker id, from 0 to the {@code maxWorkerId} it was acquired with
+     */
+    long workerId();
+
+    /**
+     * The last timestamp a previous holder of this worker id is known to have used. A generator never issues an ID
+     * with an earlier timestamp, so a clock that moved backwards across a restart is caught.
+     *
+     * @return milliseconds since the Unix epoch, or empty when nothing is known
+     */
+    OptionalLong lastUsedTimestamp();
+
+    /**
+     * Records the newest timestamp in use, for the next holder's {@link #lastUsedTimestamp()}. Generators call it
+     * when they close; leasing implementations may also call it on their heartbeat. The default keeps nothing.
+     *
+     * @param epochMillis the newest timestamp in use, in milliseconds since the Unix epoch
+     */
+    default void recordTimestamp(long epochMillis) {
+    }
+
+    /**
+     * Gives the worker id back. Closing twice has no further effect.
+     */
+    @Override
+    void close();
+}
