@@ -1,0 +1,66 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.spi.StaticWorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdAssigner;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration for idgen: an {@link IdService} of the strategy {@code idgen.strategy} names.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(IdgenProperties.class)
+@Import(IdgenAutoConfiguration.SnowflakeConfiguration.class)
+public final class IdgenAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    TimeSource idgenTimeSource() {
+        return TimeSource.system();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "idgen.strategy", havingValue = "snowflake", matchIfMissing = true)
+    static final class SnowflakeConfiguration {
+
+        private static final String PREFIX = "idgen.snowflake";
+
+        @Bean
+        @ConditionalOnMissingBean
+        WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties) {
+            long workerId = properties.getSnowflake().getWorkerId();
+            return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new StaticWorkerIdAssigner(workerId));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        SnowflakeGenerator idgenSnowflakeGenerator(IdgenProperties properties, WorkerIdAssigner workerIdAssigner,
+                TimeSource timeSource) {
+            IdgenProperties.Snowflake snowflake = properties.getSnowflake();
+            return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> SnowflakeGenerator.builder()
+                    .layout(snowflake.layout().build())
+                    .workerIdAssigner(workerIdAssigner)
+                    .timeSource(timeSource)
+                    .maxBorrow(snowflake.getMaxBorrow())
+                    .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
+                    .build());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        IdService idService(SnowflakeGenerator generator) {
+            return SnowflakeIdService.of(generator);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer meters for idgen, when Micrometer is on the classpath. Spring Boot binds every {@link MeterBinder} bean
+ * to its meter registries.
+ */
+@AutoConfiguration(after = IdgenAutoConfiguration.class)
+@ConditionalOnClass(MeterBinder.class)
+@ConditionalOnBean(IdService.class)
+public final class IdgenMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdgenMeterBinder idgenMeterBinder(IdService idService) {
+        return new IdgenMeterBinder(idService);
+    }
+}
