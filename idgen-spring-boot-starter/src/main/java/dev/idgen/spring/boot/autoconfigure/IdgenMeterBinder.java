@@ -34,7 +34,7 @@ public final class IdgenMeterBinder implements MeterBinder {
         Tags tags = Tags.of("strategy", idService.strategy());
         if (idService instanceof SnowflakeIdService snowflake) {
             FunctionCounter.builder("idgen.ids.generated", snowflake, SnowflakeIdService::generatedCount)
-                    .description("IDs issued").baseUnit("ids").tags(tags).register(registry);
+                    .description("IDs issued").tags(tags).register(registry);
             SnowflakeGenerator generator = snowflake.generator();
             FunctionCounter.builder("idgen.clock.backwards", generator, SnowflakeGenerator::clockBackwardsEvents)
                     .description("Times a caller found the clock behind the newest timestamp in use")
