@@ -1,0 +1,57 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The generated configuration metadata that IDEs read: every idgen property has a description and a default.
+ */
+class ConfigurationMetadataTest {
+
+    private static String metadata() throws Exception {
+        try (InputStream in = ConfigurationMetadataTest.class.getResourceAsStream(
+                "/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("generated metadata on the classpath").isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String entry(String metadata, String name) {
+        Matcher matcher = Pattern.compile("\\{[^{}]*\"name\": \"" + Pattern.quote(name) + "\"[^{}]*\\}")
+                .matcher(metadata);
+        assertThat(matcher.find()).as("metadata for %s", name).isTrue();
+        return matcher.group();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "idgen.enabled | true",
+            "idgen.strategy | \"snowflake\"",
+            "idgen.snowflake.preset | \"standard\"",
+            "idgen.snowflake.epoch | \"2025-01-01T00:00:00Z\"",
+            "idgen.snowflake.time-unit | \"milliseconds\"",
+            "idgen.snowflake.timestamp-bits | 41",
+            "idgen.snowflake.worker-bits | 10",
+            "idgen.snowflake.sequence-bits | 12",
+            "idgen.snowflake.worker-id | 0",
+            "idgen.snowflake.max-borrow | 0",
+            "idgen.snowflake.clock-backwards-tolerance | \"5ms\"",
+    })
+    void describesEveryPropertyWithItsDefault(String name, String defaultValue) throws Exception {
+        String entry = entry(metadata(), name);
+        assertThat(entry).containsPattern("\"description\": \"[^\"]{20,}\"")
+                .contains("\"defaultValue\": " + defaultValue);
+    }
+
+    @Test
+    void hintsTheStrategyValues() throws Exception {
+        assertThat(metadata()).containsPattern("\"name\": \"idgen.strategy\",\\s*\"values\": \\[\\s*\\{\\s*\"value\": \"snowflake\"");
+    }
+}
