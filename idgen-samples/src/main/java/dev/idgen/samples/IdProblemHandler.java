@@ -28,6 +28,15 @@ class IdProblemHandler {
         return respond(problem, null);
     }
 
+    /** An {@code IdService} may reject an argument with a plain {@link IllegalArgumentException}. */
+    @ExceptionHandler(IllegalArgumentException.class)
+    ResponseEntity<ProblemDetail> illegalArgument(IllegalArgumentException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        problem.setTitle("Invalid request");
+        problem.setType(URI.create("https://idgen.dev/problems/invalid-parameter"));
+        return respond(problem, null);
+    }
+
     @ExceptionHandler(IdGenerationException.class)
     ResponseEntity<ProblemDetail> generationFailed(IdGenerationException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());

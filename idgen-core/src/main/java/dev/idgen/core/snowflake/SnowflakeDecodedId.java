@@ -34,7 +34,14 @@ public record SnowflakeDecodedId(long id, Instant timestamp, long workerId, long
         }
         int sequenceBits = layout.sequenceBits();
         long tick = id >>> (layout.workerBits() + sequenceBits);
-        Instant timestamp = Instant.ofEpochMilli(layout.epoch().toEpochMilli() + tick * layout.tickUnit().millis());
+        Instant timestamp;
+        try {
+            timestamp = Instant.ofEpochMilli(Math.addExact(layout.epoch().toEpochMilli(),
+                    Math.multiplyExact(tick, layout.tickUnit().millis())));
+        } catch (ArithmeticException e) {
+            throw new InvalidArgumentException("id", id, "id " + id + " cannot be a Snowflake ID of this layout: its"
+                    + " timestamp is beyond the representable time");
+        }
         return new SnowflakeDecodedId(id, timestamp, (id >>> sequenceBits) & layout.maxWorkerId(),
                 id & layout.maxSequence());
     }

@@ -12,7 +12,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -57,8 +56,12 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     /** The longest a caller may be asked to wait out a backwards clock. */
     public static final Duration MAX_CLOCK_BACKWARDS_TOLERANCE = Duration.ofSeconds(10);
 
-    /** The most ticks a generator may run ahead of the clock. */
-    public static final long MAX_BORROW_LIMIT = 1000;
+    /**
+     * How far, in milliseconds, a generator may run ahead of the clock at most. A restarted generator starts
+     * {@code maxBorrow} ticks ahead, so it cannot repeat a predecessor with the same or a lower setting; keeping every
+     * setting within one second also covers a predecessor that borrowed more, since a process restart takes longer.
+     */
+    public static final long MAX_BORROW_MILLIS = 1000;
 
     /** The default tolerance for a clock that moves backwards. */
     public static final Duration DEFAULT_CLOCK_BACKWARDS_TOLERANCE = Duration.ofMillis(5);
@@ -75,6 +78,9 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     private static final long SPIN_NANOS = 1_100_000;
 
     private static final long PARK_NANOS = 50_000;
+
+    /** The state after {@link #close()}: negative, so no compare-and-set from it can issue an ID. */
+    private static final long CLOSED = -1;
 
     private static final VarHandle STATE;
 
@@ -101,7 +107,8 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     private final long toleranceMillis;
     private final LongAdder clockBackwardsEvents = new LongAdder();
     private final LongAdder sequenceOverflowWaits = new LongAdder();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** The state as {@link #close()} found it; meaningful once {@code state} is {@link #CLOSED}. */
+    private volatile long stateAtClose;
 
     private SnowflakeGenerator(Builder builder) {
         this.layout = builder.layout;
@@ -164,13 +171,16 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * @throws IdGenerationException when the generator is closed, or the caller is interrupted while waiting
      */
     public long nextId() {
-        if (closed.get()) {
-            throw new IdGenerationException("The Snowflake generator for worker " + workerId + " is closed");
-        }
         for (;;) {
+            // State before clock: a caller that sees another's newer tick also reads a clock at least as late as
+            // the one that tick came from, so a caller merely paused between the two reads is not taken for a clock
+            // that moved backwards.
+            long current = (long) STATE.getVolatile(this);
+            if (current == CLOSED) {
+                throw new IdGenerationException("The Snowflake generator for worker " + workerId + " is closed");
+            }
             long nowMillis = timeSource.currentTimeMillis();
             long now = tickAt(nowMillis);
-            long current = (long) STATE.getVolatile(this);
             long last = current >>> timestampShift;
             long next;
             if (now > last) {
@@ -236,7 +246,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * @return the start of the newest tick in use, in milliseconds since the Unix epoch
      */
     public long lastTimestampMillis() {
-        return epochMillis + (((long) STATE.getVolatile(this)) >>> timestampShift) * tickMillis;
+        return epochMillis + (liveState() >>> timestampShift) * tickMillis;
     }
 
     /**
@@ -246,7 +256,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * @return milliseconds behind, 0 when the clock is fine
      */
     public long clockBehindMillis() {
-        long required = (((long) STATE.getVolatile(this)) >>> timestampShift) - maxBorrow;
+        long required = (liveState() >>> timestampShift) - maxBorrow;
         return Math.max(0, epochMillis + required * tickMillis - timeSource.currentTimeMillis());
     }
 
@@ -255,6 +265,13 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      */
     public boolean isClockHealthy() {
         return clockBehindMillis() <= toleranceMillis;
+    }
+
+    /**
+     * @return whether {@link #close()} was called; a closed generator issues no more IDs
+     */
+    public boolean isClosed() {
+        return (long) STATE.getVolatile(this) == CLOSED;
     }
 
     /**
@@ -291,19 +308,28 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            try {
-                long last = ((long) STATE.getVolatile(this)) >>> timestampShift;
-                lease.recordTimestamp(epochMillis + (last + 1) * tickMillis - 1);
-            } finally {
-                lease.close();
-            }
+        // Swapping in CLOSED makes every in-flight compare-and-set fail, so nothing is issued after the newest tick
+        // recorded here, even by a caller that was already waiting inside nextId().
+        long last = (long) STATE.getAndSet(this, CLOSED);
+        if (last == CLOSED) {
+            return;
+        }
+        stateAtClose = last;
+        try {
+            lease.recordTimestamp(epochMillis + ((last >>> timestampShift) + 1) * tickMillis - 1);
+        } finally {
+            lease.close();
         }
     }
 
     @Override
     public String toString() {
         return "SnowflakeGenerator[workerId=" + workerId + ", layout=" + layout + "]";
+    }
+
+    private long liveState() {
+        long current = (long) STATE.getVolatile(this);
+        return current == CLOSED ? stateAtClose : current;
     }
 
     private long tickAt(long epochMillis) {
@@ -391,7 +417,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
 
         /**
          * @param maxBorrow how many ticks the generator may run ahead of the clock when a tick's sequence is used
-         *        up, from 0 (never, the default) to {@value SnowflakeGenerator#MAX_BORROW_LIMIT}
+         *        up, from 0 (never, the default) to one second's worth (1000 millisecond ticks, 1 second tick)
          * @return this builder
          */
         public Builder maxBorrow(long maxBorrow) {
@@ -425,9 +451,10 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
             if (timeSource == null) {
                 throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
             }
-            if (maxBorrow < 0 || maxBorrow > MAX_BORROW_LIMIT) {
-                throw new InvalidArgumentException("maxBorrow", maxBorrow,
-                        "maxBorrow must be between 0 and " + MAX_BORROW_LIMIT + " ticks, but was " + maxBorrow);
+            long maxBorrowTicks = MAX_BORROW_MILLIS / layout.tickUnit().millis();
+            if (maxBorrow < 0 || maxBorrow > maxBorrowTicks) {
+                throw new InvalidArgumentException("maxBorrow", maxBorrow, "maxBorrow must be between 0 and "
+                        + maxBorrowTicks + " ticks (one second), but was " + maxBorrow);
             }
             if (clockBackwardsTolerance == null || clockBackwardsTolerance.isNegative()
                     || clockBackwardsTolerance.compareTo(MAX_CLOCK_BACKWARDS_TOLERANCE) > 0) {

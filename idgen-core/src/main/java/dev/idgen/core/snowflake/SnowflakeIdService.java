@@ -53,8 +53,15 @@ public final class SnowflakeIdService implements IdService, AutoCloseable {
         IdArguments.checkName(name);
         IdArguments.checkCount(count);
         long[] ids = new long[count];
-        generator.nextIds(ids, 0, count);
-        generated.add(count);
+        int issued = 0;
+        try {
+            for (; issued < count; issued++) {
+                ids[issued] = generator.nextId();
+            }
+        } finally {
+            // IDs issued before a failure are gaps, but they were issued: count them.
+            generated.add(issued);
+        }
         return ids;
     }
 

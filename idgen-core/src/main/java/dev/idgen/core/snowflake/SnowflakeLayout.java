@@ -140,10 +140,12 @@ public final class SnowflakeLayout {
      * @return {@code epoch + 2^timestampBits ticks}
      */
     public Instant exhaustedAt() {
-        long millis = Math.multiplyHigh(1L << timestampBits, tickUnit.millis()) != 0
-                ? Long.MAX_VALUE : (1L << timestampBits) * tickUnit.millis();
-        long epochMillis = epoch.toEpochMilli();
-        return Instant.ofEpochMilli(epochMillis > Long.MAX_VALUE - millis ? Long.MAX_VALUE : epochMillis + millis);
+        try {
+            return Instant.ofEpochMilli(Math.addExact(epoch.toEpochMilli(),
+                    Math.multiplyExact(1L << timestampBits, tickUnit.millis())));
+        } catch (ArithmeticException e) {
+            return Instant.ofEpochMilli(Long.MAX_VALUE);
+        }
     }
 
     /**
@@ -251,7 +253,8 @@ public final class SnowflakeLayout {
             checkRange("sequenceBits", sequenceBits, 1, 62);
             int sum = timestampBits + workerBits + sequenceBits;
             if (sum > USABLE_BITS) {
-                throw new InvalidArgumentException("sequenceBits", sequenceBits,
+                // Named "layoutBits": which of the three is wrong depends on what the caller meant to set.
+                throw new InvalidArgumentException("layoutBits", sum,
                         "timestampBits + workerBits + sequenceBits must be at most " + USABLE_BITS + ", but "
                                 + timestampBits + " + " + workerBits + " + " + sequenceBits + " = " + sum);
             }

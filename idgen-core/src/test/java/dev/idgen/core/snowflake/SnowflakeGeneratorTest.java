@@ -228,6 +228,46 @@ class SnowflakeGeneratorTest {
     }
 
     @Test
+    void aCallerWaitingWhenTheGeneratorClosesGetsNoId() throws Exception {
+        RecordingLease lease = new RecordingLease(1, -1);
+        SnowflakeGenerator generator = started(generator().workerIdAssigner(max -> lease));
+        long issued = generator.nextId();
+        time.advanceMillis(-3);
+        Future<Long> waiting = nextIdInBackground(generator);
+        assertStaysBlocked(waiting);
+        generator.close();
+        assertThat(generator.isClosed()).isTrue();
+        time.advanceMillis(10);
+        assertThat(waiting).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+                .havingRootCause().isInstanceOf(IdGenerationException.class).withMessageContaining("closed");
+        assertThat(lease.recorded.get()).isGreaterThanOrEqualTo(generator.decode(issued).timestamp().toEpochMilli());
+        assertThat(generator.lastTimestampMillis()).isEqualTo(generator.decode(issued).timestamp().toEpochMilli());
+    }
+
+    @Test
+    void aCallerPausedBetweenReadingStateAndClockIsNotTakenForABackwardsClock() throws Exception {
+        // While the first caller reads the clock, another caller issues in the next tick. With no tolerance at all,
+        // the first caller must simply retry, not report a clock that moved backwards.
+        ManualTimeSource base = new ManualTimeSource(START);
+        AtomicLong reads = new AtomicLong();
+        SnowflakeGenerator[] holder = new SnowflakeGenerator[1];
+        SnowflakeGenerator generator = SnowflakeGenerator.builder().workerId(5).clockBackwardsTolerance(Duration.ZERO)
+                .timeSource(() -> {
+                    long now = base.currentTimeMillis();
+                    if (reads.incrementAndGet() == 2) {
+                        base.advanceMillis(1);
+                        CompletableFuture.supplyAsync(holder[0]::nextId, executor).join();
+                    }
+                    return now;
+                }).build();
+        holder[0] = generator;
+        base.advanceMillis(1);
+        long first = generator.nextId();
+        assertThat(generator.clockBackwardsEvents()).isZero();
+        assertThat(generator.decode(first).timestamp()).isEqualTo(START.plusMillis(2));
+    }
+
+    @Test
     void refusesAWorkerIdOutsideTheLayout() {
         assertThatThrownBy(() -> generator().workerId(1024).build())
                 .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("workerId"))
@@ -307,8 +347,11 @@ class SnowflakeGeneratorTest {
     void refusesBorrowAndToleranceOutOfRange() {
         assertThatThrownBy(() -> generator().maxBorrow(-1).build()).isInstanceOfSatisfying(
                 InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("maxBorrow"))
-                .hasMessage("maxBorrow must be between 0 and 1000 ticks, but was -1");
+                .hasMessage("maxBorrow must be between 0 and 1000 ticks (one second), but was -1");
         assertThatThrownBy(() -> generator().maxBorrow(1001).build()).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> generator().layout(SnowflakeLayout.javascriptSafe()).maxBorrow(2).build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("maxBorrow must be between 0 and 1 ticks (one second), but was 2");
         assertThatThrownBy(() -> generator().clockBackwardsTolerance(Duration.ofMillis(-1)).build())
                 .isInstanceOfSatisfying(InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("clockBackwardsTolerance"));

@@ -39,7 +39,7 @@ class SnowflakeLayoutTest {
             "63 | 0 | 12 | timestampBits | timestampBits must be between 1 and 62, but was 63",
             "41 | -1 | 12 | workerBits | workerBits must be between 0 and 61, but was -1",
             "41 | 10 | 0 | sequenceBits | sequenceBits must be between 1 and 62, but was 0",
-            "41 | 10 | 13 | sequenceBits | timestampBits + workerBits + sequenceBits must be at most 63, but 41 + 10 + 13 = 64",
+            "41 | 10 | 13 | layoutBits | timestampBits + workerBits + sequenceBits must be at most 63, but 41 + 10 + 13 = 64",
     })
     void rejectsBitsBreakingARuleNamingTheSetting(int timestampBits, int workerBits, int sequenceBits, String argument,
             String message) {
@@ -73,6 +73,15 @@ class SnowflakeLayoutTest {
         assertThat(decoded.workerId()).isEqualTo(5);
         assertThat(decoded.sequence()).isEqualTo(7);
         assertThat(decoded.toMap()).containsEntry("strategy", "snowflake").containsEntry("workerId", 5L);
+    }
+
+    @Test
+    void decodeRejectsATimestampBeyondRepresentableTime() {
+        SnowflakeLayout huge = SnowflakeLayout.builder().tickUnit(TickUnit.SECONDS).timestampBits(60).workerBits(0)
+                .sequenceBits(3).build();
+        assertThat(huge.exhaustedAt()).isEqualTo(Instant.ofEpochMilli(Long.MAX_VALUE));
+        assertThatThrownBy(() -> SnowflakeDecodedId.decode(huge, Long.MAX_VALUE))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("beyond the representable time");
     }
 
     @Test

@@ -1,16 +1,20 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.LayoutExhaustedException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
+import java.util.Map;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -48,13 +52,21 @@ public final class IdgenAutoConfiguration {
         SnowflakeGenerator idgenSnowflakeGenerator(IdgenProperties properties, WorkerIdAssigner workerIdAssigner,
                 TimeSource timeSource) {
             IdgenProperties.Snowflake snowflake = properties.getSnowflake();
-            return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> SnowflakeGenerator.builder()
-                    .layout(snowflake.layout().build())
-                    .workerIdAssigner(workerIdAssigner)
-                    .timeSource(timeSource)
-                    .maxBorrow(snowflake.getMaxBorrow())
-                    .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
-                    .build());
+            SnowflakeLayout layout = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+                    Map.of("layoutBits", snowflake.explicitBitsProperty()), () -> snowflake.layout().build());
+            try {
+                return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> SnowflakeGenerator.builder()
+                        .layout(layout)
+                        .workerIdAssigner(workerIdAssigner)
+                        .timeSource(timeSource)
+                        .maxBorrow(snowflake.getMaxBorrow())
+                        .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
+                        .build());
+            } catch (LayoutExhaustedException e) {
+                throw new InvalidConfigurationPropertyValueException(PREFIX + ".timestamp-bits",
+                        layout.timestampBits(), e.getMessage() + " (" + PREFIX + ".epoch, " + PREFIX + ".time-unit, "
+                                + PREFIX + ".timestamp-bits)");
+            }
         }
 
         @Bean

@@ -10,8 +10,8 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * Health of the {@link IdService}. For Snowflake: the worker id, the newest timestamp in use and the layout's
- * remaining lifetime; DOWN while the clock is behind the newest timestamp by more than the tolerance, because no ID
- * can be issued then. Reading it issues no ID.
+ * remaining lifetime; DOWN while no ID can be issued: the clock is behind the newest timestamp by more than the
+ * tolerance, the layout has run out, or the generator is closed. Reading it issues no ID.
  */
 public final class IdgenHealthIndicator extends AbstractHealthIndicator {
 
@@ -33,7 +33,12 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
                     .withDetail("layoutExhaustsAt", generator.layout().exhaustedAt().toString())
                     .withDetail("remainingLifetimeDays", remaining.toDays());
             long behind = generator.clockBehindMillis();
-            if (!generator.isClockHealthy()) {
+            if (generator.isClosed()) {
+                builder.down().withDetail("error", "The Snowflake generator is closed");
+            } else if (remaining.isNegative() || remaining.isZero()) {
+                builder.down().withDetail("error", "The Snowflake layout ran out at "
+                        + generator.layout().exhaustedAt() + ": no more IDs");
+            } else if (!generator.isClockHealthy()) {
                 builder.down().withDetail("clockBehindMillis", behind).withDetail("error",
                         "The clock is " + behind + " ms behind the newest timestamp in use, more than the tolerance of "
                                 + generator.clockBackwardsTolerance().toMillis() + " ms: no IDs until it catches up");

@@ -80,7 +80,8 @@ public class IdgenProperties implements InitializingBean {
 
         static Strategy of(String value) {
             for (Strategy candidate : values()) {
-                if (value != null && candidate.value().equals(value.trim().toLowerCase(Locale.ROOT))) {
+                // Exact but for case, as @ConditionalOnProperty(havingValue) compares: no trimming here either.
+                if (value != null && candidate.value().equalsIgnoreCase(value)) {
                     return candidate;
                 }
             }
@@ -155,8 +156,8 @@ public class IdgenProperties implements InitializingBean {
         private long workerId = 0;
 
         /**
-         * How many ticks the generator may run ahead of the clock when a tick's sequence is used up, from 0 to 1000.
-         * 0 waits for the clock instead.
+         * How many ticks the generator may run ahead of the clock when a tick's sequence is used up: at most one
+         * second's worth (1000 millisecond ticks, or 1 second tick). 0 waits for the clock instead.
          */
         private long maxBorrow = 0;
 
@@ -236,6 +237,14 @@ public class IdgenProperties implements InitializingBean {
 
         public void setClockBackwardsTolerance(Duration clockBackwardsTolerance) {
             this.clockBackwardsTolerance = clockBackwardsTolerance;
+        }
+
+        /**
+         * @return the bit-count property the user set explicitly (the one to blame when the three sum over 63)
+         */
+        String explicitBitsProperty() {
+            return sequenceBits != null ? "sequence-bits" : workerBits != null ? "worker-bits"
+                    : timestampBits != null ? "timestamp-bits" : "preset";
         }
 
         /**

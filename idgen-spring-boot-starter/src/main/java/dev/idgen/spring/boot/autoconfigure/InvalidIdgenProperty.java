@@ -26,10 +26,19 @@ final class InvalidIdgenProperty {
      * Runs {@code action}, reporting an invalid argument as the property under {@code prefix} it came from.
      */
     static <T> T rethrowAsProperty(String prefix, Supplier<T> action) {
+        return rethrowAsProperty(prefix, Map.of(), action);
+    }
+
+    /**
+     * Runs {@code action}, reporting an invalid argument as the property under {@code prefix} it came from;
+     * {@code renamed} maps arguments whose property depends on the configuration.
+     */
+    static <T> T rethrowAsProperty(String prefix, Map<String, String> renamed, Supplier<T> action) {
         try {
             return action.get();
         } catch (InvalidArgumentException e) {
-            String property = property(prefix, e.argument());
+            String property = renamed.containsKey(e.argument()) ? prefix + "." + renamed.get(e.argument())
+                    : property(prefix, e.argument());
             throw new InvalidConfigurationPropertyValueException(property, e.value(), reason(prefix, e.getMessage()));
         }
     }

@@ -42,7 +42,7 @@ class IdgenAutoConfigurationTest {
     void appliesTheSnowflakeProperties() {
         runner.withPropertyValues("idgen.strategy=SNOWFLAKE", "idgen.snowflake.preset=javascript-safe",
                         "idgen.snowflake.worker-id=42", "idgen.snowflake.sequence-bits=15",
-                        "idgen.snowflake.epoch=2024-01-01T00:00:00Z", "idgen.snowflake.max-borrow=3",
+                        "idgen.snowflake.epoch=2024-01-01T00:00:00Z", "idgen.snowflake.max-borrow=1",
                         "idgen.snowflake.clock-backwards-tolerance=20ms")
                 .run(context -> assertThat(context.getBean(SnowflakeGenerator.class)).satisfies(generator -> {
                     assertThat(generator.workerId()).isEqualTo(42);
@@ -50,7 +50,7 @@ class IdgenAutoConfigurationTest {
                     assertThat(generator.layout().workerBits()).isEqualTo(6);
                     assertThat(generator.layout().sequenceBits()).isEqualTo(15);
                     assertThat(generator.layout().epoch()).isEqualTo(Instant.parse("2024-01-01T00:00:00Z"));
-                    assertThat(generator.maxBorrow()).isEqualTo(3);
+                    assertThat(generator.maxBorrow()).isEqualTo(1);
                     assertThat(generator.clockBackwardsTolerance()).hasMillis(20);
                 }));
     }
@@ -87,12 +87,14 @@ class IdgenAutoConfigurationTest {
             "idgen.snowflake.worker-bits=62 | idgen.snowflake.worker-bits | must be between 0 and 61",
             "idgen.snowflake.sequence-bits=13 | idgen.snowflake.sequence-bits | idgen.snowflake.timestamp-bits + idgen.snowflake.worker-bits + idgen.snowflake.sequence-bits must be at most 63",
             "idgen.snowflake.epoch=2999-01-01T00:00:00Z | idgen.snowflake.epoch | must not be in the future",
-            "idgen.snowflake.max-borrow=1001 | idgen.snowflake.max-borrow | must be between 0 and 1000 ticks",
+            "idgen.snowflake.max-borrow=1001 | idgen.snowflake.max-borrow | must be between 0 and 1000 ticks (one second)",
+            "idgen.snowflake.worker-bits=20 | idgen.snowflake.worker-bits | but 41 + 20 + 12 = 73",
+            "idgen.snowflake.preset=javascript-safe,idgen.snowflake.time-unit=milliseconds | idgen.snowflake.timestamp-bits | The Snowflake layout is used up",
             "idgen.snowflake.clock-backwards-tolerance=-1ms | idgen.snowflake.clock-backwards-tolerance | must be between 0 and 10s",
             "idgen.snowflake.clock-backwards-tolerance=11s | idgen.snowflake.clock-backwards-tolerance | must be between 0 and 10s",
     })
-    void aBadPropertyFailsStartUpNamingThePropertyAndTheRule(String setting, String property, String rule) {
-        runner.withPropertyValues(setting).run(context -> assertThat(context).hasFailed().getFailure()
+    void aBadPropertyFailsStartUpNamingThePropertyAndTheRule(String settings, String property, String rule) {
+        runner.withPropertyValues(settings.split(",")).run(context -> assertThat(context).hasFailed().getFailure()
                 .rootCause().isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
                         e -> assertThat(e.getName()).isEqualTo(property))
                 .hasMessageContaining("Property " + property + " with value").hasMessageContaining(rule));
@@ -115,7 +117,8 @@ class IdgenAutoConfigurationTest {
                         "idgen.snowflake.timestamp-bits=28", "idgen.snowflake.worker-bits=22",
                         "idgen.snowflake.sequence-bits=13")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
-                        .isInstanceOf(dev.idgen.core.LayoutExhaustedException.class)
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
+                                e -> assertThat(e.getName()).isEqualTo("idgen.snowflake.timestamp-bits"))
                         .hasMessageContaining("ran out at 2024-11-20T21:24:16Z"));
     }
 

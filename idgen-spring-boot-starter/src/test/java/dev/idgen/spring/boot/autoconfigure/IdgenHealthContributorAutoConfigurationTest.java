@@ -54,6 +54,17 @@ class IdgenHealthContributorAutoConfigurationTest {
     }
 
     @Test
+    void reportsDownOnceTheGeneratorIsClosed() {
+        runner.run(context -> {
+            HealthIndicator indicator = context.getBean("idgenHealthIndicator", HealthIndicator.class);
+            context.getBean(dev.idgen.core.snowflake.SnowflakeGenerator.class).close();
+            Health health = indicator.health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("error", "The Snowflake generator is closed");
+        });
+    }
+
+    @Test
     void canBeTurnedOff() {
         runner.withPropertyValues("management.health.idgen.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean("idgenHealthIndicator"));
