@@ -1,0 +1,276 @@
+package dev.idgen.core.segment;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.TimeSource;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The two buffers of one name: the segment being served and the next one, loaded in the background once the current
+ * one is used past the preload threshold.
+ *
+ * <p>The hot path is one {@code getAndAdd} on the current range's cursor. Only when a range is used up do callers take
+ * the lock, to switch to the next range or wait (parked, bounded) for it. Exactly one load per name runs at a time.
+ */
+final class SegmentBuffer {
+
+    private static final long MAX_RETRY_DELAY_MILLIS = 5_000;
+
+    private final String name;
+    private final SegmentStore store;
+    private final SegmentSettings settings;
+    private final ScheduledExecutorService loader;
+    private final TimeSource timeSource;
+
+    private volatile SegmentRange current;
+    /** Written only by the loader, under {@link #lock}; taken by a switching caller, under the lock. */
+    private volatile SegmentRange next;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final AtomicBoolean loading = new AtomicBoolean();
+
+    // Guarded by lock.
+    private long completedLoads;
+    private long highestAllocated;
+    private volatile Throwable lastFailure;
+    /** IDs handed out by ranges that are no longer current. */
+    private volatile long servedBefore;
+
+    // Used by the one running load only (the loading flag orders them between loads).
+    private long step;
+    private long lastFetchMillis = -1;
+    private long servedAtLastFetch;
+    private int consecutiveFailures;
+    private volatile double ratePerSecond;
+
+    private final AtomicLong fetches = new AtomicLong();
+    private final AtomicLong fetchFailures = new AtomicLong();
+    private final AtomicLong fetchNanos = new AtomicLong();
+    private final LongAdder waits = new LongAdder();
+
+    SegmentBuffer(String name, SegmentStore store, SegmentSettings settings, ScheduledExecutorService loader,
+            TimeSource timeSource) {
+        this.name = name;
+        this.store = store;
+        this.settings = settings;
+        this.loader = loader;
+        this.timeSource = timeSource;
+        this.step = settings.step();
+    }
+
+    long nextId() {
+        for (;;) {
+            SegmentRange range = current;
+            if (range != null) {
+                long id = range.take(1);
+                if (id <= range.last) {
+                    if (id == range.preloadAt) {
+                        preload();
+                    }
+                    return id;
+                }
+            }
+            switchOrAwait(range);
+        }
+    }
+
+    /**
+     * Fills {@code ids} with consecutive IDs, taking as many as fit from each range in one claim.
+     */
+    void nextIds(long[] ids) {
+        int filled = 0;
+        while (filled < ids.length) {
+            SegmentRange range = current;
+            if (range != null) {
+                int wanted = ids.length - filled;
+                long start = range.take(wanted);
+                if (start <= range.last) {
+                    long end = Math.min(range.last, start + wanted - 1);
+                    if (start <= range.preloadAt && range.preloadAt <= end) {
+                        preload();
+                    }
+                    for (long id = start; id <= end; id++) {
+                        ids[filled++] = id;
+                    }
+                    continue;
+                }
+            }
+            switchOrAwait(range);
+        }
+    }
+
+    private void preload() {
+        if (next == null) {
+            startLoad();
+        }
+    }
+
+    private void startLoad() {
+        if (loading.compareAndSet(false, true)) {
+            try {
+                loader.execute(this::load);
+            } catch (RejectedExecutionException e) {
+                loading.set(false);
+                throw new IdGenerationException("The segment loader is shut down", e);
+            }
+        }
+    }
+
+    /**
+     * The slow path: {@code exhausted} (or no range yet) ran out. Switch to the next range, or wait for it up to the
+     * await timeout, parked on a condition.
+     */
+    private void switchOrAwait(SegmentRange exhausted) {
+        lock.lock();
+        try {
+            long deadline = System.nanoTime() + settings.awaitTimeout().toNanos();
+            long loadsAtStart = completedLoads;
+            boolean counted = false;
+            for (;;) {
+                if (current != exhausted) {
+                    return;
+                }
+                SegmentRange following = next;
+                if (following != null) {
+                    next = null;
+                    if (exhausted != null) {
+                        servedBefore += exhausted.size();
+                    }
+                    current = following;
+                    return;
+                }
+                if (completedLoads > loadsAtStart && lastFailure != null) {
+                    // Fail fast: a load finished since we came and it failed.
+                    throw new StoreUnavailableException("No IDs left for '" + name + "' and the segment store failed: "
+                            + lastFailure.getMessage(), lastFailure);
+                }
+                startLoad();
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new StoreUnavailableException("No IDs left for '" + name + "': the next segment did not"
+                            + " load within " + settings.awaitTimeout().toMillis() + " ms");
+                }
+                if (!counted) {
+                    waits.increment();
+                    counted = true;
+                }
+                try {
+                    changed.awaitNanos(remaining);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IdGenerationException("Interrupted while waiting for the next segment of '" + name + "'",
+                            e);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void load() {
+        if (next != null && current != null) {
+            // A preload that lost a race with a load which already filled the next buffer: nothing to do.
+            loading.set(false);
+            return;
+        }
+        long size = nextStep();
+        long started = System.nanoTime();
+        Segment segment = null;
+        Throwable failure = null;
+        try {
+            segment = store.allocate(name, size);
+            if (segment == null) {
+                throw new StoreUnavailableException("The segment store returned no segment for '" + name + "'");
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+        fetchNanos.addAndGet(System.nanoTime() - started);
+        fetches.incrementAndGet();
+        boolean retry;
+        lock.lock();
+        try {
+            if (failure == null && segment.first() <= highestAllocated) {
+                failure = new StoreUnavailableException("The segment store handed out [" + segment.first() + ", "
+                        + segment.last() + "] for '" + name + "', which does not follow the previous segment's end "
+                        + highestAllocated + ": it may have lost data, so no IDs are issued from it");
+            }
+            if (failure == null) {
+                highestAllocated = segment.last();
+                SegmentRange range = new SegmentRange(segment, settings.preloadThreshold());
+                if (current == null) {
+                    current = range;
+                } else {
+                    next = range;
+                }
+                lastFailure = null;
+                consecutiveFailures = 0;
+            } else {
+                fetchFailures.incrementAndGet();
+                lastFailure = failure;
+                consecutiveFailures++;
+            }
+            completedLoads++;
+            loading.set(false);
+            changed.signalAll();
+            // Keep trying in the background while the current range still serves, so the store coming back is
+            // noticed before the buffer runs out.
+            SegmentRange serving = current;
+            retry = failure != null && serving != null && serving.remaining() > 0 && next == null;
+        } finally {
+            lock.unlock();
+        }
+        if (retry) {
+            long delay = Math.min(MAX_RETRY_DELAY_MILLIS, 100L << Math.min(6, consecutiveFailures));
+            try {
+                loader.schedule(this::preload, delay, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException ignored) {
+                // Shutting down.
+            }
+        }
+    }
+
+    /**
+     * Sizes the next fetch so that a segment lasts about the buffer duration at the rate observed since the last one.
+     */
+    private long nextStep() {
+        long now = timeSource.currentTimeMillis();
+        long served = served();
+        if (lastFetchMillis >= 0) {
+            long elapsed = Math.max(1, now - lastFetchMillis);
+            double rate = (served - servedAtLastFetch) * 1000.0 / elapsed;
+            ratePerSecond = rate;
+            double wanted = rate * settings.bufferDuration().toMillis() / 1000.0;
+            step = (long) Math.max(settings.minStep(), Math.min(settings.maxStep(), wanted));
+        }
+        lastFetchMillis = now;
+        servedAtLastFetch = served;
+        return step;
+    }
+
+    /**
+     * @return how many IDs this name has handed out in this instance
+     */
+    long served() {
+        SegmentRange range = current;
+        return servedBefore + (range == null ? 0 : range.used());
+    }
+
+    SegmentBufferStats stats() {
+        SegmentRange range = current;
+        SegmentRange following = next;
+        Throwable failure = lastFailure;
+        return new SegmentBufferStats(name, range == null ? 0 : range.remaining(),
+                following == null ? 0 : following.remaining(), step, served(), fetches.get(), fetchFailures.get(),
+                fetchNanos.get(), waits.sum(), ratePerSecond, loading.get(),
+                failure == null ? null : String.valueOf(failure.getMessage()));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.idgen.core.segment;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A snapshot of one name's buffers, for metrics and health.
+ *
+ * @param name the sequence name
+ * @param currentRemaining IDs left in the segment being served
+ * @param nextRemaining IDs in the next segment, 0 when it is not loaded
+ * @param step the size of the latest fetch
+ * @param served IDs handed out by this instance
+ * @param fetches segment fetches attempted
+ * @param fetchFailures fetches that failed
+ * @param fetchNanos time spent in fetches, in nanoseconds
+ * @param waits callers that had to wait for a segment
+ * @param ratePerSecond the consumption rate observed between the last two fetches
+ * @param loading whether a fetch is running now
+ * @param lastFailure the message of the latest fetch's failure, {@code null} when it succeeded
+ */
+public record SegmentBufferStats(String name, long currentRemaining, long nextRemaining, long step, long served,
+        long fetches, long fetchFailures, long fetchNanos, long waits, double ratePerSecond, boolean loading,
+        String lastFailure) {
+
+    /**
+     * @return IDs left in both buffers
+     */
+    public long remaining() {
+        return currentRemaining + nextRemaining;
+    }
+
+    /**
+     * How long the buffers last at the observed rate, if the store stays away.
+     *
+     * @return the estimate, empty when no rate has been observed yet
+     */
+    public Optional<Duration> estimatedTimeLeft() {
+        if (ratePerSecond <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(Duration.ofMillis((long) (remaining() * 1000.0 / ratePerSecond)));
+    }
+}

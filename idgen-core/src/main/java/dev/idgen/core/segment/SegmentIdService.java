@@ -1,0 +1,186 @@
+package dev.idgen.core.segment;
+
+import dev.idgen.core.IdArguments;
+import dev.idgen.core.IdService;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.SequenceDecodedId;
+import dev.idgen.core.TimeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@link IdService} over segments (号段): blocks of IDs leased from a {@link SegmentStore} and served from memory,
+ * two buffers per name, the next one loaded in the background before the current one runs out.
+ *
+ * <p>Within one instance a name's IDs strictly increase. Across instances they only trend upward: each instance serves
+ * its own block, so an instance can issue 5,001 while another still issues 3,999. IDs left in the buffers at shutdown
+ * or on a crash are gaps and are never reused, because the store never hands a block out twice.
+ *
+ * <pre>{@code
+ * try (SegmentIdService ids = SegmentIdService.builder(store).build()) {
+ *     long id = ids.nextId("orders");
+ * }
+ * }</pre>
+ */
+public final class SegmentIdService implements IdService, AutoCloseable {
+
+    /** The strategy name. */
+    public static final String STRATEGY = "segment";
+
+    private final SegmentStore store;
+    private final SegmentSettings settings;
+    private final TimeSource timeSource;
+    private final ScheduledExecutorService loader;
+    private final boolean ownsLoader;
+    private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
+
+    private SegmentIdService(Builder builder) {
+        this.store = builder.store;
+        this.settings = builder.settings;
+        this.timeSource = builder.timeSource;
+        this.ownsLoader = builder.loader == null;
+        this.loader = ownsLoader ? defaultLoader() : builder.loader;
+    }
+
+    /**
+     * @param store where segments come from
+     * @return a builder with {@link SegmentSettings#DEFAULTS}, the system clock and a loader thread of its own
+     */
+    public static Builder builder(SegmentStore store) {
+        return new Builder(store);
+    }
+
+    @Override
+    public String strategy() {
+        return STRATEGY;
+    }
+
+    @Override
+    public long nextId(String name) {
+        return buffer(name).nextId();
+    }
+
+    @Override
+    public long[] nextIds(String name, int count) {
+        long[] ids = new long[IdArguments.checkCount(count)];
+        SegmentBuffer buffer = buffer(name);
+        buffer.nextIds(ids);
+        return ids;
+    }
+
+    @Override
+    public SequenceDecodedId decode(long id) {
+        return new SequenceDecodedId(STRATEGY, IdArguments.checkId(id));
+    }
+
+    /**
+     * @return a snapshot of every name's buffers
+     */
+    public List<SegmentBufferStats> stats() {
+        List<SegmentBufferStats> stats = new ArrayList<>(buffers.size());
+        buffers.values().forEach(buffer -> stats.add(buffer.stats()));
+        return stats;
+    }
+
+    /**
+     * @return how many IDs this service has handed out, over all names
+     */
+    public long generatedCount() {
+        long total = 0;
+        for (SegmentBuffer buffer : buffers.values()) {
+            total += buffer.served();
+        }
+        return total;
+    }
+
+    public SegmentSettings settings() {
+        return settings;
+    }
+
+    public SegmentStore store() {
+        return store;
+    }
+
+    /**
+     * Stops the loader it created. IDs left in the buffers become gaps.
+     */
+    @Override
+    public void close() {
+        if (ownsLoader) {
+            loader.shutdownNow();
+        }
+    }
+
+    private SegmentBuffer buffer(String name) {
+        // Every name in the map was checked on the way in, so a hit needs no check.
+        SegmentBuffer buffer = name == null ? null : buffers.get(name);
+        if (buffer != null) {
+            return buffer;
+        }
+        IdArguments.checkName(name);
+        return buffers.computeIfAbsent(name,
+                key -> new SegmentBuffer(key, store, settings, loader, timeSource));
+    }
+
+    private static ScheduledExecutorService defaultLoader() {
+        AtomicInteger threads = new AtomicInteger();
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, task -> {
+            Thread thread = new Thread(task, "idgen-segment-loader-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    /**
+     * Builds a {@link SegmentIdService}.
+     */
+    public static final class Builder {
+
+        private final SegmentStore store;
+        private SegmentSettings settings = SegmentSettings.DEFAULTS;
+        private TimeSource timeSource = TimeSource.system();
+        private ScheduledExecutorService loader;
+
+        private Builder(SegmentStore store) {
+            this.store = store;
+        }
+
+        public Builder settings(SegmentSettings settings) {
+            this.settings = settings;
+            return this;
+        }
+
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
+            return this;
+        }
+
+        /**
+         * @param loader runs segment loads; the caller shuts it down. By default the service starts its own.
+         * @return this builder
+         */
+        public Builder loader(ScheduledExecutorService loader) {
+            this.loader = loader;
+            return this;
+        }
+
+        public SegmentIdService build() {
+            if (store == null) {
+                throw new InvalidArgumentException("store", null, "store must be set");
+            }
+            if (settings == null) {
+                throw new InvalidArgumentException("settings", null, "settings must be set");
+            }
+            if (timeSource == null) {
+                throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
+            }
+            return new SegmentIdService(this);
+        }
+    }
+}

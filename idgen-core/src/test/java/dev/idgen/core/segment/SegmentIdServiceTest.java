@@ -1,0 +1,248 @@
+package dev.idgen.core.segment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.ManualTimeSource;
+import dev.idgen.core.StoreUnavailableException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SegmentIdServiceTest {
+
+    private final List<SegmentIdService> services = new ArrayList<>();
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void close() {
+        services.forEach(SegmentIdService::close);
+        executor.shutdownNow();
+    }
+
+    private SegmentIdService service(SegmentStore store, SegmentSettings settings) {
+        SegmentIdService service = SegmentIdService.builder(store).settings(settings).build();
+        services.add(service);
+        return service;
+    }
+
+    private static SegmentSettings.Builder settings(long step) {
+        return SegmentSettings.builder().step(step).maxStep(step).awaitTimeout(Duration.ofSeconds(5));
+    }
+
+    private static void eventually(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition not met within 10 s").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    private static SegmentBufferStats stats(SegmentIdService ids, String name) {
+        return ids.stats().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void eachNameCountsUpFromTheStoresInitialValueAcrossSegments() {
+        SegmentIdService ids = service(new InMemorySegmentStore(1000, Duration.ZERO), settings(10).build());
+        for (long expected = 1001; expected <= 1035; expected++) {
+            assertThat(ids.nextId("orders")).isEqualTo(expected);
+        }
+        assertThat(ids.nextId("payments")).isEqualTo(1001);
+        assertThat(ids.nextId()).isEqualTo(1001);
+        assertThat(ids.strategy()).isEqualTo("segment");
+        assertThat(ids.decode(5).toMap()).containsEntry("strategy", "segment").containsEntry("id", 5L);
+        assertThat(ids.generatedCount()).isEqualTo(37);
+    }
+
+    @Test
+    void aBatchSpansSegmentsInOneCallAndKeepsOrder() {
+        SegmentIdService ids = service(new InMemorySegmentStore(), settings(10).build());
+        ids.nextId("orders");
+        long[] batch = ids.nextIds("orders", 25);
+        assertThat(batch).hasSize(25).isSorted().doesNotHaveDuplicates();
+        assertThat(batch[0]).isEqualTo(2);
+        assertThat(batch[24]).isEqualTo(26);
+    }
+
+    @Test
+    void theNextSegmentLoadsInTheBackgroundSoCallersDoNotWaitWhileTheBufferLasts() throws Exception {
+        InMemorySegmentStore slow = new InMemorySegmentStore(0, Duration.ofMillis(300));
+        SegmentIdService ids = service(slow, settings(1000).build());
+        ids.nextId("orders");
+        assertThat(stats(ids, "orders").waits()).isEqualTo(1);
+        for (int i = 0; i < 900; i++) {
+            ids.nextId("orders");
+        }
+        // The 201st ID started a 300 ms load; the 700 IDs after it came from the buffer without waiting.
+        assertThat(stats(ids, "orders").waits()).isEqualTo(1);
+        assertThat(stats(ids, "orders").loading()).isTrue();
+        eventually(() -> stats(ids, "orders").nextRemaining() == 1000);
+        for (int i = 0; i < 200; i++) {
+            ids.nextId("orders");
+        }
+        assertThat(stats(ids, "orders").waits()).isEqualTo(1);
+        assertThat(slow.allocations()).isEqualTo(2);
+    }
+
+    @Test
+    void aCallerGivesUpAfterTheAwaitTimeoutWhenTheStoreIsSlow() {
+        InMemorySegmentStore hanging = new InMemorySegmentStore(0, Duration.ofSeconds(3));
+        SegmentIdService ids = service(hanging, settings(10).awaitTimeout(Duration.ofMillis(200)).build());
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+                .hasMessage("No IDs left for 'orders': the next segment did not load within 200 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void carriesOnFromTheBufferWhileTheStoreIsDownThenFailsFastAndRecovers() throws Exception {
+        InMemorySegmentStore store = new InMemorySegmentStore();
+        SegmentIdService ids = service(store, settings(100).build());
+        long first = ids.nextId("orders");
+        store.setAvailable(false);
+        long last = first;
+        for (int i = 0; i < 99; i++) {
+            long id = ids.nextId("orders");
+            assertThat(id).isGreaterThan(last);
+            last = id;
+        }
+        eventually(() -> stats(ids, "orders").fetchFailures() > 0);
+        assertThat(stats(ids, "orders").lastFailure()).contains("marked unavailable");
+
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("the segment store failed");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("fails fast, not after the await timeout")
+                .isLessThan(Duration.ofSeconds(4));
+
+        store.setAvailable(true);
+        assertThat(ids.nextId("orders")).isGreaterThan(last);
+        assertThat(stats(ids, "orders").lastFailure()).isNull();
+    }
+
+    @Test
+    void refusesASegmentThatDoesNotFollowThePreviousOneBecauseTheStoreLostItsData() throws Exception {
+        InMemorySegmentStore store = new InMemorySegmentStore();
+        SegmentIdService ids = service(store, settings(10).build());
+        assertThat(ids.nextIds("orders", 10)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        eventually(() -> stats(ids, "orders").nextRemaining() == 10);
+        store.clear();
+        // The buffered [11, 20] is still good; the store now answers [1, 10] again, which is refused.
+        assertThat(ids.nextIds("orders", 10)).containsExactly(11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
+        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("may have lost data");
+    }
+
+    @Test
+    void sizesEachFetchSoASegmentLastsAboutTheBufferDuration() throws Exception {
+        ManualTimeSource time = new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z"));
+        List<Long> steps = new CopyOnWriteArrayList<>();
+        InMemorySegmentStore memory = new InMemorySegmentStore();
+        SegmentStore recording = (name, step) -> {
+            steps.add(step);
+            return memory.allocate(name, step);
+        };
+        SegmentIdService ids = SegmentIdService.builder(recording).timeSource(time)
+                .settings(SegmentSettings.builder().step(100).maxStep(10_000).bufferDuration(Duration.ofSeconds(10))
+                        .build())
+                .build();
+        services.add(ids);
+        for (int i = 0; i < 20; i++) {
+            ids.nextId("orders");
+        }
+        time.advanceMillis(1000);
+        ids.nextId("orders"); // the 21st starts the preload: 21 IDs in 1 s, and 10 s of that rate is 210
+        eventually(() -> steps.size() == 2);
+        assertThat(steps).containsExactly(100L, 210L);
+
+        for (int i = 0; i < 121; i++) {
+            ids.nextId("orders"); // IDs 22 to 142: the rest of the first segment and 20% of the second, less one
+        }
+        time.advanceMillis(10);
+        ids.nextId("orders"); // 122 IDs in 10 ms: a rate far above what max-step allows
+        eventually(() -> steps.size() == 3);
+        assertThat(steps.get(2)).isEqualTo(10_000L);
+    }
+
+    @Test
+    void manyThreadsGetUniqueIdsIncreasingOnEachThread() throws Exception {
+        SegmentIdService ids = service(new InMemorySegmentStore(0, Duration.ofMillis(1)), settings(500).build());
+        assertUniqueAcross(List.of(ids, ids, ids, ids), 100_000);
+    }
+
+    @Test
+    void twoInstancesOnOneStoreNeverShareAnId() throws Exception {
+        InMemorySegmentStore shared = new InMemorySegmentStore(0, Duration.ofMillis(1));
+        SegmentIdService a = service(shared, settings(300).build());
+        SegmentIdService b = service(shared, settings(700).build());
+        assertUniqueAcross(List.of(a, b, a, b), 100_000);
+    }
+
+    private void assertUniqueAcross(List<SegmentIdService> callers, int perCaller) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<long[]>> results = new ArrayList<>();
+        for (SegmentIdService ids : callers) {
+            results.add(executor.submit(() -> {
+                start.await();
+                long[] out = new long[perCaller];
+                for (int i = 0; i < perCaller; i++) {
+                    out[i] = i % 10 == 0 ? ids.nextIds("orders", 1)[0] : ids.nextId("orders");
+                }
+                return out;
+            }));
+        }
+        start.countDown();
+        long[] all = new long[callers.size() * perCaller];
+        int n = 0;
+        for (Future<long[]> result : results) {
+            long[] ids = result.get(60, TimeUnit.SECONDS);
+            for (int i = 1; i < ids.length; i++) {
+                assertThat(ids[i]).isGreaterThan(ids[i - 1]);
+            }
+            System.arraycopy(ids, 0, all, n, ids.length);
+            n += ids.length;
+        }
+        assertThat(all).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void rejectsBadArguments() {
+        SegmentIdService ids = service(new InMemorySegmentStore(), settings(10).build());
+        assertThatThrownBy(() -> ids.nextId(null)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> ids.nextId("a b")).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("name must be");
+        assertThatThrownBy(() -> ids.nextIds("orders", 0)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("count must be");
+        assertThatThrownBy(() -> ids.decode(-1)).isInstanceOf(InvalidArgumentException.class);
+        assertThat(ids.stats()).isEmpty();
+    }
+
+    @Test
+    void settingsAreChecked() {
+        assertThatThrownBy(() -> SegmentSettings.builder().step(0).build()).isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("step must be between 1 and 1000000000, but was 0");
+        assertThatThrownBy(() -> SegmentSettings.builder().step(100).minStep(200).build())
+                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("minStep"));
+        assertThatThrownBy(() -> SegmentSettings.builder().step(100).maxStep(50).build())
+                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("maxStep"));
+        assertThatThrownBy(() -> SegmentSettings.builder().preloadThreshold(1).build())
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("less than 1");
+        assertThatThrownBy(() -> SegmentSettings.builder().bufferDuration(Duration.ZERO).build())
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("bufferDuration");
+        assertThatThrownBy(() -> SegmentSettings.builder().awaitTimeout(Duration.ofMinutes(2)).build())
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("awaitTimeout");
+        assertThat(SegmentSettings.DEFAULTS.minStep()).isEqualTo(1000);
+    }
+}
