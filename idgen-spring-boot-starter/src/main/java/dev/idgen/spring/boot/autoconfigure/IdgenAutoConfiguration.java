@@ -22,10 +22,10 @@ import org.springframework.context.annotation.Import;
 /**
  * Auto-configuration for idgen: an {@link IdService} of the strategy {@code idgen.strategy} names.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
-@Import(IdgenAutoConfiguration.SnowflakeConfiguration.class)
+@Import({ IdgenAutoConfiguration.SnowflakeConfiguration.class, IdgenSegmentConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     @Bean

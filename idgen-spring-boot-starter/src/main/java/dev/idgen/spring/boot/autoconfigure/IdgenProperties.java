@@ -24,11 +24,16 @@ public class IdgenProperties implements InitializingBean {
     private boolean enabled = true;
 
     /**
-     * Which strategy issues the IDs: 'snowflake' (no server at run time).
+     * Which strategy issues the IDs: 'snowflake' (no server at run time) or 'segment' (blocks of IDs leased from a
+     * database and served from memory).
      */
     private String strategy = Strategy.SNOWFLAKE.value();
 
     private final Snowflake snowflake = new Snowflake();
+
+    private final Segment segment = new Segment();
+
+    private final Jdbc jdbc = new Jdbc();
 
     public boolean isEnabled() {
         return enabled;
@@ -50,6 +55,14 @@ public class IdgenProperties implements InitializingBean {
         return snowflake;
     }
 
+    public Segment getSegment() {
+        return segment;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
+    }
+
     /**
      * @return the configured strategy
      * @throws InvalidConfigurationPropertyValueException naming {@code idgen.strategy} and the allowed values
@@ -69,7 +82,10 @@ public class IdgenProperties implements InitializingBean {
     public enum Strategy {
 
         /** Snowflake: timestamp, worker id and sequence; no server at run time. */
-        SNOWFLAKE;
+        SNOWFLAKE,
+
+        /** Segments (号段): blocks of IDs leased from a store and served from memory. */
+        SEGMENT;
 
         /**
          * @return the property value, for example {@code snowflake}
@@ -268,6 +284,165 @@ public class IdgenProperties implements InitializingBean {
                 builder.sequenceBits(sequenceBits);
             }
             return builder;
+        }
+    }
+
+    /**
+     * Segment settings: how blocks are sized and loaded.
+     */
+    public static class Segment {
+
+        /**
+         * The first block's size, and the smallest the dynamic step fetches unless min-step is set lower.
+         */
+        private long step = 1000;
+
+        /**
+         * The smallest block the dynamic step fetches, from 1 to step. Defaults to step.
+         */
+        private Long minStep;
+
+        /**
+         * The largest block the dynamic step fetches, from step to 1000000000. Larger blocks mean fewer database
+         * round trips and larger gaps after a restart.
+         */
+        private long maxStep = 1_000_000;
+
+        /**
+         * How long one block should last at the observed rate; each fetch is sized for it, within min-step and
+         * max-step.
+         */
+        private Duration bufferDuration = Duration.ofMinutes(5);
+
+        /**
+         * The used fraction of the current block after which the next one loads in the background, between 0 and 1.
+         */
+        private double preloadThreshold = 0.2;
+
+        /**
+         * How long a caller waits for the next block when the current one is used up before failing with a
+         * store-unavailable exception, from 0 to 1m.
+         */
+        private Duration awaitTimeout = Duration.ofSeconds(1);
+
+        public long getStep() {
+            return step;
+        }
+
+        public void setStep(long step) {
+            this.step = step;
+        }
+
+        public Long getMinStep() {
+            return minStep;
+        }
+
+        public void setMinStep(Long minStep) {
+            this.minStep = minStep;
+        }
+
+        public long getMaxStep() {
+            return maxStep;
+        }
+
+        public void setMaxStep(long maxStep) {
+            this.maxStep = maxStep;
+        }
+
+        public Duration getBufferDuration() {
+            return bufferDuration;
+        }
+
+        public void setBufferDuration(Duration bufferDuration) {
+            this.bufferDuration = bufferDuration;
+        }
+
+        public double getPreloadThreshold() {
+            return preloadThreshold;
+        }
+
+        public void setPreloadThreshold(double preloadThreshold) {
+            this.preloadThreshold = preloadThreshold;
+        }
+
+        public Duration getAwaitTimeout() {
+            return awaitTimeout;
+        }
+
+        public void setAwaitTimeout(Duration awaitTimeout) {
+            this.awaitTimeout = awaitTimeout;
+        }
+
+        /**
+         * @return the settings, checked by the core
+         */
+        public dev.idgen.core.segment.SegmentSettings settings() {
+            dev.idgen.core.segment.SegmentSettings.Builder builder = dev.idgen.core.segment.SegmentSettings.builder()
+                    .step(step).maxStep(maxStep).bufferDuration(bufferDuration).preloadThreshold(preloadThreshold)
+                    .awaitTimeout(awaitTimeout);
+            if (minStep != null) {
+                builder.minStep(minStep);
+            }
+            return builder.build();
+        }
+    }
+
+    /**
+     * The segment table, reached through MyBatis on the application's DataSource.
+     */
+    public static class Jdbc {
+
+        /**
+         * The segment table: letters, digits and underscores, optionally schema-qualified.
+         */
+        private String table = "idgen_segment";
+
+        /**
+         * When to create the table: 'embedded' (only on an embedded database such as H2), 'always' or 'never'.
+         */
+        private dev.idgen.spring.boot.jdbc.SchemaInitialization initializeSchema =
+                dev.idgen.spring.boot.jdbc.SchemaInitialization.EMBEDDED;
+
+        /**
+         * The max_id a new name starts from; its first ID is one more.
+         */
+        private long initialValue = 0;
+
+        /**
+         * The longest one allocation may take in the database (a transaction timeout, whole seconds).
+         */
+        private Duration timeout = Duration.ofSeconds(3);
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public dev.idgen.spring.boot.jdbc.SchemaInitialization getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(dev.idgen.spring.boot.jdbc.SchemaInitialization initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public long getInitialValue() {
+            return initialValue;
+        }
+
+        public void setInitialValue(long initialValue) {
+            this.initialValue = initialValue;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
         }
     }
 }

@@ -1,0 +1,64 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import java.time.Duration;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * {@code idgen.strategy=segment}: a {@link SegmentIdService} over a {@link SegmentStore}, by default the JDBC store on
+ * the application's MyBatis {@link SqlSessionFactory}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "idgen.strategy", havingValue = "segment")
+@Import(IdgenSegmentConfiguration.JdbcStoreConfiguration.class)
+class IdgenSegmentConfiguration {
+
+    private static final String PREFIX = "idgen.segment";
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdService idService(IdgenProperties properties, ObjectProvider<SegmentStore> stores, TimeSource timeSource) {
+        SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+                () -> properties.getSegment().settings());
+        SegmentStore store = stores.getIfAvailable();
+        if (store == null) {
+            throw new IllegalStateException("idgen.strategy=segment needs a segment store: add"
+                    + " mybatis-spring-boot-starter and a DataSource (spring.datasource.url), or declare a"
+                    + " SegmentStore bean");
+        }
+        return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).build();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
+    @ConditionalOnSingleCandidate(SqlSessionFactory.class)
+    static class JdbcStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        SegmentStore idgenSegmentStore(IdgenProperties properties, SqlSessionFactory sqlSessionFactory) {
+            IdgenProperties.Jdbc jdbc = properties.getJdbc();
+            Duration timeout = jdbc.getTimeout();
+            if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0
+                    || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException(
+                        "idgen.jdbc.timeout", timeout, "must be between 1s and 1m");
+            }
+            return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(sqlSessionFactory,
+                    jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
+        }
+    }
+}
