@@ -53,6 +53,13 @@ public final class InMemorySegmentStore implements SegmentStore {
         return new Segment(max - step + 1, max);
     }
 
+    @Override
+    public void checkAvailable() {
+        if (!available) {
+            throw new StoreUnavailableException("The in-memory segment store is marked unavailable");
+        }
+    }
+
     /**
      * @param available {@code false} to make every allocation throw {@link StoreUnavailableException}
      */

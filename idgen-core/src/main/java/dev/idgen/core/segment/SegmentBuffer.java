@@ -54,6 +54,7 @@ final class SegmentBuffer {
     private final AtomicLong fetches = new AtomicLong();
     private final AtomicLong fetchFailures = new AtomicLong();
     private final AtomicLong fetchNanos = new AtomicLong();
+    private final AtomicLong failedFetchNanos = new AtomicLong();
     private final LongAdder waits = new LongAdder();
 
     SegmentBuffer(String name, SegmentStore store, SegmentSettings settings, ScheduledExecutorService loader,
@@ -193,7 +194,11 @@ final class SegmentBuffer {
         } catch (Throwable t) {
             failure = t;
         }
-        fetchNanos.addAndGet(System.nanoTime() - started);
+        long took = System.nanoTime() - started;
+        fetchNanos.addAndGet(took);
+        if (failure != null) {
+            failedFetchNanos.addAndGet(took);
+        }
         fetches.incrementAndGet();
         boolean retry;
         lock.lock();
@@ -239,7 +244,8 @@ final class SegmentBuffer {
     }
 
     /**
-     * Sizes the next fetch so that a segment lasts about the buffer duration at the rate observed since the last one.
+     * Sizes the next fetch so that a segment lasts about the buffer duration at the rate observed since the last one,
+     * moving at most a factor of two per fetch.
      */
     private long nextStep() {
         long now = timeSource.currentTimeMillis();
@@ -249,6 +255,9 @@ final class SegmentBuffer {
             double rate = (served - servedAtLastFetch) * 1000.0 / elapsed;
             ratePerSecond = rate;
             double wanted = rate * settings.bufferDuration().toMillis() / 1000.0;
+            // At most double or halve per fetch: a burst right after start-up must not turn into one huge segment
+            // (a huge gap after the next restart), and a quiet minute must not shrink it to nothing.
+            wanted = Math.max(step / 2.0, Math.min(step * 2.0, wanted));
             step = (long) Math.max(settings.minStep(), Math.min(settings.maxStep(), wanted));
         }
         lastFetchMillis = now;
@@ -270,7 +279,7 @@ final class SegmentBuffer {
         Throwable failure = lastFailure;
         return new SegmentBufferStats(name, range == null ? 0 : range.remaining(),
                 following == null ? 0 : following.remaining(), step, served(), fetches.get(), fetchFailures.get(),
-                fetchNanos.get(), waits.sum(), ratePerSecond, loading.get(),
+                fetchNanos.get(), failedFetchNanos.get(), waits.sum(), ratePerSecond, loading.get(),
                 failure == null ? null : String.valueOf(failure.getMessage()));
     }
 }

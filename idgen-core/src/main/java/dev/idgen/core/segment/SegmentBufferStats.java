@@ -14,13 +14,14 @@ import java.util.Optional;
  * @param fetches segment fetches attempted
  * @param fetchFailures fetches that failed
  * @param fetchNanos time spent in fetches, in nanoseconds
+ * @param failedFetchNanos time spent in fetches that failed, in nanoseconds
  * @param waits callers that had to wait for a segment
  * @param ratePerSecond the consumption rate observed between the last two fetches
  * @param loading whether a fetch is running now
  * @param lastFailure the message of the latest fetch's failure, {@code null} when it succeeded
  */
 public record SegmentBufferStats(String name, long currentRemaining, long nextRemaining, long step, long served,
-        long fetches, long fetchFailures, long fetchNanos, long waits, double ratePerSecond, boolean loading,
+        long fetches, long fetchFailures, long fetchNanos, long failedFetchNanos, long waits, double ratePerSecond, boolean loading,
         String lastFailure) {
 
     /**

@@ -37,6 +37,8 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     private final ScheduledExecutorService loader;
     private final boolean ownsLoader;
     private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
+    private final java.util.List<java.util.function.Consumer<String>> nameListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private SegmentIdService(Builder builder) {
         this.store = builder.store;
@@ -87,6 +89,26 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     }
 
     /**
+     * @param name a name this service has served
+     * @return a snapshot of its buffers, or empty when the name has not been used
+     */
+    public java.util.Optional<SegmentBufferStats> stats(String name) {
+        SegmentBuffer buffer = name == null ? null : buffers.get(name);
+        return buffer == null ? java.util.Optional.empty() : java.util.Optional.of(buffer.stats());
+    }
+
+    /**
+     * Calls {@code listener} with every name served so far and, from now on, with each new name as it is first used
+     * (for per-name meters).
+     *
+     * @param listener called with the name; it must not call back into this service's hot path
+     */
+    public void onNewName(java.util.function.Consumer<String> listener) {
+        nameListeners.add(listener);
+        buffers.keySet().forEach(listener);
+    }
+
+    /**
      * @return how many IDs this service has handed out, over all names
      */
     public long generatedCount() {
@@ -122,8 +144,15 @@ public final class SegmentIdService implements IdService, AutoCloseable {
             return buffer;
         }
         IdArguments.checkName(name);
-        return buffers.computeIfAbsent(name,
-                key -> new SegmentBuffer(key, store, settings, loader, timeSource));
+        boolean[] created = new boolean[1];
+        SegmentBuffer fresh = buffers.computeIfAbsent(name, key -> {
+            created[0] = true;
+            return new SegmentBuffer(key, store, settings, loader, timeSource);
+        });
+        if (created[0]) {
+            nameListeners.forEach(listener -> listener.accept(name));
+        }
+        return fresh;
     }
 
     private static ScheduledExecutorService defaultLoader() {

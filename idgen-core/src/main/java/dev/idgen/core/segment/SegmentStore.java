@@ -20,4 +20,13 @@ public interface SegmentStore {
      * @throws dev.idgen.core.StoreUnavailableException when the store cannot allocate now
      */
     Segment allocate(String name, long step);
+
+    /**
+     * Checks that the store can be reached now, without allocating; the health check behind the starter's
+     * {@code idgen} contributor. The default assumes it can.
+     *
+     * @throws dev.idgen.core.StoreUnavailableException when it cannot
+     */
+    default void checkAvailable() {
+    }
 }

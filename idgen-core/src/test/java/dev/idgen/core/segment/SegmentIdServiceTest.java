@@ -163,17 +163,17 @@ class SegmentIdServiceTest {
             ids.nextId("orders");
         }
         time.advanceMillis(1000);
-        ids.nextId("orders"); // the 21st starts the preload: 21 IDs in 1 s, and 10 s of that rate is 210
+        ids.nextId("orders"); // the 21st starts the preload: 21 IDs in 1 s; 10 s of that is 210, capped at 2 x 100
         eventually(() -> steps.size() == 2);
-        assertThat(steps).containsExactly(100L, 210L);
+        assertThat(steps).containsExactly(100L, 200L);
 
-        for (int i = 0; i < 121; i++) {
-            ids.nextId("orders"); // IDs 22 to 142: the rest of the first segment and 20% of the second, less one
+        for (int i = 0; i < 119; i++) {
+            ids.nextId("orders"); // IDs 22 to 140: the rest of the first segment and 20% of the second, less one
         }
-        time.advanceMillis(10);
-        ids.nextId("orders"); // 122 IDs in 10 ms: a rate far above what max-step allows
+        time.advanceMillis(60_000);
+        ids.nextId("orders"); // 120 IDs in 60 s: 2/s, 20 in 10 s, but at most halved: 100
         eventually(() -> steps.size() == 3);
-        assertThat(steps.get(2)).isEqualTo(10_000L);
+        assertThat(steps.get(2)).isEqualTo(100L);
     }
 
     @Test

@@ -1,10 +1,16 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.segment.SegmentBufferStats;
+import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -42,6 +48,47 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
                 builder.down().withDetail("clockBehindMillis", behind).withDetail("error",
                         "The clock is " + behind + " ms behind the newest timestamp in use, more than the tolerance of "
                                 + generator.clockBackwardsTolerance().toMillis() + " ms: no IDs until it catches up");
+            }
+        }
+        if (idService instanceof SegmentIdService segments) {
+            segmentHealth(builder, segments);
+        }
+    }
+
+    /**
+     * UP while the store answers. While it does not, each name reports how long its buffers should last at the
+     * observed rate; DOWN once a name has run out, or when no name has any buffer at all (the store was down from
+     * the start).
+     */
+    private static void segmentHealth(Health.Builder builder, SegmentIdService segments) {
+        String storeError = null;
+        try {
+            segments.store().checkAvailable();
+        } catch (RuntimeException e) {
+            storeError = String.valueOf(e.getMessage());
+        }
+        builder.withDetail("storeAvailable", storeError == null);
+        Map<String, Object> names = new TreeMap<>();
+        boolean runOut = false;
+        List<SegmentBufferStats> all = segments.stats();
+        for (SegmentBufferStats stats : all) {
+            Map<String, Object> detail = new LinkedHashMap<>();
+            detail.put("remaining", stats.remaining());
+            detail.put("step", stats.step());
+            if (storeError != null) {
+                stats.estimatedTimeLeft().ifPresent(left -> detail.put("estimatedTimeLeft", left.toString()));
+                runOut |= stats.remaining() == 0;
+            }
+            if (stats.lastFailure() != null) {
+                detail.put("lastFailure", stats.lastFailure());
+            }
+            names.put(stats.name(), detail);
+        }
+        builder.withDetail("names", names);
+        if (storeError != null) {
+            builder.withDetail("error", storeError);
+            if (runOut || all.isEmpty()) {
+                builder.down();
             }
         }
     }

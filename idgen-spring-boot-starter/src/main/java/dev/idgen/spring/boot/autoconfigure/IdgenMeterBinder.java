@@ -3,12 +3,17 @@ package dev.idgen.spring.boot.autoconfigure;
 import dev.idgen.core.IdService;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.segment.SegmentBufferStats;
+import dev.idgen.core.segment.SegmentIdService;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Publishes idgen's counters as Micrometer meters, tagged with the strategy. The counters are {@code LongAdder}s that
@@ -18,7 +23,10 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code idgen.ids.generated}: IDs issued;</li>
  * <li>{@code idgen.clock.backwards}: times a caller found the clock behind the newest timestamp in use;</li>
  * <li>{@code idgen.sequence.overflow.waits}: times a caller waited because a tick's sequence was used up;</li>
- * <li>{@code idgen.layout.remaining}: time left before the Snowflake layout runs out.</li>
+ * <li>{@code idgen.layout.remaining}: time left before the Snowflake layout runs out;</li>
+ * <li>segments, tagged {@code name}: {@code idgen.segment.remaining} ({@code buffer} current or next),
+ * {@code idgen.segment.step}, {@code idgen.segment.waits} and the timer {@code idgen.segment.fetches}
+ * ({@code outcome} success or failure).</li>
  * </ul>
  */
 public final class IdgenMeterBinder implements MeterBinder {
@@ -48,5 +56,35 @@ public final class IdgenMeterBinder implements MeterBinder {
                     .description("Time left before the Snowflake layout's timestamp bits run out")
                     .tags(tags).register(registry);
         }
+        if (idService instanceof SegmentIdService segments) {
+            FunctionCounter.builder("idgen.ids.generated", segments, SegmentIdService::generatedCount)
+                    .description("IDs issued").tags(tags).register(registry);
+            segments.onNewName(name -> bindSegmentName(registry, segments, name, tags.and("name", name)));
+        }
+    }
+
+    private static void bindSegmentName(MeterRegistry registry, SegmentIdService segments, String name, Tags tags) {
+        ToDoubleFunction<SegmentIdService> current = s -> s.stats(name).map(SegmentBufferStats::currentRemaining)
+                .orElse(0L);
+        ToDoubleFunction<SegmentIdService> next = s -> s.stats(name).map(SegmentBufferStats::nextRemaining).orElse(0L);
+        Gauge.builder("idgen.segment.remaining", segments, current).description("IDs left in a buffer")
+                .tags(tags).tag("buffer", "current").register(registry);
+        Gauge.builder("idgen.segment.remaining", segments, next).description("IDs left in a buffer")
+                .tags(tags).tag("buffer", "next").register(registry);
+        Gauge.builder("idgen.segment.step", segments, s -> s.stats(name).map(SegmentBufferStats::step).orElse(0L))
+                .description("The size of the latest segment fetch").tags(tags).register(registry);
+        FunctionCounter.builder("idgen.segment.waits", segments,
+                        s -> s.stats(name).map(SegmentBufferStats::waits).orElse(0L))
+                .description("Callers that waited for a segment").tags(tags).register(registry);
+        FunctionTimer.builder("idgen.segment.fetches", segments,
+                        s -> s.stats(name).map(st -> st.fetches() - st.fetchFailures()).orElse(0L),
+                        s -> s.stats(name).map(st -> st.fetchNanos() - st.failedFetchNanos()).orElse(0L),
+                        TimeUnit.NANOSECONDS)
+                .description("Segment fetches from the store").tags(tags).tag("outcome", "success").register(registry);
+        FunctionTimer.builder("idgen.segment.fetches", segments,
+                        s -> s.stats(name).map(SegmentBufferStats::fetchFailures).orElse(0L),
+                        s -> s.stats(name).map(SegmentBufferStats::failedFetchNanos).orElse(0L),
+                        TimeUnit.NANOSECONDS)
+                .description("Segment fetches from the store").tags(tags).tag("outcome", "failure").register(registry);
     }
 }

@@ -96,6 +96,7 @@ public final class JdbcSegmentStore implements SegmentStore {
      *
      * @throws StoreUnavailableException when the database cannot be reached or the table not be created
      */
+    @Override
     public void checkAvailable() {
         try {
             prepare();
