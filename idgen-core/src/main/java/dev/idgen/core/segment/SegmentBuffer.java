@@ -57,6 +57,14 @@ final class SegmentBuffer {
     private final AtomicLong failedFetchNanos = new AtomicLong();
     private final LongAdder waits = new LongAdder();
 
+    /** Striped mode only: the IDs this thread claimed and has not handed out yet. */
+    private final ThreadLocal<Stripe> stripes = ThreadLocal.withInitial(Stripe::new);
+
+    private static final class Stripe {
+        long next = 1;
+        long last;
+    }
+
     SegmentBuffer(String name, SegmentStore store, SegmentSettings settings, ScheduledExecutorService loader,
             TimeSource timeSource) {
         this.name = name;
@@ -84,9 +92,45 @@ final class SegmentBuffer {
     }
 
     /**
+     * Striped mode: serves from this thread's claimed IDs, claiming {@code stripeSize} more from the shared cursor
+     * when they run out. Thread-confined plain fields, so no shared write per ID.
+     */
+    long nextIdStriped() {
+        Stripe stripe = stripes.get();
+        long id = stripe.next;
+        if (id <= stripe.last) {
+            stripe.next = id + 1;
+            return id;
+        }
+        int size = settings.stripeSize();
+        for (;;) {
+            SegmentRange range = current;
+            if (range != null) {
+                long start = range.take(size);
+                if (start <= range.last) {
+                    long end = Math.min(range.last, start + size - 1);
+                    if (start <= range.preloadAt && range.preloadAt <= end) {
+                        preload();
+                    }
+                    stripe.next = start + 1;
+                    stripe.last = end;
+                    return start;
+                }
+            }
+            switchOrAwait(range);
+        }
+    }
+
+    /**
      * Fills {@code ids} with consecutive IDs, taking as many as fit from each range in one claim.
      */
     void nextIds(long[] ids) {
+        if (settings.stripeSize() > 0) {
+            // The batch comes from the shared cursor, above this thread's run: drop the run (a gap), so this thread's
+            // next ID is claimed afresh and stays above the batch.
+            Stripe stripe = stripes.get();
+            stripe.next = stripe.last + 1;
+        }
         int filled = 0;
         while (filled < ids.length) {
             SegmentRange range = current;

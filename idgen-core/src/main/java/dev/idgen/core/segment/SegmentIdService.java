@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link IdService} over segments (号段): blocks of IDs leased from a {@link SegmentStore} and served from memory,
  * two buffers per name, the next one loaded in the background before the current one runs out.
  *
- * <p>Within one instance a name's IDs strictly increase. Across instances they only trend upward: each instance serves
+ * <p>With the default {@link SegmentSettings#stripeSize()} of 0, within one instance a name's IDs strictly increase:
+ * every caller takes from one shared cursor. With striping on, each thread claims a run of IDs and serves it alone;
+ * throughput then scales with threads, IDs increase per thread only, and a thread's unserved run is a gap. Across instances they only trend upward: each instance serves
  * its own block, so an instance can issue 5,001 while another still issues 3,999. IDs left in the buffers at shutdown
  * or on a crash are gaps and are never reused, because the store never hands a block out twice.
  *
@@ -36,6 +38,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     private final TimeSource timeSource;
     private final ScheduledExecutorService loader;
     private final boolean ownsLoader;
+    private final boolean striped;
     private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
     private final java.util.List<java.util.function.Consumer<String>> nameListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -44,6 +47,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         this.store = builder.store;
         this.settings = builder.settings;
         this.timeSource = builder.timeSource;
+        this.striped = settings.stripeSize() > 0;
         this.ownsLoader = builder.loader == null;
         this.loader = ownsLoader ? defaultLoader() : builder.loader;
     }
@@ -63,7 +67,20 @@ public final class SegmentIdService implements IdService, AutoCloseable {
 
     @Override
     public long nextId(String name) {
-        return buffer(name).nextId();
+        SegmentBuffer buffer = buffer(name);
+        return striped ? buffer.nextIdStriped() : buffer.nextId();
+    }
+
+    /**
+     * The named sequence as a handle, for callers that draw from one name in a hot loop: it skips the name lookup
+     * that {@link #nextId(String)} makes on every call.
+     *
+     * @param name the sequence name
+     * @return a supplier of the name's next ID; it throws as {@link #nextId(String)} does
+     */
+    public java.util.function.LongSupplier sequence(String name) {
+        SegmentBuffer buffer = buffer(name);
+        return striped ? buffer::nextIdStriped : buffer::nextId;
     }
 
     @Override

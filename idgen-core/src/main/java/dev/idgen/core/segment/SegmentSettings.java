@@ -12,9 +12,12 @@ import java.time.Duration;
  * @param bufferDuration how long one segment should last at the observed rate
  * @param preloadThreshold the used fraction of the current segment after which the next one loads, in (0, 1)
  * @param awaitTimeout how long a caller waits for the next segment when the current one is used up
+ * @param stripeSize 0 (the default) to serve every caller from the shared cursor, so a name's IDs strictly increase
+ *        across the instance; otherwise each thread claims this many IDs at a time and serves them alone, which
+ *        scales with threads but keeps IDs increasing only per thread
  */
 public record SegmentSettings(long step, long minStep, long maxStep, Duration bufferDuration, double preloadThreshold,
-        Duration awaitTimeout) {
+        Duration awaitTimeout, int stripeSize) {
 
     /** The defaults: step 1,000 (and min), max 1,000,000, 5 minutes per segment, preload at 20%, wait up to 1 s. */
     public static final SegmentSettings DEFAULTS = builder().build();
@@ -37,6 +40,7 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
         private Duration bufferDuration = Duration.ofMinutes(5);
         private double preloadThreshold = 0.2;
         private Duration awaitTimeout = Duration.ofSeconds(1);
+        private int stripeSize;
 
         private Builder() {
         }
@@ -74,6 +78,16 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
         }
 
         /**
+         * @param stripeSize 0 for one shared cursor (IDs increase across the instance), or 1 to 65536 IDs claimed per
+         *        thread at a time (IDs increase per thread only)
+         * @return this builder
+         */
+        public Builder stripeSize(int stripeSize) {
+            this.stripeSize = stripeSize;
+            return this;
+        }
+
+        /**
          * @return the settings
          * @throws InvalidArgumentException naming the first setting that breaks its rule
          */
@@ -104,7 +118,11 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
                 throw new InvalidArgumentException("awaitTimeout", awaitTimeout,
                         "awaitTimeout must be between 0 and 1m, but was " + awaitTimeout);
             }
-            return new SegmentSettings(step, min, maxStep, bufferDuration, preloadThreshold, awaitTimeout);
+            if (stripeSize < 0 || stripeSize > 65_536) {
+                throw new InvalidArgumentException("stripeSize", stripeSize,
+                        "stripeSize must be between 0 (off) and 65536, but was " + stripeSize);
+            }
+            return new SegmentSettings(step, min, maxStep, bufferDuration, preloadThreshold, awaitTimeout, stripeSize);
         }
     }
 }

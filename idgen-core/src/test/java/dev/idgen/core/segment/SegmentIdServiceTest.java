@@ -218,6 +218,16 @@ class SegmentIdServiceTest {
     }
 
     @Test
+    void stripedModeKeepsIdsUniqueAndIncreasingPerThread() throws Exception {
+        SegmentIdService ids = service(new InMemorySegmentStore(0, Duration.ofMillis(1)),
+                settings(5000).stripeSize(64).build());
+        assertUniqueAcross(List.of(ids, ids, ids, ids), 100_000);
+        java.util.function.LongSupplier sequence = ids.sequence("other");
+        long first = sequence.getAsLong();
+        assertThat(sequence.getAsLong()).isEqualTo(first + 1);
+    }
+
+    @Test
     void rejectsBadArguments() {
         SegmentIdService ids = service(new InMemorySegmentStore(), settings(10).build());
         assertThatThrownBy(() -> ids.nextId(null)).isInstanceOf(InvalidArgumentException.class);
@@ -243,6 +253,9 @@ class SegmentIdServiceTest {
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("bufferDuration");
         assertThatThrownBy(() -> SegmentSettings.builder().awaitTimeout(Duration.ofMinutes(2)).build())
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("awaitTimeout");
+        assertThatThrownBy(() -> SegmentSettings.builder().stripeSize(-1).build())
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("stripeSize");
         assertThat(SegmentSettings.DEFAULTS.minStep()).isEqualTo(1000);
+        assertThat(SegmentSettings.DEFAULTS.stripeSize()).isZero();
     }
 }

@@ -25,7 +25,8 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(afterName = "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
-@Import({ IdgenAutoConfiguration.SnowflakeConfiguration.class, IdgenSegmentConfiguration.class })
+@Import({ IdgenAutoConfiguration.SnowflakeConfiguration.class, IdgenSegmentConfiguration.class,
+        IdgenTicketConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     @Bean

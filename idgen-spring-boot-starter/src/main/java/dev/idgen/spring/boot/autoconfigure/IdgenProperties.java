@@ -24,8 +24,8 @@ public class IdgenProperties implements InitializingBean {
     private boolean enabled = true;
 
     /**
-     * Which strategy issues the IDs: 'snowflake' (no server at run time) or 'segment' (blocks of IDs leased from a
-     * database and served from memory).
+     * Which strategy issues the IDs: 'snowflake' (no server at run time), 'segment' (blocks of IDs leased from a
+     * database and served from memory) or 'ticket' (one database round trip per call).
      */
     private String strategy = Strategy.SNOWFLAKE.value();
 
@@ -85,7 +85,10 @@ public class IdgenProperties implements InitializingBean {
         SNOWFLAKE,
 
         /** Segments (号段): blocks of IDs leased from a store and served from memory. */
-        SEGMENT;
+        SEGMENT,
+
+        /** Flickr-style ticket servers: one database round trip per call, no caching. */
+        TICKET;
 
         /**
          * @return the property value, for example {@code snowflake}

@@ -1,0 +1,90 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.TimeSource;
+import dev.idgen.spring.boot.jdbc.TicketIdService;
+import dev.idgen.spring.boot.jdbc.TicketServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * {@code idgen.strategy=ticket}: Flickr-style ticket servers on MySQL or MariaDB, through MyBatis.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "idgen.strategy", havingValue = "ticket")
+@ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
+@EnableConfigurationProperties(IdgenTicketProperties.class)
+class IdgenTicketConfiguration {
+
+    private static final String PREFIX = "idgen.ticket";
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdService idService(IdgenTicketProperties ticket, IdgenProperties properties, ListableBeanFactory beans,
+            ObjectProvider<SqlSessionFactory> applicationFactory, TimeSource timeSource) {
+        Duration retryAfter = ticket.getRetryAfter();
+        if (retryAfter == null || retryAfter.isNegative() || retryAfter.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new InvalidConfigurationPropertyValueException(PREFIX + ".retry-after", retryAfter,
+                    "must be between 0 and 10m");
+        }
+        Duration timeout = properties.getJdbc().getTimeout();
+        List<TicketServer> servers = new ArrayList<>();
+        if (ticket.getServers().isEmpty()) {
+            SqlSessionFactory factory = applicationFactory.getIfUnique();
+            if (factory == null) {
+                throw new IllegalStateException("idgen.strategy=ticket needs a DataSource: set spring.datasource.url"
+                        + " (with mybatis-spring-boot-starter), or list DataSource beans under idgen.ticket.servers");
+            }
+            servers.add(server("application", factory, ticket, 0, 1, timeout, timeSource));
+        } else {
+            Map<String, DataSource> dataSources = beans.getBeansOfType(DataSource.class);
+            int count = ticket.getServers().size();
+            Set<Integer> offsets = new HashSet<>();
+            TicketServer[] byOffset = new TicketServer[count];
+            for (int i = 0; i < count; i++) {
+                IdgenTicketProperties.Server server = ticket.getServers().get(i);
+                String property = PREFIX + ".servers[" + i + "]";
+                DataSource dataSource = dataSources.get(server.getDataSource());
+                if (dataSource == null) {
+                    throw new InvalidConfigurationPropertyValueException(property + ".data-source",
+                            server.getDataSource(), "no DataSource bean has that name; there are " + dataSources.keySet());
+                }
+                int offset = server.getOffset() != null ? server.getOffset() : i;
+                if (offset < 0 || offset >= count || !offsets.add(offset)) {
+                    throw new InvalidConfigurationPropertyValueException(property + ".offset", offset,
+                            "must be unique and between 0 and " + (count - 1) + " (one less than the number of servers)");
+                }
+                SqlSessionFactory factory = new SqlSessionFactoryBuilder().build(new org.apache.ibatis.session.Configuration(
+                        new Environment("idgen-ticket-" + server.getDataSource(), new SpringManagedTransactionFactory(),
+                                dataSource)));
+                byOffset[offset] = server(server.getDataSource(), factory, ticket, offset, count, timeout, timeSource);
+            }
+            servers.addAll(List.of(byOffset));
+        }
+        return new TicketIdService(servers, ticket.isResetEnabled());
+    }
+
+    private static TicketServer server(String id, SqlSessionFactory factory, IdgenTicketProperties ticket, int offset,
+            int count, Duration timeout, TimeSource timeSource) {
+        return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new TicketServer(id, factory, ticket.getTable(),
+                offset, count, ticket.isCreateTable(), timeout, ticket.getRetryAfter(), timeSource));
+    }
+}
