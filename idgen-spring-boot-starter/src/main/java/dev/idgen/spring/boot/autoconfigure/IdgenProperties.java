@@ -35,6 +35,8 @@ public class IdgenProperties implements InitializingBean {
 
     private final Jdbc jdbc = new Jdbc();
 
+    private final Admin admin = new Admin();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -61,6 +63,30 @@ public class IdgenProperties implements InitializingBean {
 
     public Jdbc getJdbc() {
         return jdbc;
+    }
+
+    public Admin getAdmin() {
+        return admin;
+    }
+
+    /**
+     * Administrative operations, all off by default.
+     */
+    public static class Admin {
+
+        /**
+         * Whether a ticket sequence may be reset to zero (an explicit call, never automatic). Every ID issued before a
+         * reset is issued again after it.
+         */
+        private boolean resetEnabled = false;
+
+        public boolean isResetEnabled() {
+            return resetEnabled;
+        }
+
+        public void setResetEnabled(boolean resetEnabled) {
+            this.resetEnabled = resetEnabled;
+        }
     }
 
     /**

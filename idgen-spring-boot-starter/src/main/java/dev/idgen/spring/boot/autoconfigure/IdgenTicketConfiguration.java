@@ -79,7 +79,7 @@ class IdgenTicketConfiguration {
             }
             servers.addAll(List.of(byOffset));
         }
-        return new TicketIdService(servers, ticket.isResetEnabled());
+        return new TicketIdService(servers, properties.getAdmin().isResetEnabled());
     }
 
     private static TicketServer server(String id, SqlSessionFactory factory, IdgenTicketProperties ticket, int offset,

@@ -6,7 +6,7 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Ticket-server settings ({@code idgen.strategy=ticket}) and administrative switches.
+ * Ticket-server settings ({@code idgen.strategy=ticket}).
  */
 @ConfigurationProperties("idgen.ticket")
 public class IdgenTicketProperties {
@@ -32,11 +32,6 @@ public class IdgenTicketProperties {
      */
     private boolean createTable = false;
 
-    /**
-     * Whether the administrative reset of a ticket sequence to zero is allowed. Every ID issued before a reset is
-     * issued again after it.
-     */
-    private boolean resetEnabled = false;
 
     public List<Server> getServers() {
         return servers;
@@ -70,13 +65,6 @@ public class IdgenTicketProperties {
         this.createTable = createTable;
     }
 
-    public boolean isResetEnabled() {
-        return resetEnabled;
-    }
-
-    public void setResetEnabled(boolean resetEnabled) {
-        this.resetEnabled = resetEnabled;
-    }
 
     /**
      * One ticket server.
