@@ -74,6 +74,25 @@ public final class JdbcSegmentStore implements SegmentStore {
     @Override
     public Segment allocate(String name, long step) {
         try {
+            return allocateOnce(name, step);
+        } catch (StoreUnavailableException first) {
+            if (!(first.getCause() instanceof org.springframework.dao.DataAccessException)
+                    && !(first.getCause() instanceof org.springframework.transaction.TransactionException)) {
+                throw first;
+            }
+            // One retry: after the database restarts, the pool's first connection is often a dead one. Retrying an
+            // allocation can at worst waste a block (a gap), never repeat one.
+            try {
+                return allocateOnce(name, step);
+            } catch (StoreUnavailableException second) {
+                second.addSuppressed(first);
+                throw second;
+            }
+        }
+    }
+
+    private Segment allocateOnce(String name, long step) {
+        try {
             DatabaseDialect current = prepare();
             for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
                 Long max = transactions.execute(status -> advance(current, name, step));

@@ -101,26 +101,13 @@ public final class TicketServer {
     public long take(String name, int count) {
         calls.incrementAndGet();
         try {
-            prepare();
-            for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-                Long last = transactions.execute(status -> {
-                    if (mapper.advance(table, name, count, increment) == 0) {
-                        return null;
-                    }
-                    return mapper.lastInsertId();
-                });
-                if (last != null) {
-                    openUntil.set(0);
-                    lastError = null;
-                    return last;
-                }
-                try {
-                    transactions.executeWithoutResult(status -> mapper.insert(table, name, offset));
-                } catch (DuplicateKeyException e) {
-                    // Another client created the row first.
-                }
+            try {
+                return takeOnce(name, count);
+            } catch (org.springframework.dao.DataAccessException | org.springframework.transaction.TransactionException e) {
+                // One retry, for a pooled connection the server closed (after a restart). A retry can waste IDs
+                // (a gap) but never repeat one: each attempt advances the row again.
+                return takeOnce(name, count);
             }
-            throw new StoreUnavailableException("The row for '" + name + "' in " + table + " could not be created");
         } catch (RuntimeException e) {
             errors.incrementAndGet();
             lastError = String.valueOf(e.getMessage());
@@ -128,6 +115,29 @@ public final class TicketServer {
             throw e instanceof StoreUnavailableException unavailable ? unavailable
                     : new StoreUnavailableException("Ticket server " + id + " failed: " + e.getMessage(), e);
         }
+    }
+
+    private long takeOnce(String name, int count) {
+        prepare();
+        for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
+            Long last = transactions.execute(status -> {
+                if (mapper.advance(table, name, count, increment) == 0) {
+                    return null;
+                }
+                return mapper.lastInsertId();
+            });
+            if (last != null) {
+                openUntil.set(0);
+                lastError = null;
+                return last;
+            }
+            try {
+                transactions.executeWithoutResult(status -> mapper.insert(table, name, offset));
+            } catch (DuplicateKeyException e) {
+                // Another client created the row first.
+            }
+        }
+        throw new StoreUnavailableException("The row for '" + name + "' in " + table + " could not be created");
     }
 
     /**

@@ -1,0 +1,123 @@
+package dev.idgen.spring.boot.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.core.IdService;
+import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.segment.SegmentBufferStats;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.IdgenHealthContributorAutoConfiguration;
+import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.jdbc.SchemaInitialization;
+import dev.idgen.test.services.OwnMariaDb;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration;
+import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * The segment strategy while its database goes away and comes back: a MariaDB of the test's own, stopped and started.
+ */
+class SegmentDatabaseOutageTest {
+
+    private static OwnMariaDb database;
+
+    @BeforeAll
+    static void startDatabase() throws Exception {
+        database = OwnMariaDb.start();
+    }
+
+    @AfterAll
+    static void removeDatabase() throws Exception {
+        database.close();
+    }
+
+    private static HikariDataSource pool() {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(database.url());
+        pool.setUsername("root");
+        pool.setConnectionTimeout(500);
+        pool.setMaximumPoolSize(2);
+        return pool;
+    }
+
+    private static void eventually(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition not met within 20 s").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void servesFromTheBuffersWhileTheDatabaseIsDownThenFailsFastAndRecoversWithoutARestart() throws Exception {
+        try (HikariDataSource pool = pool()) {
+            JdbcSegmentStore store = new JdbcSegmentStore(new SqlSessionFactoryBuilder().build(new Configuration(
+                    new Environment("outage", new SpringManagedTransactionFactory(), pool))), "idgen_segment_outage", 0,
+                    SchemaInitialization.ALWAYS, Duration.ofSeconds(2));
+            try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
+                    .maxStep(1000).awaitTimeout(Duration.ofSeconds(3)).build()).build()) {
+                long[] first = ids.nextIds("orders", 300); // past the 20% preload threshold
+                long last = first[299];
+                eventually(() -> ids.stats("orders").map(SegmentBufferStats::nextRemaining).orElse(0L) == 1000);
+
+                database.stop();
+                for (int i = 300; i < 2000; i++) {
+                    long id = ids.nextId("orders");
+                    assertThat(id).isGreaterThan(last);
+                    last = id;
+                }
+                long started = System.nanoTime();
+                assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class);
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+
+                database.startServer();
+                long afterOutage = ids.nextId("orders");
+                assertThat(afterOutage).isGreaterThan(last);
+            }
+        }
+    }
+
+    @Test
+    void startsWhileTheDatabaseIsDownWithHealthDownAndRecoversWhenItReturns() throws Exception {
+        database.stop();
+        try {
+            new ApplicationContextRunner()
+                    .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                            MybatisAutoConfiguration.class, IdgenAutoConfiguration.class,
+                            IdgenHealthContributorAutoConfiguration.class))
+                    .withPropertyValues("idgen.strategy=segment", "spring.datasource.url=" + database.url(),
+                            "spring.datasource.username=root", "spring.datasource.hikari.connection-timeout=500",
+                            "idgen.jdbc.initialize-schema=always", "idgen.jdbc.table=idgen_segment_startup",
+                            "idgen.segment.await-timeout=3s")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        HealthIndicator health = context.getBean("idgenHealthIndicator", HealthIndicator.class);
+                        IdService ids = context.getBean(IdService.class);
+                        assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+                        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class);
+
+                        database.startServer();
+                        assertThat(ids.nextId("orders")).isEqualTo(1);
+                        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+                    });
+        } finally {
+            database.startServer();
+        }
+    }
+}
