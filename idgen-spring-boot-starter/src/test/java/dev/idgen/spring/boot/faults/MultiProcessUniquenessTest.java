@@ -1,0 +1,126 @@
+package dev.idgen.spring.boot.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.test.services.TestServices;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Separate JVM processes drawing from the same names on real MariaDB, at once and across a {@code kill -9}.
+ */
+class MultiProcessUniquenessTest {
+
+    private final String table = "idgen_mp_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final List<Process> processes = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        processes.forEach(Process::destroyForcibly);
+        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+        }
+    }
+
+    private Process worker(String strategy, long count) throws Exception {
+        TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        Process process = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                IdWorkerMain.class.getName(), strategy, mariadb.url(), mariadb.username(), table, "orders",
+                Long.toString(count)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        processes.add(process);
+        return process;
+    }
+
+    /** Reads IDs from the process until it ends, or until {@code stop} says enough (then it is killed with -9). */
+    private static CompletableFuture<long[]> read(Process process, LongPredicate stop) {
+        return CompletableFuture.supplyAsync(() -> {
+            long[] ids = new long[1 << 16];
+            int n = 0;
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (n == ids.length) {
+                        ids = java.util.Arrays.copyOf(ids, n * 2);
+                    }
+                    ids[n++] = Long.parseLong(line);
+                    if (stop.test(n) && process.isAlive()) {
+                        // SIGKILL through the handle, which (unlike Process.destroyForcibly) leaves our end of the
+                        // pipe open: what already reached it was handed out and is still read.
+                        process.toHandle().destroyForcibly();
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return java.util.Arrays.copyOf(ids, n);
+        });
+    }
+
+    private static void assertNoDuplicates(long[]... batches) {
+        int total = 0;
+        for (long[] batch : batches) {
+            total += batch.length;
+        }
+        long[] all = new long[total];
+        int n = 0;
+        for (long[] batch : batches) {
+            System.arraycopy(batch, 0, all, n, batch.length);
+            n += batch.length;
+        }
+        java.util.Arrays.sort(all);
+        for (int i = 1; i < all.length; i++) {
+            assertThat(all[i]).as("ID handed out twice").isNotEqualTo(all[i - 1]);
+        }
+    }
+
+    @Test
+    void twoProcessesDrawAMillionSegmentIdsWithoutADuplicate() throws Exception {
+        CompletableFuture<long[]> a = read(worker("segment", 500_000), n -> false);
+        CompletableFuture<long[]> b = read(worker("segment", 500_000), n -> false);
+        long[] first = a.get(180, TimeUnit.SECONDS);
+        long[] second = b.get(180, TimeUnit.SECONDS);
+        assertThat(first).hasSize(500_000);
+        assertThat(second).hasSize(500_000);
+        assertNoDuplicates(first, second);
+    }
+
+    @Test
+    void twoProcessesDrawTwentyThousandTicketsWithoutADuplicate() throws Exception {
+        CompletableFuture<long[]> a = read(worker("ticket", 10_000), n -> false);
+        CompletableFuture<long[]> b = read(worker("ticket", 10_000), n -> false);
+        long[] first = a.get(180, TimeUnit.SECONDS);
+        long[] second = b.get(180, TimeUnit.SECONDS);
+        assertThat(first).hasSize(10_000);
+        assertThat(second).hasSize(10_000);
+        assertNoDuplicates(first, second);
+        assertThat(java.util.stream.LongStream.concat(java.util.Arrays.stream(first), java.util.Arrays.stream(second))
+                .max().orElseThrow()).as("dense: no gaps without failures").isEqualTo(20_000);
+    }
+
+    @Test
+    void aSegmentProcessKilledWithSigkillMidSegmentAndRestartedRepeatsNothing() throws Exception {
+        Process victim = worker("segment", -1);
+        long[] beforeKill = read(victim, n -> n >= 150_000).get(180, TimeUnit.SECONDS);
+        assertThat(victim.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(victim.exitValue()).as("killed by SIGKILL").isEqualTo(137);
+        assertThat(beforeKill.length).isGreaterThanOrEqualTo(150_000);
+
+        long[] afterRestart = read(worker("segment", 100_000), n -> false).get(180, TimeUnit.SECONDS);
+        assertThat(afterRestart).hasSize(100_000);
+        assertNoDuplicates(beforeKill, afterRestart);
+    }
+}
