@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.springframework.util.ClassUtils;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -52,6 +53,9 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
         }
         if (idService instanceof SegmentIdService segments) {
             segmentHealth(builder, segments);
+        }
+        if (ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory", getClass().getClassLoader())) {
+            TicketHealth.contribute(builder, idService);
         }
     }
 

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import org.springframework.util.ClassUtils;
 
 /**
  * Publishes idgen's counters as Micrometer meters, tagged with the strategy. The counters are {@code LongAdder}s that
@@ -26,7 +27,9 @@ import java.util.function.ToDoubleFunction;
  * <li>{@code idgen.layout.remaining}: time left before the Snowflake layout runs out;</li>
  * <li>segments, tagged {@code name}: {@code idgen.segment.remaining} ({@code buffer} current or next),
  * {@code idgen.segment.step}, {@code idgen.segment.waits} and the timer {@code idgen.segment.fetches}
- * ({@code outcome} success or failure).</li>
+ * ({@code outcome} success or failure);</li>
+ * <li>ticket servers, tagged {@code server}: {@code idgen.ticket.calls}, {@code idgen.ticket.errors} and
+ * {@code idgen.ticket.circuit.open} (1 while the server is skipped).</li>
  * </ul>
  */
 public final class IdgenMeterBinder implements MeterBinder {
@@ -60,6 +63,9 @@ public final class IdgenMeterBinder implements MeterBinder {
             FunctionCounter.builder("idgen.ids.generated", segments, SegmentIdService::generatedCount)
                     .description("IDs issued").tags(tags).register(registry);
             segments.onNewName(name -> bindSegmentName(registry, segments, name, tags.and("name", name)));
+        }
+        if (ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory", getClass().getClassLoader())) {
+            TicketMeters.bind(registry, idService, tags);
         }
     }
 

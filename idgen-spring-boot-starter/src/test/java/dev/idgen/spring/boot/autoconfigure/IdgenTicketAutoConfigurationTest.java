@@ -44,7 +44,10 @@ class IdgenTicketAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    IdgenAutoConfiguration.class))
+                    IdgenAutoConfiguration.class, IdgenMetricsAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class,
+                    org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration.class,
+                    org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration.class))
             .withPropertyValues("idgen.strategy=ticket", "idgen.ticket.create-table=true",
                     "idgen.ticket.table=" + table);
 
@@ -161,12 +164,31 @@ class IdgenTicketAutoConfigurationTest {
                     assertThat(down.isOpen()).isTrue();
                     assertThat(down.errors()).isEqualTo(1);
                     assertThat(ids.servers().get(0).isOpen()).isFalse();
+
+                    io.micrometer.core.instrument.MeterRegistry registry =
+                            context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+                    assertThat(registry.get("idgen.ticket.errors").tag("server", "down").functionCounter().count())
+                            .isEqualTo(1);
+                    assertThat(registry.get("idgen.ticket.circuit.open").tag("server", "down").gauge().value())
+                            .isEqualTo(1);
+                    assertThat(registry.get("idgen.ticket.calls").tag("server", "ticketA").functionCounter().count())
+                            .isEqualTo(6);
+                    org.springframework.boot.health.contributor.Health health = context
+                            .getBean("idgenHealthIndicator", org.springframework.boot.health.contributor.HealthIndicator.class)
+                            .health();
+                    assertThat(health.getStatus()).isEqualTo(org.springframework.boot.health.contributor.Status.UP);
+                    assertThat(health.getDetails().get("servers").toString()).contains("down={status=DOWN");
                 });
         runner.withUserConfiguration(OneServerDown.class)
                 .withPropertyValues("idgen.ticket.servers[0].data-source=down")
-                .run(context -> assertThatThrownBy(() -> context.getBean(IdService.class).nextId("orders"))
-                        .isInstanceOf(StoreUnavailableException.class)
-                        .hasMessageContaining("All 1 ticket servers are unavailable"));
+                .run(context -> {
+                    assertThatThrownBy(() -> context.getBean(IdService.class).nextId("orders"))
+                            .isInstanceOf(StoreUnavailableException.class)
+                            .hasMessageContaining("All 1 ticket servers are unavailable");
+                    assertThat(context.getBean("idgenHealthIndicator",
+                            org.springframework.boot.health.contributor.HealthIndicator.class).health().getStatus())
+                            .isEqualTo(org.springframework.boot.health.contributor.Status.DOWN);
+                });
     }
 
     @Test

@@ -1,0 +1,42 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.spring.boot.jdbc.TicketIdService;
+import dev.idgen.spring.boot.jdbc.TicketServer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Ticket-server health: each server UP or DOWN (its circuit breaker open), the strategy DOWN when all are. Reading it
+ * issues no ID and does not touch the databases: the breakers already know.
+ */
+final class TicketHealth {
+
+    private TicketHealth() {
+    }
+
+    static void contribute(Health.Builder builder, IdService idService) {
+        if (!(idService instanceof TicketIdService tickets)) {
+            return;
+        }
+        Map<String, Object> servers = new LinkedHashMap<>();
+        int down = 0;
+        for (TicketServer server : tickets.servers()) {
+            Map<String, Object> detail = new LinkedHashMap<>();
+            detail.put("status", server.isOpen() ? "DOWN" : "UP");
+            detail.put("offset", server.offset());
+            if (server.isOpen() && server.lastError() != null) {
+                detail.put("error", server.lastError());
+                down++;
+            } else if (server.isOpen()) {
+                down++;
+            }
+            servers.put(server.id(), detail);
+        }
+        builder.withDetail("servers", servers);
+        if (down == tickets.servers().size()) {
+            builder.down().withDetail("error", "Every ticket server is down");
+        }
+    }
+}

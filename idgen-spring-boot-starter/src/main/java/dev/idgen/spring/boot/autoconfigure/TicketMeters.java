@@ -1,0 +1,35 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.spring.boot.jdbc.TicketIdService;
+import dev.idgen.spring.boot.jdbc.TicketServer;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+/**
+ * Ticket-server meters; a class of its own so that the binder loads MyBatis types only when MyBatis is present.
+ */
+final class TicketMeters {
+
+    private TicketMeters() {
+    }
+
+    static void bind(MeterRegistry registry, IdService idService, Tags tags) {
+        if (!(idService instanceof TicketIdService tickets)) {
+            return;
+        }
+        FunctionCounter.builder("idgen.ids.generated", tickets, TicketIdService::callCount)
+                .description("Successful ticket calls (a batch counts once)").tags(tags).register(registry);
+        for (TicketServer server : tickets.servers()) {
+            Tags serverTags = tags.and("server", server.id());
+            FunctionCounter.builder("idgen.ticket.calls", server, TicketServer::calls)
+                    .description("Calls to a ticket server").tags(serverTags).register(registry);
+            FunctionCounter.builder("idgen.ticket.errors", server, TicketServer::errors)
+                    .description("Calls to a ticket server that failed").tags(serverTags).register(registry);
+            Gauge.builder("idgen.ticket.circuit.open", server, s -> s.isOpen() ? 1 : 0)
+                    .description("1 while the server's circuit breaker is open").tags(serverTags).register(registry);
+        }
+    }
+}
