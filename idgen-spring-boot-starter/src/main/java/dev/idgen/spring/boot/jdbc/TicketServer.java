@@ -11,7 +11,9 @@ import javax.sql.DataSource;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.mybatis.spring.SqlSessionTemplate;
-import org.springframework.dao.DuplicateKeyException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -29,6 +31,7 @@ public final class TicketServer {
 
     private final String id;
     private final TicketMapper mapper;
+    private final SqlSessionFactory sqlSessionFactory;
     private final DataSource dataSource;
     private final TransactionTemplate transactions;
     private final String table;
@@ -52,7 +55,8 @@ public final class TicketServer {
      * @param offset this server's offset, from 0 to {@code increment - 1}
      * @param increment the number of servers
      * @param createTable whether to create the table on first use
-     * @param timeout the longest one call may take in the database
+     * @param timeout the longest an administrative reset may take; ticket calls run in auto-commit and are bounded by
+     *        the driver's own timeouts (for MariaDB, socketTimeout in the JDBC URL)
      * @param retryAfter how long the breaker stays open after a failure
      * @param timeSource the clock for the breaker
      */
@@ -71,6 +75,7 @@ public final class TicketServer {
                 configuration.addMapper(TicketMapper.class);
             }
         }
+        this.sqlSessionFactory = sqlSessionFactory;
         this.mapper = new SqlSessionTemplate(sqlSessionFactory).getMapper(TicketMapper.class);
         this.dataSource = configuration.getEnvironment().getDataSource();
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
@@ -103,7 +108,7 @@ public final class TicketServer {
         try {
             try {
                 return takeOnce(name, count);
-            } catch (org.springframework.dao.DataAccessException | org.springframework.transaction.TransactionException e) {
+            } catch (PersistenceException | org.springframework.dao.DataAccessException e) {
                 // One retry, for a pooled connection the server closed (after a restart). A retry can waste IDs
                 // (a gap) but never repeat one: each attempt advances the row again.
                 return takeOnce(name, count);
@@ -120,21 +125,25 @@ public final class TicketServer {
     private long takeOnce(String name, int count) {
         prepare();
         for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-            Long last = transactions.execute(status -> {
-                if (mapper.advance(table, name, count, increment) == 0) {
-                    return null;
+            // One session, one connection, auto-commit: the UPDATE commits on its own (its row lock is held for that
+            // one statement only) and LAST_INSERT_ID() reads the value it left on the same connection. Two round
+            // trips, as raw JDBC would make; no transaction needed, and none of its extra round trips.
+            try (SqlSession session = sqlSessionFactory.openSession(true)) {
+                TicketMapper tickets = session.getMapper(TicketMapper.class);
+                if (tickets.advance(table, name, count, increment) == 1) {
+                    long last = tickets.lastInsertId();
+                    openUntil.set(0);
+                    lastError = null;
+                    return last;
                 }
-                return mapper.lastInsertId();
-            });
-            if (last != null) {
-                openUntil.set(0);
-                lastError = null;
-                return last;
-            }
-            try {
-                transactions.executeWithoutResult(status -> mapper.insert(table, name, offset));
-            } catch (DuplicateKeyException e) {
-                // Another client created the row first.
+                try {
+                    tickets.insert(table, name, offset);
+                } catch (PersistenceException e) {
+                    if (!(e.getCause() instanceof SQLIntegrityConstraintViolationException)) {
+                        throw e;
+                    }
+                    // Another client created the row first.
+                }
             }
         }
         throw new StoreUnavailableException("The row for '" + name + "' in " + table + " could not be created");
