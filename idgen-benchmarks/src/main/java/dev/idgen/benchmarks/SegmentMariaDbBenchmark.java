@@ -1,0 +1,72 @@
+package dev.idgen.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.jdbc.SchemaInitialization;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Segments from a real MariaDB in steady state (blocks of 1,000,000 and up, so the preload keeps ahead from the first
+ * block on), one thread: throughput, and the per-call latency distribution (JMH
+ * sample time) whose tail shows whether callers ever wait for the database.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Threads(1)
+public class SegmentMariaDbBenchmark {
+
+    private HikariDataSource pool;
+    private SegmentIdService ids;
+    private java.util.concurrent.atomic.AtomicLong atomicLong;
+
+    @Setup
+    public void setUp() {
+        pool = MariaDb.pool(2);
+        JdbcSegmentStore store = new JdbcSegmentStore(MariaDb.sqlSessionFactory(pool), "idgen_bench_segment", 0,
+                SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1_000_000).maxStep(50_000_000)
+                .bufferDuration(Duration.ofSeconds(5)).build()).build();
+        atomicLong = new java.util.concurrent.atomic.AtomicLong();
+    }
+
+    @TearDown
+    public void tearDown() {
+        long waits = ids.stats("bench").map(stats -> stats.waits()).orElse(0L);
+        if (waits > 1) {
+            // Only the very first call may wait (the first block); any other wait means the preload fell behind.
+            throw new IllegalStateException("Callers waited for the database " + waits + " times");
+        }
+        ids.close();
+        pool.close();
+    }
+
+    @Benchmark
+    public long segmentFromMariaDb() {
+        return ids.nextId("bench");
+    }
+
+    /** The machine's floor in the same run: a bare AtomicLong, whose tail is scheduling and timer noise only. */
+    @Benchmark
+    public long atomicLongBaseline() {
+        return atomicLong.incrementAndGet();
+    }
+}

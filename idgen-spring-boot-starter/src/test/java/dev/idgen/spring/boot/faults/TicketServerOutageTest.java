@@ -1,0 +1,85 @@
+package dev.idgen.spring.boot.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.core.TimeSource;
+import dev.idgen.spring.boot.jdbc.TicketIdService;
+import dev.idgen.spring.boot.jdbc.TicketServer;
+import dev.idgen.test.services.OwnMariaDb;
+import dev.idgen.test.services.TestServices;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.junit.jupiter.api.Test;
+import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
+
+/**
+ * Two ticket servers, the second a MariaDB of the test's own: it goes down, is skipped, and rejoins after its
+ * retry-after once it answers again.
+ */
+class TicketServerOutageTest {
+
+    private static HikariDataSource pool(TestServices.JdbcEndpoint endpoint) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(endpoint.url());
+        pool.setUsername(endpoint.username());
+        pool.setPassword(endpoint.password());
+        pool.setConnectionTimeout(500);
+        pool.setMaximumPoolSize(2);
+        return pool;
+    }
+
+    private static TicketServer server(String id, HikariDataSource pool, String table, int offset) {
+        return new TicketServer(id, new SqlSessionFactoryBuilder().build(new Configuration(
+                new Environment(id, new SpringManagedTransactionFactory(), pool))), table, offset, 2, true,
+                Duration.ofSeconds(5), Duration.ofMillis(300), TimeSource.system());
+    }
+
+    @Test
+    void aServerThatGoesDownIsSkippedAndRejoinsWhenItAnswersAgain() throws Exception {
+        String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        try (OwnMariaDb own = OwnMariaDb.start();
+                HikariDataSource shared = pool(TestServices.mariadb());
+                HikariDataSource second = pool(own.endpoint())) {
+            TicketIdService ids = new TicketIdService(
+                    List.of(server("shared", shared, table, 0), server("own", second, table, 1)), false);
+            Set<Long> seen = new HashSet<>();
+            List<Long> before = take(ids, 10, seen);
+            assertThat(before).anyMatch(id -> id % 2 == 1).anyMatch(id -> id % 2 == 0);
+
+            own.stop();
+            List<Long> during = take(ids, 10, seen);
+            assertThat(during).as("only the shared server answers").allMatch(id -> id % 2 == 0);
+            assertThat(ids.servers().get(1).isOpen()).isTrue();
+
+            own.startServer();
+            Thread.sleep(400); // past retry-after: the next round probes it
+            List<Long> after = take(ids, 10, seen);
+            assertThat(after).as("the restarted server serves again").anyMatch(id -> id % 2 == 1);
+            assertThat(ids.servers().get(1).isOpen()).isFalse();
+        } finally {
+            try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+                statement.execute("DROP TABLE IF EXISTS " + table);
+            }
+        }
+    }
+
+    private static List<Long> take(TicketIdService ids, int count, Set<Long> seen) {
+        List<Long> taken = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long id = ids.nextId("orders");
+            assertThat(seen.add(id)).as("ID %d handed out twice", id).isTrue();
+            taken.add(id);
+        }
+        return taken;
+    }
+}
