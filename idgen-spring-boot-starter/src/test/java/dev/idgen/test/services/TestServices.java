@@ -150,5 +150,29 @@ public final class TestServices {
         public java.sql.Connection connect() throws java.sql.SQLException {
             return java.sql.DriverManager.getConnection(url, username, password);
         }
+
+        /**
+         * @param size the pool's size
+         * @return a connection pool that gives up on a connection after 500 ms; the caller closes it
+         */
+        public com.zaxxer.hikari.HikariDataSource pool(int size) {
+            com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
+            pool.setJdbcUrl(url);
+            pool.setUsername(username);
+            pool.setPassword(password);
+            pool.setMaximumPoolSize(size);
+            pool.setConnectionTimeout(500);
+            return pool;
+        }
+    }
+
+    /**
+     * @param dataSource the database
+     * @return a MyBatis factory on it with Spring-managed transactions, as an application's would be
+     */
+    public static org.apache.ibatis.session.SqlSessionFactory sqlSessionFactory(javax.sql.DataSource dataSource) {
+        return new org.apache.ibatis.session.SqlSessionFactoryBuilder().build(new org.apache.ibatis.session.Configuration(
+                new org.apache.ibatis.mapping.Environment("test",
+                        new org.mybatis.spring.transaction.SpringManagedTransactionFactory(), dataSource)));
     }
 }

@@ -61,22 +61,17 @@ class IdgenSegmentAutoConfigurationTest {
 
     @Test
     void servesSegmentsFromMariaDb() {
-        String table = table();
-        runner.withPropertyValues(database(TestServices.mariadb(), table)).run(context -> {
-            try {
-                IdService ids = context.getBean(IdService.class);
-                long[] batch = ids.nextIds("orders", 2500);
-                assertThat(batch).isSorted().doesNotHaveDuplicates().startsWith(1);
-            } finally {
-                new JdbcTemplate(context.getBean(javax.sql.DataSource.class)).execute("DROP TABLE " + table);
-            }
-        });
+        assertServesSegmentsFrom(TestServices.mariadb());
     }
 
     @Test
     void servesSegmentsFromPostgreSql() {
+        assertServesSegmentsFrom(TestServices.postgres());
+    }
+
+    private void assertServesSegmentsFrom(TestServices.JdbcEndpoint endpoint) {
         String table = table();
-        runner.withPropertyValues(database(TestServices.postgres(), table)).run(context -> {
+        runner.withPropertyValues(database(endpoint, table)).run(context -> {
             try {
                 IdService ids = context.getBean(IdService.class);
                 long[] batch = ids.nextIds("orders", 2500);

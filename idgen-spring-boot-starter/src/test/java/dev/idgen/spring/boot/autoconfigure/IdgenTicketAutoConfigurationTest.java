@@ -236,13 +236,8 @@ class IdgenTicketAutoConfigurationTest {
     }
 
     static HikariDataSource pool(String url) {
-        HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(url);
-        pool.setUsername(TestServices.mariadb().username());
-        pool.setPassword(TestServices.mariadb().password());
-        pool.setMaximumPoolSize(4);
-        pool.setConnectionTimeout(500);
-        return pool;
+        TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
+        return new TestServices.JdbcEndpoint(url, mariadb.username(), mariadb.password()).pool(4);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -9,16 +9,13 @@ import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
 import dev.idgen.spring.boot.jdbc.SchemaInitialization;
 import dev.idgen.spring.boot.jdbc.TicketIdService;
 import dev.idgen.spring.boot.jdbc.TicketServer;
+import dev.idgen.test.services.TestServices;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactory;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 
 /**
  * A separate JVM that draws IDs and writes each one to standard output, for the multi-process tests. An ID counts as
@@ -37,15 +34,11 @@ public final class IdWorkerMain {
         java.io.OutputStream ids = new java.io.FileOutputStream(java.io.FileDescriptor.out);
         System.setOut(System.err);
         String strategy = args[0];
-        HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(args[1]);
-        pool.setUsername(args[2]);
-        pool.setMaximumPoolSize(4);
+        HikariDataSource pool = new TestServices.JdbcEndpoint(args[1], args[2], "").pool(4);
         String table = args[3];
         String name = args[4];
         long count = Long.parseLong(args[5]);
-        SqlSessionFactory factory = new SqlSessionFactoryBuilder().build(
-                new Configuration(new Environment("worker", new SpringManagedTransactionFactory(), pool)));
+        SqlSessionFactory factory = TestServices.sqlSessionFactory(pool);
         IdService service = strategy.equals("segment")
                 ? SegmentIdService.builder(new JdbcSegmentStore(factory, table, 0, SchemaInitialization.ALWAYS,
                         Duration.ofSeconds(5))).settings(SegmentSettings.builder().step(1000).maxStep(20_000)

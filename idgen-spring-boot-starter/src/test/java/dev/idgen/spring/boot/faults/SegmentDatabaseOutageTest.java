@@ -14,16 +14,13 @@ import dev.idgen.spring.boot.autoconfigure.IdgenHealthContributorAutoConfigurati
 import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
 import dev.idgen.spring.boot.jdbc.SchemaInitialization;
 import dev.idgen.test.services.OwnMariaDb;
+import dev.idgen.test.services.TestServices;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -47,15 +44,6 @@ class SegmentDatabaseOutageTest {
         database.close();
     }
 
-    private static HikariDataSource pool() {
-        HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(database.url());
-        pool.setUsername("root");
-        pool.setConnectionTimeout(500);
-        pool.setMaximumPoolSize(2);
-        return pool;
-    }
-
     private static void eventually(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (!condition.getAsBoolean()) {
@@ -66,10 +54,9 @@ class SegmentDatabaseOutageTest {
 
     @Test
     void servesFromTheBuffersWhileTheDatabaseIsDownThenFailsFastAndRecoversWithoutARestart() throws Exception {
-        try (HikariDataSource pool = pool()) {
-            JdbcSegmentStore store = new JdbcSegmentStore(new SqlSessionFactoryBuilder().build(new Configuration(
-                    new Environment("outage", new SpringManagedTransactionFactory(), pool))), "idgen_segment_outage", 0,
-                    SchemaInitialization.ALWAYS, Duration.ofSeconds(2));
+        try (HikariDataSource pool = database.endpoint().pool(2)) {
+            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), "idgen_segment_outage",
+                    0, SchemaInitialization.ALWAYS, Duration.ofSeconds(2));
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
                     .maxStep(1000).awaitTimeout(Duration.ofSeconds(3)).build()).build()) {
                 long[] first = ids.nextIds("orders", 300); // past the 20% preload threshold

@@ -13,11 +13,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.junit.jupiter.api.Test;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 
 /**
  * A slow store: another transaction holds the name's row lock on real MariaDB while the next segment loads. Callers
@@ -29,12 +25,8 @@ class SegmentRowLockTest {
     void callersDoNotWaitWhileTheBufferLastsEvenIfTheRowIsLocked() throws Exception {
         String table = "idgen_lock_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        try (HikariDataSource pool = new HikariDataSource()) {
-            pool.setJdbcUrl(mariadb.url());
-            pool.setUsername(mariadb.username());
-            pool.setPassword(mariadb.password());
-            JdbcSegmentStore store = new JdbcSegmentStore(new SqlSessionFactoryBuilder().build(new Configuration(
-                    new Environment("lock", new SpringManagedTransactionFactory(), pool))), table, 0,
+        try (HikariDataSource pool = mariadb.pool(2)) {
+            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
                     SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
                     .maxStep(1000).awaitTimeout(Duration.ofSeconds(20)).build()).build();

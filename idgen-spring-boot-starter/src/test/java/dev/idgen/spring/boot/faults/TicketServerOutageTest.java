@@ -16,11 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.junit.jupiter.api.Test;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 
 /**
  * Two ticket servers, the second a MariaDB of the test's own: it goes down, is skipped, and rejoins after its
@@ -28,19 +24,8 @@ import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
  */
 class TicketServerOutageTest {
 
-    private static HikariDataSource pool(TestServices.JdbcEndpoint endpoint) {
-        HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(endpoint.url());
-        pool.setUsername(endpoint.username());
-        pool.setPassword(endpoint.password());
-        pool.setConnectionTimeout(500);
-        pool.setMaximumPoolSize(2);
-        return pool;
-    }
-
     private static TicketServer server(String id, HikariDataSource pool, String table, int offset) {
-        return new TicketServer(id, new SqlSessionFactoryBuilder().build(new Configuration(
-                new Environment(id, new SpringManagedTransactionFactory(), pool))), table, offset, 2, true,
+        return new TicketServer(id, TestServices.sqlSessionFactory(pool), table, offset, 2, true,
                 Duration.ofSeconds(5), Duration.ofMillis(300), TimeSource.system());
     }
 
@@ -48,8 +33,8 @@ class TicketServerOutageTest {
     void aServerThatGoesDownIsSkippedAndRejoinsWhenItAnswersAgain() throws Exception {
         String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         try (OwnMariaDb own = OwnMariaDb.start();
-                HikariDataSource shared = pool(TestServices.mariadb());
-                HikariDataSource second = pool(own.endpoint())) {
+                HikariDataSource shared = TestServices.mariadb().pool(2);
+                HikariDataSource second = own.endpoint().pool(2)) {
             TicketIdService ids = new TicketIdService(
                     List.of(server("shared", shared, table, 0), server("own", second, table, 1)), false);
             Set<Long> seen = new HashSet<>();

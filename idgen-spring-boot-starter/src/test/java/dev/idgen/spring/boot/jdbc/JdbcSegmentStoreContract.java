@@ -10,12 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactory;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.junit.jupiter.api.AfterEach;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 
 /**
  * The segment store contract on a real database. Every store a test asks for has its own connection pool and
@@ -36,21 +32,9 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
     }
 
     protected SqlSessionFactory sqlSessionFactory() {
-        HikariDataSource pool = pool(endpoint());
+        HikariDataSource pool = endpoint().pool(4);
         pools.add(pool);
-        Configuration configuration = new Configuration(
-                new Environment("test", new SpringManagedTransactionFactory(), pool));
-        return new SqlSessionFactoryBuilder().build(configuration);
-    }
-
-    static HikariDataSource pool(TestServices.JdbcEndpoint endpoint) {
-        HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(endpoint.url());
-        pool.setUsername(endpoint.username());
-        pool.setPassword(endpoint.password());
-        pool.setMaximumPoolSize(4);
-        pool.setConnectionTimeout(5000);
-        return pool;
+        return TestServices.sqlSessionFactory(pool);
     }
 
     @AfterEach
