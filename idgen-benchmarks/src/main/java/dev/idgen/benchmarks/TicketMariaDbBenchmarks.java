@@ -45,11 +45,14 @@ public abstract class TicketMariaDbBenchmarks {
     @Setup
     public void setUp() throws SQLException {
         pool = MariaDb.pool(16);
-        tickets = new TicketIdService(List.of(new TicketServer("bench", MariaDb.sqlSessionFactory(pool), TABLE, 0, 1,
+        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + TABLE);
+        }
+        tickets = new TicketIdService(List.of(new TicketServer("bench", pool, TABLE, 0, 1,
                 true, Duration.ofSeconds(5), Duration.ofSeconds(1), TimeSource.system())), false);
         tickets.nextId("idgen");
         try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("INSERT IGNORE INTO " + TABLE + " (name, id) VALUES ('raw', 0)");
+            statement.execute("INSERT IGNORE INTO " + TABLE + " (name, id, increment) VALUES ('raw', 0, 1)");
         }
     }
 

@@ -23,6 +23,9 @@ final class SegmentBuffer {
 
     private static final long MAX_RETRY_DELAY_MILLIS = 5_000;
 
+    /** The largest ID a segment may end at: room for the cursor to overshoot without wrapping. */
+    static final long MAX_ID = Long.MAX_VALUE - (1L << 32);
+
     private final String name;
     private final SegmentStore store;
     private final SegmentSettings settings;
@@ -247,6 +250,11 @@ final class SegmentBuffer {
         boolean retry;
         lock.lock();
         try {
+            if (failure == null && segment.last() > MAX_ID) {
+                // Cursors run past a range's end by up to one claim per caller; near 2^63 that would wrap negative.
+                failure = new StoreUnavailableException("The segment store handed out [" + segment.first() + ", "
+                        + segment.last() + "] for '" + name + "': IDs this close to 2^63 are refused");
+            }
             if (failure == null && segment.first() <= highestAllocated) {
                 failure = new StoreUnavailableException("The segment store handed out [" + segment.first() + ", "
                         + segment.last() + "] for '" + name + "', which does not follow the previous segment's end "

@@ -146,6 +146,14 @@ class SegmentIdServiceTest {
     }
 
     @Test
+    void refusesSegmentsSoCloseTo2To63ThatTheCursorCouldWrap() {
+        SegmentIdService ids = service(new InMemorySegmentStore(Long.MAX_VALUE - 1000, Duration.ZERO),
+                settings(10).build());
+        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("close to 2^63");
+    }
+
+    @Test
     void sizesEachFetchSoASegmentLastsAboutTheBufferDuration() throws Exception {
         ManualTimeSource time = new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z"));
         List<Long> steps = new CopyOnWriteArrayList<>();

@@ -11,6 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.springframework.util.ClassUtils;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -22,7 +28,17 @@ import org.springframework.boot.health.contributor.Health;
  */
 public final class IdgenHealthIndicator extends AbstractHealthIndicator {
 
+    private static final Duration STORE_CHECK_TIMEOUT = Duration.ofSeconds(2);
+
+    private static final Executor STORE_CHECKER = Executors.newSingleThreadExecutor(task -> {
+        Thread thread = new Thread(task, "idgen-health-store-check");
+        thread.setDaemon(true);
+        return thread;
+    });
+
     private final IdService idService;
+
+    private CompletableFuture<Void> storeCheck;
 
     public IdgenHealthIndicator(IdService idService) {
         super("idgen health check failed");
@@ -60,17 +76,40 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
     }
 
     /**
+     * Checks the store on a thread of its own and waits at most {@link #STORE_CHECK_TIMEOUT}: a database that hangs
+     * must not hang the health endpoint. A check still running from an earlier request is joined, not repeated.
+     *
+     * @return the failure, or {@code null} when the store answered
+     */
+    private String checkStore(SegmentIdService segments) {
+        CompletableFuture<Void> check;
+        synchronized (this) {
+            check = storeCheck;
+            if (check == null || check.isDone()) {
+                check = CompletableFuture.runAsync(() -> segments.store().checkAvailable(), STORE_CHECKER);
+                storeCheck = check;
+            }
+        }
+        try {
+            check.get(STORE_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (TimeoutException e) {
+            return "The segment store did not answer within " + STORE_CHECK_TIMEOUT.toMillis() + " ms";
+        } catch (ExecutionException e) {
+            return String.valueOf(e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "Interrupted while checking the segment store";
+        }
+    }
+
+    /**
      * UP while the store answers. While it does not, each name reports how long its buffers should last at the
      * observed rate; DOWN once a name has run out, or when no name has any buffer at all (the store was down from
      * the start).
      */
-    private static void segmentHealth(Health.Builder builder, SegmentIdService segments) {
-        String storeError = null;
-        try {
-            segments.store().checkAvailable();
-        } catch (RuntimeException e) {
-            storeError = String.valueOf(e.getMessage());
-        }
+    private void segmentHealth(Health.Builder builder, SegmentIdService segments) {
+        String storeError = checkStore(segments);
         builder.withDetail("storeAvailable", storeError == null);
         Map<String, Object> names = new TreeMap<>();
         boolean runOut = false;

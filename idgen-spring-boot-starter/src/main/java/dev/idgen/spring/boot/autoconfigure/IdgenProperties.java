@@ -354,6 +354,21 @@ public class IdgenProperties implements InitializingBean {
          */
         private Duration awaitTimeout = Duration.ofSeconds(1);
 
+        /**
+         * 0 (off) to serve a name from one shared cursor, so its IDs strictly increase across the instance; 1 to 65536
+         * to let each thread claim that many IDs at a time and serve them alone (faster with many threads, but IDs
+         * then increase per thread only).
+         */
+        private int stripeSize = 0;
+
+        public int getStripeSize() {
+            return stripeSize;
+        }
+
+        public void setStripeSize(int stripeSize) {
+            this.stripeSize = stripeSize;
+        }
+
         public long getStep() {
             return step;
         }
@@ -408,7 +423,7 @@ public class IdgenProperties implements InitializingBean {
         public dev.idgen.core.segment.SegmentSettings settings() {
             dev.idgen.core.segment.SegmentSettings.Builder builder = dev.idgen.core.segment.SegmentSettings.builder()
                     .step(step).maxStep(maxStep).bufferDuration(bufferDuration).preloadThreshold(preloadThreshold)
-                    .awaitTimeout(awaitTimeout);
+                    .awaitTimeout(awaitTimeout).stripeSize(stripeSize);
             if (minStep != null) {
                 builder.minStep(minStep);
             }
@@ -472,6 +487,20 @@ public class IdgenProperties implements InitializingBean {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+
+        /**
+         * @return the timeout, checked to be between 1s and 1m
+         * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
+         *         {@code idgen.jdbc.timeout} otherwise
+         */
+        public Duration checkedTimeout() {
+            if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0
+                    || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException(
+                        "idgen.jdbc.timeout", timeout, "must be between 1s and 1m");
+            }
+            return timeout;
         }
     }
 }

@@ -51,12 +51,7 @@ class IdgenSegmentConfiguration {
         @ConditionalOnMissingBean
         SegmentStore idgenSegmentStore(IdgenProperties properties, SqlSessionFactory sqlSessionFactory) {
             IdgenProperties.Jdbc jdbc = properties.getJdbc();
-            Duration timeout = jdbc.getTimeout();
-            if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0
-                    || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
-                throw new org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException(
-                        "idgen.jdbc.timeout", timeout, "must be between 1s and 1m");
-            }
+            Duration timeout = jdbc.checkedTimeout();
             return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(sqlSessionFactory,
                     jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
         }

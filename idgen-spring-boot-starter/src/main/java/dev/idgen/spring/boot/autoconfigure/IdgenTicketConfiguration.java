@@ -11,10 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.SqlSessionFactory;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -39,21 +35,21 @@ class IdgenTicketConfiguration {
     @Bean
     @ConditionalOnMissingBean
     IdService idService(IdgenTicketProperties ticket, IdgenProperties properties, ListableBeanFactory beans,
-            ObjectProvider<SqlSessionFactory> applicationFactory, TimeSource timeSource) {
+            ObjectProvider<DataSource> applicationDataSource, TimeSource timeSource) {
         Duration retryAfter = ticket.getRetryAfter();
         if (retryAfter == null || retryAfter.isNegative() || retryAfter.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new InvalidConfigurationPropertyValueException(PREFIX + ".retry-after", retryAfter,
                     "must be between 0 and 10m");
         }
-        Duration timeout = properties.getJdbc().getTimeout();
+        Duration timeout = properties.getJdbc().checkedTimeout();
         List<TicketServer> servers = new ArrayList<>();
         if (ticket.getServers().isEmpty()) {
-            SqlSessionFactory factory = applicationFactory.getIfUnique();
-            if (factory == null) {
+            DataSource dataSource = applicationDataSource.getIfUnique();
+            if (dataSource == null) {
                 throw new IllegalStateException("idgen.strategy=ticket needs a DataSource: set spring.datasource.url"
                         + " (with mybatis-spring-boot-starter), or list DataSource beans under idgen.ticket.servers");
             }
-            servers.add(server("application", factory, ticket, 0, 1, timeout, timeSource));
+            servers.add(server("application", dataSource, ticket, 0, 1, timeout, timeSource));
         } else {
             Map<String, DataSource> dataSources = beans.getBeansOfType(DataSource.class);
             int count = ticket.getServers().size();
@@ -72,19 +68,16 @@ class IdgenTicketConfiguration {
                     throw new InvalidConfigurationPropertyValueException(property + ".offset", offset,
                             "must be unique and between 0 and " + (count - 1) + " (one less than the number of servers)");
                 }
-                SqlSessionFactory factory = new SqlSessionFactoryBuilder().build(new org.apache.ibatis.session.Configuration(
-                        new Environment("idgen-ticket-" + server.getDataSource(), new SpringManagedTransactionFactory(),
-                                dataSource)));
-                byOffset[offset] = server(server.getDataSource(), factory, ticket, offset, count, timeout, timeSource);
+                byOffset[offset] = server(server.getDataSource(), dataSource, ticket, offset, count, timeout, timeSource);
             }
             servers.addAll(List.of(byOffset));
         }
         return new TicketIdService(servers, properties.getAdmin().isResetEnabled());
     }
 
-    private static TicketServer server(String id, SqlSessionFactory factory, IdgenTicketProperties ticket, int offset,
+    private static TicketServer server(String id, DataSource dataSource, IdgenTicketProperties ticket, int offset,
             int count, Duration timeout, TimeSource timeSource) {
-        return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new TicketServer(id, factory, ticket.getTable(),
+        return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new TicketServer(id, dataSource, ticket.getTable(),
                 offset, count, ticket.isCreateTable(), timeout, ticket.getRetryAfter(), timeSource));
     }
 }

@@ -107,7 +107,7 @@ public final class TicketIdService implements IdService {
         StoreUnavailableException failure = null;
         for (int i = 0; i < servers.size(); i++) {
             TicketServer server = servers.get((start + i) % servers.size());
-            if (!server.isAvailable()) {
+            if (!server.tryAcquire()) {
                 continue;
             }
             try {

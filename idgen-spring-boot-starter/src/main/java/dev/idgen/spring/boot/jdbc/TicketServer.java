@@ -4,36 +4,39 @@ import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.SqlSessionFactory;
-import org.mybatis.spring.SqlSessionTemplate;
-import java.sql.SQLIntegrityConstraintViolationException;
 import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.ExecutorType;
 import org.apache.ibatis.session.SqlSession;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.transaction.support.TransactionTemplate;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 
 /**
- * One Flickr ticket server: a MySQL or MariaDB table with one row per name that hands out {@code offset + k * increment}
- * for k = 1, 2, ..., with a circuit breaker in front of it.
+ * One Flickr ticket server: a MySQL or MariaDB table with one row per name that hands out
+ * {@code offset + k * increment} for k = 1, 2, ..., behind a circuit breaker.
  *
- * <p>The breaker opens on a failure and stays open for {@code retryAfter}; then one call is let through (half-open)
- * and closes it again on success.
+ * <p>Every call runs on a connection of its own in real auto-commit, outside any application transaction: the
+ * {@code UPDATE} is committed before its ID is handed out, whatever the pool's auto-commit default, and an application
+ * transaction that rolls back cannot take an issued ID back. For that the server uses a MyBatis configuration of its
+ * own (plain JDBC transactions, no cache) on the DataSource, rather than the application's Spring-managed one.
+ *
+ * <p>The breaker opens on a failure; once {@code retryAfter} has passed, exactly one caller probes the server, and a
+ * success closes it again.
  */
 public final class TicketServer {
 
     private static final int INSERT_ATTEMPTS = 3;
 
     private final String id;
-    private final TicketMapper mapper;
-    private final SqlSessionFactory sqlSessionFactory;
+    private final SqlSessionFactory sessions;
     private final DataSource dataSource;
-    private final TransactionTemplate transactions;
     private final String table;
     private final int offset;
     private final int increment;
@@ -42,7 +45,7 @@ public final class TicketServer {
     private final TimeSource timeSource;
     private volatile boolean prepared;
 
-    /** 0 while closed; otherwise the time the breaker may let a probe through. */
+    /** 0 while closed; otherwise the time from which one probe may go through. */
     private final AtomicLong openUntil = new AtomicLong();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
@@ -50,44 +53,49 @@ public final class TicketServer {
 
     /**
      * @param id a name for metrics and health, e.g. the DataSource bean name
-     * @param sqlSessionFactory a factory on the server's DataSource; the ticket mapper is added to it
-     * @param table the checked table name
+     * @param dataSource the server's database
+     * @param table the table name, checked by {@link SqlIdentifiers}
      * @param offset this server's offset, from 0 to {@code increment - 1}
      * @param increment the number of servers
      * @param createTable whether to create the table on first use
-     * @param timeout the longest an administrative reset may take; ticket calls run in auto-commit and are bounded by
-     *        the driver's own timeouts (for MariaDB, socketTimeout in the JDBC URL)
+     * @param timeout the longest one statement may take (a JDBC query timeout, whole seconds)
      * @param retryAfter how long the breaker stays open after a failure
      * @param timeSource the clock for the breaker
      */
-    public TicketServer(String id, SqlSessionFactory sqlSessionFactory, String table, int offset, int increment,
+    public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
             boolean createTable, Duration timeout, Duration retryAfter, TimeSource timeSource) {
+        if (increment < 1 || offset < 0 || offset >= increment) {
+            throw new IllegalArgumentException("offset must be between 0 and increment - 1 (" + (increment - 1)
+                    + "), but was " + offset);
+        }
         this.id = id;
+        this.dataSource = dataSource;
         this.table = SqlIdentifiers.checkTable("table", table);
         this.offset = offset;
         this.increment = increment;
         this.createTable = createTable;
         this.retryAfterMillis = retryAfter.toMillis();
         this.timeSource = timeSource;
-        Configuration configuration = sqlSessionFactory.getConfiguration();
-        synchronized (configuration) {
-            if (!configuration.hasMapper(TicketMapper.class)) {
-                configuration.addMapper(TicketMapper.class);
-            }
-        }
-        this.sqlSessionFactory = sqlSessionFactory;
-        this.mapper = new SqlSessionTemplate(sqlSessionFactory).getMapper(TicketMapper.class);
-        this.dataSource = configuration.getEnvironment().getDataSource();
-        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        this.transactions.setTimeout((int) Math.max(1, timeout.toSeconds()));
+        Configuration configuration = new Configuration(
+                new Environment("idgen-ticket-" + id, new JdbcTransactionFactory(), dataSource));
+        configuration.setCacheEnabled(false);
+        configuration.setDefaultStatementTimeout((int) Math.max(1, timeout.toSeconds()));
+        configuration.addMapper(TicketMapper.class);
+        this.sessions = new SqlSessionFactoryBuilder().build(configuration);
     }
 
     /**
-     * @return whether the breaker lets a call through now (closed, or open long enough for a probe)
+     * @return whether a call may go to this server now: the breaker is closed, or this caller won the one probe
+     *         allowed once the retry-after has passed
      */
-    public boolean isAvailable() {
+    public boolean tryAcquire() {
         long until = openUntil.get();
-        return until == 0 || timeSource.currentTimeMillis() >= until;
+        if (until == 0) {
+            return true;
+        }
+        long now = timeSource.currentTimeMillis();
+        // Only the caller whose CAS moves the deadline on probes; the others keep skipping the server.
+        return now >= until && openUntil.compareAndSet(until, now + retryAfterMillis);
     }
 
     /**
@@ -106,13 +114,22 @@ public final class TicketServer {
     public long take(String name, int count) {
         calls.incrementAndGet();
         try {
+            long last;
             try {
-                return takeOnce(name, count);
-            } catch (PersistenceException | org.springframework.dao.DataAccessException e) {
+                last = takeOnce(name, count);
+            } catch (PersistenceException e) {
                 // One retry, for a pooled connection the server closed (after a restart). A retry can waste IDs
                 // (a gap) but never repeat one: each attempt advances the row again.
-                return takeOnce(name, count);
+                last = takeOnce(name, count);
             }
+            // Read before write: many threads rewriting these shared words on every call would contend.
+            if (openUntil.get() != 0) {
+                openUntil.set(0);
+            }
+            if (lastError != null) {
+                lastError = null;
+            }
+            return last;
         } catch (RuntimeException e) {
             errors.incrementAndGet();
             lastError = String.valueOf(e.getMessage());
@@ -125,24 +142,22 @@ public final class TicketServer {
     private long takeOnce(String name, int count) {
         prepare();
         for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-            // One session, one connection, auto-commit: the UPDATE commits on its own (its row lock is held for that
-            // one statement only) and LAST_INSERT_ID() reads the value it left on the same connection. Two round
-            // trips, as raw JDBC would make; no transaction needed, and none of its extra round trips.
-            try (SqlSession session = sqlSessionFactory.openSession(true)) {
+            // One session, one connection, real auto-commit: the UPDATE commits on its own (its row lock lasts this
+            // one statement) and LAST_INSERT_ID() reads the value it left on the same connection. Two round trips.
+            try (SqlSession session = sessions.openSession(ExecutorType.SIMPLE, true)) {
                 TicketMapper tickets = session.getMapper(TicketMapper.class);
                 if (tickets.advance(table, name, count, increment) == 1) {
-                    long last = tickets.lastInsertId();
-                    // Read before write: 16 threads rewriting these shared words on every call would contend.
-                    if (openUntil.get() != 0) {
-                        openUntil.set(0);
-                    }
-                    if (lastError != null) {
-                        lastError = null;
-                    }
-                    return last;
+                    return tickets.lastInsertId();
+                }
+                Integer existing = tickets.incrementOf(table, name);
+                if (existing != null && existing != increment) {
+                    throw new StoreUnavailableException("The ticket row for '" + name + "' on server " + id
+                            + " was written for " + existing + " servers, but " + increment + " are configured now;"
+                            + " its IDs would collide with another server's. Migrate the rows before changing the"
+                            + " number of servers");
                 }
                 try {
-                    tickets.insert(table, name, offset);
+                    tickets.insert(table, name, offset, increment);
                 } catch (PersistenceException e) {
                     if (!(e.getCause() instanceof SQLIntegrityConstraintViolationException)) {
                         throw e;
@@ -155,11 +170,13 @@ public final class TicketServer {
     }
 
     /**
-     * Administrative reset of one name to its start. See {@code TicketIdService#reset}.
+     * Administrative reset of one name to its start. See {@link TicketIdService#reset(String)}.
      */
     void reset(String name) {
         prepare();
-        transactions.executeWithoutResult(status -> mapper.reset(table, name, offset));
+        try (SqlSession session = sessions.openSession(ExecutorType.SIMPLE, true)) {
+            session.getMapper(TicketMapper.class).reset(table, name, offset, increment);
+        }
     }
 
     private void prepare() {
@@ -168,8 +185,7 @@ public final class TicketServer {
         }
         synchronized (this) {
             if (!prepared) {
-                Connection connection = DataSourceUtils.getConnection(dataSource);
-                try {
+                try (Connection connection = dataSource.getConnection()) {
                     DatabaseDialect dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
                     if (dialect != DatabaseDialect.MYSQL) {
                         throw new StoreUnavailableException("Ticket server " + id + " is " + dialect
@@ -179,12 +195,13 @@ public final class TicketServer {
                         try (Statement statement = connection.createStatement()) {
                             statement.execute(dialect.ddl("ticket", table));
                         }
+                        if (!connection.getAutoCommit()) {
+                            connection.commit();
+                        }
                     }
                     prepared = true;
                 } catch (SQLException e) {
                     throw new StoreUnavailableException("Could not prepare ticket server " + id + ": " + e.getMessage(), e);
-                } finally {
-                    DataSourceUtils.releaseConnection(connection, dataSource);
                 }
             }
         }

@@ -192,6 +192,52 @@ class IdgenTicketAutoConfigurationTest {
     }
 
     @Test
+    void eachTicketIsCommittedEvenOnAPoolWhoseConnectionsDoNotAutoCommit() {
+        runner.withUserConfiguration(NoAutoCommitServer.class)
+                .withPropertyValues("idgen.ticket.servers[0].data-source=noAutoCommit")
+                .run(context -> {
+                    IdService ids = context.getBean(IdService.class);
+                    String name = "manual-" + UUID.randomUUID().toString().substring(0, 6);
+                    assertThat(new long[] {ids.nextId(name), ids.nextId(name), ids.nextId(name)})
+                            .containsExactly(1, 2, 3);
+                });
+    }
+
+    @Test
+    void anApplicationTransactionThatRollsBackCannotTakeAnIssuedTicketBack() {
+        runner.withPropertyValues(applicationDataSource()).run(context -> {
+            IdService ids = context.getBean(IdService.class);
+            String name = "rollback-" + UUID.randomUUID().toString().substring(0, 6);
+            org.springframework.transaction.support.TransactionTemplate transaction =
+                    new org.springframework.transaction.support.TransactionTemplate(
+                            new org.springframework.jdbc.datasource.DataSourceTransactionManager(
+                                    context.getBean(DataSource.class)));
+            long inside = transaction.execute(status -> {
+                status.setRollbackOnly();
+                return ids.nextId(name);
+            });
+            assertThat(ids.nextId(name)).isGreaterThan(inside);
+        });
+    }
+
+    @Test
+    void aRowWrittenForAnotherNumberOfServersIsRefusedInsteadOfColliding() throws Exception {
+        String name = "migrated-" + UUID.randomUUID().toString().substring(0, 6);
+        runner.withPropertyValues(applicationDataSource()).run(context -> context.getBean(IdService.class).nextId(name));
+        runner.withUserConfiguration(TwoServers.class)
+                .withPropertyValues("idgen.ticket.servers[0].data-source=ticketA",
+                        "idgen.ticket.servers[1].data-source=ticketB", "idgen.ticket.retry-after=1m")
+                .run(context -> {
+                    TicketIdService ids = (TicketIdService) context.getBean(IdService.class);
+                    for (int i = 0; i < 4; i++) {
+                        assertThat(ids.nextId(name) % 2).as("only the fresh server answers").isEqualTo(1);
+                    }
+                    assertThat(ids.servers().get(0).isOpen()).isTrue();
+                    assertThat(ids.servers().get(0).lastError()).contains("was written for 1 servers, but 2");
+                });
+    }
+
+    @Test
     void resetIsRefusedUnlessEnabledAndThenStartsTheNameOver() {
         runner.withPropertyValues(applicationDataSource()).run(context -> {
             TicketIdService ids = (TicketIdService) context.getBean(IdService.class);
@@ -251,6 +297,17 @@ class IdgenTicketAutoConfigurationTest {
         @Bean
         DataSource ticketB() {
             return pool(TestServices.mariadb().url().replaceFirst("/[^/?]*(\\?|$)", "/" + SECOND_DATABASE + "$1"));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NoAutoCommitServer {
+
+        @Bean
+        DataSource noAutoCommit() {
+            HikariDataSource pool = pool(TestServices.mariadb().url());
+            pool.setAutoCommit(false);
+            return pool;
         }
     }
 

@@ -43,7 +43,7 @@ public final class IdWorkerMain {
                 ? SegmentIdService.builder(new JdbcSegmentStore(factory, table, 0, SchemaInitialization.ALWAYS,
                         Duration.ofSeconds(5))).settings(SegmentSettings.builder().step(1000).maxStep(20_000)
                         .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(10)).build()).build()
-                : new TicketIdService(List.of(new TicketServer("worker", factory, table, 0, 1, true,
+                : new TicketIdService(List.of(new TicketServer("worker", pool, table, 0, 1, true,
                         Duration.ofSeconds(5), Duration.ofSeconds(1), TimeSource.system())), false);
         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(ids, StandardCharsets.US_ASCII), 1 << 16);
         for (long i = 0; count < 0 || i < count; i++) {

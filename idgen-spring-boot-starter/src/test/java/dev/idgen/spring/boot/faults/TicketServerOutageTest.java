@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class TicketServerOutageTest {
 
     private static TicketServer server(String id, HikariDataSource pool, String table, int offset) {
-        return new TicketServer(id, TestServices.sqlSessionFactory(pool), table, offset, 2, true,
+        return new TicketServer(id, pool, table, offset, 2, true,
                 Duration.ofSeconds(5), Duration.ofMillis(300), TimeSource.system());
     }
 
