@@ -43,6 +43,7 @@ public final class TicketServer {
     private final boolean createTable;
     private final long retryAfterMillis;
     private final TimeSource timeSource;
+    private final int networkTimeoutMillis;
     private volatile boolean prepared;
 
     /** 0 while closed; otherwise the time from which one probe may go through. */
@@ -58,7 +59,7 @@ public final class TicketServer {
      * @param offset this server's offset, from 0 to {@code increment - 1}
      * @param increment the number of servers
      * @param createTable whether to create the table on first use
-     * @param timeout the longest one statement may take (a JDBC query timeout, whole seconds)
+     * @param timeout the longest one call may wait on the database (the connection's network timeout)
      * @param retryAfter how long the breaker stays open after a failure
      * @param timeSource the clock for the breaker
      */
@@ -79,7 +80,12 @@ public final class TicketServer {
         Configuration configuration = new Configuration(
                 new Environment("idgen-ticket-" + id, new JdbcTransactionFactory(), dataSource));
         configuration.setCacheEnabled(false);
-        configuration.setDefaultStatementTimeout((int) Math.max(1, timeout.toSeconds()));
+        // The table is fixed per server, so ${table} is substituted once when the statements are parsed: static SQL,
+        // not a dynamic statement rebuilt on every call.
+        java.util.Properties variables = new java.util.Properties();
+        variables.setProperty("table", this.table);
+        configuration.setVariables(variables);
+        this.networkTimeoutMillis = (int) Math.max(1, timeout.toMillis());
         configuration.addMapper(TicketMapper.class);
         this.sessions = new SqlSessionFactoryBuilder().build(configuration);
     }
@@ -145,6 +151,7 @@ public final class TicketServer {
             // One session, one connection, real auto-commit: the UPDATE commits on its own (its row lock lasts this
             // one statement) and LAST_INSERT_ID() reads the value it left on the same connection. Two round trips.
             try (SqlSession session = sessions.openSession(ExecutorType.SIMPLE, true)) {
+                bound(session.getConnection());
                 TicketMapper tickets = session.getMapper(TicketMapper.class);
                 if (tickets.advance(table, name, count, increment) == 1) {
                     return tickets.lastInsertId();
@@ -167,6 +174,19 @@ public final class TicketServer {
             }
         }
         throw new StoreUnavailableException("The row for '" + name + "' in " + table + " could not be created");
+    }
+
+    /**
+     * Bounds every read on the connection, so a database that stops answering (not just refusing) fails the call
+     * instead of hanging it. A socket option, no round trip; the pool restores its own setting on return.
+     */
+    private void bound(Connection connection) {
+        try {
+            connection.setNetworkTimeout(Runnable::run, networkTimeoutMillis);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("Could not bound ticket server " + id + "'s connection: "
+                    + e.getMessage(), e);
+        }
     }
 
     /**
