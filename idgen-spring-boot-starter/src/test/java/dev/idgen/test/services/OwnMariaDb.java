@@ -69,13 +69,18 @@ public final class OwnMariaDb implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try (Connection connection = connect()) {
-                return;
+                if (connection.isValid(1)) {
+                    return;
+                }
             } catch (SQLException e) {
                 if (!process.isAlive() || System.nanoTime() > deadline) {
                     throw new IllegalStateException("Own MariaDB did not start; see " + dir.resolve("error.log"), e);
                 }
-                Thread.sleep(100);
             }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Own MariaDB did not become valid; see " + dir.resolve("error.log"));
+            }
+            Thread.sleep(100);
         }
     }
 
@@ -102,8 +107,12 @@ public final class OwnMariaDb implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        stop();
+    public void close() throws IOException {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try (var paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         }

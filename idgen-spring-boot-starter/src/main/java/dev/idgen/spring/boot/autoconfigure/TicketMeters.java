@@ -20,8 +20,8 @@ final class TicketMeters {
         if (!(idService instanceof TicketIdService tickets)) {
             return;
         }
-        FunctionCounter.builder("idgen.ids.generated", tickets, TicketIdService::callCount)
-                .description("Successful ticket calls (a batch counts once)").tags(tags).register(registry);
+        FunctionCounter.builder("idgen.ids.generated", tickets, TicketIdService::generatedCount)
+                .description("IDs issued").tags(tags).register(registry);
         for (TicketServer server : tickets.servers()) {
             Tags serverTags = tags.and("server", server.id());
             FunctionCounter.builder("idgen.ticket.calls", server, TicketServer::calls)

@@ -92,12 +92,12 @@ public final class TicketIdService implements IdService {
     }
 
     /**
-     * @return how many IDs the servers have handed out through this instance (calls, not IDs, for batches)
+     * @return how many IDs the servers have handed out through this instance
      */
-    public long callCount() {
+    public long generatedCount() {
         long total = 0;
         for (TicketServer server : servers) {
-            total += server.calls() - server.errors();
+            total += server.issued();
         }
         return total;
     }

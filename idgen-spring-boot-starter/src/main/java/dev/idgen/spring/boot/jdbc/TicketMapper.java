@@ -7,7 +7,9 @@ import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
 /**
- * The ticket table's statements (MySQL and MariaDB). {@code ${table}} comes from validated configuration only.
+ * The ticket table's statements (MySQL and MariaDB). {@code ${table}} comes from validated configuration only: each
+ * {@link TicketServer} substitutes it once, when its own MyBatis configuration parses these statements, so the
+ * {@code table} parameters only document which table a call is for.
  *
  * <p>{@code LAST_INSERT_ID(expr)} stores its value on the connection, so {@link #lastInsertId()} must run on the same
  * connection as {@link #advance}: both run in one session.

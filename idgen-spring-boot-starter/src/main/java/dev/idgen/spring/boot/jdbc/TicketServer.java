@@ -50,6 +50,7 @@ public final class TicketServer {
     private final AtomicLong openUntil = new AtomicLong();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong issued = new AtomicLong();
     private volatile String lastError;
 
     /**
@@ -135,6 +136,7 @@ public final class TicketServer {
             if (lastError != null) {
                 lastError = null;
             }
+            issued.addAndGet(count);
             return last;
         } catch (RuntimeException e) {
             errors.incrementAndGet();
@@ -241,6 +243,13 @@ public final class TicketServer {
 
     public long errors() {
         return errors.get();
+    }
+
+    /**
+     * @return how many IDs this server has handed out through this instance
+     */
+    public long issued() {
+        return issued.get();
     }
 
     public String lastError() {

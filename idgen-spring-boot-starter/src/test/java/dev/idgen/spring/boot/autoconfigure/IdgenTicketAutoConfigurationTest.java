@@ -173,6 +173,8 @@ class IdgenTicketAutoConfigurationTest {
                             .isEqualTo(1);
                     assertThat(registry.get("idgen.ticket.calls").tag("server", "ticketA").functionCounter().count())
                             .isEqualTo(6);
+                    assertThat(registry.get("idgen.ids.generated").tag("strategy", "ticket").functionCounter().count())
+                            .isEqualTo(6);
                     org.springframework.boot.health.contributor.Health health = context
                             .getBean("idgenHealthIndicator", org.springframework.boot.health.contributor.HealthIndicator.class)
                             .health();
