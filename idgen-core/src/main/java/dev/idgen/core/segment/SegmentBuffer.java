@@ -44,8 +44,6 @@ final class SegmentBuffer {
     private long completedLoads;
     private long highestAllocated;
     private volatile Throwable lastFailure;
-    /** IDs handed out by ranges that are no longer current. */
-    private volatile long servedBefore;
 
     // Used by the one running load only (the loading flag orders them between loads).
     private long step;
@@ -189,9 +187,7 @@ final class SegmentBuffer {
                 SegmentRange following = next;
                 if (following != null) {
                     next = null;
-                    if (exhausted != null) {
-                        servedBefore += exhausted.size();
-                    }
+                    following.servedBefore = exhausted == null ? 0 : exhausted.servedBefore + exhausted.size();
                     current = following;
                     return;
                 }
@@ -321,8 +317,9 @@ final class SegmentBuffer {
      * @return how many IDs this name has handed out in this instance
      */
     long served() {
+        // One range read: its own count before it plus its use, so the total never goes down under a switch.
         SegmentRange range = current;
-        return servedBefore + (range == null ? 0 : range.used());
+        return range == null ? 0 : range.servedBefore + range.used();
     }
 
     SegmentBufferStats stats() {

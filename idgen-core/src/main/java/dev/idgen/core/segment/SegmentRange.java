@@ -38,6 +38,12 @@ final class SegmentRange extends SegmentRangePadAfter {
     /** The ID whose taker starts loading the next segment. */
     final long preloadAt;
 
+    /**
+     * IDs the name handed out before this range became current. Written once, under the buffer's lock, before the
+     * range is published through the volatile {@code current}; so a reader of {@code current} sees it.
+     */
+    long servedBefore;
+
     SegmentRange(Segment segment, double preloadThreshold) {
         this.first = segment.first();
         this.last = segment.last();
