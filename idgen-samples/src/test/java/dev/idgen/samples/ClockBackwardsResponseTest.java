@@ -3,9 +3,6 @@ package dev.idgen.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.ManualTimeSource;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -22,8 +19,6 @@ import org.springframework.context.annotation.Bean;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ClockBackwardsResponseTest {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-
     @Value("${local.server.port}")
     private int port;
 
@@ -31,8 +26,7 @@ class ClockBackwardsResponseTest {
     private ManualTimeSource time;
 
     private HttpResponse<String> get(String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return SampleHttp.get(port, path);
     }
 
     @Test

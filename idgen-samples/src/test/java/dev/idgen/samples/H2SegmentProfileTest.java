@@ -2,9 +2,6 @@ package dev.idgen.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
@@ -18,14 +15,11 @@ import org.springframework.test.context.ActiveProfiles;
 @ActiveProfiles("h2-segment")
 class H2SegmentProfileTest {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-
     @Value("${local.server.port}")
     private int port;
 
     private HttpResponse<String> get(String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return SampleHttp.get(port, path);
     }
 
     @Test

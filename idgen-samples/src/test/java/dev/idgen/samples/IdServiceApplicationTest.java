@@ -2,10 +2,6 @@ package dev.idgen.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,16 +20,13 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class IdServiceApplicationTest {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Value("${local.server.port}")
     private int port;
 
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> get(String path) throws Exception {
+        return SampleHttp.get(port, path);
     }
 
     private static List<Long> idsOf(HttpResponse<String> response) {
