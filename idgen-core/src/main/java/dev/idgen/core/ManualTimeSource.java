@@ -12,6 +12,9 @@ public final class ManualTimeSource implements TimeSource {
 
     private final AtomicLong millis;
 
+    /** Moves forward with every forward move of {@link #millis} and never backwards, like a monotonic clock. */
+    private final AtomicLong nanos = new AtomicLong();
+
     public ManualTimeSource(Instant start) {
         this.millis = new AtomicLong(start.toEpochMilli());
     }
@@ -26,13 +29,21 @@ public final class ManualTimeSource implements TimeSource {
     }
 
     /**
+     * @return nanoseconds that advance with every forward move of this source and stand still when it moves backwards
+     */
+    @Override
+    public long nanoTime() {
+        return nanos.get();
+    }
+
+    /**
      * Moves the time by {@code delta}, which may be negative to move it backwards.
      *
      * @param delta how far to move
      * @return the new time in milliseconds
      */
     public long advance(Duration delta) {
-        return millis.addAndGet(delta.toMillis());
+        return advanceMillis(delta.toMillis());
     }
 
     /**
@@ -42,6 +53,9 @@ public final class ManualTimeSource implements TimeSource {
      * @return the new time in milliseconds
      */
     public long advanceMillis(long deltaMillis) {
+        if (deltaMillis > 0) {
+            nanos.addAndGet(deltaMillis * 1_000_000L);
+        }
         return millis.addAndGet(deltaMillis);
     }
 
@@ -49,6 +63,9 @@ public final class ManualTimeSource implements TimeSource {
      * @param epochMillis the new time in milliseconds since the Unix epoch
      */
     public void set(long epochMillis) {
-        millis.set(epochMillis);
+        long previous = millis.getAndSet(epochMillis);
+        if (epochMillis > previous) {
+            nanos.addAndGet((epochMillis - previous) * 1_000_000L);
+        }
     }
 }

@@ -15,6 +15,17 @@ public interface TimeSource {
     /**
      * @return the system clock, {@link System#currentTimeMillis()}
      */
+    /**
+     * A monotonic reading in nanoseconds, for measuring how much time passed (lease deadlines, timeouts). Unlike
+     * {@link #currentTimeMillis()} it never moves backwards; only differences between two readings mean anything.
+     * The default is {@link System#nanoTime()}.
+     *
+     * @return nanoseconds from an arbitrary origin
+     */
+    default long nanoTime() {
+        return System.nanoTime();
+    }
+
     static TimeSource system() {
         return SystemTimeSource.INSTANCE;
     }

@@ -168,6 +168,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * @return a positive ID, greater than every ID this generator issued before
      * @throws ClockBackwardsException when the clock is behind the last used timestamp by more than the tolerance
      * @throws LayoutExhaustedException when the layout's timestamp bits are used up
+     * @throws dev.idgen.core.LeaseLostException when the worker id lease may have expired unrenewed
      * @throws IdGenerationException when the generator is closed, or the caller is interrupted while waiting
      */
     public long nextId() {
@@ -180,6 +181,9 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 throw new IdGenerationException("The Snowflake generator for worker " + workerId + " is closed");
             }
             long nowMillis = timeSource.currentTimeMillis();
+            // After the clock read: an ID is only issued with a timestamp read while the lease was still valid, even
+            // if this thread is frozen (SIGSTOP, a long pause) between here and the compare-and-set below.
+            lease.checkValid();
             long now = tickAt(nowMillis);
             long last = current >>> timestampShift;
             long next;
@@ -265,6 +269,13 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      */
     public boolean isClockHealthy() {
         return clockBehindMillis() <= toleranceMillis;
+    }
+
+    /**
+     * @return the worker id lease this generator issues under
+     */
+    public WorkerIdLease lease() {
+        return lease;
     }
 
     /**

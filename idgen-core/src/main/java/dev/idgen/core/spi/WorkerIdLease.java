@@ -30,6 +30,23 @@ public interface WorkerIdLease extends AutoCloseable {
     }
 
     /**
+     * Throws when IDs must not be issued under this lease now: it may have expired unrenewed, so another instance may
+     * hold the worker id. Generators call it on every ID, after reading the clock, so it must be cheap. Fixed worker
+     * ids never expire: the default does nothing.
+     *
+     * @throws dev.idgen.core.LeaseLostException when the lease is not known to be valid now
+     */
+    default void checkValid() {
+    }
+
+    /**
+     * @return whether IDs may be issued under this lease now; {@link #checkValid()} throws exactly when this is false
+     */
+    default boolean isValid() {
+        return true;
+    }
+
+    /**
      * Gives the worker id back. Closing twice has no further effect.
      */
     @Override

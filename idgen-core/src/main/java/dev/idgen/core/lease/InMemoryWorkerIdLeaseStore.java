@@ -1,0 +1,107 @@
+package dev.idgen.core.lease;
+
+import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A {@link WorkerIdLeaseStore} in this process's memory: the reference for the contract, and a stand-in for tests,
+ * with switches for an outage and for losing its data. It only coordinates generators within one JVM.
+ */
+public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
+
+    private record Entry(String owner, long expiresAt, long lastTimestamp) {
+    }
+
+    private final TimeSource clock;
+    private final Map<Long, Entry> entries = new HashMap<>();
+    /** When the data was last lost: ids unknown since then may still be held, until a ttl plus reuse delay passed. */
+    private long bornAt = Long.MIN_VALUE / 2;
+    private volatile boolean available = true;
+
+    /**
+     * @param clock the store's own clock, which judges expiry
+     */
+    public InMemoryWorkerIdLeaseStore(TimeSource clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public synchronized Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
+        checkUp();
+        long now = clock.currentTimeMillis();
+        long warmUntil = bornAt + ttl.toMillis() + reuseDelay.toMillis();
+        if (now < warmUntil) {
+            return Acquisition.none(warmUntil - now);
+        }
+        for (long id = 0; id <= maxWorkerId; id++) {
+            Entry entry = entries.get(id);
+            if (entry == null || entry.expiresAt() + reuseDelay.toMillis() <= now) {
+                long last = entry == null ? -1 : entry.lastTimestamp();
+                entries.put(id, new Entry(owner, now + ttl.toMillis(), last));
+                return Acquisition.granted(id, last);
+            }
+        }
+        return Acquisition.none(0);
+    }
+
+    @Override
+    public synchronized boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay,
+            long lastTimestamp, boolean heldValidly) {
+        checkUp();
+        long now = clock.currentTimeMillis();
+        Entry entry = entries.get(workerId);
+        boolean ours = entry != null && entry.owner().equals(owner);
+        boolean free = entry == null ? now >= bornAt + ttl.toMillis() + reuseDelay.toMillis() || heldValidly
+                : entry.expiresAt() + reuseDelay.toMillis() <= now;
+        if (!ours && !free) {
+            return false;
+        }
+        long last = Math.max(lastTimestamp, entry == null ? -1 : entry.lastTimestamp());
+        entries.put(workerId, new Entry(owner, now + ttl.toMillis(), last));
+        return true;
+    }
+
+    @Override
+    public synchronized void release(long workerId, String owner, long lastTimestamp) {
+        checkUp();
+        Entry entry = entries.get(workerId);
+        if (entry != null && entry.owner().equals(owner)) {
+            entries.put(workerId, new Entry(owner, clock.currentTimeMillis(),
+                    Math.max(lastTimestamp, entry.lastTimestamp())));
+        }
+    }
+
+    /**
+     * @param available false to make every call throw {@link StoreUnavailableException}, as an outage would
+     */
+    public void setAvailable(boolean available) {
+        this.available = available;
+    }
+
+    /**
+     * Forgets every lease, as a Redis without persistence does on restart.
+     */
+    public synchronized void loseData() {
+        entries.clear();
+        bornAt = clock.currentTimeMillis();
+    }
+
+    /**
+     * @param workerId a worker id
+     * @return its current owner, or null
+     */
+    public synchronized String ownerOf(long workerId) {
+        Entry entry = entries.get(workerId);
+        return entry == null || entry.expiresAt() <= clock.currentTimeMillis() ? null : entry.owner();
+    }
+
+    private void checkUp() {
+        if (!available) {
+            throw new StoreUnavailableException("The in-memory worker id lease store is switched off");
+        }
+    }
+}

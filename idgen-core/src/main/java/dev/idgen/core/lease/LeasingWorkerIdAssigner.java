@@ -1,0 +1,259 @@
+package dev.idgen.core.lease;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.WorkerIdsExhaustedException;
+import dev.idgen.core.spi.WorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdLease;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Leases worker ids from a {@link WorkerIdLeaseStore} with a time to live and a heartbeat.
+ *
+ * <p>The lease it hands out fences its generator: the generator stops issuing IDs once {@code ttl - safetyMargin}
+ * has passed since the last renewal was <em>sent</em>, by this process's monotonic clock. The store starts the
+ * lease's lifetime when the renewal <em>arrives</em>, later, and a worker id is handed to someone else only
+ * {@code reuseDelay} after that lifetime ends; so a generator has stopped for at least {@code safetyMargin +
+ * reuseDelay} before another may start with its worker id. The margin covers the store's clock running faster than
+ * this one over one lease; the reuse delay covers the wall clocks of two hosts disagreeing, and the heartbeat records
+ * the newest timestamp in use (plus the most a generator can run ahead of its clock) for the next holder.
+ */
+public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
+
+    /** The most a Snowflake generator's timestamps run ahead of its clock (see its {@code maxBorrow}). */
+    static final long MAX_AHEAD_MILLIS = 1000;
+
+    private static final System.Logger LOG = System.getLogger(LeasingWorkerIdAssigner.class.getName());
+
+    private final WorkerIdLeaseStore store;
+    private final String instanceId;
+    private final Duration ttl;
+    private final Duration renewInterval;
+    private final Duration safetyMargin;
+    private final Duration reuseDelay;
+    private final Duration acquireTimeout;
+    private final TimeSource timeSource;
+
+    private LeasingWorkerIdAssigner(Builder builder) {
+        this.store = builder.store;
+        this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
+        this.ttl = builder.ttl;
+        this.renewInterval = builder.renewInterval != null ? builder.renewInterval : ttl.dividedBy(3);
+        this.safetyMargin = builder.safetyMargin != null ? builder.safetyMargin
+                : max(Duration.ofMillis(500), ttl.dividedBy(10));
+        this.reuseDelay = builder.reuseDelay;
+        this.acquireTimeout = builder.acquireTimeout != null ? builder.acquireTimeout : ttl.plus(reuseDelay).plusSeconds(5);
+        this.timeSource = builder.timeSource;
+        check("ttl", ttl, ttl.compareTo(Duration.ofSeconds(1)) >= 0 && ttl.compareTo(Duration.ofDays(1)) <= 0,
+                "between 1s and 1d");
+        check("safetyMargin", safetyMargin, !safetyMargin.isNegative() && safetyMargin.compareTo(ttl.dividedBy(2)) <= 0,
+                "between 0 and half the ttl (" + ttl + ")");
+        check("renewInterval", renewInterval, renewInterval.toMillis() >= 100
+                && renewInterval.compareTo(ttl.minus(safetyMargin).dividedBy(2)) <= 0,
+                "between 100ms and half of ttl minus safety-margin (" + ttl.minus(safetyMargin).dividedBy(2) + ")");
+        check("reuseDelay", reuseDelay, reuseDelay.toMillis() >= MAX_AHEAD_MILLIS
+                && reuseDelay.compareTo(Duration.ofHours(1)) <= 0, "between 1s and 1h");
+        check("acquireTimeout", acquireTimeout, !acquireTimeout.isNegative()
+                && acquireTimeout.compareTo(Duration.ofHours(1)) <= 0, "between 0 and 1h");
+        if (instanceId.isBlank() || instanceId.length() > 128) {
+            throw new InvalidArgumentException("instanceId", instanceId,
+                    "instanceId must be 1 to 128 characters, but was '" + instanceId + "'");
+        }
+    }
+
+    /**
+     * @param store where the leases live
+     * @return a builder with a 30 s ttl renewed every 10 s, a 3 s safety margin, a 5 s reuse delay and an instance id
+     *         of host name, process id and a random part
+     */
+    public static Builder builder(WorkerIdLeaseStore store) {
+        return new Builder(Objects.requireNonNull(store, "store"));
+    }
+
+    /**
+     * The default instance identity: host name and process id for people to read, and a random UUID because in
+     * containers both repeat (every container's process is PID 1, and cloned hosts share names and addresses).
+     *
+     * @return {@code host/pid/uuid}
+     */
+    public static String defaultInstanceId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception | Error e) {
+            host = "unknown-host";
+        }
+        String id = host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID();
+        return id.length() <= 128 ? id : id.substring(id.length() - 128);
+    }
+
+    @Override
+    public WorkerIdLease acquire(long maxWorkerId) {
+        long started = timeSource.nanoTime();
+        long timeoutNanos = acquireTimeout.toNanos();
+        for (;;) {
+            long sent = timeSource.nanoTime();
+            Acquisition acquisition = store.acquire(instanceId, maxWorkerId, ttl, reuseDelay);
+            if (acquisition.isGranted()) {
+                LOG.log(System.Logger.Level.INFO, "Leased worker id " + acquisition.workerId() + " as '" + instanceId
+                        + "' for " + ttl + ", renewed every " + renewInterval);
+                return new RenewingWorkerIdLease(this, acquisition.workerId(), acquisition.lastUsedTimestamp(), sent);
+            }
+            long waited = timeSource.nanoTime() - started;
+            if (acquisition.retryAfterMillis() <= 0 || waited >= timeoutNanos) {
+                String why = acquisition.retryAfterMillis() > 0
+                        ? "the lease store is waiting out leases it may have forgotten (it lost its data) for another "
+                                + acquisition.retryAfterMillis() + " ms, longer than the acquire timeout of "
+                                + acquireTimeout
+                        : "all of them are held by live instances or wait out their reuse delay of " + reuseDelay;
+                throw new WorkerIdsExhaustedException("No worker id from 0 to " + maxWorkerId + " is free for '"
+                        + instanceId + "': " + why + ". Stop an instance, or give the layout more worker bits.");
+            }
+            long sleepNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(acquisition.retryAfterMillis()),
+                    timeoutNanos - waited);
+            LOG.log(System.Logger.Level.INFO, "No worker id free yet; retrying in " + sleepNanos / 1_000_000 + " ms");
+            LockSupport.parkNanos(Math.max(1_000_000, sleepNanos));
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new IdGenerationException("Interrupted while waiting for a free worker id");
+            }
+        }
+    }
+
+    WorkerIdLeaseStore store() {
+        return store;
+    }
+
+    public String instanceId() {
+        return instanceId;
+    }
+
+    public Duration ttl() {
+        return ttl;
+    }
+
+    public Duration renewInterval() {
+        return renewInterval;
+    }
+
+    public Duration safetyMargin() {
+        return safetyMargin;
+    }
+
+    public Duration reuseDelay() {
+        return reuseDelay;
+    }
+
+    TimeSource timeSource() {
+        return timeSource;
+    }
+
+    @Override
+    public String toString() {
+        return "LeasingWorkerIdAssigner[store=" + store + ", instanceId=" + instanceId + ", ttl=" + ttl + "]";
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    private static void check(String argument, Duration value, boolean valid, String range) {
+        if (!valid) {
+            throw new InvalidArgumentException(argument, value, argument + " must be " + range + ", but was " + value);
+        }
+    }
+
+    /**
+     * Builds a {@link LeasingWorkerIdAssigner}.
+     */
+    public static final class Builder {
+
+        private final WorkerIdLeaseStore store;
+        private String instanceId;
+        private Duration ttl = Duration.ofSeconds(30);
+        private Duration renewInterval;
+        private Duration safetyMargin;
+        private Duration reuseDelay = Duration.ofSeconds(5);
+        private Duration acquireTimeout;
+        private TimeSource timeSource = TimeSource.system();
+
+        private Builder(WorkerIdLeaseStore store) {
+            this.store = store;
+        }
+
+        /**
+         * @param instanceId this process's identity in the store, unique among running processes; null for the
+         *        {@linkplain #defaultInstanceId() default}
+         * @return this builder
+         */
+        public Builder instanceId(String instanceId) {
+            this.instanceId = instanceId;
+            return this;
+        }
+
+        /**
+         * @param ttl how long a lease lasts unrenewed, from 1 s to 1 day
+         * @return this builder
+         */
+        public Builder ttl(Duration ttl) {
+            this.ttl = Objects.requireNonNull(ttl, "ttl");
+            return this;
+        }
+
+        /**
+         * @param renewInterval how often the heartbeat renews; null for a third of the ttl
+         * @return this builder
+         */
+        public Builder renewInterval(Duration renewInterval) {
+            this.renewInterval = renewInterval;
+            return this;
+        }
+
+        /**
+         * @param safetyMargin how long before the lease could expire the generator stops; null for a tenth of the ttl
+         *        (at least 500 ms)
+         * @return this builder
+         */
+        public Builder safetyMargin(Duration safetyMargin) {
+            this.safetyMargin = safetyMargin;
+            return this;
+        }
+
+        /**
+         * @param reuseDelay how long an expired or released worker id stays unused, at least 1 s
+         * @return this builder
+         */
+        public Builder reuseDelay(Duration reuseDelay) {
+            this.reuseDelay = Objects.requireNonNull(reuseDelay, "reuseDelay");
+            return this;
+        }
+
+        /**
+         * @param acquireTimeout how long {@link #acquire} waits for a worker id the store expects to free soon; null
+         *        for ttl + reuse delay + 5 s
+         * @return this builder
+         */
+        public Builder acquireTimeout(Duration acquireTimeout) {
+            this.acquireTimeout = acquireTimeout;
+            return this;
+        }
+
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+            return this;
+        }
+
+        public LeasingWorkerIdAssigner build() {
+            return new LeasingWorkerIdAssigner(this);
+        }
+    }
+}

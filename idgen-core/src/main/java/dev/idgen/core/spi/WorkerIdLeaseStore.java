@@ -1,0 +1,79 @@
+package dev.idgen.core.spi;
+
+import java.time.Duration;
+
+/**
+ * Where leased worker ids live (a Redis hash, a database table): the store behind
+ * {@link dev.idgen.core.lease.LeasingWorkerIdAssigner}.
+ *
+ * <p>The contract every implementation keeps, for any number of instances at once:
+ * <ul>
+ * <li>each operation is atomic (a script or a transaction): two owners never both succeed in taking one worker id;</li>
+ * <li>a worker id is free for a new owner only once its lease expired (or was released) at least {@code reuseDelay}
+ * ago, by the store's own clock;</li>
+ * <li>the last timestamp an owner recorded outlives its lease, for the next owner.</li>
+ * </ul>
+ * Operations throw {@link dev.idgen.core.StoreUnavailableException} when the store cannot answer in time.
+ */
+public interface WorkerIdLeaseStore {
+
+    /**
+     * Takes the lowest free worker id.
+     *
+     * @param owner the instance identity, unique per running process
+     * @param maxWorkerId the largest worker id to consider
+     * @param ttl how long the lease lasts unrenewed
+     * @param reuseDelay how long a worker id stays unused after its lease expired or was released
+     * @return the worker id taken, or why none was
+     */
+    Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay);
+
+    /**
+     * Extends {@code owner}'s lease on {@code workerId} by {@code ttl} from now, or takes the worker id again if it is
+     * still unowned (expired, unclaimed and past its reuse delay).
+     *
+     * @param workerId the worker id
+     * @param owner the instance identity that holds it
+     * @param ttl the new lifetime from now
+     * @param reuseDelay as in {@link #acquire}
+     * @param lastTimestamp the newest timestamp the owner may have used, in epoch milliseconds
+     * @param heldValidly whether the owner's lease is still valid by the owner's own clock; a store that lost its data
+     *        lets only such owners take their worker id back at once
+     * @return whether {@code owner} holds the lease now
+     */
+    boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
+            boolean heldValidly);
+
+    /**
+     * Ends {@code owner}'s lease now, keeping {@code lastTimestamp} for the next owner; the worker id becomes free after
+     * the reuse delay. Does nothing if {@code owner} does not hold it.
+     *
+     * @param workerId the worker id
+     * @param owner the instance identity that holds it
+     * @param lastTimestamp the newest timestamp the owner used, in epoch milliseconds
+     */
+    void release(long workerId, String owner, long lastTimestamp);
+
+    /**
+     * The outcome of {@link #acquire}.
+     *
+     * @param workerId the worker id taken, or -1 when none was
+     * @param lastUsedTimestamp the last timestamp a previous owner recorded, or -1 when none is known
+     * @param retryAfterMillis when none was taken: how long until one may become free (0 when all are held by live
+     *        owners), for example while a store that lost its data waits out the leases it forgot
+     */
+    record Acquisition(long workerId, long lastUsedTimestamp, long retryAfterMillis) {
+
+        public static Acquisition granted(long workerId, long lastUsedTimestamp) {
+            return new Acquisition(workerId, lastUsedTimestamp, 0);
+        }
+
+        public static Acquisition none(long retryAfterMillis) {
+            return new Acquisition(-1, -1, Math.max(0, retryAfterMillis));
+        }
+
+        public boolean isGranted() {
+            return workerId >= 0;
+        }
+    }
+}
