@@ -1,0 +1,51 @@
+package dev.idgen.spring.boot.redis;
+
+import dev.idgen.core.DecodedId;
+import dev.idgen.core.IdArguments;
+import dev.idgen.core.IdService;
+import dev.idgen.core.SequenceDecodedId;
+
+/**
+ * {@code idgen.strategy=redis}: each ID is one script round trip that does {@code INCRBY} on the name's Redis
+ * counter; {@link #nextIds} is one {@code INCRBY n}. IDs of a name strictly increase across every instance, and
+ * survive Redis losing its data: see {@link RedisWindowedCounter}.
+ */
+public final class RedisIdService implements IdService {
+
+    private final RedisWindowedCounter counter;
+
+    public RedisIdService(RedisWindowedCounter counter) {
+        this.counter = counter;
+    }
+
+    @Override
+    public String strategy() {
+        return "redis";
+    }
+
+    @Override
+    public long nextId(String name) {
+        return counter.increment(IdArguments.checkName(name), 1);
+    }
+
+    @Override
+    public long[] nextIds(String name, int count) {
+        IdArguments.checkName(name);
+        IdArguments.checkCount(count);
+        long last = counter.increment(name, count);
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = last - count + 1 + i;
+        }
+        return ids;
+    }
+
+    @Override
+    public DecodedId decode(long id) {
+        return new SequenceDecodedId(strategy(), IdArguments.checkId(id));
+    }
+
+    public RedisWindowedCounter counter() {
+        return counter;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.idgen.spring.boot.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A Lua script run with {@code EVALSHA} (falling back to {@code EVAL} when Redis does not know it yet, for example
+ * after a restart). Redis runs a script alone, start to end: that is the atomicity every idgen script relies on.
+ *
+ * @param name a name for error messages
+ * @param source the Lua source
+ * @param sha1 its SHA-1, as {@code EVALSHA} wants it
+ */
+record RedisScript(String name, String source, String sha1) {
+
+    static RedisScript of(String name, String source) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+            return new RedisScript(name, source, HexFormat.of().formatHex(digest));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
