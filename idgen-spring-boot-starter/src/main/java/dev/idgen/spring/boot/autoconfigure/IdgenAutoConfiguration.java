@@ -7,7 +7,10 @@ import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.core.spi.StaticWorkerIdAssigner;
+import dev.idgen.core.lease.LeasingWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import org.springframework.beans.factory.ObjectProvider;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -22,11 +25,13 @@ import org.springframework.context.annotation.Import;
 /**
  * Auto-configuration for idgen: an {@link IdService} of the strategy {@code idgen.strategy} names.
  */
-@AutoConfiguration(afterName = "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration")
+@AutoConfiguration(afterName = { "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
 @Import({ IdgenAutoConfiguration.SnowflakeConfiguration.class, IdgenSegmentConfiguration.class,
-        IdgenTicketConfiguration.class })
+        IdgenTicketConfiguration.class, IdgenRedisConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     @Bean
@@ -43,9 +48,31 @@ public final class IdgenAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties) {
-            long workerId = properties.getSnowflake().getWorkerId();
-            return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new StaticWorkerIdAssigner(workerId));
+        WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties, ObjectProvider<WorkerIdLeaseStore> leaseStores,
+                TimeSource timeSource) {
+            IdgenProperties.Snowflake snowflake = properties.getSnowflake();
+            if (snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.STATIC) {
+                long workerId = snowflake.getWorkerId();
+                return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new StaticWorkerIdAssigner(workerId));
+            }
+            WorkerIdLeaseStore store = leaseStores.getIfUnique();
+            if (store == null) {
+                throw new IllegalStateException("idgen.snowflake.worker-id-assigner="
+                        + snowflake.getWorkerIdAssigner().name().toLowerCase(java.util.Locale.ROOT) + " needs "
+                        + (snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.REDIS
+                                ? "Spring Data Redis with Lettuce (spring-boot-starter-data-redis)"
+                                : "a DataSource (spring.datasource.url)"));
+            }
+            IdgenProperties.Lease lease = snowflake.getLease();
+            return InvalidIdgenProperty.rethrowAsProperty(PREFIX + ".lease", () -> LeasingWorkerIdAssigner.builder(store)
+                    .instanceId(lease.getInstanceId())
+                    .ttl(lease.getTtl())
+                    .renewInterval(lease.getRenewInterval())
+                    .safetyMargin(lease.getSafetyMargin())
+                    .reuseDelay(lease.getReuseDelay())
+                    .acquireTimeout(lease.getAcquireTimeout())
+                    .timeSource(timeSource)
+                    .build());
         }
 
         @Bean

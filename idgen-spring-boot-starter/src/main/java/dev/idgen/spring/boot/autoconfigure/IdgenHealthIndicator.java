@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.segment.SegmentBufferStats;
+import dev.idgen.core.lease.RenewingWorkerIdLease;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
@@ -56,11 +57,19 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
                     .withDetail("layoutExhaustsAt", generator.layout().exhaustedAt().toString())
                     .withDetail("remainingLifetimeDays", remaining.toDays());
             long behind = generator.clockBehindMillis();
+            if (generator.lease() instanceof RenewingWorkerIdLease lease) {
+                builder.withDetail("leaseOwner", lease.owner())
+                        .withDetail("leaseRemainingMillis", Math.max(0, lease.remaining().toMillis()));
+            }
             if (generator.isClosed()) {
                 builder.down().withDetail("error", "The Snowflake generator is closed");
             } else if (remaining.isNegative() || remaining.isZero()) {
                 builder.down().withDetail("error", "The Snowflake layout ran out at "
                         + generator.layout().exhaustedAt() + ": no more IDs");
+            } else if (!generator.lease().isValid()) {
+                builder.down().withDetail("error", "The lease on worker id " + generator.workerId()
+                        + " is not known to be valid (the lease store did not renew it in time, or another instance"
+                        + " holds it): no IDs until it is renewed");
             } else if (!generator.isClockHealthy()) {
                 builder.down().withDetail("clockBehindMillis", behind).withDetail("error",
                         "The clock is " + behind + " ms behind the newest timestamp in use, more than the tolerance of "
@@ -69,6 +78,10 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
         }
         if (idService instanceof SegmentIdService segments) {
             segmentHealth(builder, segments);
+        }
+        if ("redis".equals(idService.strategy())
+                && ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
+            RedisHealth.contribute(builder, idService);
         }
         if (ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory", getClass().getClassLoader())) {
             TicketHealth.contribute(builder, idService);

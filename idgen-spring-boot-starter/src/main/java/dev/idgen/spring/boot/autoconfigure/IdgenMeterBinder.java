@@ -5,6 +5,7 @@ import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.lease.RenewingWorkerIdLease;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -54,6 +55,16 @@ public final class IdgenMeterBinder implements MeterBinder {
                             SnowflakeGenerator::sequenceOverflowWaits)
                     .description("Times a caller waited for the next tick because the sequence was used up")
                     .tags(tags).register(registry);
+            if (generator.lease() instanceof RenewingWorkerIdLease lease) {
+                TimeGauge.builder("idgen.lease.remaining", lease, TimeUnit.MILLISECONDS,
+                        l -> Math.max(0, l.remaining().toMillis()))
+                        .description("How long IDs may still be issued without another lease renewal")
+                        .register(registry);
+                FunctionCounter.builder("idgen.lease.renewals", lease, RenewingWorkerIdLease::renewals)
+                        .description("Worker id lease renewals that succeeded").register(registry);
+                FunctionCounter.builder("idgen.lease.renewal.failures", lease, RenewingWorkerIdLease::renewalFailures)
+                        .description("Worker id lease renewals that failed or were refused").register(registry);
+            }
             TimeGauge.builder("idgen.layout.remaining", generator, TimeUnit.SECONDS,
                             g -> g.remainingLifetime().toSeconds())
                     .description("Time left before the Snowflake layout's timestamp bits run out")

@@ -22,4 +22,20 @@ public final class IdgenMetricsAutoConfiguration {
     IdgenMeterBinder idgenMeterBinder(IdService idService) {
         return new IdgenMeterBinder(idService);
     }
+
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
+    static class RedisMetersConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        IdgenRedisMeterBinder idgenRedisMeterBinder(
+                org.springframework.beans.factory.ObjectProvider<dev.idgen.spring.boot.redis.RedisRoundTrips> roundTrips,
+                org.springframework.beans.factory.ObjectProvider<dev.idgen.core.segment.SegmentStore> segmentStores,
+                org.springframework.beans.factory.ObjectProvider<dev.idgen.spring.boot.redis.RedisWindowedCounter> counters,
+                org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds) {
+            return new IdgenRedisMeterBinder(roundTrips.getIfAvailable(), segmentStores.getIfUnique(),
+                    counters.getIfUnique(), readableIds.getIfUnique());
+        }
+    }
 }

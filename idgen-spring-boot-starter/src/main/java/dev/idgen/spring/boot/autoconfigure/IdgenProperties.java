@@ -25,7 +25,8 @@ public class IdgenProperties implements InitializingBean {
 
     /**
      * Which strategy issues the IDs: 'snowflake' (no server at run time), 'segment' (blocks of IDs leased from a
-     * database and served from memory) or 'ticket' (one database round trip per call).
+     * database or Redis and served from memory), 'ticket' (one database round trip per call) or 'redis' (one Redis
+     * INCR per call, in windows reserved from a database).
      */
     private String strategy = Strategy.SNOWFLAKE.value();
 
@@ -114,7 +115,10 @@ public class IdgenProperties implements InitializingBean {
         SEGMENT,
 
         /** Flickr-style ticket servers: one database round trip per call, no caching. */
-        TICKET;
+        TICKET,
+
+        /** One Redis {@code INCR} per call, inside windows reserved from a database. */
+        REDIS;
 
         /**
          * @return the property value, for example {@code snowflake}
@@ -132,6 +136,127 @@ public class IdgenProperties implements InitializingBean {
             }
             throw new InvalidConfigurationPropertyValueException("idgen.strategy", value, "must be one of "
                     + Arrays.stream(values()).map(Strategy::value).collect(Collectors.joining(", ", "[", "]")));
+        }
+    }
+
+    /**
+     * Where a Snowflake generator's worker id comes from.
+     */
+    public enum WorkerIdAssignerType {
+
+        /** The configured idgen.snowflake.worker-id; the operator keeps it unique. */
+        STATIC,
+
+        /** Leased from Redis, with a ttl and a heartbeat. */
+        REDIS,
+
+        /** Leased from a database table, with a ttl and a heartbeat. */
+        JDBC
+    }
+
+    /**
+     * Where the segment strategy's blocks come from.
+     */
+    public enum SegmentStoreType {
+
+        /** A database row per name (idgen.jdbc.*). */
+        JDBC,
+
+        /** A Redis counter per name, in windows reserved from the database. */
+        REDIS,
+
+        /** Redis first, the database directly while Redis fails. */
+        DUAL
+    }
+
+    /**
+     * Worker id leases, for idgen.snowflake.worker-id-assigner=redis or jdbc.
+     */
+    public static class Lease {
+
+        /**
+         * How long a lease lasts unrenewed, from 1s to 1d. The generator stops issuing IDs safety-margin before it
+         * could expire.
+         */
+        private Duration ttl = Duration.ofSeconds(30);
+
+        /**
+         * How often the heartbeat renews the lease; at most half of ttl minus safety-margin. Defaults to a third of
+         * the ttl.
+         */
+        private Duration renewInterval;
+
+        /**
+         * How long before the lease could expire the generator stops issuing IDs, up to half the ttl. Defaults to a
+         * tenth of the ttl, at least 500ms.
+         */
+        private Duration safetyMargin;
+
+        /**
+         * How long an expired or released worker id stays unused before another instance gets it, from 1s to 1h.
+         * Covers the clocks of two hosts disagreeing.
+         */
+        private Duration reuseDelay = Duration.ofSeconds(5);
+
+        /**
+         * How long start-up waits for a worker id the store expects to free soon (after the store lost its data).
+         * Defaults to ttl + reuse-delay + 5s.
+         */
+        private Duration acquireTimeout;
+
+        /**
+         * This process's identity in the lease store, unique among running processes, at most 128 characters.
+         * Defaults to host name, process id and a random UUID, which stays unique in containers where every
+         * process is PID 1 and host names repeat.
+         */
+        private String instanceId;
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public Duration getRenewInterval() {
+            return renewInterval;
+        }
+
+        public void setRenewInterval(Duration renewInterval) {
+            this.renewInterval = renewInterval;
+        }
+
+        public Duration getSafetyMargin() {
+            return safetyMargin;
+        }
+
+        public void setSafetyMargin(Duration safetyMargin) {
+            this.safetyMargin = safetyMargin;
+        }
+
+        public Duration getReuseDelay() {
+            return reuseDelay;
+        }
+
+        public void setReuseDelay(Duration reuseDelay) {
+            this.reuseDelay = reuseDelay;
+        }
+
+        public Duration getAcquireTimeout() {
+            return acquireTimeout;
+        }
+
+        public void setAcquireTimeout(Duration acquireTimeout) {
+            this.acquireTimeout = acquireTimeout;
+        }
+
+        public String getInstanceId() {
+            return instanceId;
+        }
+
+        public void setInstanceId(String instanceId) {
+            this.instanceId = instanceId;
         }
     }
 
@@ -211,6 +336,26 @@ public class IdgenProperties implements InitializingBean {
          * exception (and health DOWN) until the clock catches up.
          */
         private Duration clockBackwardsTolerance = SnowflakeGenerator.DEFAULT_CLOCK_BACKWARDS_TOLERANCE;
+
+        /**
+         * Where the worker id comes from: 'static' (idgen.snowflake.worker-id), 'redis' (leased from Redis) or 'jdbc'
+         * (leased from a database table, idgen.jdbc.worker-table).
+         */
+        private WorkerIdAssignerType workerIdAssigner = WorkerIdAssignerType.STATIC;
+
+        private final Lease lease = new Lease();
+
+        public WorkerIdAssignerType getWorkerIdAssigner() {
+            return workerIdAssigner;
+        }
+
+        public void setWorkerIdAssigner(WorkerIdAssignerType workerIdAssigner) {
+            this.workerIdAssigner = workerIdAssigner;
+        }
+
+        public Lease getLease() {
+            return lease;
+        }
 
         public Preset getPreset() {
             return preset;
@@ -361,6 +506,20 @@ public class IdgenProperties implements InitializingBean {
          */
         private int stripeSize = 0;
 
+        /**
+         * Where blocks come from: 'jdbc' (a database row per name), 'redis' (a Redis counter per name, in windows
+         * reserved from the database) or 'dual' (Redis first, the database directly while Redis fails).
+         */
+        private SegmentStoreType store = SegmentStoreType.JDBC;
+
+        public SegmentStoreType getStore() {
+            return store;
+        }
+
+        public void setStore(SegmentStoreType store) {
+            this.store = store;
+        }
+
         public int getStripeSize() {
             return stripeSize;
         }
@@ -456,6 +615,19 @@ public class IdgenProperties implements InitializingBean {
          * The longest one allocation may take in the database (a transaction timeout, whole seconds).
          */
         private Duration timeout = Duration.ofSeconds(3);
+
+        /**
+         * The table of leased worker ids, for idgen.snowflake.worker-id-assigner=jdbc.
+         */
+        private String workerTable = "idgen_worker";
+
+        public String getWorkerTable() {
+            return workerTable;
+        }
+
+        public void setWorkerTable(String workerTable) {
+            this.workerTable = workerTable;
+        }
 
         public String getTable() {
             return table;

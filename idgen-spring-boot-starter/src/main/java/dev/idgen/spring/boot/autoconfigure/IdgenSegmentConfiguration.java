@@ -42,9 +42,35 @@ class IdgenSegmentConfiguration {
         return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).build();
     }
 
+    /**
+     * The database store Redis windows are reserved from (and the dual store falls back to): the same table and
+     * settings as the jdbc segment store, on the application's MyBatis {@link SqlSessionFactory}.
+     *
+     * @param feature what needs it, for the error message
+     */
+    static JdbcSegmentStore windowStore(IdgenProperties properties, org.springframework.beans.factory.BeanFactory beans,
+            String feature) {
+        if (!org.springframework.util.ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory",
+                IdgenSegmentConfiguration.class.getClassLoader())) {
+            throw new IllegalStateException(feature + " keeps its durable floor in a database: add"
+                    + " mybatis-spring-boot-starter and a DataSource (spring.datasource.url)");
+        }
+        SqlSessionFactory factory = beans.getBeanProvider(SqlSessionFactory.class).getIfUnique();
+        if (factory == null) {
+            throw new IllegalStateException(feature + " keeps its durable floor in a database (so that a Redis that"
+                    + " lost its data never repeats IDs), but there is no single MyBatis SqlSessionFactory: configure"
+                    + " a DataSource (spring.datasource.url)");
+        }
+        IdgenProperties.Jdbc jdbc = properties.getJdbc();
+        Duration timeout = jdbc.checkedTimeout();
+        return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(factory,
+                jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
     @ConditionalOnSingleCandidate(SqlSessionFactory.class)
+    @ConditionalOnProperty(name = "idgen.segment.store", havingValue = "jdbc", matchIfMissing = true)
     static class JdbcStoreConfiguration {
 
         @Bean

@@ -13,6 +13,7 @@ import dev.idgen.core.SequenceDecodedId;
 public final class RedisIdService implements IdService {
 
     private final RedisWindowedCounter counter;
+    private final java.util.concurrent.atomic.LongAdder generated = new java.util.concurrent.atomic.LongAdder();
 
     public RedisIdService(RedisWindowedCounter counter) {
         this.counter = counter;
@@ -25,7 +26,9 @@ public final class RedisIdService implements IdService {
 
     @Override
     public long nextId(String name) {
-        return counter.increment(IdArguments.checkName(name), 1);
+        long id = counter.increment(IdArguments.checkName(name), 1);
+        generated.increment();
+        return id;
     }
 
     @Override
@@ -33,6 +36,7 @@ public final class RedisIdService implements IdService {
         IdArguments.checkName(name);
         IdArguments.checkCount(count);
         long last = counter.increment(name, count);
+        generated.add(count);
         long[] ids = new long[count];
         for (int i = 0; i < count; i++) {
             ids[i] = last - count + 1 + i;
@@ -43,6 +47,13 @@ public final class RedisIdService implements IdService {
     @Override
     public DecodedId decode(long id) {
         return new SequenceDecodedId(strategy(), IdArguments.checkId(id));
+    }
+
+    /**
+     * @return how many IDs this service issued
+     */
+    public long generatedCount() {
+        return generated.sum();
     }
 
     public RedisWindowedCounter counter() {

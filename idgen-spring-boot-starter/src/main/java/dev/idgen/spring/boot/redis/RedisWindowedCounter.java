@@ -68,6 +68,7 @@ public final class RedisWindowedCounter {
     private final long windowSize;
     private final Map<String, byte[][]> keys = new ConcurrentHashMap<>();
     private final Map<String, Object> refillLocks = new ConcurrentHashMap<>();
+    private volatile boolean persistenceVerified = true;
     private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
     private final LongAdder windowsReserved = new LongAdder();
     private final LongAdder lostCounters = new LongAdder();
@@ -144,6 +145,14 @@ public final class RedisWindowedCounter {
         }
     }
 
+    /**
+     * Defers {@link #verifyPersistence()} to the first window this process installs, for a Redis that is down at
+     * start-up.
+     */
+    public void verifyPersistenceBeforeFirstWindow() {
+        persistenceVerified = false;
+    }
+
     public RedisScriptExecutor redis() {
         return redis;
     }
@@ -169,6 +178,17 @@ public final class RedisWindowedCounter {
     private void refill(String name, byte[][] nameKeys, long n, byte[] amount, boolean missing) {
         // One refill at a time per name in this process; the install script settles races between processes.
         synchronized (refillLocks.computeIfAbsent(name, key -> new Object())) {
+            if (!persistenceVerified) {
+                try {
+                    verifyPersistence();
+                } catch (IllegalStateException e) {
+                    if (e.getCause() instanceof RedisUnavailableException unavailable) {
+                        throw unavailable;
+                    }
+                    throw new IdGenerationException(e.getMessage(), e);
+                }
+                persistenceVerified = true;
+            }
             Segment window = windows.allocate(name, Math.max(windowSize, n));
             if (window.last() > MAX_VALUE) {
                 throw new IdGenerationException("The counter '" + name + "' reached 2^53: Redis scripts cannot count"

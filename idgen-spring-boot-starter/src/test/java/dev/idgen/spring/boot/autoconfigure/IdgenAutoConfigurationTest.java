@@ -80,7 +80,7 @@ class IdgenAutoConfigurationTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "idgen.strategy=redsi | idgen.strategy | must be one of [snowflake, segment, ticket]",
+            "idgen.strategy=redsi | idgen.strategy | must be one of [snowflake, segment, ticket, redis]",
             "idgen.snowflake.worker-id=1024 | idgen.snowflake.worker-id | must be between 0 and 1023",
             "idgen.snowflake.worker-id=-1 | idgen.snowflake.worker-id | must be at least 0",
             "idgen.snowflake.timestamp-bits=0 | idgen.snowflake.timestamp-bits | must be between 1 and 62",

@@ -1,0 +1,217 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.redis.DualSegmentStore;
+import dev.idgen.spring.boot.redis.RedisIdService;
+import dev.idgen.spring.boot.redis.RedisRoundTrips;
+import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import dev.idgen.spring.boot.redis.RedisSegmentStore;
+import dev.idgen.spring.boot.redis.RedisUnavailableException;
+import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import dev.idgen.spring.boot.redis.RedisWorkerIdLeaseStore;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * idgen's Redis backends, on the application's Spring Data Redis (Lettuce) connection: the {@code redis} strategy,
+ * the {@code redis} and {@code dual} segment stores and Redis worker id leases. Configured only when one of them is
+ * asked for.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(IdgenRedisConfiguration.RedisInUse.class)
+@EnableConfigurationProperties(IdgenRedisProperties.class)
+@Import({ IdgenRedisConfiguration.LettuceConfiguration.class, IdgenRedisConfiguration.MissingRedisConfiguration.class })
+class IdgenRedisConfiguration {
+
+    private static final String PREFIX = "idgen.redis";
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    static class LettuceConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisRoundTrips idgenRedisRoundTrips() {
+            return new RedisRoundTrips();
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisScriptExecutor idgenRedisScriptExecutor(ObjectProvider<RedisConnectionFactory> connectionFactories,
+                IdgenRedisProperties properties, RedisRoundTrips roundTrips) {
+            RedisConnectionFactory factory = connectionFactories.getIfUnique();
+            if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+                throw new IllegalStateException("idgen's Redis backends need one Spring Data Redis connection factory"
+                        + " on Lettuce (found " + (factory == null ? "none" : factory.getClass().getName())
+                        + "): add spring-boot-starter-data-redis and set spring.data.redis.host / port");
+            }
+            return InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+                    () -> new RedisScriptExecutor(lettuce, properties.getTimeout(), roundTrips));
+        }
+    }
+
+    // The nested configurations below are registered as members of the outer class; each repeats the class check.
+
+    /**
+     * {@code idgen.strategy=redis}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    @ConditionalOnProperty(name = "idgen.strategy", havingValue = "redis")
+    static class RedisStrategyConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisWindowedCounter idgenRedisCounter(RedisScriptExecutor redis, IdgenProperties properties,
+                IdgenRedisProperties redisProperties, org.springframework.beans.factory.BeanFactory beanFactory) {
+            return counter(redis, IdgenSegmentConfiguration.windowStore(properties, beanFactory, "idgen.strategy=redis"),
+                    redisProperties);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        IdService idService(RedisWindowedCounter counter) {
+            return new RedisIdService(counter);
+        }
+    }
+
+    /**
+     * {@code idgen.strategy=segment} with {@code idgen.segment.store=redis} or {@code dual}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    @ConditionalOnProperty(name = "idgen.strategy", havingValue = "segment")
+    static class RedisSegmentStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(SegmentStore.class)
+        @Conditional(RedisSegmentStoreSelected.class)
+        SegmentStore idgenSegmentStore(RedisScriptExecutor redis, IdgenProperties properties,
+                IdgenRedisProperties redisProperties, org.springframework.beans.factory.BeanFactory beanFactory) {
+            JdbcSegmentStore database = IdgenSegmentConfiguration.windowStore(properties, beanFactory,
+                    "idgen.segment.store=" + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT));
+            RedisSegmentStore store = new RedisSegmentStore(counter(redis, database, redisProperties));
+            return properties.getSegment().getStore() == IdgenProperties.SegmentStoreType.DUAL
+                    ? new DualSegmentStore(store, database) : store;
+        }
+    }
+
+    /**
+     * {@code idgen.snowflake.worker-id-assigner=redis}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    @ConditionalOnProperty(name = "idgen.snowflake.worker-id-assigner", havingValue = "redis")
+    static class RedisLeaseConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        WorkerIdLeaseStore idgenWorkerIdLeaseStore(RedisScriptExecutor redis, IdgenRedisProperties properties) {
+            return InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+                    () -> new RedisWorkerIdLeaseStore(redis, properties.getPrefix()));
+        }
+    }
+
+    /**
+     * Fails start-up when a Redis backend is asked for without Spring Data Redis and Lettuce on the classpath.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
+    static class MissingRedisConfiguration {
+
+        @Bean
+        Object idgenRedisMissing(Environment environment) {
+            throw new IllegalStateException(RedisInUse.why(environment) + " needs Spring Data Redis with Lettuce:"
+                    + " add spring-boot-starter-data-redis");
+        }
+    }
+
+    private static RedisWindowedCounter counter(RedisScriptExecutor redis, SegmentStore windows,
+            IdgenRedisProperties properties) {
+        RedisWindowedCounter counter = InvalidIdgenProperty.rethrowAsProperty(PREFIX, Map.of("windowSize",
+                "window-size"), () -> new RedisWindowedCounter(redis, windows, properties.getPrefix(),
+                        properties.getWindowSize()));
+        if (properties.isVerifyPersistence()) {
+            try {
+                counter.verifyPersistence();
+            } catch (IllegalStateException e) {
+                if (!(e.getCause() instanceof RedisUnavailableException)) {
+                    throw e;
+                }
+                // Redis is down at start-up: the health shows it, and the first window checks again.
+                counter.verifyPersistenceBeforeFirstWindow();
+            }
+        }
+        return counter;
+    }
+
+    /**
+     * Matches when a Redis backend is asked for.
+     */
+    static final class RedisInUse extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String why = why(context.getEnvironment());
+            return why != null ? ConditionOutcome.match(why) : ConditionOutcome.noMatch("no idgen Redis backend");
+        }
+
+        static String why(Environment environment) {
+            String strategy = environment.getProperty("idgen.strategy", "snowflake");
+            String store = environment.getProperty("idgen.segment.store", "jdbc");
+            String assigner = environment.getProperty("idgen.snowflake.worker-id-assigner", "static");
+            if ("redis".equalsIgnoreCase(strategy)) {
+                return "idgen.strategy=redis";
+            }
+            if ("segment".equalsIgnoreCase(strategy) && ("redis".equalsIgnoreCase(store)
+                    || "dual".equalsIgnoreCase(store))) {
+                return "idgen.segment.store=" + store;
+            }
+            if ("snowflake".equalsIgnoreCase(strategy) && "redis".equalsIgnoreCase(assigner)) {
+                return "idgen.snowflake.worker-id-assigner=redis";
+            }
+            if (environment.getProperty("idgen.redis.buckets.enabled", Boolean.class, false)) {
+                return "idgen.redis.buckets.enabled=true";
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Matches {@code idgen.segment.store=redis} or {@code dual}.
+     */
+    static final class RedisSegmentStoreSelected extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String store = context.getEnvironment().getProperty("idgen.segment.store", "jdbc");
+            boolean redis = "redis".equalsIgnoreCase(store) || "dual".equalsIgnoreCase(store);
+            return redis ? ConditionOutcome.match("idgen.segment.store=" + store)
+                    : ConditionOutcome.noMatch("idgen.segment.store=" + store);
+        }
+    }
+}

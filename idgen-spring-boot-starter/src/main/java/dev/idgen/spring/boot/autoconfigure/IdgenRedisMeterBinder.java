@@ -1,0 +1,80 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.ReadableIdService;
+import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.spring.boot.redis.DualSegmentStore;
+import dev.idgen.spring.boot.redis.RedisRoundTrips;
+import dev.idgen.spring.boot.redis.RedisSegmentStore;
+import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Meters of idgen's Redis backends, all read from counters when scraped: Redis round trips by outcome
+ * ({@code idgen.redis.round.trips}, a timer), database windows reserved and counters Redis lost, segments the dual
+ * store took from the database, and the circuit state of each readable-ID bucket.
+ */
+public final class IdgenRedisMeterBinder implements MeterBinder {
+
+    private final RedisRoundTrips roundTrips;
+    private final SegmentStore segmentStore;
+    private final ReadableIdService readableIds;
+    private final RedisWindowedCounter counter;
+
+    IdgenRedisMeterBinder(RedisRoundTrips roundTrips, SegmentStore segmentStore, RedisWindowedCounter counter,
+            ReadableIdService readableIds) {
+        this.roundTrips = roundTrips;
+        this.segmentStore = segmentStore;
+        this.counter = counter;
+        this.readableIds = readableIds;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        if (roundTrips != null) {
+            for (RedisRoundTrips.Outcome outcome : RedisRoundTrips.Outcome.values()) {
+                FunctionTimer.builder("idgen.redis.round.trips", roundTrips, trips -> trips.count(outcome),
+                        trips -> trips.totalTime(outcome, TimeUnit.NANOSECONDS), TimeUnit.NANOSECONDS)
+                        .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+                        .description("Round trips to Redis, by how they ended").register(registry);
+            }
+        }
+        RedisWindowedCounter windowed = counter;
+        if (segmentStore instanceof DualSegmentStore dual) {
+            FunctionCounter.builder("idgen.segment.fallbacks", dual, DualSegmentStore::fallbacks)
+                    .description("Segments taken straight from the database because Redis failed").register(registry);
+            windowed = dual.redis().counter();
+        } else if (segmentStore instanceof RedisSegmentStore redis) {
+            windowed = redis.counter();
+        }
+        if (windowed != null && windowed == counter) {
+            // The redis strategy: its IdService is the counter's only user.
+        }
+        if (windowed != null) {
+            FunctionCounter.builder("idgen.redis.windows", windowed, RedisWindowedCounter::windowsReserved)
+                    .description("Windows of values reserved from the database for Redis counters").register(registry);
+            FunctionCounter.builder("idgen.redis.counters.lost", windowed, RedisWindowedCounter::lostCounters)
+                    .description("Redis counters found missing (Redis lost its data) and continued from the database")
+                    .register(registry);
+        }
+        if (readableIds != null) {
+            BucketMeters.bind(registry, readableIds);
+        }
+    }
+
+    static final class BucketMeters {
+
+        private BucketMeters() {
+        }
+
+        static void bind(MeterRegistry registry, ReadableIdService readableIds) {
+            // Filled in with the bucketed sequence.
+            Gauge.builder("idgen.redis.buckets", readableIds, ids -> 0).register(registry);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.lease.LeasingWorkerIdAssigner;
+import dev.idgen.core.lease.RenewingWorkerIdLease;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.spring.boot.redis.DualSegmentStore;
+import dev.idgen.spring.boot.redis.RedisIdService;
+import dev.idgen.spring.boot.redis.RedisSegmentStore;
+import dev.idgen.test.services.TestServices;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class IdgenRedisAutoConfigurationTest {
+
+    private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
+                    DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class, IdgenMetricsAutoConfiguration.class))
+            .withBean(SimpleMeterRegistry.class)
+            .withPropertyValues("spring.data.redis.host=" + TestServices.redis().host(),
+                    "spring.data.redis.port=" + TestServices.redis().port(), "idgen.redis.prefix=" + prefix);
+
+    private static String h2() {
+        return "spring.datasource.url=jdbc:h2:mem:idgen-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    }
+
+    @Test
+    void theRedisStrategyCountsInRedisWithItsFloorInTheDatabase() {
+        runner.withPropertyValues("idgen.strategy=redis", h2(), "idgen.redis.window-size=1000").run(context -> {
+            IdService ids = context.getBean(IdService.class);
+            assertThat(ids).isInstanceOf(RedisIdService.class);
+            assertThat(ids.strategy()).isEqualTo("redis");
+            assertThat(ids.nextId("orders")).isEqualTo(1);
+            assertThat(ids.nextIds("orders", 3)).containsExactly(2, 3, 4);
+            assertThat(context.getBean(IdgenHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
+            SimpleMeterRegistry registry = context.getBean(SimpleMeterRegistry.class);
+            context.getBean(IdgenRedisMeterBinder.class).bindTo(registry);
+            assertThat(registry.get("idgen.redis.round.trips").tag("outcome", "success").functionTimer().count())
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(registry.get("idgen.redis.windows").functionCounter().count()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void theRedisStrategyWithoutADatabaseFailsSayingWhy() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                IdgenAutoConfiguration.class)).withPropertyValues("idgen.strategy=redis")
+                .run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("idgen.strategy=redis keeps its durable floor in a"
+                        + " database"));
+    }
+
+    @Test
+    void anUnreachableRedisMakesHealthDown() {
+        runner.withPropertyValues("idgen.strategy=redis", h2(), "spring.data.redis.port=1",
+                "idgen.redis.timeout=200ms").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    var health = context.getBean(IdgenHealthIndicator.class).health(true);
+                    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(health.getDetails().get("error").toString()).contains("127.0.0.1:1");
+                });
+    }
+
+    @Test
+    void badRedisSettingsNameTheProperty() {
+        runner.withPropertyValues("idgen.strategy=redis", h2(), "idgen.redis.prefix=a{b}").run(context -> assertThat(
+                context).hasFailed().getFailure().rootCause().isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                .hasMessageContaining("idgen.redis.prefix"));
+        runner.withPropertyValues("idgen.strategy=redis", h2(), "idgen.redis.timeout=2m").run(context -> assertThat(
+                context).hasFailed().getFailure().rootCause().hasMessageContaining("idgen.redis.timeout"));
+        runner.withPropertyValues("idgen.strategy=redis", h2(), "idgen.redis.window-size=0").run(context -> assertThat(
+                context).hasFailed().getFailure().rootCause().hasMessageContaining("idgen.redis.window-size"));
+    }
+
+    @Test
+    void segmentsFromRedisOrFromRedisAndTheDatabase() {
+        runner.withPropertyValues("idgen.strategy=segment", "idgen.segment.store=redis", h2()).run(context -> {
+            SegmentIdService ids = (SegmentIdService) context.getBean(IdService.class);
+            assertThat(ids.store()).isInstanceOf(RedisSegmentStore.class);
+            assertThat(ids.nextIds("orders", 5)).containsExactly(1, 2, 3, 4, 5);
+        });
+        runner.withPropertyValues("idgen.strategy=segment", "idgen.segment.store=dual", h2()).run(context -> {
+            SegmentIdService ids = (SegmentIdService) context.getBean(IdService.class);
+            assertThat(ids.store()).isInstanceOf(DualSegmentStore.class);
+            assertThat(ids.nextId("orders")).isPositive();
+        });
+    }
+
+    @Test
+    void leasedWorkerIdsFromRedisAreDistinctAndReleasedOnClose() {
+        runner.withPropertyValues("idgen.snowflake.worker-id-assigner=redis").run(first -> {
+            SnowflakeGenerator a = first.getBean(SnowflakeGenerator.class);
+            assertThat(first.getBean(dev.idgen.core.spi.WorkerIdAssigner.class))
+                    .isInstanceOf(LeasingWorkerIdAssigner.class);
+            assertThat(a.lease()).isInstanceOf(RenewingWorkerIdLease.class);
+            var health = first.getBean(IdgenHealthIndicator.class).health(true);
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsKeys("leaseOwner", "leaseRemainingMillis");
+            first.getBean(IdgenMeterBinder.class).bindTo(first.getBean(SimpleMeterRegistry.class));
+            assertThat(first.getBean(SimpleMeterRegistry.class).get("idgen.lease.remaining").timeGauge()
+                    .value(java.util.concurrent.TimeUnit.SECONDS)).isGreaterThan(20);
+            runner.withPropertyValues("idgen.snowflake.worker-id-assigner=redis").run(second -> {
+                SnowflakeGenerator b = second.getBean(SnowflakeGenerator.class);
+                assertThat(b.workerId()).isNotEqualTo(a.workerId());
+                assertThat(first.getBean(IdService.class).decode(first.getBean(IdService.class).nextId()).toMap())
+                        .containsEntry("workerId", a.workerId());
+            });
+        });
+    }
+
+    @Test
+    void badLeaseSettingsNameTheProperty() {
+        runner.withPropertyValues("idgen.snowflake.worker-id-assigner=redis", "idgen.snowflake.lease.ttl=100ms")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("idgen.snowflake.lease.ttl"));
+    }
+
+    @Test
+    void aRedisBackendWithoutSpringDataRedisFailsSayingWhatToAdd() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader("org.springframework.data.redis"))
+                .withPropertyValues("idgen.snowflake.worker-id-assigner=redis")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("idgen.snowflake.worker-id-assigner=redis needs Spring Data Redis"));
+    }
+
+    @Test
+    void nothingRedisIsConfiguredWhenNoRedisBackendIsAskedFor() {
+        runner.run(context -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(dev.idgen.spring.boot.redis.RedisScriptExecutor.class));
+    }
+}
