@@ -47,7 +47,7 @@ public enum DatabaseDialect {
 
     /**
      * @param table a checked table name
-     * @param kind which table, {@code segment} or {@code ticket}
+     * @param kind which table: {@code segment}, {@code ticket} or {@code worker}
      * @return the {@code CREATE TABLE IF NOT EXISTS} statement for this database
      */
     public String ddl(String kind, String table) {

@@ -1,0 +1,7 @@
+CREATE TABLE IF NOT EXISTS ${table} (
+  worker_id BIGINT NOT NULL PRIMARY KEY,
+  owner VARCHAR(128) NULL,
+  expires_at BIGINT NOT NULL,
+  last_timestamp BIGINT NOT NULL DEFAULT -1,
+  version BIGINT NOT NULL DEFAULT 0
+)
