@@ -31,7 +31,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
 @Import({ IdgenAutoConfiguration.SnowflakeConfiguration.class, IdgenSegmentConfiguration.class,
-        IdgenTicketConfiguration.class, IdgenRedisConfiguration.class })
+        IdgenTicketConfiguration.class, IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     @Bean

@@ -125,6 +125,21 @@ class IdgenRedisAutoConfigurationTest {
     }
 
     @Test
+    void leasedWorkerIdsFromADatabaseTableAreDistinct() {
+        String url = h2();
+        runner.withPropertyValues("idgen.snowflake.worker-id-assigner=jdbc", url).run(first -> {
+            SnowflakeGenerator a = first.getBean(SnowflakeGenerator.class);
+            assertThat(a.lease()).isInstanceOf(RenewingWorkerIdLease.class);
+            runner.withPropertyValues("idgen.snowflake.worker-id-assigner=jdbc", url).run(second -> {
+                assertThat(second.getBean(SnowflakeGenerator.class).workerId()).isNotEqualTo(a.workerId());
+            });
+        });
+        runner.withPropertyValues("idgen.snowflake.worker-id-assigner=jdbc", url, "idgen.jdbc.worker-table=bad table")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("idgen.jdbc.worker-table"));
+    }
+
+    @Test
     void badLeaseSettingsNameTheProperty() {
         runner.withPropertyValues("idgen.snowflake.worker-id-assigner=redis", "idgen.snowflake.lease.ttl=100ms")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
