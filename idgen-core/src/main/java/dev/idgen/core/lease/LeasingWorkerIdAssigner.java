@@ -2,6 +2,7 @@ package dev.idgen.core.lease;
 
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.spi.WorkerIdAssigner;
@@ -102,7 +103,19 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         long timeoutNanos = acquireTimeout.toNanos();
         for (;;) {
             long sent = timeSource.nanoTime();
-            Acquisition acquisition = store.acquire(instanceId, maxWorkerId, ttl, reuseDelay);
+            Acquisition acquisition;
+            try {
+                acquisition = store.acquire(instanceId, maxWorkerId, ttl, reuseDelay);
+            } catch (StoreUnavailableException e) {
+                // A store that is still starting, or a first connection that is slow, is worth waiting for.
+                if (timeSource.nanoTime() - started >= timeoutNanos) {
+                    throw new StoreUnavailableException("The worker id lease store could not be reached within the"
+                            + " acquire timeout of " + acquireTimeout + ": " + e.getMessage(), e);
+                }
+                LOG.log(System.Logger.Level.INFO, "The worker id lease store is unavailable (" + e.getMessage()
+                        + "); retrying");
+                acquisition = Acquisition.none(200);
+            }
             if (acquisition.isGranted()) {
                 LOG.log(System.Logger.Level.INFO, "Leased worker id " + acquisition.workerId() + " as '" + instanceId
                         + "' for " + ttl + ", renewed every " + renewInterval);

@@ -60,6 +60,9 @@ public final class RedisScriptExecutor {
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
         this.roundTrips = roundTrips;
+        // Connect now, in the background: the first connection of a JVM (Netty starting up) can take longer than a
+        // short timeout, and should not fail the first call.
+        connectAttempt();
     }
 
     public Duration timeout() {
@@ -160,17 +163,7 @@ public final class RedisScriptExecutor {
             if (cached != null) {
                 return cached.commands();
             }
-            if (connecting == null) {
-                connecting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    RedisConnection connection = connectionFactory.getConnection();
-                    if (!(connection instanceof LettuceConnection lettuce)) {
-                        connection.close();
-                        throw new IllegalStateException("idgen's Redis backends need Lettuce");
-                    }
-                    return new Native(connection, lettuce.getNativeConnection());
-                }, CONNECTOR);
-            }
-            attempt = connecting;
+            attempt = connectAttempt();
         }
         try {
             Native connected = attempt.get(timeoutNanos - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
@@ -196,6 +189,20 @@ public final class RedisScriptExecutor {
             Thread.currentThread().interrupt();
             throw new IdGenerationException("Interrupted while connecting to Redis", e);
         }
+    }
+
+    private synchronized java.util.concurrent.CompletableFuture<Native> connectAttempt() {
+        if (connecting == null) {
+            connecting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                RedisConnection connection = connectionFactory.getConnection();
+                if (!(connection instanceof LettuceConnection lettuce)) {
+                    connection.close();
+                    throw new IllegalStateException("idgen's Redis backends need Lettuce");
+                }
+                return new Native(connection, lettuce.getNativeConnection());
+            }, CONNECTOR);
+        }
+        return connecting;
     }
 
     private void forgetConnectionIfClosed(Throwable cause) {

@@ -1,0 +1,214 @@
+package dev.idgen.spring.boot.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.test.services.OwnRedis;
+import dev.idgen.test.services.TestServices;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Separate JVMs against a Redis server of the test's own (no persistence) that is killed and started again empty,
+ * or while one JVM is frozen with SIGSTOP. Every ID any of them printed is checked for duplicates.
+ */
+class RedisFaultTest {
+
+    private final String table = "idgen_rf_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String prefix = "f" + UUID.randomUUID().toString().substring(0, 6) + ":";
+    private final List<Worker> workers = new ArrayList<>();
+    private OwnRedis redis;
+
+    /** One worker JVM and the lines it printed, each with the time it arrived. */
+    private static final class Worker {
+        final Process process;
+        final List<Long> values = new CopyOnWriteArrayList<>();
+        final List<Long> arrivals = new CopyOnWriteArrayList<>();
+        volatile long workerId = -1;
+        final Thread reader;
+
+        Worker(Process process) {
+            this.process = process;
+            this.reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.US_ASCII))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        if (line.startsWith("W ")) {
+                            workerId = Long.parseLong(line.substring(2));
+                        } else {
+                            values.add(Long.parseLong(line));
+                            arrivals.add(System.nanoTime());
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // the process ended
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        long countSince(long nanos) {
+            return arrivals.stream().filter(t -> t > nanos).count();
+        }
+
+        void await() throws InterruptedException {
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("worker ended by itself").isTrue();
+            reader.join(10_000);
+        }
+    }
+
+    @BeforeEach
+    void startRedis() throws Exception {
+        redis = OwnRedis.start();
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        workers.forEach(worker -> worker.process.destroyForcibly());
+        redis.close();
+        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+        }
+    }
+
+    private Worker worker(String... args) throws Exception {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-cp", System.getProperty("java.class.path"),
+                RedisWorkerMain.class.getName()));
+        command.addAll(List.of(args));
+        Worker worker = new Worker(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        workers.add(worker);
+        return worker;
+    }
+
+    private static void assertNoDuplicates(Worker... workers) {
+        Set<Long> seen = new HashSet<>();
+        long total = 0;
+        for (Worker worker : workers) {
+            for (long value : worker.values) {
+                total++;
+                assertThat(seen.add(value)).as("ID %d handed out twice", value).isTrue();
+            }
+        }
+        assertThat(total).isPositive();
+    }
+
+    private static void sigstop(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + signal).isTrue();
+    }
+
+    private static void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void twoJvmsOnTheRedisStrategyRepeatNothingAcrossARestartThatEmptiesRedis() throws Exception {
+        String port = Integer.toString(redis.port());
+        String url = TestServices.mariadb().url();
+        Worker first = worker("incr", port, url, table, prefix, "7000");
+        Worker second = worker("incr", port, url, table, prefix, "7000");
+        until(() -> first.values.size() > 500 && second.values.size() > 500, "both workers to draw IDs");
+        redis.kill();
+        Thread.sleep(700);
+        redis.startServer();
+        long restarted = System.nanoTime();
+        first.await();
+        second.await();
+        assertNoDuplicates(first, second);
+        assertThat(first.countSince(restarted)).as("the first JVM carried on after the restart").isGreaterThan(100);
+        assertThat(second.countSince(restarted)).as("the second JVM carried on after the restart").isGreaterThan(100);
+    }
+
+    @Test
+    void theDualStoreCarriesOnFromTheDatabaseAndResynchronisesWithAnEmptyRedis() throws Exception {
+        String port = Integer.toString(redis.port());
+        String url = TestServices.mariadb().url();
+        Worker first = worker("dual", port, url, table, prefix, "7000");
+        Worker second = worker("dual", port, url, table, prefix, "7000");
+        until(() -> first.values.size() > 2000 && second.values.size() > 2000, "both workers to draw IDs");
+        redis.kill();
+        long down = System.nanoTime();
+        Thread.sleep(1500);
+        long downCount = first.countSince(down) + second.countSince(down);
+        redis.startServer();
+        long restarted = System.nanoTime();
+        first.await();
+        second.await();
+        assertNoDuplicates(first, second);
+        assertThat(downCount).as("IDs from the database while Redis was down").isGreaterThan(200);
+        assertThat(first.countSince(restarted) + second.countSince(restarted)).as("IDs after Redis came back empty")
+                .isGreaterThan(200);
+    }
+
+    @Test
+    void aJvmFrozenPastItsLeaseIssuesNothingOnceThawedWhileAnotherHoldsItsWorkerId() throws Exception {
+        String port = Integer.toString(redis.port());
+        // No worker bits: one worker id (0), so the second JVM can only start once the first one's lease expired.
+        Worker frozen = worker("lease", port, prefix, "0", "20000");
+        until(() -> frozen.values.size() > 1000, "the first JVM to draw IDs");
+        sigstop(frozen.process, "STOP");
+        Thread.sleep(300);
+        long stopped = System.nanoTime();
+        int beforeFreeze = frozen.values.size();
+        // Past the lease's ttl (2 s) and reuse delay (1 s): only then is worker id 0 free for another JVM.
+        Thread.sleep(3500);
+        Worker successor = worker("lease", port, prefix, "0", "6000");
+        until(() -> successor.values.size() > 1000, "the second JVM to take worker id 0 and draw IDs");
+        assertThat(successor.workerId).isZero();
+        sigstop(frozen.process, "CONT");
+        long thawed = System.nanoTime();
+        Thread.sleep(2000);
+        successor.await();
+        SnowflakeLayout layout = SnowflakeLayout.standard().toBuilder().workerBits(0).build();
+        long freezeMillis = System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped);
+        List<Long> afterThaw = frozen.values.subList(beforeFreeze, frozen.values.size());
+        // At most the one call that was past its lease check when the JVM froze completes, with its earlier time.
+        assertThat(afterThaw).hasSizeLessThanOrEqualTo(1);
+        for (long id : afterThaw) {
+            assertThat(dev.idgen.core.snowflake.SnowflakeDecodedId.decode(layout, id).timestamp().toEpochMilli()).isLessThan(freezeMillis);
+        }
+        assertThat(frozen.countSince(thawed + TimeUnit.MILLISECONDS.toNanos(50))).isZero();
+        assertNoDuplicates(frozen, successor);
+    }
+
+    @Test
+    void leasesSurviveARedisRestartWithoutTwoLiveHolders() throws Exception {
+        String port = Integer.toString(redis.port());
+        Worker holder = worker("lease", port, prefix, "1", "12000");
+        until(() -> holder.values.size() > 1000, "the first JVM to draw IDs");
+        redis.kill();
+        Thread.sleep(300);
+        redis.startServer();
+        long restarted = System.nanoTime();
+        Worker newcomer = worker("lease", port, prefix, "1", "5000");
+        until(() -> newcomer.workerId >= 0, "the newcomer to get a worker id");
+        assertThat(newcomer.workerId).as("the holder took its worker id back; the newcomer gets the other")
+                .isNotEqualTo(holder.workerId);
+        holder.await();
+        newcomer.await();
+        assertThat(holder.countSince(restarted)).as("the holder kept generating across the restart")
+                .isGreaterThan(1000);
+        assertNoDuplicates(holder, newcomer);
+    }
+}

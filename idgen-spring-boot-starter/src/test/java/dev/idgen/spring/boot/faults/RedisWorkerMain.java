@@ -1,0 +1,90 @@
+package dev.idgen.spring.boot.faults;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.IdService;
+import dev.idgen.core.lease.LeasingWorkerIdAssigner;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.jdbc.SchemaInitialization;
+import dev.idgen.spring.boot.redis.DualSegmentStore;
+import dev.idgen.spring.boot.redis.RedisIdService;
+import dev.idgen.spring.boot.redis.RedisRoundTrips;
+import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import dev.idgen.spring.boot.redis.RedisSegmentStore;
+import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import dev.idgen.spring.boot.redis.RedisWorkerIdLeaseStore;
+import dev.idgen.test.services.OwnRedis;
+import dev.idgen.test.services.TestServices;
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A separate JVM for the Redis fault tests: draws IDs and writes each one to standard output (flushed at once), and
+ * rides out failures (an unavailable store, a lost lease) by retrying. Its first line is {@code W <workerId>} in lease
+ * mode.
+ *
+ * <p>Arguments: {@code incr|dual redisPort jdbcUrl table prefix durationMillis} or
+ * {@code lease redisPort prefix workerBits durationMillis}.
+ */
+public final class RedisWorkerMain {
+
+    private RedisWorkerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        java.io.OutputStream ids = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+        System.setOut(System.err);
+        String mode = args[0];
+        LettuceConnectionFactory factory = OwnRedis.connectionFactory("127.0.0.1", Integer.parseInt(args[1]));
+        RedisScriptExecutor redis = new RedisScriptExecutor(factory, Duration.ofMillis(300), new RedisRoundTrips());
+        BufferedWriter out = new BufferedWriter(new OutputStreamWriter(ids, StandardCharsets.US_ASCII), 1 << 12);
+        IdService service;
+        long duration;
+        if (mode.equals("lease")) {
+            LeasingWorkerIdAssigner assigner = LeasingWorkerIdAssigner.builder(new RedisWorkerIdLeaseStore(redis,
+                    args[2])).ttl(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(300))
+                    .safetyMargin(Duration.ofMillis(300)).reuseDelay(Duration.ofSeconds(1)).build();
+            SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(SnowflakeLayout.standard().toBuilder()
+                    .workerBits(Integer.parseInt(args[3])).build()).workerIdAssigner(assigner).build();
+            out.write("W " + generator.workerId() + "\n");
+            out.flush();
+            service = SnowflakeIdService.of(generator);
+            duration = Long.parseLong(args[4]);
+        } else {
+            HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], "root", "").pool(4);
+            JdbcSegmentStore database = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), args[3], 0,
+                    SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+            RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, args[4], 1000);
+            service = mode.equals("incr") ? new RedisIdService(counter)
+                    : SegmentIdService.builder(new DualSegmentStore(new RedisSegmentStore(counter), database))
+                            .settings(SegmentSettings.builder().step(50).minStep(50).maxStep(50)
+                                    .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(2)).build())
+                            .build();
+            duration = Long.parseLong(args[5]);
+        }
+        long deadline = System.nanoTime() + duration * 1_000_000L;
+        long failures = 0;
+        while (System.nanoTime() < deadline) {
+            try {
+                out.write(Long.toString(service.nextId("orders")));
+                out.write('\n');
+                out.flush();
+            } catch (IdGenerationException e) {
+                if (failures++ % 50 == 0) {
+                    System.err.println("worker: " + e.getMessage());
+                }
+                Thread.sleep(10);
+            }
+        }
+        out.flush();
+        System.exit(0);
+    }
+}
