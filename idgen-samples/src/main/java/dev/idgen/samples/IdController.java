@@ -2,6 +2,10 @@ package dev.idgen.samples;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.ReadableIdService;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.server.ResponseStatusException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,8 +26,40 @@ class IdController {
 
     private final IdService ids;
 
-    IdController(IdService ids) {
+    private final ObjectProvider<ReadableIdService> readableIds;
+
+    IdController(IdService ids, ObjectProvider<ReadableIdService> readableIds) {
         this.ids = ids;
+        this.readableIds = readableIds;
+    }
+
+    /**
+     * {@code GET /ids/readable?biz=ORD}: a readable ID (time, business code, bucket, sequence) from the bucketed Redis
+     * sequences, when idgen.redis.buckets.enabled=true (the redis profiles).
+     */
+    @GetMapping("/readable")
+    List<String> readable(@RequestParam(defaultValue = "") String biz) {
+        return List.of(readableIds().nextReadableId(biz));
+    }
+
+    /**
+     * {@code GET /ids/readable/decode/{id}}: the time, business code, bucket and sequence of a readable ID.
+     */
+    @GetMapping("/readable/decode/{id}")
+    Map<String, Object> decodeReadable(@PathVariable String id) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        readableIds().decodeReadable(id).toMap().forEach((key, value) -> body.put(key,
+                value instanceof Instant ? value.toString() : value));
+        return body;
+    }
+
+    private ReadableIdService readableIds() {
+        ReadableIdService service = readableIds.getIfAvailable();
+        if (service == null) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "Readable IDs are off: run a redis profile, or set"
+                    + " idgen.redis.buckets.enabled=true with a Redis (spring.data.redis.*)");
+        }
+        return service;
     }
 
     /**

@@ -43,11 +43,31 @@ class ConfigurationMetadataTest {
             "idgen.snowflake.worker-id | 0",
             "idgen.snowflake.max-borrow | 0",
             "idgen.snowflake.clock-backwards-tolerance | \"5ms\"",
+            "idgen.snowflake.worker-id-assigner | \"static\"",
+            "idgen.snowflake.lease.ttl | \"30s\"",
+            "idgen.snowflake.lease.reuse-delay | \"5s\"",
+            "idgen.segment.store | \"jdbc\"",
+            "idgen.jdbc.worker-table | \"idgen_worker\"",
+            "idgen.redis.prefix | \"idgen:\"",
+            "idgen.redis.timeout | \"500ms\"",
+            "idgen.redis.window-size | 100000",
+            "idgen.redis.verify-persistence | true",
+            "idgen.redis.buckets.count | 256",
+            "idgen.redis.buckets.max-sequence | 99999",
+            "idgen.redis.buckets.zone | \"UTC\"",
+            "idgen.redis.buckets.open-duration | \"5s\"",
     })
     void describesEveryPropertyWithItsDefault(String name, String defaultValue) throws Exception {
         String entry = entry(metadata(), name);
         assertThat(entry).containsPattern("\"description\": \"[^\"]{20,}\"")
                 .contains("\"defaultValue\": " + defaultValue);
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "idgen.segment.store, dual", "idgen.snowflake.worker-id-assigner, redis", "idgen.strategy, redis" })
+    void hintsTheChoices(String name, String value) throws Exception {
+        assertThat(metadata()).containsPattern("\"name\": \"" + java.util.regex.Pattern.quote(name)
+                + "\",\\s*\"values\": \\[[^\\]]*\"value\": \"" + value + "\"");
     }
 
     @Test
