@@ -8,7 +8,6 @@ import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Locale;
 import javax.sql.DataSource;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactory;
@@ -159,7 +158,7 @@ public final class JdbcSegmentStore implements SegmentStore {
                 try {
                     DatabaseMetaData metaData = connection.getMetaData();
                     DatabaseDialect detected = DatabaseDialect.of(metaData.getDatabaseProductName());
-                    if (shouldCreateSchema(detected, metaData.getURL())) {
+                    if (schemaInitialization.createsTableOn(detected, metaData.getURL())) {
                         createTable(connection, detected);
                     }
                     dialect = detected;
@@ -189,15 +188,6 @@ public final class JdbcSegmentStore implements SegmentStore {
         }
     }
 
-    private boolean shouldCreateSchema(DatabaseDialect detected, String url) {
-        return switch (schemaInitialization) {
-            case ALWAYS -> true;
-            case NEVER -> false;
-            case EMBEDDED -> detected == DatabaseDialect.H2 && url != null
-                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:tcp:")
-                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:ssl:");
-        };
-    }
 
     @Override
     public String toString() {

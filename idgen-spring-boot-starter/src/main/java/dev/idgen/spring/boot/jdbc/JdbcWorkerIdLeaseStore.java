@@ -12,7 +12,6 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -303,7 +302,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             if (sql == null) {
                 DatabaseMetaData metaData = connection.getMetaData();
                 DatabaseDialect detected = DatabaseDialect.of(metaData.getDatabaseProductName());
-                if (shouldCreateSchema(detected, metaData.getURL())) {
+                if (schemaInitialization.createsTableOn(detected, metaData.getURL())) {
                     createTable(connection, detected);
                 }
                 sql = Sql.of(detected, table);
@@ -329,15 +328,6 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
     }
 
-    private boolean shouldCreateSchema(DatabaseDialect detected, String url) {
-        return switch (schemaInitialization) {
-            case ALWAYS -> true;
-            case NEVER -> false;
-            case EMBEDDED -> detected == DatabaseDialect.H2 && url != null
-                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:tcp:")
-                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:ssl:");
-        };
-    }
 
     /**
      * The database server's time in epoch milliseconds, the same throughout one statement, so that a statement

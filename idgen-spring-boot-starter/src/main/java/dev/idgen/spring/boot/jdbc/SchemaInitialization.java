@@ -12,5 +12,20 @@ public enum SchemaInitialization {
     ALWAYS,
 
     /** Never: the table is created by your migrations, from the DDL idgen ships. */
-    NEVER
+    NEVER;
+
+    /**
+     * @param dialect the database
+     * @param url its JDBC URL
+     * @return whether idgen creates its table there: H2 over TCP or SSL is a server, not embedded
+     */
+    boolean createsTableOn(DatabaseDialect dialect, String url) {
+        return switch (this) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case EMBEDDED -> dialect == DatabaseDialect.H2 && url != null
+                    && !url.toLowerCase(java.util.Locale.ROOT).startsWith("jdbc:h2:tcp:")
+                    && !url.toLowerCase(java.util.Locale.ROOT).startsWith("jdbc:h2:ssl:");
+        };
+    }
 }
