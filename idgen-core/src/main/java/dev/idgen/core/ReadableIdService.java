@@ -1,24 +1,36 @@
 package dev.idgen.core;
 
 /**
- * Readable String IDs: a formatted timestamp, a short business code and a sequence, for example
- * {@code 261121153000123ORD04200017}. Unique as long as the implementation's stated bounds hold; the time part tells
- * when the ID was issued.
+ * Hands out IDs as strings a person can read: the time they were issued, a short business code and a counter, for
+ * example {@code 250314093015123ORD04200017} for an order issued at 2025-03-14 09:30:15.123.
+ *
+ * <p>Unlike {@link IdService}'s 64-bit IDs these are not numbers, and they are only roughly time-ordered. An
+ * implementation never hands out the same string twice; when it cannot be sure of that it throws an
+ * {@link IdGenerationException} instead of guessing.
+ *
+ * <p>Implementations are thread-safe.
  */
 public interface ReadableIdService {
 
     /**
-     * @param bizCode a business code of 0 to 4 letters or digits, placed after the time part
-     * @return a new ID
-     * @throws InvalidArgumentException when {@code bizCode} is malformed
-     * @throws StoreUnavailableException when the backing store cannot issue one now
+     * The next readable ID, carrying {@code bizCode} as it is.
+     *
+     * @param bizCode a business code of 0 to 4 characters of {@code [A-Za-z0-9]}, for example {@code ORD}; the empty
+     *        string leaves it out
+     * @return a new ID, never {@code null}
+     * @throws InvalidArgumentException naming {@code bizCode} when it breaks the rule
+     * @throws IdGenerationException when no ID can be issued safely, for example {@link StoreUnavailableException}
+     *         when the store behind the service does not answer
      */
     String nextReadableId(String bizCode);
 
     /**
-     * @param id an ID from {@link #nextReadableId}
-     * @return its parts, the time part decoded to an instant
-     * @throws InvalidArgumentException when {@code id} is not such an ID
+     * What a readable ID issued by this service carries: at least when it was issued and its business code.
+     *
+     * @param id an ID from {@link #nextReadableId(String)} of a service configured like this one
+     * @return its parts
+     * @throws InvalidArgumentException naming {@code id} when it is {@code null} or cannot have been issued by this
+     *         service (wrong length, a non-digit where digits belong, an impossible date)
      */
     DecodedId decodeReadable(String id);
 }
