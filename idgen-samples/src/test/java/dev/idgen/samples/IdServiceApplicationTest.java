@@ -95,6 +95,13 @@ class IdServiceApplicationTest {
     }
 
     @Test
+    void readableIdsAreOffWithoutRedisAndSaySo() throws Exception {
+        HttpResponse<String> response = get("/ids/readable?biz=ORD");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).contains("idgen.redis.buckets.enabled=true");
+    }
+
+    @Test
     void healthShowsTheIdgenComponent() throws Exception {
         HttpResponse<String> response = get("/actuator/health");
         assertThat(response.statusCode()).isEqualTo(200);

@@ -21,7 +21,8 @@ public final class IdgenHealthContributorAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "idgenHealthIndicator")
-    IdgenHealthIndicator idgenHealthIndicator(IdService idService) {
-        return new IdgenHealthIndicator(idService);
+    IdgenHealthIndicator idgenHealthIndicator(IdService idService,
+            org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds) {
+        return new IdgenHealthIndicator(idService, readableIds.getIfUnique());
     }
 }

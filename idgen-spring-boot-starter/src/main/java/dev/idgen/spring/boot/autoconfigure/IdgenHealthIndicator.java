@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.lease.RenewingWorkerIdLease;
 import dev.idgen.core.segment.SegmentIdService;
@@ -41,9 +42,20 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
 
     private CompletableFuture<Void> storeCheck;
 
+    private final ReadableIdService readableIds;
+
     public IdgenHealthIndicator(IdService idService) {
+        this(idService, null);
+    }
+
+    /**
+     * @param idService the ID service
+     * @param readableIds the readable-ID service, or null
+     */
+    public IdgenHealthIndicator(IdService idService, ReadableIdService readableIds) {
         super("idgen health check failed");
         this.idService = idService;
+        this.readableIds = readableIds;
     }
 
     @Override
@@ -82,6 +94,9 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
         if ("redis".equals(idService.strategy())
                 && ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
             RedisHealth.contribute(builder, idService);
+        }
+        if (readableIds != null && ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
+            RedisHealth.buckets(builder, readableIds);
         }
         if (ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory", getClass().getClassLoader())) {
             TicketHealth.contribute(builder, idService);

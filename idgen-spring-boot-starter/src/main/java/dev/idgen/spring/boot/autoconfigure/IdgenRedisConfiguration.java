@@ -1,10 +1,14 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.ReadableIdService;
+import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.redis.BucketedRedisSequence;
 import dev.idgen.spring.boot.redis.DualSegmentStore;
+import dev.idgen.spring.boot.redis.RedisKeys;
 import dev.idgen.spring.boot.redis.RedisIdService;
 import dev.idgen.spring.boot.redis.RedisRoundTrips;
 import dev.idgen.spring.boot.redis.RedisScriptExecutor;
@@ -133,6 +137,28 @@ class IdgenRedisConfiguration {
         WorkerIdLeaseStore idgenWorkerIdLeaseStore(RedisScriptExecutor redis, IdgenRedisProperties properties) {
             return InvalidIdgenProperty.rethrowAsProperty(PREFIX,
                     () -> new RedisWorkerIdLeaseStore(redis, properties.getPrefix()));
+        }
+    }
+
+    /**
+     * {@code idgen.redis.buckets.enabled=true}: readable IDs from bucketed Redis sequences.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    @ConditionalOnProperty(name = "idgen.redis.buckets.enabled", havingValue = "true")
+    static class BucketsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ReadableIdService idgenReadableIdService(RedisScriptExecutor redis, IdgenRedisProperties properties,
+                TimeSource timeSource) {
+            String prefix = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+                    () -> RedisKeys.checkPrefix(properties.getPrefix()));
+            IdgenRedisProperties.Buckets buckets = properties.getBuckets();
+            return InvalidIdgenProperty.rethrowAsProperty(PREFIX + ".buckets", Map.of("buckets", "count"),
+                    () -> new BucketedRedisSequence(redis, prefix, buckets.getCount(), buckets.getMaxSequence(),
+                            buckets.getZone(), buckets.getOpenDuration(), timeSource));
         }
     }
 

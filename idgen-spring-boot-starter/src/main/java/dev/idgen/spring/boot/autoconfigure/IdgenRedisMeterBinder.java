@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.spring.boot.redis.BucketedRedisSequence;
 import dev.idgen.spring.boot.redis.DualSegmentStore;
 import dev.idgen.spring.boot.redis.RedisRoundTrips;
 import dev.idgen.spring.boot.redis.RedisSegmentStore;
@@ -52,9 +53,6 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
         } else if (segmentStore instanceof RedisSegmentStore redis) {
             windowed = redis.counter();
         }
-        if (windowed != null && windowed == counter) {
-            // The redis strategy: its IdService is the counter's only user.
-        }
         if (windowed != null) {
             FunctionCounter.builder("idgen.redis.windows", windowed, RedisWindowedCounter::windowsReserved)
                     .description("Windows of values reserved from the database for Redis counters").register(registry);
@@ -73,8 +71,23 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
         }
 
         static void bind(MeterRegistry registry, ReadableIdService readableIds) {
-            // Filled in with the bucketed sequence.
-            Gauge.builder("idgen.redis.buckets", readableIds, ids -> 0).register(registry);
+            if (!(readableIds instanceof BucketedRedisSequence buckets)) {
+                return;
+            }
+            for (int i = 0; i < buckets.bucketCount(); i++) {
+                int bucket = i;
+                Gauge.builder("idgen.redis.bucket.state", buckets, b -> b.circuitState(bucket).ordinal())
+                        .tag("bucket", Integer.toString(bucket))
+                        .description("A readable-ID bucket's circuit: 0 closed, 1 half-open, 2 open")
+                        .register(registry);
+            }
+            Gauge.builder("idgen.redis.buckets.open", buckets, BucketedRedisSequence::openBuckets)
+                    .description("Readable-ID buckets whose circuit is not closed").register(registry);
+            FunctionCounter.builder("idgen.redis.buckets.busy", buckets, BucketedRedisSequence::busySkips)
+                    .description("Times a call skipped a bucket that had used up its sequences in this millisecond")
+                    .register(registry);
+            FunctionCounter.builder("idgen.redis.buckets.wraps", buckets, BucketedRedisSequence::wraps)
+                    .description("Times a bucket's sequence wrapped").register(registry);
         }
     }
 }

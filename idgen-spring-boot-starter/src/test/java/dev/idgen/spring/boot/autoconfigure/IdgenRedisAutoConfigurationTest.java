@@ -3,6 +3,7 @@ package dev.idgen.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.lease.LeasingWorkerIdAssigner;
 import dev.idgen.core.lease.RenewingWorkerIdLease;
 import dev.idgen.core.segment.SegmentIdService;
@@ -137,6 +138,43 @@ class IdgenRedisAutoConfigurationTest {
         runner.withPropertyValues("idgen.snowflake.worker-id-assigner=jdbc", url, "idgen.jdbc.worker-table=bad table")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("idgen.jdbc.worker-table"));
+    }
+
+    @Test
+    void readableIdsFromBucketedRedisSequences() {
+        runner.withPropertyValues("idgen.redis.buckets.enabled=true", "idgen.redis.buckets.count=16",
+                "idgen.redis.buckets.zone=Asia/Shanghai").run(context -> {
+                    ReadableIdService readable = context.getBean(ReadableIdService.class);
+                    String id = readable.nextReadableId("ORD");
+                    assertThat(id).hasSize(15 + 3 + 2 + 5).contains("ORD");
+                    assertThat(readable.decodeReadable(id).toMap()).containsEntry("bizCode", "ORD");
+                    var health = context.getBean(IdgenHealthIndicator.class).health(true);
+                    assertThat(health.getStatus()).isEqualTo(Status.UP);
+                    assertThat(health.getDetails()).containsEntry("readableIdBucketsOpen", 0);
+                    SimpleMeterRegistry registry = context.getBean(SimpleMeterRegistry.class);
+                    context.getBean(IdgenRedisMeterBinder.class).bindTo(registry);
+                    assertThat(registry.get("idgen.redis.bucket.state").gauges()).hasSize(16);
+                    assertThat(registry.get("idgen.redis.buckets.open").gauge().value()).isZero();
+                });
+        runner.withPropertyValues("idgen.redis.buckets.enabled=true", "idgen.redis.buckets.count=2000")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("idgen.redis.buckets.count"));
+        runner.withPropertyValues("idgen.redis.buckets.enabled=true", "idgen.redis.buckets.max-sequence=3")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("idgen.redis.buckets.max-sequence"));
+    }
+
+    @Test
+    void allBucketsOpenMakesHealthDown() {
+        runner.withPropertyValues("idgen.redis.buckets.enabled=true", "idgen.redis.buckets.count=4",
+                "spring.data.redis.port=1", "idgen.redis.timeout=100ms").run(context -> {
+                    ReadableIdService readable = context.getBean(ReadableIdService.class);
+                    org.assertj.core.api.Assertions.assertThatThrownBy(() -> readable.nextReadableId("X"))
+                            .isInstanceOf(dev.idgen.core.StoreUnavailableException.class);
+                    var health = context.getBean(IdgenHealthIndicator.class).health(true);
+                    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(health.getDetails().get("error").toString()).contains("readable-ID bucket");
+                });
     }
 
     @Test
