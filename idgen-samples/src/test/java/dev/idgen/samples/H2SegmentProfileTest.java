@@ -25,7 +25,7 @@ class H2SegmentProfileTest {
     @Test
     void servesSegmentIdsAndReportsHealth() throws Exception {
         HttpResponse<String> ids = get("/ids/orders?count=3");
-        assertThat(ids.statusCode()).isEqualTo(200);
+        assertThat(ids.statusCode()).as(ids.body()).isEqualTo(200);
         assertThat(ids.body()).isEqualTo("[\"1\",\"2\",\"3\"]");
         assertThat(get("/ids/decode/3").body()).isEqualTo("{\"strategy\":\"segment\",\"id\":\"3\"}");
         HttpResponse<String> health = get("/actuator/health");

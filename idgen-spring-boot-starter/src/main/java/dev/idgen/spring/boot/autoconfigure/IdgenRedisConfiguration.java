@@ -49,6 +49,9 @@ class IdgenRedisConfiguration {
 
     private static final String PREFIX = "idgen.redis";
 
+    /** How long start-up waits for the first Redis connection; a Redis that is down does not fail start-up. */
+    private static final java.time.Duration STARTUP_WAIT = java.time.Duration.ofSeconds(5);
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
             "io.lettuce.core.RedisClient" })
@@ -70,8 +73,10 @@ class IdgenRedisConfiguration {
                         + " on Lettuce (found " + (factory == null ? "none" : factory.getClass().getName())
                         + "): add spring-boot-starter-data-redis and set spring.data.redis.host / port");
             }
-            return InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+            RedisScriptExecutor executor = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
                     () -> new RedisScriptExecutor(lettuce, properties.getTimeout(), roundTrips));
+            executor.awaitReady(STARTUP_WAIT);
+            return executor;
         }
     }
 

@@ -99,6 +99,29 @@ public final class RedisScriptExecutor {
     }
 
     /**
+     * Waits, at most {@code wait}, for the first connection and a first {@code PING}, so that the first calls after
+     * start-up are not spent on connecting (a JVM's first Lettuce connection can take longer than a short timeout).
+     * A Redis that is down is not an error here: calls fail until it is up.
+     *
+     * @param wait the longest wait
+     * @return whether Redis answered
+     */
+    public boolean awaitReady(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        java.util.concurrent.CompletableFuture<Native> attempt = connectAttempt();
+        try {
+            attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            ping();
+            return true;
+        } catch (TimeoutException | ExecutionException | RuntimeException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
      * Sends {@code PING}, for health checks.
      */
     public void ping() {
