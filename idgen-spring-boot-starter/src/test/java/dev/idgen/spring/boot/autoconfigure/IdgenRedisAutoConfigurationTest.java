@@ -167,13 +167,32 @@ class IdgenRedisAutoConfigurationTest {
     @Test
     void allBucketsOpenMakesHealthDown() {
         runner.withPropertyValues("idgen.redis.buckets.enabled=true", "idgen.redis.buckets.count=4",
-                "spring.data.redis.port=1", "idgen.redis.timeout=100ms").run(context -> {
+                "spring.data.redis.port=1", "idgen.redis.timeout=100ms", "idgen.redis.buckets.open-duration=1m")
+                .run(context -> {
                     ReadableIdService readable = context.getBean(ReadableIdService.class);
-                    org.assertj.core.api.Assertions.assertThatThrownBy(() -> readable.nextReadableId("X"))
-                            .isInstanceOf(dev.idgen.core.StoreUnavailableException.class);
+                    var buckets = (dev.idgen.spring.boot.redis.BucketedRedisSequence) readable;
+                    // Each failing call opens at least the buckets it tried within the 100 ms budget.
+                    for (int i = 0; i < 8 && !buckets.allOpen(); i++) {
+                        org.assertj.core.api.Assertions.assertThatThrownBy(() -> readable.nextReadableId("X"))
+                                .isInstanceOf(dev.idgen.core.StoreUnavailableException.class);
+                    }
+                    assertThat(buckets.allOpen()).isTrue();
                     var health = context.getBean(IdgenHealthIndicator.class).health(true);
                     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                     assertThat(health.getDetails().get("error").toString()).contains("readable-ID bucket");
+                });
+    }
+
+    @Test
+    void startupFailsClearlyWhenEveryWorkerIdIsTaken() {
+        runner.withPropertyValues("idgen.snowflake.worker-id-assigner=redis", "idgen.snowflake.worker-bits=0")
+                .run(first -> {
+                    assertThat(first).hasNotFailed();
+                    runner.withPropertyValues("idgen.snowflake.worker-id-assigner=redis",
+                            "idgen.snowflake.worker-bits=0").run(second -> assertThat(second).hasFailed()
+                                    .getFailure().rootCause().isInstanceOf(
+                                            dev.idgen.core.WorkerIdsExhaustedException.class)
+                                    .hasMessageContaining("No worker id from 0 to 0 is free"));
                 });
     }
 

@@ -193,6 +193,21 @@ class RedisFaultTest {
     }
 
     @Test
+    void threeJvmsGetDistinctWorkerIdsAndAFourthFindsNoneLeft() throws Exception {
+        String port = Integer.toString(redis.port());
+        // Two worker bits: four worker ids, three JVMs at once, then one JVM per id left over.
+        List<Worker> jvms = List.of(worker("lease", port, prefix, "2", "4000"), worker("lease", port, prefix, "2",
+                "4000"), worker("lease", port, prefix, "2", "4000"));
+        until(() -> jvms.stream().allMatch(jvm -> jvm.workerId >= 0 && jvm.values.size() > 100),
+                "three JVMs to lease worker ids and draw IDs");
+        assertThat(jvms.stream().map(jvm -> jvm.workerId).distinct().count()).isEqualTo(3);
+        for (Worker jvm : jvms) {
+            jvm.await();
+        }
+        assertNoDuplicates(jvms.toArray(new Worker[0]));
+    }
+
+    @Test
     void leasesSurviveARedisRestartWithoutTwoLiveHolders() throws Exception {
         String port = Integer.toString(redis.port());
         Worker holder = worker("lease", port, prefix, "1", "12000");
