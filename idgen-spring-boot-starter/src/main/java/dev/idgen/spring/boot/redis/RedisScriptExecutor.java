@@ -113,7 +113,15 @@ public final class RedisScriptExecutor {
             attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             ping();
             return true;
-        } catch (TimeoutException | ExecutionException | RuntimeException e) {
+        } catch (ExecutionException e) {
+            // Down at start-up: the next call tries a new connection rather than reporting this old failure.
+            synchronized (this) {
+                if (connecting == attempt) {
+                    connecting = null;
+                }
+            }
+            return false;
+        } catch (TimeoutException | RuntimeException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
