@@ -99,6 +99,18 @@ public final class OwnRedis implements AutoCloseable {
         return factory;
     }
 
+    /**
+     * Deletes every key that starts with {@code prefix}, as tests do after themselves.
+     */
+    public static void deleteKeys(LettuceConnectionFactory factory, String prefix) {
+        try (var connection = factory.getConnection()) {
+            var keys = connection.keyCommands().keys((prefix + "*").getBytes(StandardCharsets.UTF_8));
+            if (keys != null && !keys.isEmpty()) {
+                connection.keyCommands().del(keys.toArray(new byte[0][]));
+            }
+        }
+    }
+
     private String ping() {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);

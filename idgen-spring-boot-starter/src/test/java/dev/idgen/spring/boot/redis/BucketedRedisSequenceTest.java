@@ -45,12 +45,7 @@ class BucketedRedisSequenceTest {
 
     @AfterEach
     void close() {
-        try (var connection = factory.getConnection()) {
-            var keys = connection.keyCommands().keys((prefix + "*").getBytes(StandardCharsets.UTF_8));
-            if (keys != null && !keys.isEmpty()) {
-                connection.keyCommands().del(keys.toArray(new byte[0][]));
-            }
-        }
+        OwnRedis.deleteKeys(factory, prefix);
         factory.destroy();
     }
 

@@ -37,12 +37,7 @@ class RedisWindowedCounterTest {
 
     @AfterEach
     void close() {
-        try (var connection = factory.getConnection()) {
-            var keys = connection.keyCommands().keys((prefix + "*").getBytes(StandardCharsets.UTF_8));
-            if (keys != null && !keys.isEmpty()) {
-                connection.keyCommands().del(keys.toArray(new byte[0][]));
-            }
-        }
+        OwnRedis.deleteKeys(factory, prefix);
         factory.destroy();
     }
 
