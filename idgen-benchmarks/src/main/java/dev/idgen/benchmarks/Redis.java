@@ -1,0 +1,122 @@
+package dev.idgen.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.jdbc.SchemaInitialization;
+import dev.idgen.spring.boot.redis.RedisRoundTrips;
+import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * idgen's Redis backend as the starter wires it, for the Redis benchmarks: a Spring Data Redis
+ * {@link LettuceConnectionFactory} (one shared native connection), a {@link RedisScriptExecutor} with a 2 s timeout,
+ * and a {@link RedisWindowedCounter} whose windows are reserved from MariaDB ({@link JdbcSegmentStore} through
+ * MyBatis, see {@link MariaDb}). Redis is {@code IDGEN_BENCH_REDIS_HOST} (default {@code 127.0.0.1}) port
+ * {@code IDGEN_BENCH_REDIS_PORT} (default 6379). Every run counts under a key prefix of its own
+ * ({@code idgen-bench:<kind>:<time>:<pid>:}); the benchmarks delete their keys when they finish.
+ */
+final class Redis implements AutoCloseable {
+
+    /** The table the windows are reserved from. */
+    static final String WINDOW_TABLE = "idgen_bench_redis_window";
+
+    private final HikariDataSource pool;
+    private final LettuceConnectionFactory connectionFactory;
+    private final RedisWindowedCounter counter;
+    private final String prefix;
+
+    private Redis(HikariDataSource pool, LettuceConnectionFactory connectionFactory, RedisWindowedCounter counter,
+            String prefix) {
+        this.pool = pool;
+        this.connectionFactory = connectionFactory;
+        this.counter = counter;
+        this.prefix = prefix;
+    }
+
+    /**
+     * @param kind what the run measures, part of the key prefix
+     * @param windowSize how many values one database reservation covers
+     * @return the counter, its persistence checked as the starter does
+     */
+    static Redis counter(String kind, long windowSize) {
+        HikariDataSource pool = MariaDb.pool(2);
+        JdbcSegmentStore windows = new JdbcSegmentStore(MariaDb.sqlSessionFactory(pool), WINDOW_TABLE, 0,
+                SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(host(), port()));
+        connectionFactory.afterPropertiesSet();
+        connectionFactory.start();
+        RedisScriptExecutor executor = new RedisScriptExecutor(connectionFactory, Duration.ofSeconds(2),
+                new RedisRoundTrips());
+        String prefix = uniquePrefix(kind);
+        RedisWindowedCounter counter = new RedisWindowedCounter(executor, windows, prefix, windowSize);
+        counter.verifyPersistence();
+        return new Redis(pool, connectionFactory, counter, prefix);
+    }
+
+    RedisWindowedCounter counter() {
+        return counter;
+    }
+
+    LettuceConnectionFactory connectionFactory() {
+        return connectionFactory;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    /**
+     * @return a client of the same Redis through Lettuce's own API, for the raw baselines
+     */
+    static RedisClient client() {
+        return RedisClient.create("redis://" + host() + ":" + port());
+    }
+
+    /**
+     * Deletes keys this run wrote.
+     */
+    static void deleteKeys(StatefulRedisConnection<String, String> connection, String... keys) {
+        if (keys.length > 0) {
+            connection.sync().del(keys);
+        }
+    }
+
+    /**
+     * @param name a name counted in this run
+     * @return its counter and limit keys
+     */
+    String[] keysOf(String name) {
+        String counterKey = prefix + "{" + name + "}";
+        return new String[] { counterKey, counterKey + ":limit" };
+    }
+
+    @Override
+    public void close() {
+        connectionFactory.destroy();
+        pool.close();
+    }
+
+    private static String uniquePrefix(String kind) {
+        return "idgen-bench:" + kind + ":" + Long.toString(System.currentTimeMillis(), 36) + ":"
+                + Long.toString(ProcessHandle.current().pid(), 36) + ":";
+    }
+
+    private static String host() {
+        return env("IDGEN_BENCH_REDIS_HOST", "127.0.0.1");
+    }
+
+    private static int port() {
+        return Integer.parseInt(env("IDGEN_BENCH_REDIS_PORT", "6379"));
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
