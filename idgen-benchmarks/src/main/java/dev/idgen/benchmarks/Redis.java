@@ -89,11 +89,11 @@ final class Redis implements AutoCloseable {
 
     /**
      * @param name a name counted in this run
-     * @return its counter and limit keys
+     * @return its counter and window keys
      */
     String[] keysOf(String name) {
         String counterKey = prefix + "{" + name + "}";
-        return new String[] { counterKey, counterKey + ":limit" };
+        return new String[] { counterKey, counterKey + ":window" };
     }
 
     @Override

@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 /**
  * Checks the configured key prefix. Keys are the prefix and then a name or a bucket number in a Redis Cluster hash
- * tag, so the keys one script touches always share a slot: {@code idgen:{orders}} and {@code idgen:{orders}:limit}.
+ * tag, so the keys one script touches always share a slot: {@code idgen:{orders}} and {@code idgen:{orders}:window}.
  */
 public final class RedisKeys {
 

@@ -13,68 +13,88 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Per-name counters in Redis that survive Redis losing its data without ever repeating a value.
  *
- * <p>Each name has a counter key {@code prefix{name}} and a limit key {@code prefix{name}:limit}. Redis only counts
+ * <p>Each name has a counter key {@code prefix{name}} and a window key {@code prefix{name}:window}. Redis only counts
  * within a <em>window</em> {@code (start, limit]} that was first reserved in a durable {@link SegmentStore} (the
- * database); one script does {@code INCRBY} and refuses when the window is used up or when either key is missing.
- * A refused call reserves the next window from the database and installs it. So:
+ * database). An ID is one plain {@code INCRBY} on the counter; the caller checks the answer against the window it
+ * knows (reading the window key again when the answer is past it), and when the window is used up or a key is
+ * missing it reserves the next window from the database and installs it with a script. The counter holds the value
+ * plus {@link #OFFSET}, so a counter that Redis lost and {@code INCRBY} created afresh answers below the offset and is
+ * recognised. So:
  * <ul>
- * <li>every value handed out lies in a window the database reserved, windows never overlap, and within one window
+ * <li>every value handed out lies in a window the database reserved, windows never overlap, and the counter never
+ * moves backwards (an install sets it to the new window's start or leaves it where it is, if that is higher), so
  * {@code INCRBY} never repeats;</li>
+ * <li>windows are installed in increasing order (never over a later or a still usable one), so a later window lies
+ * wholly above an earlier one: an answer inside a window a caller knows was counted while that window was in place;</li>
  * <li>a Redis that restarts empty has no keys: the next call reserves a fresh window above everything the database
- * ever gave out, rather than counting again from zero;</li>
- * <li>a window is only installed over a used-up or missing one, and never over a later one.</li>
+ * ever gave out, rather than counting again from zero.</li>
  * </ul>
  * Assumption: Redis comes back either with every acknowledged write (AOF with {@code appendfsync always}) or with
  * nothing. A Redis that comes back with an older snapshot (RDB, {@code appendfsync everysec}, a failover to a lagging
  * replica) can repeat values of its current window; {@link #verifyPersistence()} refuses such a configuration.
  *
- * <p>The database is written once per window, not per ID; values above {@code 2^53 - 1} are refused because Redis
- * scripts count in doubles.
+ * <p>The database is written once per window, not per ID; values are kept below 2^52 so that counter plus offset
+ * stays exact in the install script's doubles.
  */
 public final class RedisWindowedCounter {
 
-    /** Lua counts in doubles: past this, comparisons in the scripts would be inexact. */
-    public static final long MAX_VALUE = (1L << 53) - 1;
+    /** Added to every counter in Redis, so that one re-created from nothing is recognised by its small value. */
+    public static final long OFFSET = 1L << 52;
+
+    /** The largest value handed out: counter plus offset stays below 2^53, exact in Lua's doubles. */
+    public static final long MAX_VALUE = OFFSET - 1;
 
     private static final System.Logger LOG = System.getLogger(RedisWindowedCounter.class.getName());
 
-    private static final byte[] ONE = { '1' };
-
     private static final int MAX_WINDOWS_PER_CALL = 4;
-
-    // -1: a key is missing (new name, or Redis lost it); -2: the window cannot hold n more.
-    static final RedisScript INCREMENT = RedisScript.of("idgen-increment", """
-            local limit = redis.call('GET', KEYS[2])
-            if not limit or redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-            local value = redis.call('INCRBY', KEYS[1], ARGV[1])
-            if value > tonumber(limit) then return -2 end
-            return value
-            """);
 
     // 1: installed; 0: a usable or later window is already in place (the caller's window goes unused).
     static final RedisScript INSTALL = RedisScript.of("idgen-install-window", """
-            local limit = redis.call('GET', KEYS[2])
-            local value = redis.call('GET', KEYS[1])
-            if limit and value and tonumber(value) + tonumber(ARGV[3]) <= tonumber(limit) then return 0 end
-            if limit and tonumber(limit) >= tonumber(ARGV[2]) then return 0 end
-            redis.call('SET', KEYS[1], ARGV[1])
-            redis.call('SET', KEYS[2], ARGV[2])
+            local offset = 4503599627370496
+            local window = redis.call('GET', KEYS[2])
+            local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+            if window then
+              local limit = tonumber(string.match(window, ':(%d+)$'))
+              if limit >= tonumber(ARGV[2]) then return 0 end
+              if current >= offset and current - offset + tonumber(ARGV[3]) <= limit then return 0 end
+            end
+            local base = tonumber(ARGV[1]) + offset
+            if current > base then base = current end
+            redis.call('SET', KEYS[1], string.format('%.0f', base))
+            redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2])
             return 1
             """);
+
+    /** A name's keys and the window this process last saw for it. */
+    private static final class Counter {
+        final byte[][] keys;
+        volatile Window window;
+
+        Counter(String counterKey) {
+            this.keys = new byte[][] { counterKey.getBytes(StandardCharsets.UTF_8),
+                    (counterKey + ":window").getBytes(StandardCharsets.UTF_8) };
+        }
+    }
+
+    private record Window(long start, long limit) {
+
+        boolean holds(long first, long last) {
+            return first > start && last <= limit;
+        }
+    }
 
     private final RedisScriptExecutor redis;
     private final SegmentStore windows;
     private final String prefix;
     private final long windowSize;
-    private final Map<String, byte[][]> keys = new ConcurrentHashMap<>();
-    private final Map<String, Object> refillLocks = new ConcurrentHashMap<>();
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private volatile boolean persistenceVerified = true;
     private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
     private final LongAdder windowsReserved = new LongAdder();
     private final LongAdder lostCounters = new LongAdder();
 
     /**
-     * @param redis runs the scripts
+     * @param redis runs the commands and scripts
      * @param windows the durable store windows are reserved from
      * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
      * @param windowSize how many values one database reservation covers, from 1 to 2^40
@@ -100,19 +120,29 @@ public final class RedisWindowedCounter {
      * @throws StoreUnavailableException when a new window is needed and the database cannot give one
      */
     public long increment(String name, long n) {
-        byte[][] nameKeys = keys(name);
-        byte[] amount = n == 1 ? ONE : Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+        Counter counter = counter(name);
         for (int attempt = 0;; attempt++) {
-            long value = redis.evalLong(INCREMENT, nameKeys, amount);
-            if (value > 0) {
-                return value;
+            long answer = redis.incrBy(counter.keys[0], n);
+            boolean missing = answer < OFFSET;
+            if (!missing) {
+                long last = answer - OFFSET;
+                Window known = counter.window;
+                if (known != null && known.holds(last - n + 1, last)) {
+                    return last;
+                }
+                // Past the window this process knew: another process may have installed a later one.
+                Window current = readWindow(counter);
+                if (current != null && current.holds(last - n + 1, last)) {
+                    return last;
+                }
+                missing = current == null;
             }
             if (attempt == MAX_WINDOWS_PER_CALL) {
                 throw new StoreUnavailableException("The Redis counter '" + name + "' needed a new window "
                         + MAX_WINDOWS_PER_CALL + " times in one call; other instances are using them up faster than"
                         + " this one gets to them: raise idgen.redis.window-size");
             }
-            refill(name, nameKeys, n, amount, value == -1);
+            refill(name, counter, n, missing);
         }
     }
 
@@ -175,9 +205,9 @@ public final class RedisWindowedCounter {
         return windowSize;
     }
 
-    private void refill(String name, byte[][] nameKeys, long n, byte[] amount, boolean missing) {
+    private void refill(String name, Counter counter, long n, boolean missing) {
         // One refill at a time per name in this process; the install script settles races between processes.
-        synchronized (refillLocks.computeIfAbsent(name, key -> new Object())) {
+        synchronized (counter) {
             if (!persistenceVerified) {
                 try {
                     verifyPersistence();
@@ -191,13 +221,17 @@ public final class RedisWindowedCounter {
             }
             Segment window = windows.allocate(name, Math.max(windowSize, n));
             if (window.last() > MAX_VALUE) {
-                throw new IdGenerationException("The counter '" + name + "' reached 2^53: Redis scripts cannot count"
+                throw new IdGenerationException("The counter '" + name + "' reached 2^52: Redis scripts cannot count"
                         + " past it exactly");
             }
             windowsReserved.increment();
-            long installed = redis.evalLong(INSTALL, nameKeys,
+            long installed = redis.evalLong(INSTALL, counter.keys,
                     Long.toString(window.first() - 1).getBytes(StandardCharsets.US_ASCII),
-                    Long.toString(window.last()).getBytes(StandardCharsets.US_ASCII), amount);
+                    Long.toString(window.last()).getBytes(StandardCharsets.US_ASCII),
+                    Long.toString(n).getBytes(StandardCharsets.US_ASCII));
+            if (installed == 1) {
+                counter.window = new Window(window.first() - 1, window.last());
+            }
             boolean hadWindow = !refilledNames.add(name);
             if (missing && installed == 1 && hadWindow) {
                 lostCounters.increment();
@@ -207,13 +241,20 @@ public final class RedisWindowedCounter {
         }
     }
 
-    private byte[][] keys(String name) {
-        byte[][] cachedKeys = keys.get(name);
-        if (cachedKeys != null) {
-            return cachedKeys;
+    private Window readWindow(Counter counter) {
+        byte[] value = redis.get(counter.keys[1]);
+        if (value == null) {
+            return null;
         }
-        String counter = prefix + "{" + name + "}";
-        return keys.computeIfAbsent(name, key -> new byte[][] { counter.getBytes(StandardCharsets.UTF_8),
-                (counter + ":limit").getBytes(StandardCharsets.UTF_8) });
+        String text = new String(value, StandardCharsets.US_ASCII);
+        int colon = text.indexOf(':');
+        Window window = new Window(Long.parseLong(text.substring(0, colon)), Long.parseLong(text.substring(colon + 1)));
+        counter.window = window;
+        return window;
+    }
+
+    private Counter counter(String name) {
+        Counter counter = counters.get(name);
+        return counter != null ? counter : counters.computeIfAbsent(name, key -> new Counter(prefix + "{" + key + "}"));
     }
 }

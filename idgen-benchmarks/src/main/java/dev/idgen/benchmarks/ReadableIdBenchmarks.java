@@ -1,0 +1,77 @@
+package dev.idgen.benchmarks;
+
+import dev.idgen.spring.boot.redis.BucketedRedisSequence;
+import dev.idgen.spring.boot.redis.RedisRoundTrips;
+import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Readable IDs ({@link BucketedRedisSequence#nextReadableId}, 256 buckets, one script round trip per ID) beside raw
+ * Lettuce {@code INCR} on the same Redis, both over one shared connection. Subclasses fix the thread count.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 5, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public abstract class ReadableIdBenchmarks {
+
+    private Redis redis;
+    private BucketedRedisSequence readable;
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> connection;
+    private RedisCommands<String, String> raw;
+    private String rawKey;
+
+    @Setup
+    public void setUp() {
+        redis = Redis.counter("readable", 100_000);
+        readable = new BucketedRedisSequence(new RedisScriptExecutor(redis.connectionFactory(), Duration.ofSeconds(2),
+                new RedisRoundTrips()), redis.prefix());
+        readable.nextReadableId("ORD");
+        client = Redis.client();
+        connection = client.connect();
+        raw = connection.sync();
+        rawKey = redis.prefix() + "raw";
+        raw.incr(rawKey);
+    }
+
+    @TearDown
+    public void tearDown() {
+        for (int i = 0; i < readable.bucketCount(); i++) {
+            raw.del(redis.prefix() + "bucket:{" + i + "}");
+        }
+        raw.del(rawKey);
+        connection.close();
+        client.shutdown();
+        redis.close();
+    }
+
+    /** A readable ID: time, business code, bucket and sequence, formatted. */
+    @Benchmark
+    public String readableId() {
+        return readable.nextReadableId("ORD");
+    }
+
+    /** Lettuce's own {@code INCR}, sync API, one shared connection. */
+    @Benchmark
+    public long rawLettuce() {
+        return raw.incr(rawKey);
+    }
+}
