@@ -27,7 +27,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnection;
  * after the other, so on such a machine its error bars are wider than the differences sought here.
  *
  * <p>Sides: {@code idgen} ({@code RedisIdService.nextId}, as in {@link RedisIncrBenchmarks}), {@code raw} (Lettuce
- * {@code INCR}, sync API, one shared connection, as there), {@code rawScript} (idgen's increment script by
+ * {@code INCR}, sync API, one shared connection, as there), {@code rawScript} (the per-ID script idgen's first version ran, kept to show what a Lua call costs, by
  * {@code EVALSHA} through that raw connection), {@code rawTrivialScript} ({@code EVALSHA} of a script that only does
  * {@code INCRBY}), {@code springIncr} ({@code INCR} on Spring Data Redis's shared native connection, waited for as
  * idgen waits).
@@ -39,7 +39,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnection;
  */
 public final class RedisIncrAlternating {
 
-    /** The text of {@code RedisWindowedCounter.INCREMENT}. */
+    /** The per-ID increment script of idgen's first version (now one plain INCRBY), for comparison. */
     private static final String INCREMENT = """
             local limit = redis.call('GET', KEYS[2])
             if not limit or redis.call('EXISTS', KEYS[1]) == 0 then return -1 end

@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The redis strategy on a real Redis beside the raw Lettuce it wraps. idgen: {@code RedisIdService.nextId}, one
- * {@code EVALSHA} of the windowed-increment script per ID over Spring Data Redis's shared native Lettuce connection,
+ * {@code INCRBY} per ID checked against its window, over Spring Data Redis's shared native Lettuce connection,
  * windows of 100,000 reserved from MariaDB. Raw: {@code INCR} on one key through Lettuce's sync API on one shared
  * {@link StatefulRedisConnection}. Both sides multiplex every calling thread over a single connection, no pool.
  * Redis is {@code IDGEN_BENCH_REDIS_HOST}:{@code IDGEN_BENCH_REDIS_PORT}, MariaDB as in {@link MariaDb}.
@@ -47,7 +47,7 @@ public abstract class RedisIncrBenchmarks {
     public void setUp() {
         redis = Redis.counter("incr", WINDOW_SIZE);
         idgen = new RedisIdService(redis.counter());
-        // Connects, loads the script into Redis and reserves the first window before the clock starts.
+        // Connects and reserves the first window before the clock starts.
         idgen.nextId("bench");
         client = Redis.client();
         connection = client.connect();
@@ -65,7 +65,7 @@ public abstract class RedisIncrBenchmarks {
         redis.close();
     }
 
-    /** idgen's redis strategy: name check, windowed-increment script, round trip timed and counted. */
+    /** idgen's redis strategy: name check, INCRBY, window check, round trip timed and counted. */
     @Benchmark
     public long idgen() {
         return idgen.nextId("bench");

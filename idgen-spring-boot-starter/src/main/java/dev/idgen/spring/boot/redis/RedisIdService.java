@@ -6,8 +6,8 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.SequenceDecodedId;
 
 /**
- * {@code idgen.strategy=redis}: each ID is one script round trip that does {@code INCRBY} on the name's Redis
- * counter; {@link #nextIds} is one {@code INCRBY n}. IDs of a name strictly increase across every instance, and
+ * {@code idgen.strategy=redis}: each ID is one plain {@code INCRBY} on the name's Redis counter, checked against
+ * the counter's window; {@link #nextIds} is one {@code INCRBY n}. IDs of a name strictly increase across every instance, and
  * survive Redis losing its data: see {@link RedisWindowedCounter}.
  */
 public final class RedisIdService implements IdService {

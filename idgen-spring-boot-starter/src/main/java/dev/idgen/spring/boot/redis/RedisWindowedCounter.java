@@ -41,7 +41,7 @@ public final class RedisWindowedCounter {
     /** Added to every counter in Redis, so that one re-created from nothing is recognised by its small value. */
     public static final long OFFSET = 1L << 52;
 
-    /** The largest value handed out: counter plus offset stays below 2^53, exact in Lua's doubles. */
+    /** The largest value handed out: value plus offset stays below 2^53, exact in Lua's doubles. */
     public static final long MAX_VALUE = OFFSET - 1;
 
     private static final System.Logger LOG = System.getLogger(RedisWindowedCounter.class.getName());
