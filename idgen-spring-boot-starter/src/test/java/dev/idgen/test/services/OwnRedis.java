@@ -27,22 +27,25 @@ public final class OwnRedis implements AutoCloseable {
 
     private final Path dir;
     private final int port;
+    private final List<String> extraArgs;
     private Process process;
 
-    private OwnRedis(Path dir, int port) {
+    private OwnRedis(Path dir, int port, List<String> extraArgs) {
         this.dir = dir;
         this.port = port;
+        this.extraArgs = extraArgs;
     }
 
     /**
+     * @param extraArgs more redis-server arguments, e.g. {@code --rename-command CONFIG ""}
      * @throws IllegalStateException when redis-server is not installed
      */
-    public static OwnRedis start() throws Exception {
+    public static OwnRedis start(String... extraArgs) throws Exception {
         if (!new File(REDIS_SERVER).canExecute()) {
             throw new IllegalStateException("This fault test starts a Redis server of its own and needs "
                     + REDIS_SERVER + ": install it with 'apt-get install redis-server'");
         }
-        OwnRedis redis = new OwnRedis(Files.createTempDirectory("idgen-redis-"), freePort());
+        OwnRedis redis = new OwnRedis(Files.createTempDirectory("idgen-redis-"), freePort(), List.of(extraArgs));
         redis.startServer();
         return redis;
     }
@@ -52,8 +55,10 @@ public final class OwnRedis implements AutoCloseable {
         if (process != null && process.isAlive()) {
             return;
         }
-        process = new ProcessBuilder(List.of(REDIS_SERVER, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"))
+        List<String> command = new java.util.ArrayList<>(List.of(REDIS_SERVER, "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"));
+        command.addAll(extraArgs);
+        process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log")
                         .toFile())).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

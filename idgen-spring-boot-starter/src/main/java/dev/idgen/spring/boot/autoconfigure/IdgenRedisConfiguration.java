@@ -13,7 +13,6 @@ import dev.idgen.spring.boot.redis.RedisIdService;
 import dev.idgen.spring.boot.redis.RedisRoundTrips;
 import dev.idgen.spring.boot.redis.RedisScriptExecutor;
 import dev.idgen.spring.boot.redis.RedisSegmentStore;
-import dev.idgen.spring.boot.redis.RedisUnavailableException;
 import dev.idgen.spring.boot.redis.RedisWindowedCounter;
 import dev.idgen.spring.boot.redis.RedisWorkerIdLeaseStore;
 import java.util.Locale;
@@ -190,7 +189,7 @@ class IdgenRedisConfiguration {
             try {
                 counter.verifyPersistence();
             } catch (IllegalStateException e) {
-                if (!(e.getCause() instanceof RedisUnavailableException)) {
+                if (!RedisWindowedCounter.isUnreachable(e)) {
                     throw e;
                 }
                 // Redis is down at start-up: the health shows it, and the first window checks again.

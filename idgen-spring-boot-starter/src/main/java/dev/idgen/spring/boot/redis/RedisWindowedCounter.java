@@ -176,6 +176,16 @@ public final class RedisWindowedCounter {
     }
 
     /**
+     * @param failure what {@link #verifyPersistence()} threw
+     * @return whether it failed because Redis could not be reached (rather than refusing {@code CONFIG GET} or having
+     *         an unsafe configuration)
+     */
+    public static boolean isUnreachable(IllegalStateException failure) {
+        return failure.getCause() instanceof RedisUnavailableException unavailable
+                && !(unavailable.getCause() instanceof io.lettuce.core.RedisCommandExecutionException);
+    }
+
+    /**
      * Defers {@link #verifyPersistence()} to the first window this process installs, for a Redis that is down at
      * start-up.
      */
@@ -212,8 +222,8 @@ public final class RedisWindowedCounter {
                 try {
                     verifyPersistence();
                 } catch (IllegalStateException e) {
-                    if (e.getCause() instanceof RedisUnavailableException unavailable) {
-                        throw unavailable;
+                    if (isUnreachable(e)) {
+                        throw (RedisUnavailableException) e.getCause();
                     }
                     throw new IdGenerationException(e.getMessage(), e);
                 }

@@ -207,6 +207,28 @@ class RedisWindowedCounterTest {
     }
 
     @Test
+    void aRedisThatRefusesConfigIsReportedAsSuchNotAsDown() throws Exception {
+        try (OwnRedis own = OwnRedis.start("--rename-command", "CONFIG", "")) {
+            LettuceConnectionFactory ownFactory = own.connectionFactory();
+            try {
+                RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(ownFactory,
+                        Duration.ofSeconds(1), new RedisRoundTrips()), database, prefix, 100);
+                assertThatThrownBy(counter::verifyPersistence).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("idgen.redis.verify-persistence=false")
+                        .satisfies(e -> assertThat(RedisWindowedCounter.isUnreachable((IllegalStateException) e))
+                                .isFalse());
+                counter.verifyPersistenceBeforeFirstWindow();
+                assertThatThrownBy(() -> counter.increment("orders", 1))
+                        .isInstanceOf(dev.idgen.core.IdGenerationException.class)
+                        .isNotInstanceOf(RedisUnavailableException.class)
+                        .hasMessageContaining("idgen.redis.verify-persistence=false");
+            } finally {
+                ownFactory.destroy();
+            }
+        }
+    }
+
+    @Test
     void badArgumentsNameThemselves() {
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, "bad{prefix}", 100))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("prefix must be");
