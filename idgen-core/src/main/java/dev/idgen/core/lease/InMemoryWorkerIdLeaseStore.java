@@ -52,12 +52,13 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
     public synchronized boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay,
             long lastTimestamp, boolean heldValidly) {
         checkUp();
+        if (!heldValidly) {
+            return false;
+        }
         long now = clock.currentTimeMillis();
         Entry entry = entries.get(workerId);
-        boolean ours = entry != null && entry.owner().equals(owner);
-        boolean free = entry == null ? now >= bornAt + ttl.toMillis() + reuseDelay.toMillis() || heldValidly
-                : entry.expiresAt() + reuseDelay.toMillis() <= now;
-        if (!ours && !free) {
+        // An entry that is missing was lost with the data: only a holder still valid by its own clock takes it back.
+        if (entry != null && !entry.owner().equals(owner)) {
             return false;
         }
         long last = Math.max(lastTimestamp, entry == null ? -1 : entry.lastTimestamp());

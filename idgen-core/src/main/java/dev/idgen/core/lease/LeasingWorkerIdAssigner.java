@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -43,6 +44,8 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
     private final Duration reuseDelay;
     private final Duration acquireTimeout;
     private final TimeSource timeSource;
+    private final LongAdder renewals = new LongAdder();
+    private final LongAdder renewalFailures = new LongAdder();
 
     private LeasingWorkerIdAssigner(Builder builder) {
         this.store = builder.store;
@@ -140,6 +143,25 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 throw new IdGenerationException("Interrupted while waiting for a free worker id");
             }
         }
+    }
+
+    /**
+     * @return how many renewals succeeded, over every lease this assigner handed out
+     */
+    public long renewals() {
+        return renewals.sum();
+    }
+
+    /**
+     * @return how many renewals failed (the store could not be reached, or refused), over every lease this assigner
+     *         handed out
+     */
+    public long renewalFailures() {
+        return renewalFailures.sum();
+    }
+
+    void countRenewal(boolean succeeded) {
+        (succeeded ? renewals : renewalFailures).increment();
     }
 
     WorkerIdLeaseStore store() {

@@ -5,19 +5,28 @@ import dev.idgen.core.TimeSource;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A worker id lease from {@link LeasingWorkerIdAssigner}, renewed by a heartbeat thread of its own until closed.
+ * A worker id lease from {@link LeasingWorkerIdAssigner}, renewed by a heartbeat thread of its own until it is lost
+ * or closed.
  *
  * <p>{@link #checkValid()} is the fence: one volatile read and one monotonic clock read. A renewal that fails to
  * reach the store leaves the deadline where it was, so the generator keeps issuing until the lease could expire and
- * then stops; a renewal the store refuses (someone else holds the worker id) stops it at once. Either way the
- * heartbeat keeps trying, and IDs flow again as soon as a renewal succeeds.
+ * then stops. The lease is <em>lost</em> for good, and never renewed again, once the store refuses a renewal (someone
+ * else may hold the worker id) or the deadline passes before a renewal succeeded (the store may have expired it and
+ * handed it on). Renewing it after that could give two live holders one worker id: a store that came back empty
+ * after a restart, say, would let it take the id back while the instance that leased it meanwhile still holds it.
+ * The actions registered with {@link #whenLost} run then, so the generator can acquire a fresh worker id.
+ *
+ * <p>Renewals and the release run one at a time under the lease's lock, so a renewal already in flight when
+ * {@link #close()} is called reaches the store before the release does, never after it.
  */
 public final class RenewingWorkerIdLease implements WorkerIdLease {
 
@@ -30,13 +39,15 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     private final long previousTimestamp;
     private final long validityNanos;
     private final ScheduledExecutorService heartbeat;
-    private final LongAdder renewals = new LongAdder();
-    private final LongAdder renewalFailures = new LongAdder();
+    /** The newest timestamp in use, only ever raised (by the generator and the heartbeat at once). */
+    private final AtomicLong newestTimestamp;
+    private final List<Runnable> lostActions = new ArrayList<>();
 
     /** Monotonic deadline: IDs may be issued while {@code nanoTime() - validUntilNanos < 0}. */
     private volatile long validUntilNanos;
-    private volatile long newestTimestamp;
     private volatile boolean closed;
+    /** Set once, under the lock: the lease is never renewed again. */
+    private volatile boolean lost;
     private volatile String lastProblem;
 
     RenewingWorkerIdLease(LeasingWorkerIdAssigner assigner, long workerId, long previousTimestamp, long sentNanos) {
@@ -47,7 +58,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
         this.previousTimestamp = previousTimestamp;
         this.validityNanos = assigner.ttl().minus(assigner.safetyMargin()).toNanos();
         this.validUntilNanos = sentNanos + validityNanos;
-        this.newestTimestamp = previousTimestamp;
+        this.newestTimestamp = new AtomicLong(previousTimestamp);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "idgen-lease-" + workerId);
             thread.setDaemon(true);
@@ -68,9 +79,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
 
     @Override
     public void recordTimestamp(long epochMillis) {
-        if (epochMillis > newestTimestamp) {
-            newestTimestamp = epochMillis;
-        }
+        newestTimestamp.accumulateAndGet(epochMillis, Math::max);
     }
 
     @Override
@@ -78,13 +87,21 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
         if (timeSource.nanoTime() - validUntilNanos >= 0) {
             throw new LeaseLostException("The lease on worker id " + workerId + " held by '" + assigner.instanceId()
                     + "' is not known to be valid (" + (closed ? "closed" : lastProblem != null ? lastProblem
-                            : "not renewed in time") + "); no IDs are issued until it is renewed");
+                            : "not renewed in time") + "); no IDs are issued under it"
+                    + (closed ? "" : lost ? " (a new worker id is being acquired)" : " until it is renewed"));
         }
     }
 
     @Override
     public boolean isValid() {
         return timeSource.nanoTime() - validUntilNanos < 0;
+    }
+
+    /**
+     * @return whether the lease is lost for good: refused by the store, or expired unrenewed
+     */
+    public boolean isLost() {
+        return lost;
     }
 
     /**
@@ -95,17 +112,18 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     }
 
     /**
-     * @return how many renewals succeeded
+     * @return how many renewals succeeded, over every lease of this lease's assigner
      */
     public long renewals() {
-        return renewals.sum();
+        return assigner.renewals();
     }
 
     /**
-     * @return how many renewals failed: the store could not be reached, or refused
+     * @return how many renewals failed (the store could not be reached, or refused), over every lease of this lease's
+     *         assigner
      */
     public long renewalFailures() {
-        return renewalFailures.sum();
+        return assigner.renewalFailures();
     }
 
     /**
@@ -116,57 +134,103 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     }
 
     /**
+     * @return why the lease is not valid, or null while nothing went wrong
+     */
+    public String lastProblem() {
+        return lastProblem;
+    }
+
+    @Override
+    public void whenLost(Runnable action) {
+        boolean runNow;
+        synchronized (this) {
+            runNow = lost;
+            if (!runNow) {
+                lostActions.add(action);
+            }
+        }
+        if (runNow) {
+            action.run();
+        }
+    }
+
+    /**
      * Renews once, now, on the calling thread; the heartbeat calls it on its own.
      *
      * @return whether the lease is held after the attempt
      */
     public boolean renewNow() {
-        if (closed) {
-            return false;
-        }
-        long sent = timeSource.nanoTime();
-        boolean heldValidly = sent - validUntilNanos < 0;
-        long record = Math.max(newestTimestamp, timeSource.currentTimeMillis() + LeasingWorkerIdAssigner.MAX_AHEAD_MILLIS);
-        try {
-            if (store.renew(workerId, assigner.instanceId(), assigner.ttl(), assigner.reuseDelay(), record,
-                    heldValidly)) {
-                newestTimestamp = record;
-                // Only this thread (or a test calling in) writes the deadline; `sent` grows, so it only moves on.
-                validUntilNanos = sent + validityNanos;
-                if (lastProblem != null) {
-                    LOG.log(System.Logger.Level.INFO, "Lease on worker id " + workerId + " renewed again");
-                }
-                lastProblem = null;
-                renewals.increment();
-                return true;
+        List<Runnable> toRun;
+        synchronized (this) {
+            if (closed || lost) {
+                return false;
             }
-            validUntilNanos = sent;
-            lastProblem = "the store says another instance holds worker id " + workerId + " or it is not free yet";
-            LOG.log(System.Logger.Level.WARNING, "Lost the lease on worker id " + workerId + ": " + lastProblem);
-        } catch (RuntimeException e) {
-            lastProblem = "the last renewal failed: " + e.getMessage();
-            LOG.log(System.Logger.Level.WARNING, "Renewing the lease on worker id " + workerId + " failed", e);
+            long sent = timeSource.nanoTime();
+            if (sent - validUntilNanos >= 0) {
+                // Past the deadline the store may already have expired the lease and given the worker id to someone
+                // else; this process cannot tell, so it never claims the id again.
+                toRun = lose("it expired unrenewed (the last successful renewal was sent more than "
+                        + Duration.ofNanos(validityNanos) + " ago)");
+            } else {
+                long record = Math.max(newestTimestamp.get(),
+                        timeSource.currentTimeMillis() + LeasingWorkerIdAssigner.MAX_AHEAD_MILLIS);
+                boolean held;
+                try {
+                    held = store.renew(workerId, assigner.instanceId(), assigner.ttl(), assigner.reuseDelay(), record,
+                            true);
+                } catch (RuntimeException e) {
+                    lastProblem = "the last renewal failed: " + e.getMessage();
+                    assigner.countRenewal(false);
+                    LOG.log(System.Logger.Level.WARNING, "Renewing the lease on worker id " + workerId + " failed", e);
+                    return false;
+                }
+                if (held) {
+                    recordTimestamp(record);
+                    // Only this method, under the lock, moves the deadline; `sent` grows, so it only moves on.
+                    validUntilNanos = sent + validityNanos;
+                    if (lastProblem != null) {
+                        LOG.log(System.Logger.Level.INFO, "Lease on worker id " + workerId + " renewed again");
+                    }
+                    lastProblem = null;
+                    assigner.countRenewal(true);
+                    return true;
+                }
+                toRun = lose("the store refused the renewal: another instance holds worker id " + workerId
+                        + ", or the lease expired there");
+            }
         }
-        renewalFailures.increment();
+        for (Runnable action : toRun) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "An action on losing the lease on worker id " + workerId
+                        + " failed", e);
+            }
+        }
         return false;
     }
 
     /**
-     * Stops the heartbeat and releases the worker id, keeping the newest recorded timestamp for the next holder.
+     * Stops the heartbeat and releases the worker id, keeping the newest recorded timestamp for the next holder. A
+     * renewal in flight finishes first, so it cannot reach the store after the release.
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        validUntilNanos = timeSource.nanoTime();
-        heartbeat.shutdownNow();
-        try {
-            store.release(workerId, assigner.instanceId(), newestTimestamp);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Releasing worker id " + workerId + " failed; it frees itself when"
-                    + " the lease expires", e);
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            validUntilNanos = timeSource.nanoTime();
+            heartbeat.shutdown();
+            lostActions.clear();
+            try {
+                // The store only releases for this owner, so a lost lease that someone else took is left alone.
+                store.release(workerId, assigner.instanceId(), newestTimestamp.get());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "Releasing worker id " + workerId + " failed; it frees itself when"
+                        + " the lease expires", e);
+            }
         }
     }
 
@@ -175,8 +239,22 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
         return "RenewingWorkerIdLease[workerId=" + workerId + ", owner=" + assigner.instanceId() + "]";
     }
 
+    /** Called under the lock: fences the lease for good and hands back the actions to run outside it. */
+    private List<Runnable> lose(String why) {
+        lost = true;
+        validUntilNanos = Math.min(validUntilNanos, timeSource.nanoTime());
+        lastProblem = why;
+        assigner.countRenewal(false);
+        heartbeat.shutdown();
+        LOG.log(System.Logger.Level.WARNING, "Lost the lease on worker id " + workerId + " for good: " + why
+                + "; it is never renewed again, a new worker id is to be acquired");
+        List<Runnable> toRun = List.copyOf(lostActions);
+        lostActions.clear();
+        return toRun;
+    }
+
     private void scheduleRenewal(Duration delay) {
-        if (closed) {
+        if (closed || lost) {
             return;
         }
         try {
@@ -186,7 +264,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                 scheduleRenewal(held ? assigner.renewInterval() : assigner.renewInterval().dividedBy(4));
             }, delay.toNanos(), TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closed meanwhile
+            // closed or lost meanwhile
         }
     }
 }

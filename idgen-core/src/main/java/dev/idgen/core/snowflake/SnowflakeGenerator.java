@@ -22,7 +22,7 @@ abstract class SnowflakeStatePadBefore {
 }
 
 abstract class SnowflakeStateField extends SnowflakeStatePadBefore {
-    /** The last issued ID without its worker bits: {@code tick << (workerBits + sequenceBits) | sequence}. */
+    /** The last issued ID: {@code tick << (workerBits + sequenceBits) | workerId << sequenceBits | sequence}. */
     volatile long state;
 }
 
@@ -50,6 +50,14 @@ abstract class SnowflakeStatePadAfter extends SnowflakeStateField {
  *
  * <p>A new generator starts as if its predecessor had used the current tick (plus any borrowable ticks) to the end,
  * so the first ID waits for the next tick: a generator recreated within one tick cannot repeat its predecessor's IDs.
+ *
+ * <p><b>Changing worker id.</b> The worker id is part of the state word, so the hot path stays one compare-and-set.
+ * When a leased worker id is lost for good ({@link WorkerIdLease#whenLost}), a thread of the generator's own acquires
+ * a fresh lease from the same assigner, retrying until it gets one, and installs it: the state moves, in one
+ * compare-and-set, to the new worker id at a tick after both the current one and the new id's last used timestamp.
+ * Every caller that read the old state then fails its compare-and-set and starts over; the new lease is published
+ * only after the state, so a caller that read the old state can never pass the new lease's check with it. Until
+ * then calls throw {@link dev.idgen.core.LeaseLostException}. IDs keep increasing across the change.
  */
 public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements AutoCloseable {
 
@@ -94,12 +102,14 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
 
     private final SnowflakeLayout layout;
     private final TimeSource timeSource;
-    private final WorkerIdLease lease;
-    private final long workerId;
+    private final WorkerIdAssigner workerIdAssigner;
+    /** The lease IDs are issued under; replaced (after the state) only when a lost lease is re-acquired. */
+    private volatile WorkerIdLease lease;
+    private final Object leaseLock = new Object();
     private final long epochMillis;
     private final long tickMillis;
     private final int timestampShift;
-    private final long workerPart;
+    private final long workerMask;
     private final long sequenceMask;
     private final long spreadMask;
     private final long maxTick;
@@ -107,18 +117,26 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     private final long toleranceMillis;
     private final LongAdder clockBackwardsEvents = new LongAdder();
     private final LongAdder sequenceOverflowWaits = new LongAdder();
+    private final LongAdder workerIdChanges = new LongAdder();
+    /**
+     * The state installed at start-up or with a new worker id: its tick counts as used up, so the first caller waits
+     * for the next tick, and that wait is not a sequence overflow.
+     */
+    private volatile long installedState;
     /** The state as {@link #close()} found it; meaningful once {@code state} is {@link #CLOSED}. */
     private volatile long stateAtClose;
 
     private SnowflakeGenerator(Builder builder) {
         this.layout = builder.layout;
         this.timeSource = builder.timeSource;
+        this.workerIdAssigner = builder.workerIdAssigner;
         this.maxBorrow = builder.maxBorrow;
         this.toleranceMillis = builder.clockBackwardsTolerance.toMillis();
         this.epochMillis = layout.epoch().toEpochMilli();
         this.tickMillis = layout.tickUnit().millis();
         this.timestampShift = layout.workerBits() + layout.sequenceBits();
         this.sequenceMask = layout.maxSequence();
+        this.workerMask = layout.maxWorkerId() << layout.sequenceBits();
         this.spreadMask = (1L << Math.min(10, Math.max(0, layout.sequenceBits() - 4))) - 1;
         this.maxTick = layout.maxTick();
 
@@ -138,21 +156,13 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                     + layout.exhaustedAt() + ", in " + remaining.toDays() + " days: plan a later epoch or more timestamp bits");
         }
 
-        this.lease = builder.workerIdAssigner.acquire(layout.maxWorkerId());
-        this.workerId = lease.workerId();
-        if (workerId < 0 || workerId > layout.maxWorkerId()) {
-            lease.close();
-            throw new InvalidArgumentException("workerId", workerId, "workerId must be between 0 and "
-                    + layout.maxWorkerId() + " for this layout's worker bits, but was " + workerId);
-        }
-        this.workerPart = workerId << layout.sequenceBits();
-
-        long startTick = tickAt(nowMillis) + maxBorrow;
-        long predecessorTick = lease.lastUsedTimestamp().isPresent()
-                ? tickAt(lease.lastUsedTimestamp().getAsLong()) : -1;
-        startTick = Math.min(maxTick, Math.max(startTick, predecessorTick));
-        // Sequence at its maximum: the start tick counts as used up, so the first ID takes a later tick.
-        STATE.setVolatile(this, (startTick << timestampShift) | sequenceMask);
+        WorkerIdLease first = workerIdAssigner.acquire(layout.maxWorkerId());
+        checkWorkerId(first);
+        this.lease = first;
+        long start = startState(first, tickAt(nowMillis) + maxBorrow);
+        installedState = start;
+        STATE.setVolatile(this, start);
+        first.whenLost(() -> reacquireAfterLosing(first));
     }
 
     /**
@@ -178,7 +188,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
             // that moved backwards.
             long current = (long) STATE.getVolatile(this);
             if (current == CLOSED) {
-                throw new IdGenerationException("The Snowflake generator for worker " + workerId + " is closed");
+                throw new IdGenerationException("The Snowflake generator for worker " + workerId() + " is closed");
             }
             long nowMillis = timeSource.currentTimeMillis();
             // After the clock read: an ID is only issued with a timestamp read while the lease was still valid, even
@@ -192,7 +202,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                     throw exhausted();
                 }
                 // (current + 1) carries out of a full sequence into zeros, so a saturated tick hands 0 to the next.
-                next = (now << timestampShift) | ((current + 1) & spreadMask);
+                next = (now << timestampShift) | (current & workerMask) | ((current + 1) & spreadMask);
             } else if (last - now > maxBorrow) {
                 awaitClockCatchUp(nowMillis, last - maxBorrow);
                 continue;
@@ -202,16 +212,19 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 if (last >= maxTick) {
                     throw exhausted();
                 }
-                next = (last + 1) << timestampShift;
+                next = ((last + 1) << timestampShift) | (current & workerMask);
             } else {
-                sequenceOverflowWaits.increment();
+                if (current != installedState) {
+                    sequenceOverflowWaits.increment();
+                }
                 awaitTick(last + 1 - maxBorrow);
                 continue;
             }
-            // The CAS is the only write to state and next > current on every path, so state strictly increases and
-            // each value is won by exactly one caller. Its volatile semantics order it after the read above.
+            // The CAS is the only write to state (besides installing a new worker id, also a CAS, at a later tick),
+            // next > current on every path, so state strictly increases and each value is won by exactly one caller.
+            // Its volatile semantics order it after the reads above.
             if (STATE.compareAndSet(this, current, next)) {
-                return next | workerPart;
+                return next;
             }
         }
     }
@@ -242,8 +255,18 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         return layout;
     }
 
+    /**
+     * @return the worker id IDs are issued under now; it changes only when a lost lease is replaced
+     */
     public long workerId() {
-        return workerId;
+        return (liveState() & workerMask) >>> layout.sequenceBits();
+    }
+
+    /**
+     * @return how many times a lost worker id lease was replaced by a fresh one
+     */
+    public long workerIdChanges() {
+        return workerIdChanges.sum();
     }
 
     /**
@@ -272,7 +295,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     }
 
     /**
-     * @return the worker id lease this generator issues under
+     * @return the worker id lease this generator issues under now
      */
     public WorkerIdLease lease() {
         return lease;
@@ -321,21 +344,115 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     public void close() {
         // Swapping in CLOSED makes every in-flight compare-and-set fail, so nothing is issued after the newest tick
         // recorded here, even by a caller that was already waiting inside nextId().
-        long last = (long) STATE.getAndSet(this, CLOSED);
-        if (last == CLOSED) {
-            return;
-        }
-        stateAtClose = last;
-        try {
-            lease.recordTimestamp(epochMillis + ((last >>> timestampShift) + 1) * tickMillis - 1);
-        } finally {
-            lease.close();
+        // Under the lease lock, so a new worker id being installed at the same time is either installed before
+        // (and released here) or sees CLOSED and releases its lease itself.
+        synchronized (leaseLock) {
+            long last = (long) STATE.getAndSet(this, CLOSED);
+            if (last == CLOSED) {
+                return;
+            }
+            stateAtClose = last;
+            WorkerIdLease current = lease;
+            try {
+                current.recordTimestamp(lastMillisOf(last));
+            } finally {
+                current.close();
+            }
         }
     }
 
     @Override
     public String toString() {
-        return "SnowflakeGenerator[workerId=" + workerId + ", layout=" + layout + "]";
+        return "SnowflakeGenerator[workerId=" + workerId() + ", layout=" + layout + "]";
+    }
+
+    private void checkWorkerId(WorkerIdLease candidate) {
+        long id = candidate.workerId();
+        if (id < 0 || id > layout.maxWorkerId()) {
+            candidate.close();
+            throw new InvalidArgumentException("workerId", id, "workerId must be between 0 and "
+                    + layout.maxWorkerId() + " for this layout's worker bits, but was " + id);
+        }
+    }
+
+    /**
+     * The state a lease starts from: its tick at or after {@code minTick} and after the worker id's last used
+     * timestamp, with the sequence at its maximum, so that tick counts as used up and the first ID takes a later one.
+     */
+    private long startState(WorkerIdLease candidate, long minTick) {
+        long predecessorTick = candidate.lastUsedTimestamp().isPresent()
+                ? tickAt(candidate.lastUsedTimestamp().getAsLong()) : -1;
+        long startTick = Math.min(maxTick, Math.max(minTick, predecessorTick));
+        return (startTick << timestampShift) | (candidate.workerId() << layout.sequenceBits()) | sequenceMask;
+    }
+
+    /** The last millisecond of the tick in {@code state}. */
+    private long lastMillisOf(long state) {
+        return epochMillis + ((state >>> timestampShift) + 1) * tickMillis - 1;
+    }
+
+    /**
+     * Runs once per lost lease: on a thread of its own, acquires a fresh worker id from the assigner until one is
+     * granted or the generator is closed, and installs it. The lost lease is released first (the store ignores it
+     * when another instance holds the id), keeping the newest timestamp in use for the id's next holder.
+     */
+    private void reacquireAfterLosing(WorkerIdLease lost) {
+        Thread thread = new Thread(() -> {
+            long lostWorkerId = lost.workerId();
+            synchronized (leaseLock) {
+                long current = (long) STATE.getVolatile(this);
+                if (current != CLOSED) {
+                    lost.recordTimestamp(lastMillisOf(current));
+                }
+            }
+            lost.close();
+            long backoffMillis = 100;
+            while (!isClosed()) {
+                try {
+                    WorkerIdLease fresh = workerIdAssigner.acquire(layout.maxWorkerId());
+                    checkWorkerId(fresh);
+                    if (install(fresh)) {
+                        LOG.log(System.Logger.Level.INFO, "Issuing IDs again, under worker id " + fresh.workerId()
+                                + " (worker id " + lostWorkerId + " was lost): " + fresh);
+                    }
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "Could not acquire a new worker id after losing worker id "
+                            + lostWorkerId + " (" + e.getMessage() + "); retrying in " + backoffMillis + " ms");
+                }
+                LockSupport.parkNanos(backoffMillis * 1_000_000L);
+                backoffMillis = Math.min(5_000, backoffMillis * 2);
+            }
+        }, "idgen-reacquire-worker-id");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** @return whether {@code fresh} is now in use; false (and released) when the generator closed meanwhile */
+    private boolean install(WorkerIdLease fresh) {
+        synchronized (leaseLock) {
+            long current = (long) STATE.getVolatile(this);
+            if (current == CLOSED) {
+                fresh.close();
+                return false;
+            }
+            long minTick = Math.max(tickAt(timeSource.currentTimeMillis()) + maxBorrow, (current >>> timestampShift) + 1);
+            long next = startState(fresh, minTick);
+            installedState = next;
+            // Callers race with this CAS only by their own CASes, which fail once it succeeds; close() holds the
+            // lock. The state first, the lease second: a caller that still sees the old lease throws, and one that
+            // read the old state fails its CAS whatever lease it sees.
+            while (!STATE.compareAndSet(this, current, next)) {
+                current = (long) STATE.getVolatile(this);
+                minTick = Math.max(minTick, (current >>> timestampShift) + 1);
+                next = startState(fresh, minTick);
+                installedState = next;
+            }
+            lease = fresh;
+            workerIdChanges.increment();
+        }
+        fresh.whenLost(() -> reacquireAfterLosing(fresh));
+        return true;
     }
 
     private long liveState() {
@@ -354,7 +471,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         if (behind > toleranceMillis) {
             throw new ClockBackwardsException("The clock moved backwards: it is " + behind
                     + " ms behind the newest timestamp in use (" + Instant.ofEpochMilli(nowMillis + behind)
-                    + "), more than the tolerance of " + toleranceMillis + " ms; worker " + workerId
+                    + "), more than the tolerance of " + toleranceMillis + " ms; worker " + workerId()
                     + " refuses to issue IDs until the clock catches up", behind);
         }
         awaitTick(requiredTick);

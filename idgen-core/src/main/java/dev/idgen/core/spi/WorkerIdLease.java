@@ -47,6 +47,19 @@ public interface WorkerIdLease extends AutoCloseable {
     }
 
     /**
+     * Registers {@code action} to run once, on a thread of the lease's own, when this lease is lost for good: the
+     * store refused a renewal (another instance may hold the worker id), or the lease expired unrenewed by this
+     * process's clock. A lost lease is never renewed again; only a fresh {@link WorkerIdAssigner#acquire} (through
+     * the store's reuse delay and last-timestamp hand-over) may give this process a worker id again, which is what
+     * {@link dev.idgen.core.snowflake.SnowflakeGenerator} does. An action registered after the loss runs at once.
+     * Fixed worker ids are never lost: the default does nothing.
+     *
+     * @param action what to do once the lease is lost; it must not throw
+     */
+    default void whenLost(Runnable action) {
+    }
+
+    /**
      * Gives the worker id back. Closing twice has no further effect.
      */
     @Override

@@ -11,7 +11,8 @@ import java.time.Duration;
  * <li>each operation is atomic (a script or a transaction): two owners never both succeed in taking one worker id;</li>
  * <li>a worker id is free for a new owner only once its lease expired (or was released) at least {@code reuseDelay}
  * ago, by the store's own clock;</li>
- * <li>the last timestamp an owner recorded outlives its lease, for the next owner.</li>
+ * <li>the last timestamp an owner recorded outlives its lease, for the next owner, and never goes down;</li>
+ * <li>a lease is renewed only by its owner while valid: once it lapsed, the owner has to acquire afresh.</li>
  * </ul>
  * Operations throw {@link dev.idgen.core.StoreUnavailableException} when the store cannot answer in time.
  */
@@ -29,16 +30,19 @@ public interface WorkerIdLeaseStore {
     Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay);
 
     /**
-     * Extends {@code owner}'s lease on {@code workerId} by {@code ttl} from now, or takes the worker id again if it is
-     * still unowned (expired, unclaimed and past its reuse delay).
+     * Extends {@code owner}'s lease on {@code workerId} by {@code ttl} from now. Refused when another owner holds or
+     * held the worker id since, and always when {@code heldValidly} is false: an owner whose lease may have expired
+     * must never take it back (another instance may hold it by now, or a store that lost its data may not know), but
+     * acquire afresh. A store that lost its data lets an owner that still holds validly take its worker id back. The
+     * recorded last timestamp only ever grows: a lower {@code lastTimestamp} than the stored one leaves it as it is.
      *
      * @param workerId the worker id
      * @param owner the instance identity that holds it
      * @param ttl the new lifetime from now
      * @param reuseDelay as in {@link #acquire}
      * @param lastTimestamp the newest timestamp the owner may have used, in epoch milliseconds
-     * @param heldValidly whether the owner's lease is still valid by the owner's own clock; a store that lost its data
-     *        lets only such owners take their worker id back at once
+     * @param heldValidly whether the owner's lease is still valid by the owner's own clock; when false the renewal is
+     *        refused
      * @return whether {@code owner} holds the lease now
      */
     boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,

@@ -9,7 +9,14 @@ import dev.idgen.core.ManualTimeSource;
 import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.core.ClockBackwardsException;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -47,52 +54,208 @@ class LeasingWorkerIdAssignerTest {
         return (RenewingWorkerIdLease) generator.lease();
     }
 
-    @Test
-    void theGeneratorStopsBeforeTheLeaseCouldExpireAndResumesOnRenewal() {
-        SnowflakeGenerator generator = generator("a");
-        clock.advanceMillis(1);
-        assertThat(generator.nextId()).isPositive();
-        clock.advanceMillis(26_998);
-        assertThat(generator.nextId()).isPositive();
-        clock.advanceMillis(2);
-        assertThatThrownBy(generator::nextId).isInstanceOf(LeaseLostException.class)
-                .hasMessageContaining("worker id 0").hasMessageContaining("'a'");
-        assertThat(lease(generator).isValid()).isFalse();
-        assertThat(lease(generator).renewNow()).as("expired in the store, but nobody took it").isTrue();
-        clock.advanceMillis(1);
-        assertThat(generator.nextId()).isPositive();
-        assertThat(lease(generator).renewals()).isEqualTo(1);
+    /** Waits (bounded, generously) until the generator issues under another lease than {@code old}. */
+    private static RenewingWorkerIdLease awaitNewLease(SnowflakeGenerator generator, Object old) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (generator.lease() == old) {
+            assertThat(System.nanoTime() - deadline).as("a new lease within 30 s").isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        return lease(generator);
     }
 
     @Test
-    void anUnreachableStoreLeavesTheDeadlineWhereItWas() {
+    void theGeneratorStopsBeforeTheLeaseCouldExpireThenLeasesAFreshWorkerId() {
+        SnowflakeGenerator generator = generator("a");
+        clock.advanceMillis(1);
+        long before = generator.nextId();
+        clock.advanceMillis(26_998);
+        assertThat(generator.nextId()).isGreaterThan(before);
+        clock.advanceMillis(2);
+        RenewingWorkerIdLease expired = lease(generator);
+        assertThatThrownBy(generator::nextId).isInstanceOf(LeaseLostException.class)
+                .hasMessageContaining("worker id 0").hasMessageContaining("'a'");
+        assertThat(expired.isValid()).isFalse();
+        assertThat(expired.renewNow()).as("expired by its own clock: never renewed again, though nobody took it")
+                .isFalse();
+        assertThat(expired.isLost()).isTrue();
+        RenewingWorkerIdLease fresh = awaitNewLease(generator, expired);
+        assertThat(fresh.workerId()).as("0 was released and waits out its reuse delay").isEqualTo(1);
+        assertThat(generator.workerId()).isEqualTo(1);
+        assertThat(generator.workerIdChanges()).isEqualTo(1);
+        clock.advanceMillis(1);
+        long after = generator.nextId();
+        assertThat(after).isGreaterThan(before);
+        assertThat(generator.decode(after).workerId()).isEqualTo(1);
+        assertThat(expired.renewNow()).isFalse();
+    }
+
+    @Test
+    void anUnreachableStoreLeavesTheDeadlineWhereItWasThenTheLeaseIsLost() {
         SnowflakeGenerator generator = generator("a");
         store.setAvailable(false);
         clock.advanceMillis(10_000);
-        assertThat(lease(generator).renewNow()).isFalse();
-        assertThat(lease(generator).renewalFailures()).isEqualTo(1);
+        RenewingWorkerIdLease lease = lease(generator);
+        assertThat(lease.renewNow()).isFalse();
+        assertThat(lease.renewalFailures()).isEqualTo(1);
         assertThat(generator.nextId()).isPositive();
-        assertThat(lease(generator).remaining()).isEqualTo(Duration.ofSeconds(17));
+        assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(17));
         clock.advanceMillis(17_000);
         assertThatThrownBy(generator::nextId).isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("the last renewal failed");
         store.setAvailable(true);
-        assertThat(lease(generator).renewNow()).isTrue();
+        assertThat(lease.renewNow()).as("too late: the store may have handed the id on").isFalse();
+        assertThat(awaitNewLease(generator, lease).isValid()).isTrue();
         clock.advanceMillis(1);
         assertThat(generator.nextId()).isPositive();
     }
 
     @Test
-    void aLeaseTakenOverByAnotherInstanceStopsTheGeneratorAtOnce() {
+    void aLeaseTakenOverByAnotherInstanceStopsTheGeneratorWhichMovesToAFreeWorkerId() {
         SnowflakeGenerator first = generator("first");
+        clock.advanceMillis(1);
+        long before = first.nextId();
         clock.advanceMillis(30_000 + 5_000);
         SnowflakeGenerator second = generator("second");
-        assertThat(second.workerId()).isEqualTo(first.workerId());
-        assertThat(lease(first).renewNow()).isFalse();
-        assertThatThrownBy(first::nextId).isInstanceOf(LeaseLostException.class)
-                .hasMessageContaining("another instance holds worker id");
+        assertThat(second.workerId()).isEqualTo(0);
+        RenewingWorkerIdLease lost = lease(first);
+        assertThat(lost.renewNow()).isFalse();
+        assertThatThrownBy(() -> lost.checkValid()).isInstanceOf(LeaseLostException.class);
+        assertThat(awaitNewLease(first, lost).workerId()).isEqualTo(1);
+        assertThat(store.ownerOf(0)).isEqualTo(second.lease() instanceof RenewingWorkerIdLease l ? l.owner() : null);
         clock.advanceMillis(1);
+        assertThat(first.nextId()).isGreaterThan(before);
         assertThat(second.nextId()).isPositive();
+    }
+
+    @Test
+    void aFencedInstanceNeverTakesItsLeaseBackEvenFromAStoreThatLostItsData() {
+        // The chaos run: A frozen past its ttl, B leases A's worker id, then the store restarts empty.
+        SnowflakeGenerator a = generator("a");
+        RenewingWorkerIdLease aLease = lease(a);
+        clock.advanceMillis(30_000 + 5_000);
+        SnowflakeGenerator b = generator("b");
+        assertThat(b.workerId()).isEqualTo(0);
+        store.loseData();
+        clock.advanceMillis(30_000 + 5_000);
+        assertThat(aLease.renewNow()).as("the store would let an unknown id go by now; A must not take it")
+                .isFalse();
+        assertThat(aLease.isLost()).isTrue();
+        RenewingWorkerIdLease aFresh = awaitNewLease(a, aLease);
+        RenewingWorkerIdLease bLease = lease(b);
+        assertThat(bLease.renewNow()).as("B expired by its own clock too").isFalse();
+        RenewingWorkerIdLease bFresh = awaitNewLease(b, bLease);
+        assertThat(aFresh.workerId()).isNotEqualTo(bFresh.workerId());
+        clock.advanceMillis(1);
+        assertThat(a.nextId()).isNotEqualTo(b.nextId());
+    }
+
+    @Test
+    void aNewWorkerIdStartsAfterTheLastTimestampItsPreviousHolderRecorded() {
+        SnowflakeGenerator generator = generator("a");
+        long start = clock.currentTimeMillis();
+        // A host whose clock ran a minute ahead held worker id 1 and released it.
+        long ghostWorkerId = store.acquire("ghost", 1, Duration.ofSeconds(30), Duration.ofSeconds(5)).workerId();
+        assertThat(ghostWorkerId).isEqualTo(1);
+        store.release(1, "ghost", start + 60_000);
+        clock.advanceMillis(27_000);
+        RenewingWorkerIdLease lost = lease(generator);
+        assertThat(lost.renewNow()).isFalse();
+        RenewingWorkerIdLease fresh = awaitNewLease(generator, lost);
+        assertThat(fresh.workerId()).isEqualTo(1);
+        assertThatThrownBy(generator::nextId).as("refuses rather than repeat the ghost's IDs")
+                .isInstanceOf(ClockBackwardsException.class);
+        clock.advanceMillis(20_000);
+        assertThat(fresh.renewNow()).isTrue();
+        clock.advanceMillis(13_001);
+        assertThat(generator.decode(generator.nextId()).timestamp().toEpochMilli()).isGreaterThan(start + 60_000);
+    }
+
+    @Test
+    void aRenewalInFlightReachesTheStoreBeforeTheRelease() throws Exception {
+        CountDownLatch renewing = new CountDownLatch(1);
+        CountDownLatch finishRenewal = new CountDownLatch(1);
+        List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+        WorkerIdLeaseStore slow = new WorkerIdLeaseStore() {
+            @Override
+            public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
+                return store.acquire(owner, maxWorkerId, ttl, reuseDelay);
+            }
+
+            @Override
+            public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
+                    boolean heldValidly) {
+                renewing.countDown();
+                try {
+                    finishRenewal.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                calls.add("renew");
+                return store.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
+            }
+
+            @Override
+            public void release(long workerId, String owner, long lastTimestamp) {
+                calls.add("release");
+                store.release(workerId, owner, lastTimestamp);
+            }
+        };
+        SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(TWO_WORKERS).timeSource(clock)
+                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow).instanceId("a").ttl(Duration.ofSeconds(30))
+                        .renewInterval(Duration.ofSeconds(13)).reuseDelay(Duration.ofSeconds(5))
+                        .acquireTimeout(Duration.ZERO).timeSource(clock).build())
+                .build();
+        Thread renewal = new Thread(() -> lease(generator).renewNow());
+        renewal.start();
+        assertThat(renewing.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread closing = new Thread(generator::close);
+        closing.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (closing.getState() != Thread.State.BLOCKED && closing.isAlive()) {
+            assertThat(System.nanoTime() - deadline).isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        finishRenewal.countDown();
+        renewal.join(30_000);
+        closing.join(30_000);
+        assertThat(calls).containsExactly("renew", "release");
+        clock.advanceMillis(5_000);
+        assertThat(store.acquire("b", 0, Duration.ofSeconds(30), Duration.ofSeconds(5)).workerId())
+                .as("released after the renewal, so free after the reuse delay").isEqualTo(0);
+    }
+
+    @Test
+    void recordingTimestampsFromManyThreadsKeepsTheNewest() throws Exception {
+        RenewingWorkerIdLease lease = lease(generator("a"));
+        int threads = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int offset = t;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                // Each thread's values rise; the highest of all is thread 0's last.
+                for (long v = 0; v < 200_000; v++) {
+                    lease.recordTimestamp(1_800_000_000_000L + v * threads + (threads - 1 - offset));
+                }
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join(60_000);
+        }
+        long newest = 1_800_000_000_000L + 199_999L * threads + (threads - 1);
+        lease.close();
+        clock.advanceMillis(5_000);
+        assertThat(store.acquire("b", 0, Duration.ofSeconds(30), Duration.ofSeconds(5)).lastUsedTimestamp())
+                .isEqualTo(newest);
     }
 
     @Test
@@ -128,7 +291,9 @@ class LeasingWorkerIdAssignerTest {
         assertThat(lease(holder).renewNow()).isTrue();
         assertThatThrownBy(() -> generator("newcomer")).isInstanceOf(WorkerIdsExhaustedException.class)
                 .hasMessageContaining("lost its data");
-        clock.advanceMillis(35_000);
+        clock.advanceMillis(20_000);
+        assertThat(lease(holder).renewNow()).isTrue();
+        clock.advanceMillis(15_000);
         assertThat(lease(holder).renewNow()).isTrue();
         assertThat(generator("newcomer").workerId()).isNotEqualTo(holder.workerId());
     }

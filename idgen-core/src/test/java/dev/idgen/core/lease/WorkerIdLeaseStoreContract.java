@@ -107,13 +107,37 @@ public abstract class WorkerIdLeaseStoreContract {
     }
 
     @Test
-    void anOwnerWhoseLeaseLapsedTakesItBackIfNobodyElseDid() throws InterruptedException {
+    void anOwnerWhoseLeaseLapsedByItsOwnClockNeverRenewsIt() throws InterruptedException {
         WorkerIdLeaseStore store = store();
         String owner = owner();
         long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).as("not valid by its own clock").isFalse();
         pass(TTL.plusMillis(50));
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).isTrue();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).isFalse();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true))
+                .as("valid by its own clock, and nobody took it since: the store's clock merely ran ahead").isTrue();
         assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted()).isFalse();
+    }
+
+    @Test
+    void renewalsAndReleasesNeverLowerTheLastTimestamp() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_900L, true)).isTrue();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_100L, true)).isTrue();
+        store.release(id, owner, 1_700_000_000_050L);
+        pass(REUSE_DELAY.plusMillis(50));
+        String next = owner();
+        Acquisition acquisition = store.acquire(next, 0, TTL, REUSE_DELAY);
+        assertThat(acquisition.workerId()).isEqualTo(id);
+        assertThat(acquisition.lastUsedTimestamp()).isEqualTo(1_700_000_000_900L);
+        assertThat(store.renew(id, next, TTL, REUSE_DELAY, 5, true)).isTrue();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_000L, true))
+                .as("the previous owner, even claiming to be valid").isFalse();
+        store.release(id, next, 7);
+        pass(REUSE_DELAY.plusMillis(50));
+        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).lastUsedTimestamp()).isEqualTo(1_700_000_000_900L);
     }
 
     @Test

@@ -80,6 +80,8 @@ class SnowflakeGeneratorTest {
         assertStaysBlocked(first);
         time.advanceMillis(1);
         assertThat(generator.decode(first.get(5, TimeUnit.SECONDS)).timestamp()).isEqualTo(START.plusMillis(1));
+        assertThat(generator.sequenceOverflowWaits()).as("waiting out the start-up tick is no sequence overflow")
+                .isZero();
     }
 
     @Test

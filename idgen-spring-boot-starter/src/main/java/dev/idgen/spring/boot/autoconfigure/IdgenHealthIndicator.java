@@ -71,7 +71,8 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
             long behind = generator.clockBehindMillis();
             if (generator.lease() instanceof RenewingWorkerIdLease lease) {
                 builder.withDetail("leaseOwner", lease.owner())
-                        .withDetail("leaseRemainingMillis", Math.max(0, lease.remaining().toMillis()));
+                        .withDetail("leaseRemainingMillis", Math.max(0, lease.remaining().toMillis()))
+                        .withDetail("workerIdChanges", generator.workerIdChanges());
             }
             if (generator.isClosed()) {
                 builder.down().withDetail("error", "The Snowflake generator is closed");
@@ -79,9 +80,11 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator {
                 builder.down().withDetail("error", "The Snowflake layout ran out at "
                         + generator.layout().exhaustedAt() + ": no more IDs");
             } else if (!generator.lease().isValid()) {
+                boolean lost = generator.lease() instanceof RenewingWorkerIdLease lease && lease.isLost();
                 builder.down().withDetail("error", "The lease on worker id " + generator.workerId()
                         + " is not known to be valid (the lease store did not renew it in time, or another instance"
-                        + " holds it): no IDs until it is renewed");
+                        + " holds it): " + (lost ? "no IDs until a new worker id is leased"
+                                : "no IDs until it is renewed"));
             } else if (!generator.isClockHealthy()) {
                 builder.down().withDetail("clockBehindMillis", behind).withDetail("error",
                         "The clock is " + behind + " ms behind the newest timestamp in use, more than the tolerance of "

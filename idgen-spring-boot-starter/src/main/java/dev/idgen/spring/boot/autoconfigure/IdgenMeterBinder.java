@@ -56,14 +56,20 @@ public final class IdgenMeterBinder implements MeterBinder {
                     .description("Times a caller waited for the next tick because the sequence was used up")
                     .tags(tags).register(registry);
             if (generator.lease() instanceof RenewingWorkerIdLease lease) {
-                TimeGauge.builder("idgen.lease.remaining", lease, TimeUnit.MILLISECONDS,
-                        l -> Math.max(0, l.remaining().toMillis()))
+                // Read through the generator: a lost lease is replaced by a fresh one with another worker id.
+                TimeGauge.builder("idgen.lease.remaining", generator, TimeUnit.MILLISECONDS,
+                        g -> g.lease() instanceof RenewingWorkerIdLease l ? Math.max(0, l.remaining().toMillis()) : 0)
                         .description("How long IDs may still be issued without another lease renewal")
                         .register(registry);
+                Gauge.builder("idgen.lease.worker.id", generator, SnowflakeGenerator::workerId)
+                        .description("The worker id IDs are issued under now").register(registry);
                 FunctionCounter.builder("idgen.lease.renewals", lease, RenewingWorkerIdLease::renewals)
                         .description("Worker id lease renewals that succeeded").register(registry);
                 FunctionCounter.builder("idgen.lease.renewal.failures", lease, RenewingWorkerIdLease::renewalFailures)
                         .description("Worker id lease renewals that failed or were refused").register(registry);
+                FunctionCounter.builder("idgen.lease.reacquisitions", generator, SnowflakeGenerator::workerIdChanges)
+                        .description("Lost worker id leases replaced by a freshly acquired worker id")
+                        .register(registry);
             }
             TimeGauge.builder("idgen.layout.remaining", generator, TimeUnit.SECONDS,
                             g -> g.remainingLifetime().toSeconds())

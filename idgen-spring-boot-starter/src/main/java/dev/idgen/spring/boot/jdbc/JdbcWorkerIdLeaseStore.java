@@ -69,7 +69,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                             + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now,
                     "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?,"
                             + " last_timestamp = GREATEST(last_timestamp, ?), version = version + 1"
-                            + " WHERE worker_id = ? AND (owner = ? OR expires_at + ? <= " + now + ")",
+                            + " WHERE worker_id = ? AND owner = ?",
                     "UPDATE " + table + " SET expires_at = " + now + ", last_timestamp = GREATEST(last_timestamp, ?),"
                             + " version = version + 1 WHERE worker_id = ? AND owner = ?");
         }
@@ -141,13 +141,16 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /**
      * {@inheritDoc}
      *
-     * <p>{@code heldValidly} is ignored: a database does not lose rows, so a missing row means the worker id was never
-     * leased, and anyone may take it.
+     * <p>A missing row (deleted by hand: a database does not lose rows) is inserted again for a holder that is still
+     * valid; the insert fails if anyone else inserted it meanwhile.
      */
     @Override
     public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
             boolean heldValidly) {
         checkOwner(owner);
+        if (!heldValidly) {
+            return false;
+        }
         long ttlMillis = ttl.toMillis();
         return execute("renew worker id " + workerId, (connection, statements) -> {
             try (PreparedStatement renew = prepare(connection, statements.renew())) {
@@ -156,7 +159,6 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 renew.setLong(3, lastTimestamp);
                 renew.setLong(4, workerId);
                 renew.setString(5, owner);
-                renew.setLong(6, reuseDelay.toMillis());
                 if (renew.executeUpdate() > 0) {
                     return true;
                 }

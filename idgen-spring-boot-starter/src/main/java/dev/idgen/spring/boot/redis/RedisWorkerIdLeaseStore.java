@@ -50,21 +50,16 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return {-1, -1, 0}
             """);
 
-    // ARGV: workerId, owner, ttl ms, reuse delay ms, last timestamp, held validly (1/0) -> 1 held, 0 refused
+    // ARGV: workerId, owner, ttl ms, reuse delay ms, last timestamp, held validly (1/0) -> 1 held, 0 refused.
+    // Only a holder still valid by its own clock renews. A missing owner means the hash was lost with a restart: such
+    // a holder takes its id back (newcomers wait out the warm-up meanwhile); any other owner refuses it for good.
     static final RedisScript RENEW = RedisScript.of("idgen-lease-renew", NOW + """
+            if ARGV[6] ~= '1' then return 0 end
             local id = ARGV[1]
             local ttl = tonumber(ARGV[3])
-            local delay = tonumber(ARGV[4])
-            local b = born()
+            born()
             local owner = redis.call('HGET', KEYS[1], 'o:' .. id)
-            local expires = redis.call('HGET', KEYS[1], 'e:' .. id)
-            local free
-            if expires then
-              free = tonumber(expires) + delay <= now
-            else
-              free = now >= b + ttl + delay or ARGV[6] == '1'
-            end
-            if owner ~= ARGV[2] and not free then return 0 end
+            if owner and owner ~= ARGV[2] then return 0 end
             local last = tonumber(redis.call('HGET', KEYS[1], 't:' .. id) or '-1')
             if tonumber(ARGV[5]) > last then last = tonumber(ARGV[5]) end
             redis.call('HSET', KEYS[1], 'o:' .. id, ARGV[2], 'e:' .. id, fmt(now + ttl), 't:' .. id, fmt(last))
