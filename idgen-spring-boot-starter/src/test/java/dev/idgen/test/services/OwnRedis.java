@@ -78,6 +78,14 @@ public final class OwnRedis implements AutoCloseable {
         }
     }
 
+    /** Sends {@code signal} (e.g. {@code STOP}, {@code CONT}) to the server process. */
+    public void signal(String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+        if (!kill.waitFor(20, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+        }
+    }
+
     public int port() {
         return port;
     }

@@ -2,6 +2,8 @@ package dev.idgen.spring.boot.redis;
 
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -13,6 +15,11 @@ import java.util.concurrent.atomic.LongAdder;
  * if it kept it, and if it came back empty its next window is reserved above the fallback blocks: the resync is the
  * database's row, the maximum of both sides, and the window limit is its version (a window is never replaced by an
  * older one).
+ *
+ * <p>A Redis that merely timed out (stopped, overloaded, partitioned) comes back with its window, which lies below the
+ * blocks the database handed out meanwhile; serving it would go backwards, and the segment engine would refuse those
+ * blocks. So a name that fell back takes its next Redis block from a fresh window, reserved above the database's
+ * maximum (the rest of the old window is skipped).
  */
 public final class DualSegmentStore implements SegmentStore {
 
@@ -21,6 +28,8 @@ public final class DualSegmentStore implements SegmentStore {
     private final RedisSegmentStore redis;
     private final SegmentStore database;
     private final LongAdder fallbacks = new LongAdder();
+    /** Names whose last block came from the database: their next Redis block needs a fresh window. */
+    private final Set<String> fellBack = ConcurrentHashMap.newKeySet();
     private volatile boolean onDatabase;
 
     /**
@@ -35,7 +44,9 @@ public final class DualSegmentStore implements SegmentStore {
     @Override
     public Segment allocate(String name, long step) {
         try {
-            Segment segment = redis.allocate(name, step);
+            Segment segment = fellBack.contains(name) ? redis.allocateInFreshWindow(name, step)
+                    : redis.allocate(name, step);
+            fellBack.remove(name);
             if (onDatabase) {
                 onDatabase = false;
                 LOG.log(System.Logger.Level.INFO, "Redis answers again: segments come from Redis");
@@ -48,6 +59,7 @@ public final class DualSegmentStore implements SegmentStore {
                         + " database until it answers again");
             }
             fallbacks.increment();
+            fellBack.add(name);
             return database.allocate(name, step);
         }
     }

@@ -22,6 +22,19 @@ public final class RedisSegmentStore implements SegmentStore {
         return new Segment(last - step + 1, last);
     }
 
+    /**
+     * A segment from a fresh window above everything the database handed out, see
+     * {@link RedisWindowedCounter#incrementInFreshWindow}.
+     *
+     * @param name the name
+     * @param step the segment's size
+     * @return the segment
+     */
+    public Segment allocateInFreshWindow(String name, long step) {
+        long last = counter.incrementInFreshWindow(name, step);
+        return new Segment(last - step + 1, last);
+    }
+
     @Override
     public void checkAvailable() {
         counter.redis().ping();

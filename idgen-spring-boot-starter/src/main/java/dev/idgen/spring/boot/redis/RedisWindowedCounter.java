@@ -48,7 +48,8 @@ public final class RedisWindowedCounter {
 
     private static final int MAX_WINDOWS_PER_CALL = 4;
 
-    // 1: installed; 0: a usable or later window is already in place (the caller's window goes unused).
+    // ARGV: start, limit, n, force (1: replace a window that is still usable, as long as the new one is later).
+    // 1: installed; 0: a usable (unless forced) or later window is already in place (the caller's window goes unused).
     static final RedisScript INSTALL = RedisScript.of("idgen-install-window", """
             local offset = 4503599627370496
             local window = redis.call('GET', KEYS[2])
@@ -56,7 +57,9 @@ public final class RedisWindowedCounter {
             if window then
               local limit = tonumber(string.match(window, ':(%d+)$'))
               if limit >= tonumber(ARGV[2]) then return 0 end
-              if current >= offset and current - offset + tonumber(ARGV[3]) <= limit then return 0 end
+              if ARGV[4] ~= '1' and current >= offset and current - offset + tonumber(ARGV[3]) <= limit then
+                return 0
+              end
             end
             local base = tonumber(ARGV[1]) + offset
             if current > base then base = current end
@@ -142,8 +145,24 @@ public final class RedisWindowedCounter {
                         + MAX_WINDOWS_PER_CALL + " times in one call; other instances are using them up faster than"
                         + " this one gets to them: raise idgen.redis.window-size");
             }
-            refill(name, counter, n, missing);
+            refill(name, counter, n, missing, false);
         }
+    }
+
+    /**
+     * Like {@link #increment}, but first moves the counter of {@code name} to a fresh window reserved now from the
+     * database, above everything the database handed out so far, even when its current window is still usable. The
+     * rest of the current window is skipped (a gap, never a repeat: the counter only moves forward). The dual store
+     * calls it after it took blocks straight from the database, so Redis's next block lies above those.
+     *
+     * @param name a name, already checked
+     * @param n how much, at least 1
+     * @return the new value: the caller owns {@code value - n + 1} to {@code value}
+     */
+    public long incrementInFreshWindow(String name, long n) {
+        Counter counter = counter(name);
+        refill(name, counter, n, false, true);
+        return increment(name, n);
     }
 
     /**
@@ -177,12 +196,22 @@ public final class RedisWindowedCounter {
 
     /**
      * @param failure what {@link #verifyPersistence()} threw
-     * @return whether it failed because Redis could not be reached (rather than refusing {@code CONFIG GET} or having
-     *         an unsafe configuration)
+     * @return whether it failed without a definite answer (Redis down, slow, a connect or command timeout on a loaded
+     *         machine), rather than because Redis refused {@code CONFIG GET} with an error reply or has an unsafe
+     *         configuration; start-up then defers the check to the first window instead of failing
      */
     public static boolean isUnreachable(IllegalStateException failure) {
-        return failure.getCause() instanceof RedisUnavailableException unavailable
-                && !(unavailable.getCause() instanceof io.lettuce.core.RedisCommandExecutionException);
+        Throwable cause = failure.getCause();
+        if (cause == null) {
+            return false;
+        }
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // An error reply to CONFIG GET (renamed or forbidden command) is a definite refusal.
+            if (t instanceof io.lettuce.core.RedisCommandExecutionException) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -215,7 +244,7 @@ public final class RedisWindowedCounter {
         return windowSize;
     }
 
-    private void refill(String name, Counter counter, long n, boolean missing) {
+    private void refill(String name, Counter counter, long n, boolean missing, boolean force) {
         // One refill at a time per name in this process; the install script settles races between processes.
         synchronized (counter) {
             if (!persistenceVerified) {
@@ -223,7 +252,8 @@ public final class RedisWindowedCounter {
                     verifyPersistence();
                 } catch (IllegalStateException e) {
                     if (isUnreachable(e)) {
-                        throw (RedisUnavailableException) e.getCause();
+                        throw e.getCause() instanceof RedisUnavailableException unavailable ? unavailable
+                                : new RedisUnavailableException(e.getMessage(), e.getCause());
                     }
                     throw new IdGenerationException(e.getMessage(), e);
                 }
@@ -238,7 +268,8 @@ public final class RedisWindowedCounter {
             long installed = redis.evalLong(INSTALL, counter.keys,
                     Long.toString(window.first() - 1).getBytes(StandardCharsets.US_ASCII),
                     Long.toString(window.last()).getBytes(StandardCharsets.US_ASCII),
-                    Long.toString(n).getBytes(StandardCharsets.US_ASCII));
+                    Long.toString(n).getBytes(StandardCharsets.US_ASCII),
+                    (force ? "1" : "0").getBytes(StandardCharsets.US_ASCII));
             if (installed == 1) {
                 counter.window = new Window(window.first() - 1, window.last());
             }

@@ -29,7 +29,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A separate JVM for the Redis fault tests: draws IDs and writes each one to standard output (flushed at once), and
  * rides out failures (an unavailable store, a lost lease) by retrying. Its first line is {@code W <workerId>} in lease
- * mode.
+ * mode. It stops when its standard input ends (the test closes it) or after {@code durationMillis}, whichever comes
+ * first, so a test waits on what the workers did rather than on how long they run.
  *
  * <p>Arguments: {@code incr|dual redisPort jdbcUrl table prefix durationMillis} or
  * {@code lease redisPort prefix workerBits durationMillis}.
@@ -70,9 +71,22 @@ public final class RedisWorkerMain {
                             .build();
             duration = Long.parseLong(args[5]);
         }
-        long deadline = System.nanoTime() + duration * 1_000_000L;
+        java.util.concurrent.atomic.AtomicLong deadline = new java.util.concurrent.atomic.AtomicLong(
+                System.nanoTime() + duration * 1_000_000L);
+        Thread stopper = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // nothing to read but the end
+                }
+            } catch (java.io.IOException e) {
+                // treated as the end
+            }
+            deadline.set(System.nanoTime());
+        });
+        stopper.setDaemon(true);
+        stopper.start();
         long failures = 0;
-        while (System.nanoTime() < deadline) {
+        while (System.nanoTime() - deadline.get() < 0) {
             try {
                 out.write(Long.toString(service.nextId("orders")));
                 out.write('\n');

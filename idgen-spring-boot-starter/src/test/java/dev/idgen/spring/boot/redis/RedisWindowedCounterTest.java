@@ -229,6 +229,38 @@ class RedisWindowedCounterTest {
     }
 
     @Test
+    void aConfigGetThatLettuceTimesOutCountsAsUnreachableSoStartUpDefersTheCheck() throws Exception {
+        // Lettuce's own command timeout (shorter here than idgen's) is reported as a subclass of its error-reply
+        // exception; on a loaded machine it used to fail start-up as if Redis refused CONFIG GET.
+        try (OwnRedis own = OwnRedis.start()) {
+            LettuceConnectionFactory shortTimeouts = new LettuceConnectionFactory(
+                    new org.springframework.data.redis.connection.RedisStandaloneConfiguration("127.0.0.1", own.port()),
+                    org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.builder()
+                            .commandTimeout(Duration.ofMillis(200)).build());
+            shortTimeouts.afterPropertiesSet();
+            shortTimeouts.start();
+            try {
+                RedisScriptExecutor executor = new RedisScriptExecutor(shortTimeouts, Duration.ofSeconds(30),
+                        new RedisRoundTrips());
+                assertThat(executor.awaitReady(Duration.ofSeconds(60))).isTrue();
+                RedisWindowedCounter counter = new RedisWindowedCounter(executor, database, prefix, 100);
+                own.signal("STOP");
+                try {
+                    assertThatThrownBy(counter::verifyPersistence).isInstanceOf(IllegalStateException.class)
+                            .satisfies(e -> assertThat(e.getCause()).hasRootCauseInstanceOf(
+                                    io.lettuce.core.RedisCommandTimeoutException.class))
+                            .satisfies(e -> assertThat(RedisWindowedCounter.isUnreachable((IllegalStateException) e))
+                                    .as("a timeout is no refusal").isTrue());
+                } finally {
+                    own.signal("CONT");
+                }
+            } finally {
+                shortTimeouts.destroy();
+            }
+        }
+    }
+
+    @Test
     void badArgumentsNameThemselves() {
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, "bad{prefix}", 100))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("prefix must be");
