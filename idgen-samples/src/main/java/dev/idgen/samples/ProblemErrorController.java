@@ -31,6 +31,14 @@ class ProblemErrorController implements ErrorController {
         problem.setType(ABOUT_BLANK);
         problem.setTitle(status.getReasonPhrase());
         problem.setDetail(detail(status, request.getAttribute(RequestDispatcher.ERROR_MESSAGE)));
+        // The request that failed, not /error where it was forwarded to.
+        if (request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String uri && !uri.isEmpty()) {
+            try {
+                problem.setInstance(URI.create(uri));
+            } catch (IllegalArgumentException e) {
+                // Not a valid URI reference as sent: leave instance out rather than guess.
+            }
+        }
         return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
     }
 
