@@ -12,8 +12,10 @@ public final class IdArguments {
     }
 
     /**
-     * Checks a sequence name: 1 to {@value #MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._:-]}. The rule keeps
-     * names safe as Redis keys, table values and URL path segments.
+     * Checks a sequence name: 1 to {@value #MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._:-]}, the first a letter
+     * or digit (as the regular expression {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,63}}). The rule keeps names safe as
+     * Redis keys, table values and URL path segments: a letter or digit first rules out {@code .} and {@code ..},
+     * which a URL path would resolve as the current and parent segment, and names that read as options.
      *
      * @param name the name to check
      * @return the name
@@ -24,11 +26,12 @@ public final class IdArguments {
         if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
             throw invalidName(name);
         }
-        for (int i = 0, n = name.length(); i < n; i++) {
+        if (!isLetterOrDigit(name.charAt(0))) {
+            throw invalidName(name);
+        }
+        for (int i = 1, n = name.length(); i < n; i++) {
             char c = name.charAt(i);
-            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == ':' || c == '-';
-            if (!allowed) {
+            if (!isLetterOrDigit(c) && c != '.' && c != '_' && c != ':' && c != '-') {
                 throw invalidName(name);
             }
         }
@@ -64,10 +67,15 @@ public final class IdArguments {
         return id;
     }
 
+    /** An ASCII letter or digit only: {@link Character#isLetterOrDigit} would also accept other scripts. */
+    private static boolean isLetterOrDigit(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+
     private static InvalidArgumentException invalidName(String name) {
         String shown = name == null ? "null"
                 : "'" + (name.length() > 80 ? name.substring(0, 80) + "..." : name) + "'";
         return new InvalidArgumentException("name", name, "name must be 1 to " + MAX_NAME_LENGTH
-                + " characters of [A-Za-z0-9._:-], but was " + shown);
+                + " characters of [A-Za-z0-9._:-], the first a letter or digit, but was " + shown);
     }
 }

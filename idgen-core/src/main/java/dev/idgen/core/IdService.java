@@ -37,7 +37,8 @@ public interface IdService {
     /**
      * The next ID of the named sequence.
      *
-     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]} (see {@link IdArguments#checkName})
+     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]}, the first a letter or digit (see
+     *        {@link IdArguments#checkName})
      * @return a positive ID
      * @throws IllegalArgumentException when the name breaks the rule
      * @throws IdGenerationException when no ID can be issued safely
@@ -47,7 +48,7 @@ public interface IdService {
     /**
      * The next {@code count} IDs of the named sequence, in the order they were issued.
      *
-     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]}
+     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]}, the first a letter or digit
      * @param count how many IDs, from 1 to {@link #MAX_BATCH_SIZE}
      * @return a new array of {@code count} positive IDs
      * @throws IllegalArgumentException when the name or the count breaks its rule

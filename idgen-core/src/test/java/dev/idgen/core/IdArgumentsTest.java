@@ -10,7 +10,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IdArgumentsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"a", "orders", "A-Z_0.9:x", "0123456789012345678901234567890123456789012345678901234567890123"})
+    @ValueSource(strings = {"a", "Z", "7", "orders", "A-Z_0.9:x", "a.", "a..", "0-", "x:_.-",
+            "0123456789012345678901234567890123456789012345678901234567890123"})
     void acceptsNamesOfTheAllowedCharacters(String name) {
         assertThat(IdArguments.checkName(name)).isEqualTo(name);
     }
@@ -22,7 +23,17 @@ class IdArgumentsTest {
     void rejectsOtherNamesNamingTheArgumentAndRule(String name) {
         assertThatThrownBy(() -> IdArguments.checkName(name))
                 .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("name"))
-                .hasMessageStartingWith("name must be 1 to 64 characters of [A-Za-z0-9._:-]");
+                .hasMessageStartingWith("name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit");
+    }
+
+    /** {@code .} and {@code ..} would be path segments a URL resolves; no name may start with punctuation. */
+    @ParameterizedTest
+    @ValueSource(strings = {".", "..", "._x", ".hidden", "-x", "--", "_x", ":x", "-1"})
+    void rejectsNamesThatDoNotStartWithALetterOrDigit(String name) {
+        assertThatThrownBy(() -> IdArguments.checkName(name))
+                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("name"))
+                .hasMessage("name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit, but was '"
+                        + name + "'");
     }
 
     @ParameterizedTest

@@ -1,11 +1,14 @@
 package dev.idgen.samples;
 
+import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ResponseStatusException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,11 +66,13 @@ class IdController {
     }
 
     /**
-     * {@code GET /ids/{name}?count=N}: the next N IDs of the named sequence (N defaults to 1).
+     * {@code GET /ids/{name}?count=N}: the next N IDs of the named sequence (N defaults to 1 when {@code count} is
+     * absent; an empty {@code count=} is a bad count, not the default).
      */
     @GetMapping("/{name}")
-    List<String> next(@PathVariable String name, @RequestParam(defaultValue = "1") String count) {
-        long[] batch = ids.nextIds(name, parseCount(count));
+    List<String> next(@PathVariable String name, @RequestParam(required = false) String count) {
+        // No defaultValue: Spring would put it in for an empty count= too, and answer one ID to a malformed request.
+        long[] batch = ids.nextIds(name, count == null ? 1 : parseCount(count));
         List<String> body = new ArrayList<>(batch.length);
         for (long id : batch) {
             body.add(Long.toString(id));
@@ -86,21 +91,63 @@ class IdController {
         return body;
     }
 
+    /**
+     * The argument a request target names wrongly, when the server turned the request down before this controller
+     * saw it (a NUL, an encoded slash, a broken escape, a target too long): the same rule and message as if the value
+     * had arrived here, so a client learns which parameter to fix.
+     *
+     * @param rawPath the request path as sent, still percent-encoded, without the query
+     * @return the broken rule naming its parameter, or {@code null} when no path parameter of ours is at fault
+     */
+    static InvalidArgumentException pathArgumentAtFault(String rawPath) {
+        if (rawPath == null || !rawPath.startsWith("/ids/")) {
+            return null;
+        }
+        String rest = rawPath.substring("/ids/".length());
+        try {
+            if (rest.startsWith("decode/")) {
+                String id = rest.substring("decode/".length());
+                if (id.indexOf('/') < 0) {
+                    IdArguments.checkId(parseId(percentDecoded(id)));
+                }
+            } else if (rest.indexOf('/') < 0) {
+                IdArguments.checkName(percentDecoded(rest));
+            }
+        } catch (InvalidArgumentException e) {
+            return e;
+        }
+        return null;
+    }
+
+    /** Decodes {@code %XX} escapes as UTF-8; a broken escape stays as sent, which no rule accepts. */
+    private static String percentDecoded(String raw) {
+        try {
+            return URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return raw;
+        }
+    }
+
     private static int parseCount(String count) {
         try {
-            return Integer.parseInt(count.trim());
+            return Integer.parseInt(count);
         } catch (NumberFormatException e) {
             throw new InvalidArgumentException("count", count, "count must be a whole number between 1 and "
-                    + IdService.MAX_BATCH_SIZE + ", but was '" + count + "'");
+                    + IdService.MAX_BATCH_SIZE + ", but was " + shown(count));
         }
     }
 
     private static long parseId(String id) {
         try {
-            return Long.parseLong(id.trim());
+            return Long.parseLong(id);
         } catch (NumberFormatException e) {
             throw new InvalidArgumentException("id", id,
-                    "id must be a positive 64-bit decimal number, but was '" + id + "'");
+                    "id must be a positive 64-bit decimal number, but was " + shown(id));
         }
+    }
+
+    /** The value quoted, cut short: a 10,000-digit id need not come back whole in the error. */
+    private static String shown(String value) {
+        return "'" + (value.length() > 80 ? value.substring(0, 80) + "..." : value) + "'";
     }
 }

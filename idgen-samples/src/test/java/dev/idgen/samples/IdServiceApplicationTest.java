@@ -77,7 +77,8 @@ class IdServiceApplicationTest {
             "/ids/orders?count=10001 | count | count must be between 1 and 10000, but was 10001",
             "/ids/orders?count=ten | count | count must be a whole number between 1 and 10000, but was 'ten'",
             "/ids/orders?count=99999999999 | count | count must be a whole number between 1 and 10000",
-            "/ids/bad%20name | name | name must be 1 to 64 characters of [A-Za-z0-9._:-], but was 'bad name'",
+            "/ids/bad%20name | name | name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit,"
+                    + " but was 'bad name'",
             "/ids/x12345678901234567890123456789012345678901234567890123456789012345 | name | name must be 1 to 64 characters",
             "/ids/decode/abc | id | id must be a positive 64-bit decimal number, but was 'abc'",
             "/ids/decode/0 | id | id must be a positive 64-bit number, but was 0",
