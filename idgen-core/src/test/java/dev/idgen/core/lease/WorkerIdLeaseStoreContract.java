@@ -22,9 +22,11 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class WorkerIdLeaseStoreContract {
 
-    protected static final Duration TTL = Duration.ofMillis(400);
+    // Long enough that a test thread stalled for most of a second on a loaded machine does not see a lease expire or
+    // a reuse delay end before it looks.
+    protected static final Duration TTL = Duration.ofMillis(1500);
 
-    protected static final Duration REUSE_DELAY = Duration.ofMillis(400);
+    protected static final Duration REUSE_DELAY = Duration.ofMillis(1500);
 
     /**
      * @return the store under test, holding no leases

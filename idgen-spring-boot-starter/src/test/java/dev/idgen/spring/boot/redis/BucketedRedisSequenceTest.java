@@ -40,8 +40,8 @@ class BucketedRedisSequenceTest {
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
     private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
             TestServices.redis().port());
-    private final RedisScriptExecutor redis = new RedisScriptExecutor(factory, Duration.ofSeconds(2),
-            new RedisRoundTrips());
+    private final RedisScriptExecutor redis = OwnRedis.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(2),
+            new RedisRoundTrips()));
 
     @AfterEach
     void close() {

@@ -31,8 +31,8 @@ class RedisWindowedCounterTest {
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
     private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
             TestServices.redis().port());
-    private final RedisScriptExecutor redis = new RedisScriptExecutor(factory, Duration.ofSeconds(2),
-            new RedisRoundTrips());
+    private final RedisScriptExecutor redis = OwnRedis.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(2),
+            new RedisRoundTrips()));
     private final InMemorySegmentStore database = new InMemorySegmentStore(0, Duration.ZERO);
 
     @AfterEach
