@@ -46,8 +46,8 @@ class IdgenTicketConfiguration {
         if (ticket.getServers().isEmpty()) {
             DataSource dataSource = applicationDataSource.getIfUnique();
             if (dataSource == null) {
-                throw new IllegalStateException("idgen.strategy=ticket needs a DataSource: set spring.datasource.url"
-                        + " (with mybatis-spring-boot-starter), or list DataSource beans under idgen.ticket.servers");
+                throw IdgenStartupException.missingDataSource("idgen.strategy=ticket",
+                        "list DataSource bean names under idgen.ticket.servers[*].data-source");
             }
             servers.add(server("application", dataSource, ticket, 0, 1, timeout, timeSource));
         } else {
