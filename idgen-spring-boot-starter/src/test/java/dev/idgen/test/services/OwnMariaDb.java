@@ -94,6 +94,26 @@ public final class OwnMariaDb implements AutoCloseable {
         }
     }
 
+    /** Freezes the server (SIGSTOP): connections stay open but nothing answers, as with a hung host. */
+    public void pause() throws Exception {
+        signal("STOP");
+    }
+
+    /** Lets a {@link #pause() paused} server run again (SIGCONT). */
+    public void resume() throws Exception {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws Exception {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     public String url() {
         return "jdbc:mariadb://127.0.0.1:" + port + "/test";
     }
@@ -109,12 +129,17 @@ public final class OwnMariaDb implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
+            // A paused server would ignore the SIGTERM of stop().
+            resume();
             stop();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (Exception e) {
+            throw new IOException(e);
+        } finally {
+            try (var paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
         }
     }
 

@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration for idgen: an {@link IdService} of the strategy {@code idgen.strategy} names.
@@ -33,6 +34,14 @@ import org.springframework.context.annotation.Import;
 @Import({ IdgenAutoConfiguration.SnowflakeConfiguration.class, IdgenSegmentConfiguration.class,
         IdgenTicketConfiguration.class, IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
 public final class IdgenAutoConfiguration {
+
+    /**
+     * Checks {@code idgen.strategy} and the optional dependencies it needs before any bean is created.
+     */
+    @Bean
+    static IdgenRequirements idgenRequirements(Environment environment) {
+        return new IdgenRequirements(environment);
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -57,11 +66,13 @@ public final class IdgenAutoConfiguration {
             }
             WorkerIdLeaseStore store = leaseStores.getIfUnique();
             if (store == null) {
-                throw new IllegalStateException("idgen.snowflake.worker-id-assigner="
-                        + snowflake.getWorkerIdAssigner().name().toLowerCase(java.util.Locale.ROOT) + " needs "
-                        + (snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.REDIS
-                                ? "Spring Data Redis with Lettuce (spring-boot-starter-data-redis)"
-                                : "a DataSource (spring.datasource.url)"));
+                String feature = "idgen.snowflake.worker-id-assigner="
+                        + snowflake.getWorkerIdAssigner().name().toLowerCase(java.util.Locale.ROOT);
+                throw snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.REDIS
+                        ? new IdgenStartupException(feature + " needs one Spring Data Redis connection factory",
+                                "Add org.springframework.boot:spring-boot-starter-data-redis and set"
+                                        + " spring.data.redis.host and spring.data.redis.port")
+                        : IdgenStartupException.missingDataSource(feature, null);
             }
             IdgenProperties.Lease lease = snowflake.getLease();
             return InvalidIdgenProperty.rethrowAsProperty(PREFIX + ".lease", () -> LeasingWorkerIdAssigner.builder(store)

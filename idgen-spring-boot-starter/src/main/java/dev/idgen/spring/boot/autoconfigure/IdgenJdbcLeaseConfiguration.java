@@ -23,8 +23,7 @@ class IdgenJdbcLeaseConfiguration {
     WorkerIdLeaseStore idgenWorkerIdLeaseStore(ObjectProvider<DataSource> dataSources, IdgenProperties properties) {
         DataSource dataSource = dataSources.getIfUnique();
         if (dataSource == null) {
-            throw new IllegalStateException("idgen.snowflake.worker-id-assigner=jdbc leases worker ids from a"
-                    + " database table, but there is no single DataSource: set spring.datasource.url");
+            throw IdgenStartupException.missingDataSource("idgen.snowflake.worker-id-assigner=jdbc", null);
         }
         IdgenProperties.Jdbc jdbc = properties.getJdbc();
         return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", Map.of("table", "worker-table"),

@@ -601,7 +601,8 @@ public class IdgenProperties implements InitializingBean {
         private String table = "idgen_segment";
 
         /**
-         * When to create the table: 'embedded' (only on an embedded database such as H2), 'always' or 'never'.
+         * When to create idgen's tables (segments, worker id leases and tickets): 'embedded' (only on an embedded
+         * database such as H2), 'always' or 'never'.
          */
         private dev.idgen.spring.boot.jdbc.SchemaInitialization initializeSchema =
                 dev.idgen.spring.boot.jdbc.SchemaInitialization.EMBEDDED;

@@ -21,7 +21,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -43,7 +42,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @Configuration(proxyBeanMethods = false)
 @Conditional(IdgenRedisConfiguration.RedisInUse.class)
 @EnableConfigurationProperties(IdgenRedisProperties.class)
-@Import({ IdgenRedisConfiguration.LettuceConfiguration.class, IdgenRedisConfiguration.MissingRedisConfiguration.class })
+@Import(IdgenRedisConfiguration.LettuceConfiguration.class)
 class IdgenRedisConfiguration {
 
     private static final String PREFIX = "idgen.redis";
@@ -65,12 +64,14 @@ class IdgenRedisConfiguration {
         @Bean
         @ConditionalOnMissingBean
         RedisScriptExecutor idgenRedisScriptExecutor(ObjectProvider<RedisConnectionFactory> connectionFactories,
-                IdgenRedisProperties properties, RedisRoundTrips roundTrips) {
+                IdgenRedisProperties properties, RedisRoundTrips roundTrips, Environment environment) {
             RedisConnectionFactory factory = connectionFactories.getIfUnique();
             if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-                throw new IllegalStateException("idgen's Redis backends need one Spring Data Redis connection factory"
-                        + " on Lettuce (found " + (factory == null ? "none" : factory.getClass().getName())
-                        + "): add spring-boot-starter-data-redis and set spring.data.redis.host / port");
+                throw new IdgenStartupException(RedisInUse.why(environment) + " needs one Spring Data Redis"
+                        + " connection factory on Lettuce, but found " + (factory == null ? "none"
+                                : factory.getClass().getName()), "Add"
+                        + " org.springframework.boot:spring-boot-starter-data-redis (Lettuce is its default client) and"
+                        + " set spring.data.redis.host and spring.data.redis.port");
             }
             RedisScriptExecutor executor = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
                     () -> new RedisScriptExecutor(lettuce, properties.getTimeout(), roundTrips));
@@ -163,20 +164,6 @@ class IdgenRedisConfiguration {
             return InvalidIdgenProperty.rethrowAsProperty(PREFIX + ".buckets", Map.of("buckets", "count"),
                     () -> new BucketedRedisSequence(redis, prefix, buckets.getCount(), buckets.getMaxSequence(),
                             buckets.getZone(), buckets.getOpenDuration(), timeSource));
-        }
-    }
-
-    /**
-     * Fails start-up when a Redis backend is asked for without Spring Data Redis and Lettuce on the classpath.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingClass("org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
-    static class MissingRedisConfiguration {
-
-        @Bean
-        Object idgenRedisMissing(Environment environment) {
-            throw new IllegalStateException(RedisInUse.why(environment) + " needs Spring Data Redis with Lettuce:"
-                    + " add spring-boot-starter-data-redis");
         }
     }
 

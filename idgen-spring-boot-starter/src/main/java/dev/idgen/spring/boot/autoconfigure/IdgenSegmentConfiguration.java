@@ -35,9 +35,10 @@ class IdgenSegmentConfiguration {
                 () -> properties.getSegment().settings());
         SegmentStore store = stores.getIfAvailable();
         if (store == null) {
-            throw new IllegalStateException("idgen.strategy=segment needs a segment store: add"
-                    + " mybatis-spring-boot-starter and a DataSource (spring.datasource.url), or declare a"
-                    + " SegmentStore bean");
+            throw new IdgenStartupException("idgen.strategy=segment needs a segment store, but there is no single"
+                    + " MyBatis SqlSessionFactory (there is no single DataSource)", "Add"
+                    + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
+                    + " JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
         }
         return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).build();
     }
@@ -52,14 +53,15 @@ class IdgenSegmentConfiguration {
             String feature) {
         if (!org.springframework.util.ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory",
                 IdgenSegmentConfiguration.class.getClassLoader())) {
-            throw new IllegalStateException(feature + " keeps its durable floor in a database: add"
-                    + " mybatis-spring-boot-starter and a DataSource (spring.datasource.url)");
+            throw IdgenStartupException.missingDependency(feature, "MyBatis with Spring",
+                    "org.apache.ibatis.session.SqlSessionFactory", "org.mybatis.spring.boot:mybatis-spring-boot-starter");
         }
         SqlSessionFactory factory = beans.getBeanProvider(SqlSessionFactory.class).getIfUnique();
         if (factory == null) {
-            throw new IllegalStateException(feature + " keeps its durable floor in a database (so that a Redis that"
-                    + " lost its data never repeats IDs), but there is no single MyBatis SqlSessionFactory: configure"
-                    + " a DataSource (spring.datasource.url)");
+            throw new IdgenStartupException(feature + " keeps its durable floor in a database (so that a Redis that"
+                    + " lost its data never repeats IDs), but there is no single MyBatis SqlSessionFactory", "Add"
+                    + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
+                    + " JDBC driver, and set spring.datasource.url");
         }
         IdgenProperties.Jdbc jdbc = properties.getJdbc();
         Duration timeout = jdbc.checkedTimeout();

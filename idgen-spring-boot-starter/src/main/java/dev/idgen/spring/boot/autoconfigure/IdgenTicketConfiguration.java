@@ -4,6 +4,9 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.TimeSource;
 import dev.idgen.spring.boot.jdbc.TicketIdService;
 import dev.idgen.spring.boot.jdbc.TicketServer;
+import dev.idgen.spring.boot.jdbc.TicketTableMissingException;
+import dev.idgen.spring.boot.jdbc.UnsupportedTicketDatabaseException;
+import dev.idgen.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,6 +33,9 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(IdgenTicketProperties.class)
 class IdgenTicketConfiguration {
 
+    private static final org.apache.commons.logging.Log LOG =
+            org.apache.commons.logging.LogFactory.getLog(IdgenTicketConfiguration.class);
+
     private static final String PREFIX = "idgen.ticket";
 
     @Bean
@@ -46,10 +52,10 @@ class IdgenTicketConfiguration {
         if (ticket.getServers().isEmpty()) {
             DataSource dataSource = applicationDataSource.getIfUnique();
             if (dataSource == null) {
-                throw new IllegalStateException("idgen.strategy=ticket needs a DataSource: set spring.datasource.url"
-                        + " (with mybatis-spring-boot-starter), or list DataSource beans under idgen.ticket.servers");
+                throw IdgenStartupException.missingDataSource("idgen.strategy=ticket",
+                        "list DataSource bean names under idgen.ticket.servers[*].data-source");
             }
-            servers.add(server("application", dataSource, ticket, 0, 1, timeout, timeSource));
+            servers.add(server("application", dataSource, ticket, 0, 1, timeout, timeSource, properties));
         } else {
             Map<String, DataSource> dataSources = beans.getBeansOfType(DataSource.class);
             int count = ticket.getServers().size();
@@ -68,16 +74,52 @@ class IdgenTicketConfiguration {
                     throw new InvalidConfigurationPropertyValueException(property + ".offset", offset,
                             "must be unique and between 0 and " + (count - 1) + " (one less than the number of servers)");
                 }
-                byOffset[offset] = server(server.getDataSource(), dataSource, ticket, offset, count, timeout, timeSource);
+                byOffset[offset] = server(server.getDataSource(), dataSource, ticket, offset, count, timeout, timeSource,
+                        properties);
             }
             servers.addAll(List.of(byOffset));
         }
-        return new TicketIdService(servers, properties.getAdmin().isResetEnabled());
+        TicketIdService service = new TicketIdService(servers, properties.getAdmin().isResetEnabled());
+        try {
+            checkTables(servers, ticket, properties);
+        } catch (RuntimeException e) {
+            service.close();
+            throw e;
+        }
+        return service;
+    }
+
+    /**
+     * Fails start-up on a ticket table that is missing, while a server that does not answer does not: it may come
+     * back, and the health shows it down meanwhile (its breaker is open). Every wait is bounded by idgen.jdbc.timeout.
+     */
+    private static void checkTables(List<TicketServer> servers, IdgenTicketProperties ticket,
+            IdgenProperties properties) {
+        for (TicketServer server : servers) {
+            try {
+                server.checkTable();
+            } catch (TicketTableMissingException e) {
+                throw new IdgenStartupException("The ticket table " + e.table() + " does not exist on ticket server "
+                        + e.server() + ", and idgen does not create it (idgen.jdbc.initialize-schema="
+                        + ticket.schemaInitialization(properties.getJdbc().getInitializeSchema()).name()
+                                .toLowerCase(java.util.Locale.ROOT) + ")",
+                        "Create the table with the DDL idgen ships in META-INF/idgen/ticket-mysql.sql (replace ${table}"
+                                + " with " + e.table() + "), or set idgen.jdbc.initialize-schema=always to let idgen"
+                                + " create it", e);
+            } catch (UnsupportedTicketDatabaseException e) {
+                throw new IdgenStartupException(e.getMessage(), "Point idgen.ticket.servers (or spring.datasource.url)"
+                        + " at MySQL or MariaDB, or use idgen.strategy=segment, which also runs on PostgreSQL", e);
+            } catch (StoreUnavailableException e) {
+                LOG.warn("Ticket server " + server.id() + " is unavailable at start-up; it is retried on use: "
+                        + e.getMessage());
+            }
+        }
     }
 
     private static TicketServer server(String id, DataSource dataSource, IdgenTicketProperties ticket, int offset,
-            int count, Duration timeout, TimeSource timeSource) {
+            int count, Duration timeout, TimeSource timeSource, IdgenProperties properties) {
         return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new TicketServer(id, dataSource, ticket.getTable(),
-                offset, count, ticket.isCreateTable(), timeout, ticket.getRetryAfter(), timeSource));
+                offset, count, ticket.schemaInitialization(properties.getJdbc().getInitializeSchema()), timeout,
+                ticket.getRetryAfter(), timeSource));
     }
 }

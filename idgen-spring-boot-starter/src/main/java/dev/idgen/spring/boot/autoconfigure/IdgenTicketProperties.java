@@ -28,9 +28,10 @@ public class IdgenTicketProperties {
     private Duration retryAfter = Duration.ofSeconds(5);
 
     /**
-     * Whether to create the table on first use ('CREATE TABLE IF NOT EXISTS').
+     * Whether to create the table on first use ('CREATE TABLE IF NOT EXISTS'). Deprecated: idgen.jdbc.initialize-schema
+     * decides for every idgen table; when this is set, it still decides for the ticket table.
      */
-    private boolean createTable = false;
+    private Boolean createTable;
 
 
     public List<Server> getServers() {
@@ -57,12 +58,42 @@ public class IdgenTicketProperties {
         this.retryAfter = retryAfter;
     }
 
-    public boolean isCreateTable() {
+    /**
+     * @return the deprecated setting, or {@code null} when it is not set
+     * @deprecated use {@code idgen.jdbc.initialize-schema}, which decides for every idgen table
+     */
+    @Deprecated
+    @org.springframework.boot.context.properties.DeprecatedConfigurationProperty(
+            replacement = "idgen.jdbc.initialize-schema",
+            reason = "One property decides table creation for every idgen table: 'always' creates the ticket table")
+    public Boolean getCreateTable() {
         return createTable;
     }
 
-    public void setCreateTable(boolean createTable) {
+    /**
+     * @param createTable {@code true} for {@code idgen.jdbc.initialize-schema=always}, {@code false} for
+     *        {@code never}, for the ticket table only
+     * @deprecated use {@code idgen.jdbc.initialize-schema}
+     */
+    @Deprecated
+    public void setCreateTable(Boolean createTable) {
         this.createTable = createTable;
+    }
+
+    /**
+     * @param jdbc {@code idgen.jdbc.initialize-schema}
+     * @return when the ticket table is created: the deprecated {@code idgen.ticket.create-table} when set, otherwise
+     *         {@code idgen.jdbc.initialize-schema}
+     */
+    @SuppressWarnings("deprecation")
+    dev.idgen.spring.boot.jdbc.SchemaInitialization schemaInitialization(
+            dev.idgen.spring.boot.jdbc.SchemaInitialization jdbc) {
+        Boolean legacy = getCreateTable();
+        if (legacy == null) {
+            return jdbc;
+        }
+        return legacy ? dev.idgen.spring.boot.jdbc.SchemaInitialization.ALWAYS
+                : dev.idgen.spring.boot.jdbc.SchemaInitialization.NEVER;
     }
 
 

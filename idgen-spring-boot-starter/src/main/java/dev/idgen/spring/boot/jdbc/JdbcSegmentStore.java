@@ -39,7 +39,52 @@ public final class JdbcSegmentStore implements SegmentStore {
     private final String table;
     private final long initialValue;
     private final SchemaInitialization schemaInitialization;
+    private final int networkTimeoutMillis;
     private volatile DatabaseDialect dialect;
+
+    /**
+     * The pool as the transaction manager sees it: every connection it opens has its reads bounded before the first
+     * statement (Spring's {@code setAutoCommit(false)} is one): a transaction timeout becomes a statement timeout, which
+     * the database enforces, so a database that stops answering (frozen, or a network that drops packets) would hang
+     * the allocation on its socket with no end. As an {@link org.springframework.core.InfrastructureProxy} it binds
+     * the transaction to the pool itself, where the MyBatis mapper finds it. The pool restores the connection's own
+     * setting when it takes it back.
+     */
+    private static final class BoundedDataSource extends org.springframework.jdbc.datasource.DelegatingDataSource
+            implements org.springframework.core.InfrastructureProxy {
+
+        private final int networkTimeoutMillis;
+
+        BoundedDataSource(DataSource dataSource, int networkTimeoutMillis) {
+            super(dataSource);
+            this.networkTimeoutMillis = networkTimeoutMillis;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            Connection connection = super.getConnection();
+            try {
+                bound(connection, networkTimeoutMillis);
+            } catch (SQLException e) {
+                connection.close();
+                throw e;
+            }
+            return connection;
+        }
+
+        @Override
+        public Object getWrappedObject() {
+            return getTargetDataSource();
+        }
+    }
+
+    private static void bound(Connection connection, int networkTimeoutMillis) throws SQLException {
+        try {
+            connection.setNetworkTimeout(Runnable::run, networkTimeoutMillis);
+        } catch (java.sql.SQLFeatureNotSupportedException e) {
+            // A driver without network timeouts (H2 in memory has no network): its statement timeout is all there is.
+        }
+    }
 
     /**
      * @param sqlSessionFactory the application's factory; the segment mapper is added to its configuration
@@ -66,7 +111,10 @@ public final class JdbcSegmentStore implements SegmentStore {
         }
         this.mapper = new SqlSessionTemplate(sqlSessionFactory).getMapper(SegmentMapper.class);
         this.dataSource = configuration.getEnvironment().getDataSource();
-        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        int networkTimeoutMillis = (int) Math.max(1, timeout.toMillis());
+        this.networkTimeoutMillis = networkTimeoutMillis;
+        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(
+                new BoundedDataSource(dataSource, networkTimeoutMillis)));
         this.transactions.setTimeout((int) Math.max(1, timeout.toSeconds()));
     }
 
@@ -156,6 +204,10 @@ public final class JdbcSegmentStore implements SegmentStore {
             if (dialect == null) {
                 Connection connection = DataSourceUtils.getConnection(dataSource);
                 try {
+                    if (!DataSourceUtils.isConnectionTransactional(connection, dataSource)) {
+                        // Not an application transaction's connection: that one keeps its own settings.
+                        bound(connection, networkTimeoutMillis);
+                    }
                     DatabaseMetaData metaData = connection.getMetaData();
                     DatabaseDialect detected = DatabaseDialect.of(metaData.getDatabaseProductName());
                     if (schemaInitialization.createsTableOn(detected, metaData.getURL())) {

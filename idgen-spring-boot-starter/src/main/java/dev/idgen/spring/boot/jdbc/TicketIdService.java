@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * servers whose circuit breaker is closed (or due for a probe); a failing server is skipped until its retry-after has
  * passed. When every server fails, the call throws {@link StoreUnavailableException}.
  */
-public final class TicketIdService implements IdService {
+public final class TicketIdService implements IdService, AutoCloseable {
 
     /** The strategy name. */
     public static final String STRATEGY = "ticket";
@@ -100,6 +100,14 @@ public final class TicketIdService implements IdService {
             total += server.issued();
         }
         return total;
+    }
+
+    /**
+     * Stops the servers' executors; called when the application context closes.
+     */
+    @Override
+    public void close() {
+        servers.forEach(TicketServer::close);
     }
 
     private long take(String name, int count) {

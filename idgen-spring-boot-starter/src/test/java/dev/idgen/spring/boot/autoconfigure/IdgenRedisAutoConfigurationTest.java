@@ -208,7 +208,8 @@ class IdgenRedisAutoConfigurationTest {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class))
                 .withClassLoader(new FilteredClassLoader("org.springframework.data.redis"))
                 .withPropertyValues("idgen.snowflake.worker-id-assigner=redis")
-                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .isInstanceOf(IdgenStartupException.class)
                         .hasMessageContaining("idgen.snowflake.worker-id-assigner=redis needs Spring Data Redis"));
     }
 
