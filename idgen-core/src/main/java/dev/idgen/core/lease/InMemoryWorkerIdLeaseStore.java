@@ -58,7 +58,8 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long now = clock.currentTimeMillis();
         Entry entry = entries.get(workerId);
         // An entry that is missing was lost with the data: only a holder still valid by its own clock takes it back.
-        if (entry != null && !entry.owner().equals(owner)) {
+        // One that expired (or was released) is never revived, even for its owner: it may be handed on by now.
+        if (entry != null && (!entry.owner().equals(owner) || entry.expiresAt() <= now)) {
             return false;
         }
         long last = Math.max(lastTimestamp, entry == null ? -1 : entry.lastTimestamp());

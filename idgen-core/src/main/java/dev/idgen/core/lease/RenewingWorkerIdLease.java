@@ -86,9 +86,10 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     public void checkValid() {
         if (timeSource.nanoTime() - validUntilNanos >= 0) {
             throw new LeaseLostException("The lease on worker id " + workerId + " held by '" + assigner.instanceId()
-                    + "' is not known to be valid (" + (closed ? "closed" : lastProblem != null ? lastProblem
-                            : "not renewed in time") + "); no IDs are issued under it"
-                    + (closed ? "" : lost ? " (a new worker id is being acquired)" : " until it is renewed"));
+                    + "' is not known to be valid (" + (lost ? lastProblem : closed ? "closed"
+                            : lastProblem != null ? lastProblem : "not renewed in time") + "); no IDs are issued under"
+                    + " it" + (lost ? " (it is lost for good: a new worker id is being acquired)"
+                            : closed ? "" : " until it is renewed"));
         }
     }
 
@@ -184,7 +185,12 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                     LOG.log(System.Logger.Level.WARNING, "Renewing the lease on worker id " + workerId + " failed", e);
                     return false;
                 }
-                if (held) {
+                if (held && timeSource.nanoTime() - validUntilNanos >= 0) {
+                    // The answer came after the deadline: meanwhile the generator had stopped, and the store may have
+                    // expired the lease and handed it on (to an instance under the same identity, say). Never revive
+                    // a lease that was not valid throughout.
+                    toRun = lose("the renewal sent at the last moment answered only after the lease's deadline");
+                } else if (held) {
                     recordTimestamp(record);
                     // Only this method, under the lock, moves the deadline; `sent` grows, so it only moves on.
                     validUntilNanos = sent + validityNanos;
@@ -194,15 +200,16 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                     lastProblem = null;
                     assigner.countRenewal(true);
                     return true;
+                } else {
+                    toRun = lose("the store refused the renewal: another instance holds worker id " + workerId
+                            + ", or the lease expired there");
                 }
-                toRun = lose("the store refused the renewal: another instance holds worker id " + workerId
-                        + ", or the lease expired there");
             }
         }
         for (Runnable action : toRun) {
             try {
                 action.run();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.ERROR, "An action on losing the lease on worker id " + workerId
                         + " failed", e);
             }
@@ -259,9 +266,14 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
         }
         try {
             heartbeat.schedule(() -> {
-                boolean held = renewNow();
-                // A failed renewal retries sooner, so a short outage costs little of the lease.
-                scheduleRenewal(held ? assigner.renewInterval() : assigner.renewInterval().dividedBy(4));
+                boolean held = false;
+                try {
+                    held = renewNow();
+                } finally {
+                    // Even after an Error, so that the heartbeat never dies silently and leaves a lease that expired
+                    // unnoticed. A failed renewal retries sooner, so a short outage costs little of the lease.
+                    scheduleRenewal(held ? assigner.renewInterval() : assigner.renewInterval().dividedBy(4));
+                }
             }, delay.toNanos(), TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closed or lost meanwhile

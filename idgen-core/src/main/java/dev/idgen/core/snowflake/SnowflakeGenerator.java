@@ -123,6 +123,10 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * for the next tick, and that wait is not a sequence overflow.
      */
     private volatile long installedState;
+    /** The state the latest loss fenced the generator at; guarded by {@link #leaseLock}. */
+    private long fenceState = -1;
+    /** The thread acquiring a new worker id after a loss, if any; close() interrupts it. */
+    private volatile Thread reacquirer;
     /** The state as {@link #close()} found it; meaningful once {@code state} is {@link #CLOSED}. */
     private volatile long stateAtClose;
 
@@ -192,8 +196,15 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
             }
             long nowMillis = timeSource.currentTimeMillis();
             // After the clock read: an ID is only issued with a timestamp read while the lease was still valid, even
-            // if this thread is frozen (SIGSTOP, a long pause) between here and the compare-and-set below.
-            lease.checkValid();
+            // if this thread is frozen (SIGSTOP, a long pause) between here and the compare-and-set below. A lease
+            // is valid over one unbroken interval, so being valid now means it was when the clock was read.
+            WorkerIdLease checked = lease;
+            if (!checked.isValid()) {
+                if (lease != checked) {
+                    continue; // a new worker id was installed meanwhile: start over with its state
+                }
+                checked.checkValid();
+            }
             long now = tickAt(nowMillis);
             long last = current >>> timestampShift;
             long next;
@@ -220,8 +231,9 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 awaitTick(last + 1 - maxBorrow);
                 continue;
             }
-            // The CAS is the only write to state (besides installing a new worker id, also a CAS, at a later tick),
-            // next > current on every path, so state strictly increases and each value is won by exactly one caller.
+            // The CAS is the only write to state besides fencing a lost lease and installing a new worker id (see
+            // floorTick), both under the lease lock. next > current on every path, so between those the state
+            // strictly increases and each value is won by exactly one caller.
             // Its volatile semantics order it after the reads above.
             if (STATE.compareAndSet(this, current, next)) {
                 return next;
@@ -347,11 +359,19 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         // Under the lease lock, so a new worker id being installed at the same time is either installed before
         // (and released here) or sees CLOSED and releases its lease itself.
         synchronized (leaseLock) {
-            long last = (long) STATE.getAndSet(this, CLOSED);
-            if (last == CLOSED) {
-                return;
+            Thread reacquiring = reacquirer;
+            if (reacquiring != null) {
+                reacquiring.interrupt();
             }
-            stateAtClose = last;
+            long last;
+            do {
+                last = (long) STATE.getVolatile(this);
+                if (last == CLOSED) {
+                    return;
+                }
+                // Before the swap, so that whoever sees CLOSED also sees the state it replaced.
+                stateAtClose = last;
+            } while (!STATE.compareAndSet(this, last, CLOSED));
             WorkerIdLease current = lease;
             try {
                 current.recordTimestamp(lastMillisOf(last));
@@ -400,9 +420,23 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         Thread thread = new Thread(() -> {
             long lostWorkerId = lost.workerId();
             synchronized (leaseLock) {
-                long current = (long) STATE.getVolatile(this);
+                // Fence: move the state to the end of a tick at or after every timestamp a caller may still hold
+                // (the clock plus borrowing), so a caller that passed the lease check before the loss and is still
+                // on its way fails its compare-and-set, and the recorded timestamp is exact for the next holder.
+                long current;
+                long fence = CLOSED;
+                do {
+                    current = (long) STATE.getVolatile(this);
+                    if (current == CLOSED) {
+                        break;
+                    }
+                    long tick = Math.min(maxTick, Math.max(current >>> timestampShift,
+                            tickAt(timeSource.currentTimeMillis()) + maxBorrow));
+                    fence = Math.max(current, (tick << timestampShift) | (current & workerMask) | sequenceMask);
+                } while (!STATE.compareAndSet(this, current, fence));
                 if (current != CLOSED) {
-                    lost.recordTimestamp(lastMillisOf(current));
+                    fenceState = fence;
+                    lost.recordTimestamp(lastMillisOf((long) STATE.getVolatile(this)));
                 }
             }
             lost.close();
@@ -425,7 +459,13 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
             }
         }, "idgen-reacquire-worker-id");
         thread.setDaemon(true);
-        thread.start();
+        synchronized (leaseLock) {
+            if (isClosed()) {
+                return;
+            }
+            reacquirer = thread;
+            thread.start();
+        }
     }
 
     /** @return whether {@code fresh} is now in use; false (and released) when the generator closed meanwhile */
@@ -436,7 +476,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 fresh.close();
                 return false;
             }
-            long minTick = Math.max(tickAt(timeSource.currentTimeMillis()) + maxBorrow, (current >>> timestampShift) + 1);
+            long minTick = Math.max(tickAt(timeSource.currentTimeMillis()) + maxBorrow, floorTick(current));
             long next = startState(fresh, minTick);
             installedState = next;
             // Callers race with this CAS only by their own CASes, which fail once it succeeds; close() holds the
@@ -444,7 +484,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
             // read the old state fails its CAS whatever lease it sees.
             while (!STATE.compareAndSet(this, current, next)) {
                 current = (long) STATE.getVolatile(this);
-                minTick = Math.max(minTick, (current >>> timestampShift) + 1);
+                minTick = Math.max(minTick, floorTick(current));
                 next = startState(fresh, minTick);
                 installedState = next;
             }
@@ -453,6 +493,22 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         }
         fresh.whenLost(() -> reacquireAfterLosing(fresh));
         return true;
+    }
+
+    /**
+     * The lowest tick a new worker id's start state may take over {@code current}. Its first ID comes at the tick
+     * after (the start state's sequence is full), so IDs keep increasing across the change either way. Over a state
+     * that issued IDs: the tick after it. Over the fence of a lost lease, which issued none and already sits at the
+     * borrowing limit: the fence's own tick, so the new worker id does not start a tick ahead of the borrowing limit,
+     * which callers would take for a clock gone backwards (and refuse, with a tolerance of 0). That start state may be
+     * numerically below the fence (a lower worker id in the same tick). No caller can act on that: every caller that
+     * read a state before the fence fails its compare-and-set, and one that read the fence finds the lost lease
+     * invalid, or a new lease and starts over. Even a state value coming back (the fenced worker id leased again
+     * within the same tick) only lets a caller issue an ID above that state, under a lease held now.
+     */
+    private long floorTick(long current) {
+        long tick = current >>> timestampShift;
+        return current == fenceState ? tick : tick + 1;
     }
 
     private long liveState() {

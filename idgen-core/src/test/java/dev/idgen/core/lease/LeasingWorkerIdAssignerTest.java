@@ -226,6 +226,42 @@ class LeasingWorkerIdAssignerTest {
     }
 
     @Test
+    void aRenewalThatAnswersOnlyAfterTheDeadlineDoesNotReviveTheLease() {
+        WorkerIdLeaseStore slow = new WorkerIdLeaseStore() {
+            @Override
+            public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
+                return store.acquire(owner, maxWorkerId, ttl, reuseDelay);
+            }
+
+            @Override
+            public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
+                    boolean heldValidly) {
+                boolean held = store.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
+                clock.advanceMillis(5_000); // the answer takes long: it arrives past the lease's deadline
+                return held;
+            }
+
+            @Override
+            public void release(long workerId, String owner, long lastTimestamp) {
+                store.release(workerId, owner, lastTimestamp);
+            }
+        };
+        SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(TWO_WORKERS).timeSource(clock)
+                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow).instanceId("a").ttl(Duration.ofSeconds(30))
+                        .renewInterval(Duration.ofSeconds(13)).safetyMargin(Duration.ofSeconds(3))
+                        .reuseDelay(Duration.ofSeconds(5)).acquireTimeout(Duration.ZERO).timeSource(clock).build())
+                .build();
+        generators.add(generator);
+        RenewingWorkerIdLease lease = lease(generator);
+        clock.advanceMillis(26_000);
+        assertThat(lease.renewNow()).as("sent in time, answered after the deadline").isFalse();
+        assertThat(lease.isLost()).isTrue();
+        assertThatThrownBy(lease::checkValid).isInstanceOf(LeaseLostException.class)
+                .hasMessageContaining("lost for good");
+        assertThat(awaitNewLease(generator, lease).workerId()).isEqualTo(1);
+    }
+
+    @Test
     void recordingTimestampsFromManyThreadsKeepsTheNewest() throws Exception {
         RenewingWorkerIdLease lease = lease(generator("a"));
         int threads = 4;

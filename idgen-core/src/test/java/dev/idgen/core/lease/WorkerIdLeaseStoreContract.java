@@ -114,11 +114,20 @@ public abstract class WorkerIdLeaseStoreContract {
         String owner = owner();
         long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).as("not valid by its own clock").isFalse();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
         pass(TTL.plusMillis(50));
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).isFalse();
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true))
-                .as("valid by its own clock, and nobody took it since: the store's clock merely ran ahead").isTrue();
-        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted()).isFalse();
+                .as("expired in the store: never revived, even for an owner that claims to be valid").isFalse();
+    }
+
+    @Test
+    void aReleasedLeaseIsNotRenewedByARenewalThatArrivesLate() {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        store.release(id, owner, 1000);
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isFalse();
     }
 
     @Test

@@ -69,7 +69,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                             + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now,
                     "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?,"
                             + " last_timestamp = GREATEST(last_timestamp, ?), version = version + 1"
-                            + " WHERE worker_id = ? AND owner = ?",
+                            + " WHERE worker_id = ? AND owner = ? AND expires_at > " + now,
                     "UPDATE " + table + " SET expires_at = " + now + ", last_timestamp = GREATEST(last_timestamp, ?),"
                             + " version = version + 1 WHERE worker_id = ? AND owner = ?");
         }

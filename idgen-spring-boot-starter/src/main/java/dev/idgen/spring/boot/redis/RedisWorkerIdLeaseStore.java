@@ -51,15 +51,20 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             """);
 
     // ARGV: workerId, owner, ttl ms, reuse delay ms, last timestamp, held validly (1/0) -> 1 held, 0 refused.
-    // Only a holder still valid by its own clock renews. A missing owner means the hash was lost with a restart: such
-    // a holder takes its id back (newcomers wait out the warm-up meanwhile); any other owner refuses it for good.
+    // Only a holder still valid by its own clock renews, and only a lease that has not expired or been released: an
+    // expired one may be handed on by now. A missing owner means the hash was lost with a restart: such a holder takes
+    // its id back (newcomers wait out the warm-up meanwhile).
     static final RedisScript RENEW = RedisScript.of("idgen-lease-renew", NOW + """
             if ARGV[6] ~= '1' then return 0 end
             local id = ARGV[1]
             local ttl = tonumber(ARGV[3])
             born()
             local owner = redis.call('HGET', KEYS[1], 'o:' .. id)
-            if owner and owner ~= ARGV[2] then return 0 end
+            if owner then
+              if owner ~= ARGV[2] then return 0 end
+              local expires = redis.call('HGET', KEYS[1], 'e:' .. id)
+              if not expires or tonumber(expires) <= now then return 0 end
+            end
             local last = tonumber(redis.call('HGET', KEYS[1], 't:' .. id) or '-1')
             if tonumber(ARGV[5]) > last then last = tonumber(ARGV[5]) end
             redis.call('HSET', KEYS[1], 'o:' .. id, ARGV[2], 'e:' .. id, fmt(now + ttl), 't:' .. id, fmt(last))
