@@ -44,6 +44,8 @@ final class SegmentBuffer {
     private long completedLoads;
     private long highestAllocated;
     private volatile Throwable lastFailure;
+    /** Set when a caller that needed a segment was refused; cleared by the next load that succeeds. */
+    private volatile boolean refusing;
 
     // Used by the one running load only (the loading flag orders them between loads).
     private long step;
@@ -153,21 +155,29 @@ final class SegmentBuffer {
         }
     }
 
+    /**
+     * Starts loading the next segment if none is loaded. Called on the hot path by a caller that already holds a valid
+     * ID, so it never throws: a loader that refuses work is reported to the caller that runs out instead.
+     */
     private void preload() {
         if (next == null) {
             startLoad();
         }
     }
 
-    private void startLoad() {
+    /**
+     * @return false when the loader refused the load (it is shut down); true when a load runs now
+     */
+    private boolean startLoad() {
         if (loading.compareAndSet(false, true)) {
             try {
                 loader.execute(this::load);
             } catch (RejectedExecutionException e) {
                 loading.set(false);
-                throw new IdGenerationException("The segment loader is shut down", e);
+                return false;
             }
         }
+        return true;
     }
 
     /**
@@ -177,7 +187,10 @@ final class SegmentBuffer {
     private void switchOrAwait(SegmentRange exhausted) {
         lock.lock();
         try {
-            long deadline = System.nanoTime() + settings.awaitTimeout().toNanos();
+            // A name's first segment gets longer: its load may create the row, open the first connections, and no
+            // preload could have fetched it ahead of time.
+            java.time.Duration timeout = exhausted == null ? settings.firstLoadTimeout() : settings.awaitTimeout();
+            long deadline = System.nanoTime() + timeout.toNanos();
             long loadsAtStart = completedLoads;
             boolean counted = false;
             for (;;) {
@@ -193,14 +206,19 @@ final class SegmentBuffer {
                 }
                 if (completedLoads > loadsAtStart && lastFailure != null) {
                     // Fail fast: a load finished since we came and it failed.
+                    refusing = true;
                     throw new StoreUnavailableException("No IDs left for '" + name + "' and the segment store failed: "
                             + lastFailure.getMessage(), lastFailure);
                 }
-                startLoad();
+                if (!startLoad()) {
+                    refusing = true;
+                    throw new IdGenerationException("No IDs left for '" + name + "': the segment loader is shut down");
+                }
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
+                    refusing = true;
                     throw new StoreUnavailableException("No IDs left for '" + name + "': the next segment did not"
-                            + " load within " + settings.awaitTimeout().toMillis() + " ms");
+                            + " load within " + timeout.toMillis() + " ms");
                 }
                 if (!counted) {
                     waits.increment();
@@ -265,6 +283,7 @@ final class SegmentBuffer {
                     next = range;
                 }
                 lastFailure = null;
+                refusing = false;
                 consecutiveFailures = 0;
             } else {
                 fetchFailures.incrementAndGet();
@@ -274,10 +293,10 @@ final class SegmentBuffer {
             completedLoads++;
             loading.set(false);
             changed.signalAll();
-            // Keep trying in the background while the current range still serves, so the store coming back is
-            // noticed before the buffer runs out.
-            SegmentRange serving = current;
-            retry = failure != null && serving != null && serving.remaining() > 0 && next == null;
+            // Keep trying in the background (backing off) until a load succeeds: while the current range still
+            // serves, the store coming back is noticed before the buffer runs out; once it has run out, the name
+            // recovers (and its health with it) without waiting for a caller to come and fail first.
+            retry = failure != null && next == null;
         } finally {
             lock.unlock();
         }
@@ -329,6 +348,6 @@ final class SegmentBuffer {
         return new SegmentBufferStats(name, range == null ? 0 : range.remaining(),
                 following == null ? 0 : following.remaining(), step, served(), fetches.get(), fetchFailures.get(),
                 fetchNanos.get(), failedFetchNanos.get(), waits.sum(), ratePerSecond, loading.get(),
-                failure == null ? null : String.valueOf(failure.getMessage()));
+                failure == null ? null : String.valueOf(failure.getMessage()), refusing);
     }
 }

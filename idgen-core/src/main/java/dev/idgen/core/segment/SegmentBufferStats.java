@@ -19,10 +19,12 @@ import java.util.Optional;
  * @param ratePerSecond the consumption rate observed between the last two fetches
  * @param loading whether a fetch is running now
  * @param lastFailure the message of the latest fetch's failure, {@code null} when it succeeded
+ * @param refusing whether a caller that needed a segment was refused (the store failed, or the segment did not load
+ *        in time) and no segment has loaded since: the name cannot serve now
  */
 public record SegmentBufferStats(String name, long currentRemaining, long nextRemaining, long step, long served,
         long fetches, long fetchFailures, long fetchNanos, long failedFetchNanos, long waits, double ratePerSecond, boolean loading,
-        String lastFailure) {
+        String lastFailure, boolean refusing) {
 
     /**
      * @return IDs left in both buffers

@@ -3,6 +3,7 @@ package dev.idgen.core.segment;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.NameLimitExceededException;
 import dev.idgen.core.SequenceDecodedId;
 import dev.idgen.core.TimeSource;
 import java.util.ArrayList;
@@ -33,6 +34,9 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     /** The strategy name. */
     public static final String STRATEGY = "segment";
 
+    /** How many names a service serves unless told otherwise. */
+    public static final int DEFAULT_MAX_NAMES = 1000;
+
     private final SegmentStore store;
     private final SegmentSettings settings;
     private final TimeSource timeSource;
@@ -40,6 +44,9 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     private final boolean ownsLoader;
     private final boolean striped;
     private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
+    private final int maxNames;
+    /** Names admitted so far; only grows, inside the map's compute so the limit is exact under contention. */
+    private final AtomicInteger names = new AtomicInteger();
     private final java.util.List<java.util.function.Consumer<String>> nameListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -48,6 +55,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         this.settings = builder.settings;
         this.timeSource = builder.timeSource;
         this.striped = settings.stripeSize() > 0;
+        this.maxNames = builder.maxNames;
         this.ownsLoader = builder.loader == null;
         this.loader = ownsLoader ? defaultLoader() : builder.loader;
     }
@@ -65,6 +73,12 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         return STRATEGY;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws NameLimitExceededException when {@code name} is new and the service already serves
+     *         {@link Builder#maxNames(int) maxNames} names
+     */
     @Override
     public long nextId(String name) {
         SegmentBuffer buffer = buffer(name);
@@ -136,6 +150,20 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         return total;
     }
 
+    /**
+     * @return how many names this service serves
+     */
+    public int nameCount() {
+        return names.get();
+    }
+
+    /**
+     * @return how many names this service may serve
+     */
+    public int maxNames() {
+        return maxNames;
+    }
+
     public SegmentSettings settings() {
         return settings;
     }
@@ -163,6 +191,10 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         IdArguments.checkName(name);
         boolean[] created = new boolean[1];
         SegmentBuffer fresh = buffers.computeIfAbsent(name, key -> {
+            if (names.incrementAndGet() > maxNames) {
+                names.decrementAndGet();
+                throw new NameLimitExceededException(key, maxNames);
+            }
             created[0] = true;
             return new SegmentBuffer(key, store, settings, loader, timeSource);
         });
@@ -192,6 +224,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         private SegmentSettings settings = SegmentSettings.DEFAULTS;
         private TimeSource timeSource = TimeSource.system();
         private ScheduledExecutorService loader;
+        private int maxNames = DEFAULT_MAX_NAMES;
 
         private Builder(SegmentStore store) {
             this.store = store;
@@ -216,7 +249,18 @@ public final class SegmentIdService implements IdService, AutoCloseable {
             return this;
         }
 
+        /**
+         * @param maxNames how many names the service may serve, from 1 to 1,000,000; a new name past it is refused
+         *        with {@link NameLimitExceededException}. Each name holds two buffers in memory.
+         * @return this builder
+         */
+        public Builder maxNames(int maxNames) {
+            this.maxNames = maxNames;
+            return this;
+        }
+
         public SegmentIdService build() {
+            NameLimitExceededException.checkLimit(maxNames);
             if (store == null) {
                 throw new InvalidArgumentException("store", null, "store must be set");
             }

@@ -15,11 +15,17 @@ import java.time.Duration;
  * @param stripeSize 0 (the default) to serve every caller from the shared cursor, so a name's IDs strictly increase
  *        across the instance; otherwise each thread claims this many IDs at a time and serves them alone, which
  *        scales with threads but keeps IDs increasing only per thread
+ * @param firstLoadTimeout how long the first callers of a name wait for its first segment. Longer than
+ *        {@code awaitTimeout}: the first load of a name may create its row (or the table) and opens the first
+ *        connections, and nothing is buffered yet that a preload could have filled ahead of time
  */
 public record SegmentSettings(long step, long minStep, long maxStep, Duration bufferDuration, double preloadThreshold,
-        Duration awaitTimeout, int stripeSize) {
+        Duration awaitTimeout, int stripeSize, Duration firstLoadTimeout) {
 
-    /** The defaults: step 1,000 (and min), max 1,000,000, 5 minutes per segment, preload at 20%, wait up to 1 s. */
+    /**
+     * The defaults: step 1,000 (and min), max 1,000,000, 5 minutes per segment, preload at 20%, wait up to 1 s for a
+     * segment and up to 10 s for a name's first one.
+     */
     public static final SegmentSettings DEFAULTS = builder().build();
 
     /**
@@ -41,6 +47,7 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
         private double preloadThreshold = 0.2;
         private Duration awaitTimeout = Duration.ofSeconds(1);
         private int stripeSize;
+        private Duration firstLoadTimeout = Duration.ofSeconds(10);
 
         private Builder() {
         }
@@ -88,6 +95,15 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
         }
 
         /**
+         * @param firstLoadTimeout how long the first callers of a name wait for its first segment, from 0 to 5m
+         * @return this builder
+         */
+        public Builder firstLoadTimeout(Duration firstLoadTimeout) {
+            this.firstLoadTimeout = firstLoadTimeout;
+            return this;
+        }
+
+        /**
          * @return the settings
          * @throws InvalidArgumentException naming the first setting that breaks its rule
          */
@@ -122,7 +138,13 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
                 throw new InvalidArgumentException("stripeSize", stripeSize,
                         "stripeSize must be between 0 (off) and 65536, but was " + stripeSize);
             }
-            return new SegmentSettings(step, min, maxStep, bufferDuration, preloadThreshold, awaitTimeout, stripeSize);
+            if (firstLoadTimeout == null || firstLoadTimeout.isNegative()
+                    || firstLoadTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
+                throw new InvalidArgumentException("firstLoadTimeout", firstLoadTimeout,
+                        "firstLoadTimeout must be between 0 and 5m, but was " + firstLoadTimeout);
+            }
+            return new SegmentSettings(step, min, maxStep, bufferDuration, preloadThreshold, awaitTimeout, stripeSize,
+                    firstLoadTimeout);
         }
     }
 }

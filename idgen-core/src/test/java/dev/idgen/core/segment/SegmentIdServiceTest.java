@@ -99,11 +99,101 @@ class SegmentIdServiceTest {
     @Test
     void aCallerGivesUpAfterTheAwaitTimeoutWhenTheStoreIsSlow() {
         InMemorySegmentStore hanging = new InMemorySegmentStore(0, Duration.ofSeconds(3));
-        SegmentIdService ids = service(hanging, settings(10).awaitTimeout(Duration.ofMillis(200)).build());
+        SegmentIdService ids = service(hanging, settings(10).awaitTimeout(Duration.ofMillis(200))
+                .firstLoadTimeout(Duration.ofMillis(300)).build());
         long started = System.nanoTime();
         assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
-                .hasMessage("No IDs left for 'orders': the next segment did not load within 200 ms");
+                .hasMessage("No IDs left for 'orders': the next segment did not load within 300 ms");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+        assertThat(stats(ids, "orders").refusing()).as("the name cannot serve now").isTrue();
+    }
+
+    @Test
+    void aNamesFirstSegmentMayTakeLongerThanTheAwaitTimeoutAtDefaultSettings() throws Exception {
+        // A busy machine: the first load (row creation, first connection) takes longer than a later segment's wait.
+        InMemorySegmentStore slow = new InMemorySegmentStore(0, SegmentSettings.DEFAULTS.awaitTimeout()
+                .plusMillis(500));
+        SegmentIdService ids = service(slow, SegmentSettings.DEFAULTS);
+        assertThat(ids.nextId("orders")).isEqualTo(1);
+        assertThat(SegmentSettings.DEFAULTS.firstLoadTimeout()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aLaterSegmentStillWaitsOnlyTheAwaitTimeout() throws Exception {
+        InMemorySegmentStore store = new InMemorySegmentStore();
+        SegmentIdService ids = service(store, settings(10).awaitTimeout(Duration.ofMillis(200)).build());
+        ids.nextId("orders");
+        store.setAvailable(false);
+        for (int i = 0; i < 9; i++) {
+            ids.nextId("orders");
+        }
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("not the 10 s first-load timeout")
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(stats(ids, "orders").refusing()).isTrue();
+        store.setAvailable(true);
+        // No caller comes: the background retry loads the next segment by itself, and the name can serve again.
+        eventually(() -> !stats(ids, "orders").refusing() && stats(ids, "orders").remaining() > 0);
+        assertThat(ids.nextId("orders")).isEqualTo(11);
+    }
+
+    @Test
+    void aPreloadThatCannotStartNeverFailsACallerWhoHoldsAValidId() {
+        java.util.concurrent.ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor();
+        SegmentIdService ids = SegmentIdService.builder(new InMemorySegmentStore())
+                .settings(settings(10).preloadThreshold(0.5).build()).loader(loader).build();
+        services.add(ids);
+        assertThat(ids.nextId("orders")).isEqualTo(1);
+        loader.shutdownNow();
+        for (long expected = 2; expected <= 10; expected++) {
+            // The 5th ID starts the preload, which the shut-down loader refuses: the caller still gets its ID.
+            assertThat(ids.nextId("orders")).isEqualTo(expected);
+        }
+        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(dev.idgen.core.IdGenerationException.class)
+                .hasMessageContaining("loader is shut down");
+    }
+
+    @Test
+    void refusesNewNamesPastTheLimitButKeepsServingTheOthers() throws Exception {
+        SegmentIdService ids = SegmentIdService.builder(new InMemorySegmentStore()).settings(settings(10).build())
+                .maxNames(3).build();
+        services.add(ids);
+        ids.nextId("a");
+        ids.nextId("b");
+        // Many threads race for the last free place: exactly one name gets it.
+        List<Future<Boolean>> racers = new ArrayList<>();
+        CountDownLatch start = new CountDownLatch(1);
+        for (int i = 0; i < 8; i++) {
+            String name = "c" + i;
+            racers.add(executor.submit(() -> {
+                start.await();
+                try {
+                    ids.nextId(name);
+                    return true;
+                } catch (dev.idgen.core.NameLimitExceededException e) {
+                    return false;
+                }
+            }));
+        }
+        start.countDown();
+        int admitted = 0;
+        for (Future<Boolean> racer : racers) {
+            admitted += racer.get(1, TimeUnit.MINUTES) ? 1 : 0;
+        }
+        assertThat(admitted).isEqualTo(1);
+        assertThat(ids.nameCount()).isEqualTo(3);
+        assertThat(ids.stats()).hasSize(3);
+        assertThatThrownBy(() -> ids.nextIds("d", 2)).isInstanceOf(dev.idgen.core.NameLimitExceededException.class)
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("limit of 3 names")
+                .extracting(e -> ((InvalidArgumentException) e).argument()).isEqualTo("name");
+        assertThatThrownBy(() -> ids.sequence("d")).isInstanceOf(dev.idgen.core.NameLimitExceededException.class);
+        assertThat(ids.nextId("a")).isEqualTo(2);
+        assertThatThrownBy(() -> SegmentIdService.builder(new InMemorySegmentStore()).maxNames(0).build())
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("maxNames must be between 1");
+        SegmentIdService defaults = SegmentIdService.builder(new InMemorySegmentStore()).build();
+        services.add(defaults);
+        assertThat(defaults.maxNames()).isEqualTo(1000);
     }
 
     @Test
@@ -263,6 +353,9 @@ class SegmentIdServiceTest {
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("awaitTimeout");
         assertThatThrownBy(() -> SegmentSettings.builder().stripeSize(-1).build())
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("stripeSize");
+        assertThatThrownBy(() -> SegmentSettings.builder().firstLoadTimeout(Duration.ofMinutes(6)).build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("firstLoadTimeout must be between 0 and 5m, but was PT6M");
         assertThat(SegmentSettings.DEFAULTS.minStep()).isEqualTo(1000);
         assertThat(SegmentSettings.DEFAULTS.stripeSize()).isZero();
     }

@@ -28,12 +28,19 @@ import org.springframework.util.ClassUtils;
  * <li>{@code idgen.layout.remaining}: time left before the Snowflake layout runs out;</li>
  * <li>segments, tagged {@code name}: {@code idgen.segment.remaining} ({@code buffer} current or next),
  * {@code idgen.segment.step}, {@code idgen.segment.waits} and the timer {@code idgen.segment.fetches}
- * ({@code outcome} success or failure);</li>
+ * ({@code outcome} success or failure); for the first {@value #METERED_NAMES} names only, the waits and fetches of
+ * the rest summed under the name {@value #OTHER_NAMES};</li>
  * <li>ticket servers, tagged {@code server}: {@code idgen.ticket.calls}, {@code idgen.ticket.errors} and
  * {@code idgen.ticket.circuit.open} (1 while the server is skipped).</li>
  * </ul>
  */
 public final class IdgenMeterBinder implements MeterBinder {
+
+    /** How many segment names get meters of their own. */
+    static final int METERED_NAMES = 100;
+
+    /** The {@code name} tag of the meters that sum every segment name past {@link #METERED_NAMES}. */
+    static final String OTHER_NAMES = "(other)";
 
     private final IdService idService;
 
@@ -79,11 +86,40 @@ public final class IdgenMeterBinder implements MeterBinder {
         if (idService instanceof SegmentIdService segments) {
             FunctionCounter.builder("idgen.ids.generated", segments, SegmentIdService::generatedCount)
                     .description("IDs issued").tags(tags).register(registry);
-            segments.onNewName(name -> bindSegmentName(registry, segments, name, tags.and("name", name)));
+            // Per-name meters for the first names only, so that a service with many names (up to idgen.max-names)
+            // does not publish thousands of series; the rest are summed under the name OTHER_NAMES.
+            java.util.Set<String> metered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            segments.onNewName(name -> {
+                synchronized (metered) {
+                    if (metered.size() < METERED_NAMES) {
+                        metered.add(name);
+                        bindSegmentName(registry, segments, name, tags.and("name", name));
+                    } else if (metered.add(OTHER_NAMES)) {
+                        bindOtherNames(registry, segments, metered, tags.and("name", OTHER_NAMES));
+                    }
+                }
+            });
         }
         if (ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory", getClass().getClassLoader())) {
             TicketMeters.bind(registry, idService, tags);
         }
+    }
+
+    private static void bindOtherNames(MeterRegistry registry, SegmentIdService segments,
+            java.util.Set<String> metered, Tags tags) {
+        java.util.function.Function<java.util.function.ToLongFunction<SegmentBufferStats>, ToDoubleFunction<SegmentIdService>>
+                sum = field -> s -> s.stats().stream().filter(st -> !metered.contains(st.name())).mapToLong(field)
+                        .sum();
+        FunctionCounter.builder("idgen.segment.waits", segments, sum.apply(SegmentBufferStats::waits))
+                .description("Callers that waited for a segment").tags(tags).register(registry);
+        FunctionTimer.builder("idgen.segment.fetches", segments,
+                        s -> (long) sum.apply(st -> st.fetches() - st.fetchFailures()).applyAsDouble(s),
+                        sum.apply(st -> st.fetchNanos() - st.failedFetchNanos()), TimeUnit.NANOSECONDS)
+                .description("Segment fetches from the store").tags(tags).tag("outcome", "success").register(registry);
+        FunctionTimer.builder("idgen.segment.fetches", segments,
+                        s -> (long) sum.apply(SegmentBufferStats::fetchFailures).applyAsDouble(s),
+                        sum.apply(SegmentBufferStats::failedFetchNanos), TimeUnit.NANOSECONDS)
+                .description("Segment fetches from the store").tags(tags).tag("outcome", "failure").register(registry);
     }
 
     private static void bindSegmentName(MeterRegistry registry, SegmentIdService segments, String name, Tags tags) {

@@ -30,6 +30,14 @@ public class IdgenProperties implements InitializingBean {
      */
     private String strategy = Strategy.SNOWFLAKE.value();
 
+    /**
+     * How many names (sequences) one instance serves, from 1 to 1000000, on the strategies that keep state in memory
+     * per name: segment (two buffers and meters per name) and redis (a window per name). A new name past the limit
+     * is refused (NameLimitExceededException, HTTP 400 in the sample); names already served keep working. Names are
+     * meant to be a fixed set such as 'orders', never values taken from requests.
+     */
+    private int maxNames = dev.idgen.core.segment.SegmentIdService.DEFAULT_MAX_NAMES;
+
     private final Snowflake snowflake = new Snowflake();
 
     private final Segment segment = new Segment();
@@ -52,6 +60,24 @@ public class IdgenProperties implements InitializingBean {
 
     public void setStrategy(String strategy) {
         this.strategy = strategy;
+    }
+
+    public int getMaxNames() {
+        return maxNames;
+    }
+
+    public void setMaxNames(int maxNames) {
+        this.maxNames = maxNames;
+    }
+
+    /**
+     * @return idgen.max-names, checked
+     * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
+     *         idgen.max-names and its range
+     */
+    public int checkedMaxNames() {
+        return InvalidIdgenProperty.rethrowAsProperty("idgen",
+                () -> dev.idgen.core.NameLimitExceededException.checkLimit(maxNames));
     }
 
     public Snowflake getSnowflake() {
@@ -500,6 +526,12 @@ public class IdgenProperties implements InitializingBean {
         private Duration awaitTimeout = Duration.ofSeconds(1);
 
         /**
+         * How long the first callers of a name wait for its first block, from 0 to 5m. Longer than await-timeout
+         * because the first load may create the row (or the table) and open connections, with nothing buffered yet.
+         */
+        private Duration firstLoadTimeout = Duration.ofSeconds(10);
+
+        /**
          * 0 (off) to serve a name from one shared cursor, so its IDs strictly increase across the instance; 1 to 65536
          * to let each thread claim that many IDs at a time and serve them alone (faster with many threads, but IDs
          * then increase per thread only).
@@ -568,6 +600,14 @@ public class IdgenProperties implements InitializingBean {
             this.preloadThreshold = preloadThreshold;
         }
 
+        public Duration getFirstLoadTimeout() {
+            return firstLoadTimeout;
+        }
+
+        public void setFirstLoadTimeout(Duration firstLoadTimeout) {
+            this.firstLoadTimeout = firstLoadTimeout;
+        }
+
         public Duration getAwaitTimeout() {
             return awaitTimeout;
         }
@@ -582,7 +622,7 @@ public class IdgenProperties implements InitializingBean {
         public dev.idgen.core.segment.SegmentSettings settings() {
             dev.idgen.core.segment.SegmentSettings.Builder builder = dev.idgen.core.segment.SegmentSettings.builder()
                     .step(step).maxStep(maxStep).bufferDuration(bufferDuration).preloadThreshold(preloadThreshold)
-                    .awaitTimeout(awaitTimeout).stripeSize(stripeSize);
+                    .awaitTimeout(awaitTimeout).stripeSize(stripeSize).firstLoadTimeout(firstLoadTimeout);
             if (minStep != null) {
                 builder.minStep(minStep);
             }

@@ -96,7 +96,7 @@ class IdgenRedisConfiguration {
         RedisWindowedCounter idgenRedisCounter(RedisScriptExecutor redis, IdgenProperties properties,
                 IdgenRedisProperties redisProperties, org.springframework.beans.factory.BeanFactory beanFactory) {
             return counter(redis, IdgenSegmentConfiguration.windowStore(properties, beanFactory, "idgen.strategy=redis"),
-                    redisProperties);
+                    redisProperties, properties.checkedMaxNames());
         }
 
         @Bean
@@ -122,7 +122,8 @@ class IdgenRedisConfiguration {
                 IdgenRedisProperties redisProperties, org.springframework.beans.factory.BeanFactory beanFactory) {
             JdbcSegmentStore database = IdgenSegmentConfiguration.windowStore(properties, beanFactory,
                     "idgen.segment.store=" + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT));
-            RedisSegmentStore store = new RedisSegmentStore(counter(redis, database, redisProperties));
+            RedisSegmentStore store = new RedisSegmentStore(counter(redis, database, redisProperties,
+                    properties.checkedMaxNames()));
             return properties.getSegment().getStore() == IdgenProperties.SegmentStoreType.DUAL
                     ? new DualSegmentStore(store, database) : store;
         }
@@ -168,10 +169,10 @@ class IdgenRedisConfiguration {
     }
 
     private static RedisWindowedCounter counter(RedisScriptExecutor redis, SegmentStore windows,
-            IdgenRedisProperties properties) {
+            IdgenRedisProperties properties, int maxNames) {
         RedisWindowedCounter counter = InvalidIdgenProperty.rethrowAsProperty(PREFIX, Map.of("windowSize",
                 "window-size"), () -> new RedisWindowedCounter(redis, windows, properties.getPrefix(),
-                        properties.getWindowSize()));
+                        properties.getWindowSize(), maxNames));
         if (properties.isVerifyPersistence()) {
             try {
                 counter.verifyPersistence();

@@ -40,7 +40,8 @@ class IdgenSegmentConfiguration {
                     + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
                     + " JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
         }
-        return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).build();
+        return SegmentIdService.builder(store).settings(settings).timeSource(timeSource)
+                .maxNames(properties.checkedMaxNames()).build();
     }
 
     /**

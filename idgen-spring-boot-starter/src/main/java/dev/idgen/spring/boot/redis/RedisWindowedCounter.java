@@ -91,6 +91,9 @@ public final class RedisWindowedCounter {
     private final String prefix;
     private final long windowSize;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final int maxNames;
+    /** Names admitted so far; grows inside the map's compute, so the limit holds exactly under contention. */
+    private final java.util.concurrent.atomic.AtomicInteger names = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean persistenceVerified = true;
     private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
     private final LongAdder windowsReserved = new LongAdder();
@@ -103,6 +106,20 @@ public final class RedisWindowedCounter {
      * @param windowSize how many values one database reservation covers, from 1 to 2^40
      */
     public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize) {
+        this(redis, windows, prefix, windowSize, dev.idgen.core.segment.SegmentIdService.DEFAULT_MAX_NAMES);
+    }
+
+    /**
+     * @param redis runs the commands and scripts
+     * @param windows the durable store windows are reserved from
+     * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
+     * @param windowSize how many values one database reservation covers, from 1 to 2^40
+     * @param maxNames how many names the counter serves, from 1 to 1,000,000; each keeps its window in memory, and a
+     *        new name past the limit is refused with {@link dev.idgen.core.NameLimitExceededException}
+     */
+    public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize,
+            int maxNames) {
+        this.maxNames = dev.idgen.core.NameLimitExceededException.checkLimit(maxNames);
         if (windowSize < 1 || windowSize > (1L << 40)) {
             throw new InvalidArgumentException("windowSize", windowSize,
                     "windowSize must be between 1 and 2^40, but was " + windowSize);
@@ -294,8 +311,21 @@ public final class RedisWindowedCounter {
         return window;
     }
 
+    /**
+     * @return how many names this counter serves
+     */
+    public int nameCount() {
+        return names.get();
+    }
+
     private Counter counter(String name) {
         Counter counter = counters.get(name);
-        return counter != null ? counter : counters.computeIfAbsent(name, key -> new Counter(prefix + "{" + key + "}"));
+        return counter != null ? counter : counters.computeIfAbsent(name, key -> {
+            if (names.incrementAndGet() > maxNames) {
+                names.decrementAndGet();
+                throw new dev.idgen.core.NameLimitExceededException(key, maxNames);
+            }
+            return new Counter(prefix + "{" + key + "}");
+        });
     }
 }

@@ -125,6 +125,8 @@ class IdgenSegmentAutoConfigurationTest {
             "idgen.jdbc.table=ids;drop table x | idgen.jdbc.table | must be a table name of letters, digits",
             "idgen.jdbc.initial-value=-1 | idgen.jdbc.initial-value | must be at least 0",
             "idgen.jdbc.timeout=0s | idgen.jdbc.timeout | must be between 1s and 1m",
+            "idgen.segment.first-load-timeout=6m | idgen.segment.first-load-timeout | must be between 0 and 5m",
+            "idgen.max-names=0 | idgen.max-names | must be between 1 and 1000000",
     })
     void aBadPropertyFailsStartUpNamingIt(String setting, String property, String rule) {
         runner.withPropertyValues(h2(), setting).run(context -> assertThat(context).hasFailed().getFailure()

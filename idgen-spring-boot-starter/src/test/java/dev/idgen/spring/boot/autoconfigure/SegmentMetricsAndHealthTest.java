@@ -1,8 +1,10 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.NameLimitExceededException;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
@@ -82,6 +84,30 @@ class SegmentMetricsAndHealthTest {
 
             ids.nextIds("orders", 90);
             assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+        });
+    }
+
+    @Test
+    void manyNamesKeepMetersAndHealthBoundedAndNamesPastTheLimitAreRefused() {
+        runner.withPropertyValues("idgen.max-names=130").run(context -> {
+            IdService ids = context.getBean(IdService.class);
+            for (int i = 0; i < 130; i++) {
+                ids.nextId("name" + i);
+            }
+            assertThatThrownBy(() -> ids.nextId("one-too-many")).isInstanceOf(NameLimitExceededException.class)
+                    .hasMessageContaining("limit of 130 names");
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.find("idgen.segment.step").gauges()).as("one per metered name")
+                    .hasSize(IdgenMeterBinder.METERED_NAMES);
+            assertThat(registry.get("idgen.segment.waits").tag("name", IdgenMeterBinder.OTHER_NAMES)
+                    .functionCounter().count()).as("each of the 30 other names waited for its first segment")
+                    .isEqualTo(30);
+            assertThat(registry.get("idgen.segment.fetches").tag("name", IdgenMeterBinder.OTHER_NAMES)
+                    .tag("outcome", "success").functionTimer().count()).isGreaterThanOrEqualTo(30);
+            Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("nameCount", 130).containsEntry("maxNames", 130);
+            assertThat((Map<?, ?>) health.getDetails().get("names")).hasSize(IdgenHealthIndicator.LISTED_NAMES);
         });
     }
 

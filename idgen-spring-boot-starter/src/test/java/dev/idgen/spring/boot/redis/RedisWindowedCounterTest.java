@@ -261,11 +261,26 @@ class RedisWindowedCounterTest {
     }
 
     @Test
+    void newNamesPastTheLimitAreRefusedBeforeTouchingRedisWhileKnownNamesCarryOn() {
+        RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, prefix, 100, 2);
+        counter.increment("orders", 1);
+        counter.increment("invoices", 1);
+        assertThatThrownBy(() -> counter.increment("coupons", 1))
+                .isInstanceOf(dev.idgen.core.NameLimitExceededException.class)
+                .hasMessageContaining("limit of 2 names");
+        assertThat(counter.nameCount()).isEqualTo(2);
+        assertThat(database.allocations()).as("no window reserved for the refused name").isEqualTo(2);
+        assertThat(counter.increment("orders", 1)).isEqualTo(2);
+    }
+
+    @Test
     void badArgumentsNameThemselves() {
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, "bad{prefix}", 100))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("prefix must be");
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, prefix, 0))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("windowSize must be");
+        assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, prefix, 100, 0))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("maxNames must be");
         assertThatThrownBy(() -> new RedisScriptExecutor(factory, Duration.ZERO, new RedisRoundTrips()))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("timeout must be");
     }
