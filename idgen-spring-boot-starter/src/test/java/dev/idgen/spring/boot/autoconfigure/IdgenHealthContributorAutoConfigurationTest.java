@@ -65,6 +65,19 @@ class IdgenHealthContributorAutoConfigurationTest {
     }
 
     @Test
+    void theCheckThreadStopsWithTheContext() {
+        HealthIndicator[] kept = new HealthIndicator[1];
+        runner.run(context -> {
+            kept[0] = context.getBean("idgenHealthIndicator", HealthIndicator.class);
+            assertThat(kept[0].health().getStatus()).isEqualTo(Status.UP);
+        });
+        // Closing the context closed the indicator (an AutoCloseable bean): its thread is gone, not leaked.
+        Health afterClose = kept[0].health();
+        assertThat(afterClose.getStatus()).isEqualTo(Status.DOWN);
+        assertThat(afterClose.getDetails()).containsEntry("error", "The idgen health indicator is closed");
+    }
+
+    @Test
     void canBeTurnedOff() {
         runner.withPropertyValues("management.health.idgen.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean("idgenHealthIndicator"));
