@@ -46,6 +46,9 @@ final class SegmentBuffer {
     private volatile Throwable lastFailure;
     /** Set when a caller that needed a segment was refused; cleared by the next load that succeeds. */
     private volatile boolean refusing;
+    /** Why this name refuses for good: the store handed out a block that may repeat IDs. Never cleared. */
+    private volatile String refusedForGood;
+    private final AtomicBoolean retryPending = new AtomicBoolean();
 
     // Used by the one running load only (the loading flag orders them between loads).
     private long step;
@@ -189,13 +192,19 @@ final class SegmentBuffer {
         try {
             // A name's first segment gets longer: its load may create the row, open the first connections, and no
             // preload could have fetched it ahead of time.
-            java.time.Duration timeout = exhausted == null ? settings.firstLoadTimeout() : settings.awaitTimeout();
+            java.time.Duration timeout = exhausted == null
+                    ? max(settings.firstLoadTimeout(), settings.awaitTimeout()) : settings.awaitTimeout();
             long deadline = System.nanoTime() + timeout.toNanos();
             long loadsAtStart = completedLoads;
             boolean counted = false;
             for (;;) {
                 if (current != exhausted) {
                     return;
+                }
+                String lostData = refusedForGood;
+                if (lostData != null) {
+                    refusing = true;
+                    throw new StoreUnavailableException("No IDs left for '" + name + "': " + lostData);
                 }
                 SegmentRange following = next;
                 if (following != null) {
@@ -238,7 +247,7 @@ final class SegmentBuffer {
     }
 
     private void load() {
-        if (next != null && current != null) {
+        if (refusedForGood != null || next != null && current != null) {
             // A preload that lost a race with a load which already filled the next buffer: nothing to do.
             loading.set(false);
             return;
@@ -264,15 +273,22 @@ final class SegmentBuffer {
         boolean retry;
         lock.lock();
         try {
+            String refusal = null;
             if (failure == null && segment.last() > MAX_ID) {
                 // Cursors run past a range's end by up to one claim per caller; near 2^63 that would wrap negative.
-                failure = new StoreUnavailableException("The segment store handed out [" + segment.first() + ", "
-                        + segment.last() + "] for '" + name + "': IDs this close to 2^63 are refused");
+                refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
+                        + name + "': IDs this close to 2^63 are refused";
+            } else if (failure == null && segment.first() <= highestAllocated) {
+                refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
+                        + name + "', which does not follow the previous segment's end " + highestAllocated
+                        + ": it may have lost data, so no IDs are issued for this name until the store is repaired"
+                        + " and the instance restarted";
             }
-            if (failure == null && segment.first() <= highestAllocated) {
-                failure = new StoreUnavailableException("The segment store handed out [" + segment.first() + ", "
-                        + segment.last() + "] for '" + name + "', which does not follow the previous segment's end "
-                        + highestAllocated + ": it may have lost data, so no IDs are issued from it");
+            if (refusal != null) {
+                // For good: loading again would move the store on until a block passes this instance's own
+                // highest, yet other instances may have served above it. Only a person can tell the store is right.
+                refusedForGood = refusal;
+                failure = new StoreUnavailableException(refusal);
             }
             if (failure == null) {
                 highestAllocated = segment.last();
@@ -296,18 +312,26 @@ final class SegmentBuffer {
             // Keep trying in the background (backing off) until a load succeeds: while the current range still
             // serves, the store coming back is noticed before the buffer runs out; once it has run out, the name
             // recovers (and its health with it) without waiting for a caller to come and fail first.
-            retry = failure != null && next == null;
+            retry = failure != null && next == null && refusedForGood == null;
         } finally {
             lock.unlock();
         }
-        if (retry) {
+        // One pending retry per name at most: loads that callers start meanwhile do not add more.
+        if (retry && retryPending.compareAndSet(false, true)) {
             long delay = Math.min(MAX_RETRY_DELAY_MILLIS, 100L << Math.min(6, consecutiveFailures));
             try {
-                loader.schedule(this::preload, delay, TimeUnit.MILLISECONDS);
+                loader.schedule(() -> {
+                    retryPending.set(false);
+                    preload();
+                }, delay, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException ignored) {
-                // Shutting down.
+                retryPending.set(false); // shutting down
             }
         }
+    }
+
+    private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /**

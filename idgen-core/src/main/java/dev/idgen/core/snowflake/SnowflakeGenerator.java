@@ -125,7 +125,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     private volatile long installedState;
     /** The state the latest loss fenced the generator at; guarded by {@link #leaseLock}. */
     private long fenceState = -1;
-    /** The thread acquiring a new worker id after a loss, if any; close() interrupts it. */
+    /** The thread acquiring a new worker id after a loss, if any; close() wakes it. */
     private volatile Thread reacquirer;
     /** The state as {@link #close()} found it; meaningful once {@code state} is {@link #CLOSED}. */
     private volatile long stateAtClose;
@@ -359,10 +359,6 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         // Under the lease lock, so a new worker id being installed at the same time is either installed before
         // (and released here) or sees CLOSED and releases its lease itself.
         synchronized (leaseLock) {
-            Thread reacquiring = reacquirer;
-            if (reacquiring != null) {
-                reacquiring.interrupt();
-            }
             long last;
             do {
                 last = (long) STATE.getVolatile(this);
@@ -372,6 +368,12 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 // Before the swap, so that whoever sees CLOSED also sees the state it replaced.
                 stateAtClose = last;
             } while (!STATE.compareAndSet(this, last, CLOSED));
+            Thread reacquiring = reacquirer;
+            if (reacquiring != null) {
+                // Woken, not interrupted: it sees the generator closed between attempts, and a store call it is
+                // making runs to its end (an interrupted Redis client refuses the release that must follow).
+                LockSupport.unpark(reacquiring);
+            }
             WorkerIdLease current = lease;
             try {
                 current.recordTimestamp(lastMillisOf(last));
@@ -433,6 +435,11 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                     long tick = Math.min(maxTick, Math.max(current >>> timestampShift,
                             tickAt(timeSource.currentTimeMillis()) + maxBorrow));
                     fence = Math.max(current, (tick << timestampShift) | (current & workerMask) | sequenceMask);
+                    if (fence == current && tick < maxTick) {
+                        // The state must change, or a caller that passed the lease check before the loss could
+                        // still win its compare-and-set (with a clock that stepped back meanwhile).
+                        fence = ((tick + 1) << timestampShift) | (current & workerMask) | sequenceMask;
+                    }
                 } while (!STATE.compareAndSet(this, current, fence));
                 if (current != CLOSED) {
                     fenceState = fence;

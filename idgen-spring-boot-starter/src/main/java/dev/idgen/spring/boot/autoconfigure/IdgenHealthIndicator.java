@@ -48,7 +48,7 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
      * The longest the segment store's check may take, inside {@link #TIMEOUT}: past it the store counts as not
      * answering, and the rest of the health (how long each name's buffers last) is still reported in time.
      */
-    static final Duration STORE_CHECK_TIMEOUT = Duration.ofMillis(1500);
+    static final Duration STORE_CHECK_TIMEOUT = Duration.ofSeconds(1);
 
     private final ExecutorService checker = daemonExecutor("idgen-health-check");
 

@@ -94,7 +94,8 @@ class SegmentHealthAndFirstLoadTest {
                 ids.nextIds("orders", 5);
                 try (Connection locker = lockRow(mariadb, table, "orders")) {
                     ids.nextIds("orders", 10); // the preloaded segment; its preload now waits for the lock
-                    assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class);
+                    assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+                            .hasMessageContaining("did not load within 300 ms");
                     Health refusing = indicator.health();
                     assertThat(refusing.getStatus()).as(refusing.toString()).isEqualTo(Status.DOWN);
                     assertThat(refusing.getDetails()).containsEntry("storeAvailable", true)
