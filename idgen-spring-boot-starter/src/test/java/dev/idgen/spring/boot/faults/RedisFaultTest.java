@@ -116,6 +116,31 @@ class RedisFaultTest {
     private static void sigstop(Process process, String signal) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + signal).isTrue();
+        if (signal.equals("STOP")) {
+            // kill returns once the signal is sent; the JVM's threads may run on for a moment. Wait until every one
+            // of them is stopped, so that what the test reads next (the time) is after the last ID it issued.
+            until(() -> allThreadsStopped(process.pid()), "every thread of process " + process.pid() + " to stop");
+        }
+    }
+
+    private static boolean allThreadsStopped(long pid) {
+        java.io.File[] tasks = new java.io.File("/proc/" + pid + "/task").listFiles();
+        if (tasks == null) {
+            return false;
+        }
+        for (java.io.File task : tasks) {
+            try {
+                String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+                // The state follows the command name, which is in parentheses and may itself hold spaces.
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                if (state != 'T' && state != 't') {
+                    return false;
+                }
+            } catch (java.io.IOException e) {
+                // A thread that ended meanwhile: not running.
+            }
+        }
+        return true;
     }
 
     private static void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
