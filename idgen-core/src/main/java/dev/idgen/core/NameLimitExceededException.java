@@ -29,19 +29,4 @@ public class NameLimitExceededException extends InvalidArgumentException {
     public int limit() {
         return limit;
     }
-
-    /**
-     * Checks a limit given to a builder.
-     *
-     * @param maxNames the limit
-     * @return the limit
-     * @throws InvalidArgumentException naming {@code maxNames} unless it is between 1 and 1,000,000
-     */
-    public static int checkLimit(int maxNames) {
-        if (maxNames < 1 || maxNames > 1_000_000) {
-            throw new InvalidArgumentException("maxNames", maxNames,
-                    "maxNames must be between 1 and 1000000, but was " + maxNames);
-        }
-        return maxNames;
-    }
 }

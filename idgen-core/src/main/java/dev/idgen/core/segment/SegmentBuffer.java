@@ -248,7 +248,8 @@ final class SegmentBuffer {
 
     private void load() {
         if (refusedForGood != null || next != null && current != null) {
-            // A preload that lost a race with a load which already filled the next buffer: nothing to do.
+            // Refused for good (no load may move the store on), or a preload that lost a race with a load which
+            // already filled the next buffer: nothing to do.
             loading.set(false);
             return;
         }

@@ -3,6 +3,7 @@ package dev.idgen.core.segment;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.NameLimit;
 import dev.idgen.core.NameLimitExceededException;
 import dev.idgen.core.SequenceDecodedId;
 import dev.idgen.core.TimeSource;
@@ -44,9 +45,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     private final boolean ownsLoader;
     private final boolean striped;
     private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
-    private final int maxNames;
-    /** Names admitted so far; only grows, inside the map's compute so the limit is exact under contention. */
-    private final AtomicInteger names = new AtomicInteger();
+    private final NameLimit names;
     private final java.util.List<java.util.function.Consumer<String>> nameListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -55,7 +54,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         this.settings = builder.settings;
         this.timeSource = builder.timeSource;
         this.striped = settings.stripeSize() > 0;
-        this.maxNames = builder.maxNames;
+        this.names = new NameLimit(builder.maxNames);
         this.ownsLoader = builder.loader == null;
         this.loader = ownsLoader ? defaultLoader() : builder.loader;
     }
@@ -154,14 +153,14 @@ public final class SegmentIdService implements IdService, AutoCloseable {
      * @return how many names this service serves
      */
     public int nameCount() {
-        return names.get();
+        return names.count();
     }
 
     /**
      * @return how many names this service may serve
      */
     public int maxNames() {
-        return maxNames;
+        return names.max();
     }
 
     public SegmentSettings settings() {
@@ -191,10 +190,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         IdArguments.checkName(name);
         boolean[] created = new boolean[1];
         SegmentBuffer fresh = buffers.computeIfAbsent(name, key -> {
-            if (names.incrementAndGet() > maxNames) {
-                names.decrementAndGet();
-                throw new NameLimitExceededException(key, maxNames);
-            }
+            names.admit(key);
             created[0] = true;
             return new SegmentBuffer(key, store, settings, loader, timeSource);
         });
@@ -260,7 +256,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         }
 
         public SegmentIdService build() {
-            NameLimitExceededException.checkLimit(maxNames);
+            NameLimit.check(maxNames);
             if (store == null) {
                 throw new InvalidArgumentException("store", null, "store must be set");
             }

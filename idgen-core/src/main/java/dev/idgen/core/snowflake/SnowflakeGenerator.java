@@ -54,10 +54,11 @@ abstract class SnowflakeStatePadAfter extends SnowflakeStateField {
  * <p><b>Changing worker id.</b> The worker id is part of the state word, so the hot path stays one compare-and-set.
  * When a leased worker id is lost for good ({@link WorkerIdLease#whenLost}), a thread of the generator's own acquires
  * a fresh lease from the same assigner, retrying until it gets one, and installs it: the state moves, in one
- * compare-and-set, to the new worker id at a tick after both the current one and the new id's last used timestamp.
- * Every caller that read the old state then fails its compare-and-set and starts over; the new lease is published
- * only after the state, so a caller that read the old state can never pass the new lease's check with it. Until
- * then calls throw {@link dev.idgen.core.LeaseLostException}. IDs keep increasing across the change.
+ * compare-and-set, to the new worker id at a tick at or after both the fence a loss sets (see {@code floorTick}) and
+ * the new id's last used timestamp; its first ID takes the tick after. Every caller that read the old state then fails
+ * its compare-and-set and starts over; the new lease is published only after the state, so a caller that read the old
+ * state can never pass the new lease's check with it. Until then calls throw {@link dev.idgen.core.LeaseLostException}.
+ * IDs keep increasing across the change.
  */
 public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements AutoCloseable {
 
@@ -443,7 +444,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 } while (!STATE.compareAndSet(this, current, fence));
                 if (current != CLOSED) {
                     fenceState = fence;
-                    lost.recordTimestamp(lastMillisOf((long) STATE.getVolatile(this)));
+                    lost.recordTimestamp(lastMillisOf(fence));
                 }
             }
             lost.close();

@@ -77,7 +77,7 @@ public class IdgenProperties implements InitializingBean {
      */
     public int checkedMaxNames() {
         return InvalidIdgenProperty.rethrowAsProperty("idgen",
-                () -> dev.idgen.core.NameLimitExceededException.checkLimit(maxNames));
+                () -> dev.idgen.core.NameLimit.check(maxNames));
     }
 
     public Snowflake getSnowflake() {

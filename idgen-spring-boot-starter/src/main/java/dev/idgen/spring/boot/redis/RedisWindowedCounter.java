@@ -91,9 +91,7 @@ public final class RedisWindowedCounter {
     private final String prefix;
     private final long windowSize;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-    private final int maxNames;
-    /** Names admitted so far; grows inside the map's compute, so the limit holds exactly under contention. */
-    private final java.util.concurrent.atomic.AtomicInteger names = new java.util.concurrent.atomic.AtomicInteger();
+    private final dev.idgen.core.NameLimit names;
     private volatile boolean persistenceVerified = true;
     private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
     private final LongAdder windowsReserved = new LongAdder();
@@ -119,7 +117,7 @@ public final class RedisWindowedCounter {
      */
     public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize,
             int maxNames) {
-        this.maxNames = dev.idgen.core.NameLimitExceededException.checkLimit(maxNames);
+        this.names = new dev.idgen.core.NameLimit(maxNames);
         if (windowSize < 1 || windowSize > (1L << 40)) {
             throw new InvalidArgumentException("windowSize", windowSize,
                     "windowSize must be between 1 and 2^40, but was " + windowSize);
@@ -315,16 +313,13 @@ public final class RedisWindowedCounter {
      * @return how many names this counter serves
      */
     public int nameCount() {
-        return names.get();
+        return names.count();
     }
 
     private Counter counter(String name) {
         Counter counter = counters.get(name);
         return counter != null ? counter : counters.computeIfAbsent(name, key -> {
-            if (names.incrementAndGet() > maxNames) {
-                names.decrementAndGet();
-                throw new dev.idgen.core.NameLimitExceededException(key, maxNames);
-            }
+            names.admit(key);
             return new Counter(prefix + "{" + key + "}");
         });
     }
