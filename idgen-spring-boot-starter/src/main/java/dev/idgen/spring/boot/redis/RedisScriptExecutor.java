@@ -6,11 +6,17 @@ import dev.idgen.spring.boot.redis.RedisRoundTrips.Outcome;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,8 +29,34 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * native connection (Lettuce pipelines the commands of concurrent callers on it), and waits for each answer at most
  * {@code timeout}: a Redis that is down, restarting or partitioned away costs a caller that long and then a
  * {@link RedisUnavailableException}, never a hang. Every round trip is timed into {@link RedisRoundTrips}.
+ *
+ * <h2>Topologies</h2>
+ * A single Redis, a Sentinel-monitored master ({@code spring.data.redis.sentinel.*}) or a Redis Cluster
+ * ({@code spring.data.redis.cluster.*}); see {@link Topology}. Scripts and key commands go where Lettuce routes them:
+ * the master, or on a cluster the master owning the key's slot (idgen's keys put their name in a hash tag, so the keys
+ * of one script share a slot). Commands that belong to a node rather than a key ({@code CONFIG GET}, {@code PING})
+ * go to every master on a cluster.
+ *
+ * <p>After a failover the connection may still point at the old master: frozen (every command times out) or demoted
+ * to a replica (every write fails with {@code READONLY}). Lettuce only asks the sentinels again when it reconnects, and
+ * its reconnects back off up to 30 s. So a timeout, a {@code READONLY} or a closed connection makes this executor drop
+ * its connection (at most once per timeout) and connect afresh, which resolves the current master; on a cluster it
+ * makes Lettuce reload the slot map instead. That bounds how long service stays down after a failover to the failover
+ * itself plus about one timeout. Detecting that the data behind a key changed hands is not done here but in each
+ * script, which compares the replication id the key was written under with the node's own (see
+ * {@link RedisWindowedCounter}).
  */
 public final class RedisScriptExecutor {
+
+    /** How idgen reaches Redis. */
+    public enum Topology {
+        /** One Redis at {@code spring.data.redis.host}. */
+        STANDALONE,
+        /** The master that Redis Sentinel names ({@code spring.data.redis.sentinel.*}). */
+        SENTINEL,
+        /** A Redis Cluster ({@code spring.data.redis.cluster.*}). */
+        CLUSTER
+    }
 
     /** The longest timeout accepted: a generator that waits longer than this for Redis is a stalled generator. */
     public static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
@@ -33,8 +65,13 @@ public final class RedisScriptExecutor {
     private final Duration timeout;
     private final long timeoutNanos;
     private final RedisRoundTrips roundTrips;
+    private final Topology topology;
     private volatile Native cached;
     private java.util.concurrent.CompletableFuture<Native> connecting;
+    /** When the connection was last dropped or the slot map reloaded, so that a burst of failures does it once. */
+    private final java.util.concurrent.atomic.AtomicLong lastReset = new java.util.concurrent.atomic.AtomicLong(
+            System.nanoTime() - TimeUnit.DAYS.toNanos(1));
+    private final java.util.concurrent.atomic.LongAdder resets = new java.util.concurrent.atomic.LongAdder();
 
     private static final java.util.concurrent.Executor CONNECTOR = runnable -> {
         Thread thread = new Thread(runnable, "idgen-redis-connect");
@@ -60,6 +97,8 @@ public final class RedisScriptExecutor {
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
         this.roundTrips = roundTrips;
+        this.topology = connectionFactory.isClusterAware() ? Topology.CLUSTER
+                : connectionFactory.isRedisSentinelAware() ? Topology.SENTINEL : Topology.STANDALONE;
         // Connect now, in the background: the first connection of a JVM (Netty starting up) can take longer than a
         // short timeout, and should not fail the first call.
         connectAttempt();
@@ -77,7 +116,29 @@ public final class RedisScriptExecutor {
      * @return where Redis is, for messages
      */
     public String describe() {
-        return "Redis at " + connectionFactory.getHostName() + ":" + connectionFactory.getPort();
+        return switch (topology) {
+        case STANDALONE -> "Redis at " + connectionFactory.getHostName() + ":" + connectionFactory.getPort();
+        case SENTINEL -> "Redis Sentinel master '" + connectionFactory.getSentinelConfiguration().getMaster().getName()
+                + "' (sentinels " + connectionFactory.getSentinelConfiguration().getSentinels().stream()
+                        .map(node -> node.getHost() + ":" + node.getPort()).collect(Collectors.joining(", ")) + ")";
+        case CLUSTER -> "Redis Cluster (seed nodes " + connectionFactory.getClusterConfiguration().getClusterNodes()
+                .stream().map(node -> node.getHost() + ":" + node.getPort()).collect(Collectors.joining(", ")) + ")";
+        };
+    }
+
+    /**
+     * @return how idgen reaches Redis
+     */
+    public Topology topology() {
+        return topology;
+    }
+
+    /**
+     * @return how many times the connection was dropped (or, on a cluster, the slot map reloaded) after a timeout, a
+     *         {@code READONLY} or a closed connection
+     */
+    public long reconnects() {
+        return resets.sum();
     }
 
     long evalLong(RedisScript script, byte[][] keys, byte[]... args) {
@@ -104,12 +165,95 @@ public final class RedisScriptExecutor {
     }
 
     /**
-     * @param parameter a configuration parameter, such as {@code appendfsync}
-     * @return its value from {@code CONFIG GET}
+     * {@code CONFIG GET} on the master, or on every master of a cluster (each owns some of idgen's keys).
+     *
+     * @param parameters configuration parameters, such as {@code appendfsync}
+     * @return per master ({@code host:port}, or the description of a single master), the parameters' values
      */
-    Map<String, String> config(String parameter) {
-        long started = System.nanoTime();
-        return await(commands().configGet(parameter), "CONFIG GET " + parameter, started);
+    Map<String, Map<String, String>> config(String... parameters) {
+        Map<String, Map<String, String>> byNode = new LinkedHashMap<>();
+        forEachMaster((node, commands) -> {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String parameter : parameters) {
+                values.putAll(await(commands.configGet(parameter), "CONFIG GET " + parameter + " on " + node,
+                        System.nanoTime()));
+            }
+            byNode.put(node, values);
+        });
+        return byNode;
+    }
+
+    /**
+     * Sends {@code PING} to the master, or to every master of a cluster, and {@code INFO replication}: for health.
+     *
+     * @return per master ({@code host:port} where known), what it answered: {@code "master, 2 replicas"} or the
+     *         failure
+     */
+    public Map<String, String> probeMasters() {
+        Map<String, String> byNode = new LinkedHashMap<>();
+        try {
+            forEachMaster((node, commands) -> {
+                try {
+                    await(commands.ping(), "PING on " + node, System.nanoTime());
+                    String info = await(commands.info("replication"), "INFO replication on " + node,
+                            System.nanoTime());
+                    byNode.put(node, field(info, "role") + ", " + field(info, "connected_slaves") + " replicas");
+                } catch (RuntimeException e) {
+                    byNode.put(node, "DOWN: " + e.getMessage());
+                }
+            });
+        } catch (RuntimeException e) {
+            byNode.put(describe(), "DOWN: " + e.getMessage());
+        }
+        return byNode;
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return "?";
+    }
+
+    private interface NodeCommand {
+        void run(String node, RedisClusterAsyncCommands<byte[], byte[]> commands);
+    }
+
+    private void forEachMaster(NodeCommand command) {
+        RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
+        if (!(commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster)) {
+            String node = topology == Topology.STANDALONE ? connectionFactory.getHostName() + ":"
+                    + connectionFactory.getPort() : "master";
+            if (topology == Topology.SENTINEL) {
+                try {
+                    // The server's own address for this connection: where the sentinels sent us.
+                    String client = await(commands.clientInfo(), "CLIENT INFO", System.nanoTime());
+                    java.util.regex.Matcher laddr = java.util.regex.Pattern.compile("laddr=(\\S+)").matcher(client);
+                    if (laddr.find()) {
+                        node = laddr.group(1);
+                    }
+                } catch (RuntimeException e) {
+                    // keep the generic name; the command below reports the failure
+                }
+            }
+            command.run(node, commands);
+            return;
+        }
+        List<RedisClusterNode> masters = new ArrayList<>();
+        for (RedisClusterNode node : cluster.getStatefulConnection().getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+                masters.add(node);
+            }
+        }
+        if (masters.isEmpty()) {
+            throw new RedisUnavailableException(describe() + " has no master that owns slots", null);
+        }
+        for (RedisClusterNode node : masters) {
+            command.run(node.getUri().getHost() + ":" + node.getUri().getPort(),
+                    cluster.getConnection(node.getNodeId()));
+        }
     }
 
     /**
@@ -174,13 +318,16 @@ public final class RedisScriptExecutor {
         } catch (TimeoutException e) {
             future.cancel(false);
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+            reconnectSoon();
             throw new RedisUnavailableException(describe() + " did not answer " + what + " within " + timeout
                     + " (idgen.redis.timeout)", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             if (!(cause instanceof RedisNoScriptException)) {
                 roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
-                forgetConnectionIfClosed(cause);
+                if (pointsAtAnOldMaster(cause)) {
+                    reconnectSoon();
+                }
             }
             throw new RedisUnavailableException(describe() + " failed " + what + ": " + cause.getMessage(), cause);
         } catch (InterruptedException e) {
@@ -213,8 +360,10 @@ public final class RedisScriptExecutor {
         try {
             Native connected = attempt.get(timeoutNanos - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
             synchronized (this) {
-                cached = connected;
-                connecting = null;
+                if (connecting == attempt) {
+                    cached = connected;
+                    connecting = null;
+                }
             }
             return connected.commands();
         } catch (TimeoutException e) {
@@ -250,18 +399,60 @@ public final class RedisScriptExecutor {
         return connecting;
     }
 
-    private void forgetConnectionIfClosed(Throwable cause) {
-        String message = String.valueOf(cause.getMessage());
-        if (message.contains("closed") || message.contains("Closed")) {
-            Native current = cached;
-            cached = null;
-            if (current != null) {
-                try {
-                    current.connection().close();
-                } catch (RuntimeException ignored) {
-                    // already unusable
-                }
-            }
+    /**
+     * @return whether the failure says the connection leads nowhere useful any more: closed, or to a node that is no
+     *         longer the master (demoted after a failover, {@code READONLY}; a cluster replica, {@code MOVED} that
+     *         Lettuce could not follow)
+     */
+    private static boolean pointsAtAnOldMaster(Throwable cause) {
+        if (cause instanceof io.lettuce.core.RedisConnectionException) {
+            return true;
         }
+        String message = String.valueOf(cause.getMessage());
+        return message.startsWith("READONLY") || message.startsWith("MOVED") || message.startsWith("CLUSTERDOWN")
+                || message.contains("closed") || message.contains("Closed") || message.contains("not connected")
+                || message.contains("Connection reset");
+    }
+
+    /**
+     * Drops the connection (Sentinel, single Redis) or reloads the slot map (cluster), in the background and at most
+     * once per timeout: the next call connects afresh, to the master the sentinels name now.
+     */
+    private void reconnectSoon() {
+        long now = System.nanoTime();
+        long last = lastReset.get();
+        if (now - last < timeoutNanos || !lastReset.compareAndSet(last, now)) {
+            return;
+        }
+        resets.increment();
+        CONNECTOR.execute(() -> {
+            try {
+                if (topology == Topology.CLUSTER) {
+                    if (connectionFactory.getNativeClient() instanceof RedisClusterClient client) {
+                        client.refreshPartitions();
+                    }
+                    return;
+                }
+                synchronized (this) {
+                    Native current = cached;
+                    cached = null;
+                    // An attempt under way may still hand out the old connection: connect() caches only the current one.
+                    connecting = null;
+                    if (current != null) {
+                        try {
+                            current.connection().close();
+                        } catch (RuntimeException ignored) {
+                            // already unusable
+                        }
+                    }
+                    if (connectionFactory.getShareNativeConnection()) {
+                        // The shared native connection is Spring's: a fresh one asks the sentinels for the master.
+                        connectionFactory.resetConnection();
+                    }
+                }
+            } catch (RuntimeException e) {
+                // the next failure tries again
+            }
+        });
     }
 }

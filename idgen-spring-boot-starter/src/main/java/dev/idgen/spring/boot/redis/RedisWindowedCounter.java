@@ -6,35 +6,48 @@ import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Per-name counters in Redis that survive Redis losing its data without ever repeating a value.
+ * Per-name counters in Redis that survive Redis losing its data, and a failover to a replica that missed writes,
+ * without ever repeating a value.
  *
  * <p>Each name has a counter key {@code prefix{name}} and a window key {@code prefix{name}:window}. Redis only counts
  * within a <em>window</em> {@code (start, limit]} that was first reserved in a durable {@link SegmentStore} (the
- * database). An ID is one plain {@code INCRBY} on the counter; the caller checks the answer against the window it
- * knows (reading the window key again when the answer is past it), and when the window is used up or a key is
- * missing it reserves the next window from the database and installs it with a script. The counter holds the value
- * plus {@link #OFFSET}, so a counter that Redis lost and {@code INCRBY} created afresh answers below the offset and is
- * recognised. So:
+ * database). The window key holds {@code start:limit:replid}: the window and the replication id ({@code INFO
+ * replication}'s {@code master_replid}) of the master it was installed on. An ID is one script, {@link #INCREMENT}, that
+ * increments the counter only if the window key exists, was written under the replication id the node answering has
+ * now, and has room; otherwise it changes nothing and says why, and the caller reserves the next window from the
+ * database and installs it with {@link #INSTALL}. The counter holds the value plus {@link #OFFSET}, so a counter that
+ * Redis lost is recognised by its small (or missing) value. So:
  * <ul>
  * <li>every value handed out lies in a window the database reserved, windows never overlap, and the counter never
- * moves backwards (an install sets it to the new window's start or leaves it where it is, if that is higher), so
- * {@code INCRBY} never repeats;</li>
- * <li>windows are installed in increasing order (never over a later or a still usable one), so a later window lies
- * wholly above an earlier one: an answer inside a window a caller knows was counted while that window was in place;</li>
+ * moves backwards (an install sets it to the new window's start or leaves it where it is, if that is higher), so on
+ * one dataset the counter never repeats;</li>
  * <li>a Redis that restarts empty has no keys: the next call reserves a fresh window above everything the database
- * ever gave out, rather than counting again from zero.</li>
+ * ever gave out, rather than counting again from zero;</li>
+ * <li><b>a failover</b> changes the replication id: a promoted replica takes a new one (Redis 4 and later), and so
+ * does a master that restarted with an older dataset. Its copy of the window key still names the old one, so the
+ * first call on it finds the window <em>unverified</em>: the counter may lag behind what the old master handed out,
+ * by as many writes as replication lagged. The caller then reserves a fresh window above the database's maximum
+ * (above every window the old master ever counted in) and installs it under the new replication id. The check runs in
+ * the same script as the increment, on the node that increments, so no value from a lagging copy is ever handed out,
+ * however the client was routed there (Sentinel, Cluster slot moves, a DNS or proxy switch). A slot migrated to
+ * another cluster master (a different replication id) is treated the same way;</li>
+ * <li>a split brain (an old master that still takes writes after a new one was promoted) cannot repeat either: both
+ * count in windows the database reserved for them, and the database reserves each window once.</li>
  * </ul>
- * Assumption: Redis comes back either with every acknowledged write (AOF with {@code appendfsync always}) or with
- * nothing. A Redis that comes back with an older snapshot (RDB, {@code appendfsync everysec}, a failover to a lagging
- * replica) can repeat values of its current window; {@link #verifyPersistence()} refuses such a configuration.
+ * The cost: one window's unused rest per name per failover (a gap, never a repeat), and a script with {@code INFO
+ * replication} per call instead of a plain {@code INCRBY} (see the README's benchmarks). What remains assumed: a Redis
+ * that restarts keeps its replication id only if it kept every acknowledged write (AOF with {@code appendfsync
+ * always}); one that comes back with an older snapshot under the same id (RDB, {@code appendfsync everysec}) could
+ * repeat values of its current window, and {@link #verifyPersistence()} refuses such a configuration on every master.
  *
  * <p>The database is written once per window, not per ID; values are kept below 2^52 so that counter plus offset
- * stays exact in the install script's doubles.
+ * stays exact in the scripts' doubles.
  */
 public final class RedisWindowedCounter {
 
@@ -48,41 +61,53 @@ public final class RedisWindowedCounter {
 
     private static final int MAX_WINDOWS_PER_CALL = 4;
 
-    // ARGV: start, limit, n, force (1: replace a window that is still usable, as long as the new one is later).
-    // 1: installed; 0: a usable (unless forced) or later window is already in place (the caller's window goes unused).
+    // KEYS: counter, window. ARGV: n. -> {status, value}: 1 and the last value taken (without the offset); 0 the window
+    // has no room for n; -1 no window or no counter (Redis lost its data); -2 the window was installed under another
+    // replication id (a failover, or a restart with an older dataset): its counter is unverified.
+    static final RedisScript INCREMENT = RedisScript.of("idgen-increment", """
+            local offset = 4503599627370496
+            local window = redis.call('GET', KEYS[2])
+            if not window then return {-1, 0} end
+            local start, limit, replid = string.match(window, '^(%d+):(%d+):?(%w*)$')
+            if replid ~= string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') then return {-2, 0} end
+            local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+            if current < offset + tonumber(start) then return {-1, 0} end
+            local n = tonumber(ARGV[1])
+            if current - offset + n > tonumber(limit) then return {0, 0} end
+            return {1, redis.call('INCRBY', KEYS[1], n) - offset}
+            """);
+
+    // KEYS: counter, window. ARGV: start, limit, n, force (1: replace a window that is still usable, as long as the new
+    // one is later). 1: installed under this node's replication id; 0: a later window, or (unless forced) a usable one
+    // installed under this node's replication id, is already in place (the caller's window goes unused).
     static final RedisScript INSTALL = RedisScript.of("idgen-install-window", """
             local offset = 4503599627370496
+            local replid = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
             local window = redis.call('GET', KEYS[2])
             local current = tonumber(redis.call('GET', KEYS[1]) or '0')
             if window then
-              local limit = tonumber(string.match(window, ':(%d+)$'))
+              local limit, installedUnder = string.match(window, ':(%d+):?(%w*)$')
+              limit = tonumber(limit)
               if limit >= tonumber(ARGV[2]) then return 0 end
-              if ARGV[4] ~= '1' and current >= offset and current - offset + tonumber(ARGV[3]) <= limit then
+              if ARGV[4] ~= '1' and installedUnder == replid and current >= offset
+                  and current - offset + tonumber(ARGV[3]) <= limit then
                 return 0
               end
             end
             local base = tonumber(ARGV[1]) + offset
             if current > base then base = current end
             redis.call('SET', KEYS[1], string.format('%.0f', base))
-            redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2])
+            redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2] .. ':' .. replid)
             return 1
             """);
 
-    /** A name's keys and the window this process last saw for it. */
+    /** A name's keys. */
     private static final class Counter {
         final byte[][] keys;
-        volatile Window window;
 
         Counter(String counterKey) {
             this.keys = new byte[][] { counterKey.getBytes(StandardCharsets.UTF_8),
                     (counterKey + ":window").getBytes(StandardCharsets.UTF_8) };
-        }
-    }
-
-    private record Window(long start, long limit) {
-
-        boolean holds(long first, long last) {
-            return first > start && last <= limit;
         }
     }
 
@@ -93,9 +118,13 @@ public final class RedisWindowedCounter {
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final dev.idgen.core.NameLimit names;
     private volatile boolean persistenceVerified = true;
+    /** Whether persistence is checked: again on each master found after a failover. */
+    private volatile boolean checksPersistence;
     private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
     private final LongAdder windowsReserved = new LongAdder();
     private final LongAdder lostCounters = new LongAdder();
+    private final LongAdder failovers = new LongAdder();
+    private static final byte[] ONE = {'1'};
 
     /**
      * @param redis runs the commands and scripts
@@ -139,29 +168,34 @@ public final class RedisWindowedCounter {
      */
     public long increment(String name, long n) {
         Counter counter = counter(name);
+        byte[] amount = n == 1 ? ONE : Long.toString(n).getBytes(StandardCharsets.US_ASCII);
         for (int attempt = 0;; attempt++) {
-            long answer = redis.incrBy(counter.keys[0], n);
-            boolean missing = answer < OFFSET;
-            if (!missing) {
-                long last = answer - OFFSET;
-                Window known = counter.window;
-                if (known != null && known.holds(last - n + 1, last)) {
-                    return last;
-                }
-                // Past the window this process knew: another process may have installed a later one.
-                Window current = readWindow(counter);
-                if (current != null && current.holds(last - n + 1, last)) {
-                    return last;
-                }
-                missing = current == null;
+            List<Object> answer = redis.evalList(INCREMENT, counter.keys, amount);
+            long status = (Long) answer.get(0);
+            if (status == 1) {
+                return (Long) answer.get(1);
             }
             if (attempt == MAX_WINDOWS_PER_CALL) {
                 throw new StoreUnavailableException("The Redis counter '" + name + "' needed a new window "
                         + MAX_WINDOWS_PER_CALL + " times in one call; other instances are using them up faster than"
                         + " this one gets to them: raise idgen.redis.window-size");
             }
-            refill(name, counter, n, missing, false);
+            if (status == -2) {
+                unverified(name);
+            }
+            refill(name, counter, n, status == -1, status == -2);
         }
+    }
+
+    private void unverified(String name) {
+        failovers.increment();
+        if (checksPersistence) {
+            // Another master answers now: its persistence may differ from the one checked at start-up.
+            persistenceVerified = false;
+        }
+        LOG.log(System.Logger.Level.WARNING, "The Redis window of '" + name + "' was installed under another"
+                + " replication id (a failover, or a restart with an older dataset): its counter may lag behind"
+                + " what was handed out; continuing from a fresh window above the database's maximum");
     }
 
     /**
@@ -186,26 +220,29 @@ public final class RedisWindowedCounter {
      * @throws IllegalStateException naming what to change
      */
     public void verifyPersistence() {
-        Map<String, String> config = new java.util.HashMap<>();
+        checksPersistence = true;
+        Map<String, Map<String, String>> byNode;
         try {
-            config.putAll(redis.config("appendonly"));
-            config.putAll(redis.config("appendfsync"));
-            config.putAll(redis.config("save"));
+            byNode = redis.config("appendonly", "appendfsync", "save");
         } catch (RuntimeException e) {
             throw new IllegalStateException(redis.describe() + " does not tell its persistence settings (CONFIG GET"
                     + " failed: " + e.getMessage() + "). idgen must know that Redis never comes back with older"
                     + " counters; check it yourself and set idgen.redis.verify-persistence=false", e);
         }
-        boolean aof = "yes".equalsIgnoreCase(config.get("appendonly"));
-        String save = config.getOrDefault("save", "").trim();
-        boolean safe = aof ? "always".equalsIgnoreCase(config.get("appendfsync")) : save.isEmpty();
-        if (!safe) {
-            throw new IllegalStateException(redis.describe() + " could come back after a restart with counters older"
-                    + " than the IDs it already handed out (appendonly=" + config.get("appendonly") + ", appendfsync="
-                    + config.get("appendfsync") + ", save='" + save + "'), and idgen would repeat them. Run it"
-                    + " without persistence (save \"\", appendonly no: idgen then continues from the database) or"
-                    + " with appendonly yes and appendfsync always; or, if you accept the risk, set"
-                    + " idgen.redis.verify-persistence=false");
+        for (Map.Entry<String, Map<String, String>> node : byNode.entrySet()) {
+            Map<String, String> config = node.getValue();
+            boolean aof = "yes".equalsIgnoreCase(config.get("appendonly"));
+            String save = config.getOrDefault("save", "").trim();
+            boolean safe = aof ? "always".equalsIgnoreCase(config.get("appendfsync")) : save.isEmpty();
+            if (!safe) {
+                throw new IllegalStateException(redis.describe() + (byNode.size() > 1 ? ", master " + node.getKey()
+                        + "," : "") + " could come back after a restart with counters older than the IDs it already"
+                        + " handed out (appendonly=" + config.get("appendonly") + ", appendfsync="
+                        + config.get("appendfsync") + ", save='" + save + "'), and idgen would repeat them. Run it"
+                        + " without persistence (save \"\", appendonly no: idgen then continues from the database) or"
+                        + " with appendonly yes and appendfsync always; or, if you accept the risk, set"
+                        + " idgen.redis.verify-persistence=false");
+            }
         }
     }
 
@@ -234,6 +271,7 @@ public final class RedisWindowedCounter {
      * start-up.
      */
     public void verifyPersistenceBeforeFirstWindow() {
+        checksPersistence = true;
         persistenceVerified = false;
     }
 
@@ -253,6 +291,14 @@ public final class RedisWindowedCounter {
      */
     public long lostCounters() {
         return lostCounters.sum();
+    }
+
+    /**
+     * @return how many times a window was found installed under another replication id (a failover to a replica, or
+     *         a restart with an older dataset), and the counter moved on to a fresh window
+     */
+    public long failovers() {
+        return failovers.sum();
     }
 
     public long windowSize() {
@@ -285,9 +331,6 @@ public final class RedisWindowedCounter {
                     Long.toString(window.last()).getBytes(StandardCharsets.US_ASCII),
                     Long.toString(n).getBytes(StandardCharsets.US_ASCII),
                     (force ? "1" : "0").getBytes(StandardCharsets.US_ASCII));
-            if (installed == 1) {
-                counter.window = new Window(window.first() - 1, window.last());
-            }
             boolean hadWindow = !refilledNames.add(name);
             if (missing && installed == 1 && hadWindow) {
                 lostCounters.increment();
@@ -295,18 +338,6 @@ public final class RedisWindowedCounter {
                         + " data?); continuing above everything handed out, from " + window.first());
             }
         }
-    }
-
-    private Window readWindow(Counter counter) {
-        byte[] value = redis.get(counter.keys[1]);
-        if (value == null) {
-            return null;
-        }
-        String text = new String(value, StandardCharsets.US_ASCII);
-        int colon = text.indexOf(':');
-        Window window = new Window(Long.parseLong(text.substring(0, colon)), Long.parseLong(text.substring(colon + 1)));
-        counter.window = window;
-        return window;
     }
 
     /**

@@ -14,30 +14,55 @@ import java.util.List;
  * records when the Redis server started ({@code born}, from {@code INFO server}'s uptime) and, until {@code ttl +
  * reuseDelay} after that, hands out no worker id to newcomers: only holders whose lease is still valid by their own
  * clock take theirs back on their next renewal. Any holder that does not renew within a ttl has stopped itself by
- * then, so afterwards the ids nobody took back are free. Assumption: the hash is lost only together with a Redis
- * restart; deleting it by hand on a running Redis skips that wait.
+ * then, so afterwards the ids nobody took back are free.
+ *
+ * <p><b>Failover.</b> A replica promoted after a failover may have missed the last acquisitions and renewals, so its
+ * copy of the hash can show a held id as free. The hash also records the replication id of the master that wrote it
+ * ({@code replid}, from {@code INFO replication}; a promoted replica takes a new one). When a script finds the hash
+ * written under another replication id, it treats the hash as unverified and waits as after a restart, one ttl
+ * longer: newcomers get nothing until {@code 2 ttl + reuseDelay} after the failover was seen. The extra ttl covers a
+ * holder whose renewal the old master still accepted after the promotion (it accepts one only while the holder's
+ * lease there had not expired, so at most a ttl after the promotion), and which then holds its id for another ttl.
+ * A hash found missing on a node that was promoted at some time (it has a second replication id) gets the same wait,
+ * since the node cannot tell when. Assumptions: the hash is lost only together with a restart or a failover (deleting
+ * it by hand on a running Redis skips the wait); and a master cut off from the sentinels but not from some holders
+ * (a real network partition, not a crash or a pause) stops taking writes, which Redis does with
+ * {@code min-replicas-to-write 1}; without it such a master could renew a holder's lease for as long as the
+ * partition lasts.
  */
 public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
+    // born(ttl): when this dataset may have lost leases (the server's start, or a failover seen now plus a ttl), kept
+    // in the hash with the replication id of the master that wrote it.
     private static final String NOW = """
             local time = redis.call('TIME')
             local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-            local function born()
+            local function fmt(x) return string.format('%.0f', x) end
+            local function born(ttl)
+              local replication = redis.call('INFO', 'replication')
+              local replid = string.match(replication, 'master_replid:(%w+)')
               local b = redis.call('HGET', KEYS[1], 'born')
-              if b then return tonumber(b) end
-              local uptime = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
-              b = now - uptime * 1000
-              redis.call('HSET', KEYS[1], 'born', string.format('%.0f', b))
+              local writtenUnder = redis.call('HGET', KEYS[1], 'replid')
+              if b and (writtenUnder == replid or not writtenUnder) then
+                if not writtenUnder then redis.call('HSET', KEYS[1], 'replid', replid) end
+                return tonumber(b)
+              end
+              if b or string.match(replication, 'second_repl_offset:(-?%d+)') ~= '-1' then
+                b = now + ttl
+              else
+                local uptime = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
+                b = now - uptime * 1000
+              end
+              redis.call('HSET', KEYS[1], 'born', fmt(b), 'replid', replid)
               return b
             end
-            local function fmt(x) return string.format('%.0f', x) end
             """;
 
     // ARGV: owner, maxWorkerId, ttl ms, reuse delay ms -> {workerId or -1, last timestamp or -1, retry after ms}
     static final RedisScript ACQUIRE = RedisScript.of("idgen-lease-acquire", NOW + """
             local ttl = tonumber(ARGV[3])
             local delay = tonumber(ARGV[4])
-            local warm = born() + ttl + delay
+            local warm = born(ttl) + ttl + delay
             if now < warm then return {-1, -1, warm - now} end
             for id = 0, tonumber(ARGV[2]) do
               local expires = redis.call('HGET', KEYS[1], 'e:' .. id)
@@ -58,7 +83,7 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             if ARGV[6] ~= '1' then return 0 end
             local id = ARGV[1]
             local ttl = tonumber(ARGV[3])
-            born()
+            born(ttl)
             local owner = redis.call('HGET', KEYS[1], 'o:' .. id)
             if owner then
               if owner ~= ARGV[2] then return 0 end

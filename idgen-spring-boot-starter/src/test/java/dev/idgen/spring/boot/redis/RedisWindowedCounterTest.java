@@ -60,7 +60,7 @@ class RedisWindowedCounterTest {
         for (int i = 0; i < 250; i++) {
             values.add(counter.increment("orders", 1));
         }
-        // The call that runs past a window's end skips that one value: the counter never moves back.
+        // The call that finds a window used up reserves the next one and takes its first value: nothing is skipped.
         assertThat(values).startsWith(1L, 2L, 3L).doesNotHaveDuplicates().isSorted();
         assertThat(values.get(99)).isEqualTo(100);
         assertThat(values.get(249)).isBetween(250L, 252L);
