@@ -17,7 +17,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@link LettuceConnectionFactory} (one shared native connection), a {@link RedisScriptExecutor} with a 2 s timeout,
  * and a {@link RedisWindowedCounter} whose windows are reserved from MariaDB ({@link JdbcSegmentStore} through
  * MyBatis, see {@link MariaDb}). Redis is {@code IDGEN_BENCH_REDIS_HOST} (default {@code 127.0.0.1}) port
- * {@code IDGEN_BENCH_REDIS_PORT} (default 6379). Every run counts under a key prefix of its own
+ * {@code IDGEN_BENCH_REDIS_PORT} (default 6379); or the master a Sentinel group names,
+ * {@code IDGEN_BENCH_REDIS_SENTINEL=master@host:port,host:port,...}; or a Redis Cluster,
+ * {@code IDGEN_BENCH_REDIS_CLUSTER=host:port,host:port,...} (with Lettuce's adaptive topology refresh, as
+ * {@code spring.data.redis.lettuce.cluster.refresh.adaptive=true} sets it). Every run counts under a key prefix of its own
  * ({@code idgen-bench:<kind>:<time>:<pid>:}); the benchmarks delete their keys when they finish.
  */
 final class Redis implements AutoCloseable {
@@ -47,8 +50,7 @@ final class Redis implements AutoCloseable {
         HikariDataSource pool = MariaDb.pool(2);
         JdbcSegmentStore windows = new JdbcSegmentStore(MariaDb.sqlSessionFactory(pool), WINDOW_TABLE, 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
-        LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(host(), port()));
+        LettuceConnectionFactory connectionFactory = newConnectionFactory();
         connectionFactory.afterPropertiesSet();
         connectionFactory.start();
         RedisScriptExecutor executor = new RedisScriptExecutor(connectionFactory, Duration.ofSeconds(2),
@@ -72,10 +74,92 @@ final class Redis implements AutoCloseable {
     }
 
     /**
-     * @return a client of the same Redis through Lettuce's own API, for the raw baselines
+     * @return a client of the same Redis through Lettuce's own API, for the raw baselines (a single Redis only)
      */
     static RedisClient client() {
         return RedisClient.create("redis://" + host() + ":" + port());
+    }
+
+    /** Lettuce's own API on the same Redis, Sentinel or Cluster: one connection, sync commands. */
+    record Raw(io.lettuce.core.AbstractRedisClient client, io.lettuce.core.api.StatefulConnection<String, String> connection,
+            io.lettuce.core.api.sync.RedisStringCommands<String, String> strings,
+            io.lettuce.core.api.sync.RedisKeyCommands<String, String> keys) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            connection.close();
+            client.shutdown();
+        }
+    }
+
+    /**
+     * @return Lettuce's own client and one connection, on the Redis the environment names, for the raw baselines
+     */
+    static Raw raw() {
+        String sentinel = env("IDGEN_BENCH_REDIS_SENTINEL", "");
+        String cluster = env("IDGEN_BENCH_REDIS_CLUSTER", "");
+        if (!cluster.isEmpty()) {
+            java.util.List<io.lettuce.core.RedisURI> seeds = new java.util.ArrayList<>();
+            for (String node : cluster.split(",")) {
+                seeds.add(io.lettuce.core.RedisURI.create("redis://" + node.trim()));
+            }
+            io.lettuce.core.cluster.RedisClusterClient client = io.lettuce.core.cluster.RedisClusterClient.create(seeds);
+            client.setOptions(clusterOptions());
+            var connection = client.connect();
+            return new Raw(client, connection, connection.sync(), connection.sync());
+        }
+        RedisClient client;
+        if (!sentinel.isEmpty()) {
+            String[] parts = sentinel.split("@");
+            io.lettuce.core.RedisURI.Builder uri = null;
+            for (String node : parts[1].split(",")) {
+                String[] hostPort = node.trim().split(":");
+                uri = uri == null ? io.lettuce.core.RedisURI.Builder.sentinel(hostPort[0],
+                        Integer.parseInt(hostPort[1]), parts[0])
+                        : uri.withSentinel(hostPort[0], Integer.parseInt(hostPort[1]));
+            }
+            client = RedisClient.create(uri.build());
+        } else {
+            client = client();
+        }
+        StatefulRedisConnection<String, String> connection = client.connect();
+        return new Raw(client, connection, connection.sync(), connection.sync());
+    }
+
+    /**
+     * @return a Spring Data Redis connection factory, not yet started, on the Redis the environment names
+     */
+    static LettuceConnectionFactory newConnectionFactory() {
+        String sentinel = env("IDGEN_BENCH_REDIS_SENTINEL", "");
+        String cluster = env("IDGEN_BENCH_REDIS_CLUSTER", "");
+        if (!cluster.isEmpty()) {
+            org.springframework.data.redis.connection.RedisClusterConfiguration configuration =
+                    new org.springframework.data.redis.connection.RedisClusterConfiguration();
+            for (String node : cluster.split(",")) {
+                String[] hostPort = node.trim().split(":");
+                configuration.clusterNode(hostPort[0], Integer.parseInt(hostPort[1]));
+            }
+            return new LettuceConnectionFactory(configuration,
+                    org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.builder()
+                            .clientOptions(clusterOptions()).build());
+        }
+        if (!sentinel.isEmpty()) {
+            String[] parts = sentinel.split("@");
+            org.springframework.data.redis.connection.RedisSentinelConfiguration configuration =
+                    new org.springframework.data.redis.connection.RedisSentinelConfiguration().master(parts[0]);
+            for (String node : parts[1].split(",")) {
+                String[] hostPort = node.trim().split(":");
+                configuration.sentinel(hostPort[0], Integer.parseInt(hostPort[1]));
+            }
+            return new LettuceConnectionFactory(configuration);
+        }
+        return new LettuceConnectionFactory(new RedisStandaloneConfiguration(host(), port()));
+    }
+
+    private static io.lettuce.core.cluster.ClusterClientOptions clusterOptions() {
+        return io.lettuce.core.cluster.ClusterClientOptions.builder().topologyRefreshOptions(
+                io.lettuce.core.cluster.ClusterTopologyRefreshOptions.builder().enableAllAdaptiveRefreshTriggers()
+                        .build()).build();
     }
 
     /**

@@ -1,9 +1,6 @@
 package dev.idgen.benchmarks;
 
 import dev.idgen.spring.boot.redis.RedisIdService;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,10 +16,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The redis strategy on a real Redis beside the raw Lettuce it wraps. idgen: {@code RedisIdService.nextId}, one
- * {@code INCRBY} per ID checked against its window, over Spring Data Redis's shared native Lettuce connection,
+ * script per ID that checks the window and the master's replication id and takes {@code INCRBY}, over Spring Data Redis's shared native Lettuce connection,
  * windows of 100,000 reserved from MariaDB. Raw: {@code INCR} on one key through Lettuce's sync API on one shared
- * {@link StatefulRedisConnection}. Both sides multiplex every calling thread over a single connection, no pool.
- * Redis is {@code IDGEN_BENCH_REDIS_HOST}:{@code IDGEN_BENCH_REDIS_PORT}, MariaDB as in {@link MariaDb}.
+ * Lettuce connection. Both sides multiplex every calling thread over a single connection, no pool.
+ * Redis as in {@link Redis} (a single Redis, a Sentinel master or a Cluster), MariaDB as in {@link MariaDb}.
  * Subclasses fix the thread count. On a machine whose speed drifts between runs, {@link RedisIncrAlternating} compares
  * the same two calls in alternating blocks.
  */
@@ -38,9 +35,7 @@ public abstract class RedisIncrBenchmarks {
 
     private Redis redis;
     private RedisIdService idgen;
-    private RedisClient client;
-    private StatefulRedisConnection<String, String> connection;
-    private RedisCommands<String, String> raw;
+    private Redis.Raw raw;
     private String rawKey;
 
     @Setup
@@ -49,23 +44,23 @@ public abstract class RedisIncrBenchmarks {
         idgen = new RedisIdService(redis.counter());
         // Connects and reserves the first window before the clock starts.
         idgen.nextId("bench");
-        client = Redis.client();
-        connection = client.connect();
-        raw = connection.sync();
-        rawKey = redis.prefix() + "raw";
-        raw.incr(rawKey);
+        raw = Redis.raw();
+        // The same slot as idgen's counter, so that on a cluster both go to the same master.
+        rawKey = redis.prefix() + "{bench}:raw";
+        raw.strings().incr(rawKey);
     }
 
     @TearDown
     public void tearDown() {
         String[] keys = redis.keysOf("bench");
-        Redis.deleteKeys(connection, keys[0], keys[1], rawKey);
-        connection.close();
-        client.shutdown();
+        raw.keys().del(keys[0]);
+        raw.keys().del(keys[1]);
+        raw.keys().del(rawKey);
+        raw.close();
         redis.close();
     }
 
-    /** idgen's redis strategy: name check, INCRBY, window check, round trip timed and counted. */
+    /** idgen's redis strategy: name check, one script (window and replication id checked, INCRBY), timed. */
     @Benchmark
     public long idgen() {
         return idgen.nextId("bench");
@@ -74,6 +69,6 @@ public abstract class RedisIncrBenchmarks {
     /** Lettuce's own {@code INCR}, sync API, one shared connection. */
     @Benchmark
     public long rawLettuce() {
-        return raw.incr(rawKey);
+        return raw.strings().incr(rawKey);
     }
 }

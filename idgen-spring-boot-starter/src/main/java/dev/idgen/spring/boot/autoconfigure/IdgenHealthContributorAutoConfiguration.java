@@ -22,7 +22,11 @@ public final class IdgenHealthContributorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "idgenHealthIndicator")
     IdgenHealthIndicator idgenHealthIndicator(IdService idService,
-            org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds) {
-        return new IdgenHealthIndicator(idService, readableIds.getIfUnique());
+            org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds,
+            org.springframework.beans.factory.BeanFactory beanFactory) {
+        // Redis classes are touched only when Lettuce is there.
+        Object redis = org.springframework.util.ClassUtils.isPresent("io.lettuce.core.RedisClient",
+                getClass().getClassLoader()) ? RedisHealth.executor(beanFactory) : null;
+        return new IdgenHealthIndicator(idService, readableIds.getIfUnique(), redis);
     }
 }

@@ -61,6 +61,8 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
 
     private final ReadableIdService readableIds;
 
+    private final Object redis;
+
     /** The check running now, if any; guarded by this. */
     private CompletableFuture<Health> running;
 
@@ -73,9 +75,20 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
      * @param readableIds the readable-ID service, or null
      */
     public IdgenHealthIndicator(IdService idService, ReadableIdService readableIds) {
+        this(idService, readableIds, null);
+    }
+
+    /**
+     * @param idService the ID service
+     * @param readableIds the readable-ID service, or null
+     * @param redis the {@code RedisScriptExecutor} idgen's Redis backends use, or null: typed {@code Object} so that
+     *        this class loads no Redis class when Redis is not used
+     */
+    public IdgenHealthIndicator(IdService idService, ReadableIdService readableIds, Object redis) {
         super("idgen health check failed");
         this.idService = idService;
         this.readableIds = readableIds;
+        this.redis = redis;
     }
 
     @Override
@@ -131,9 +144,9 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
         if (idService instanceof SegmentIdService segments) {
             segmentHealth(builder, segments);
         }
-        if ("redis".equals(idService.strategy())
+        if ((redis != null || "redis".equals(idService.strategy()))
                 && ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
-            RedisHealth.contribute(builder, idService);
+            RedisHealth.contribute(builder, idService, redis);
         }
         if (readableIds != null && ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
             RedisHealth.buckets(builder, readableIds);

@@ -59,6 +59,10 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
             FunctionCounter.builder("idgen.redis.counters.lost", windowed, RedisWindowedCounter::lostCounters)
                     .description("Redis counters found missing (Redis lost its data) and continued from the database")
                     .register(registry);
+            FunctionCounter.builder("idgen.redis.failovers", windowed, RedisWindowedCounter::failovers)
+                    .description("Redis windows found installed under another replication id (a failover, or a"
+                            + " restart with an older dataset) and continued from a fresh window")
+                    .register(registry);
         }
         if (readableIds != null) {
             BucketMeters.bind(registry, readableIds);

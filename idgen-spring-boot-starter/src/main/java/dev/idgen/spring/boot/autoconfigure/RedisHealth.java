@@ -2,11 +2,13 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.spring.boot.redis.RedisIdService;
+import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import java.util.Map;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * The Redis parts of the {@code idgen} health: for the redis strategy DOWN while Redis does not answer a
- * {@code PING} within idgen.redis.timeout; with readable IDs DOWN while every bucket's circuit is open. Kept apart so the health indicator loads no Redis class when Redis is not used.
+ * The Redis parts of the {@code idgen} health: the topology and what each master answered; for the redis strategy
+ * DOWN while no master answers {@code INFO replication} within idgen.redis.timeout; with readable IDs DOWN while every bucket's circuit is open. Kept apart so the health indicator loads no Redis class when Redis is not used.
  */
 final class RedisHealth {
 
@@ -25,17 +27,35 @@ final class RedisHealth {
         }
     }
 
-    static void contribute(Health.Builder builder, IdService idService) {
-        if (!(idService instanceof RedisIdService redis)) {
+    /**
+     * @return the Redis executor idgen uses, or {@code null}
+     */
+    static Object executor(org.springframework.beans.factory.BeanFactory beanFactory) {
+        return beanFactory.getBeanProvider(RedisScriptExecutor.class).getIfUnique();
+    }
+
+    /**
+     * Names the topology and what each master answered; for the redis strategy DOWN while no master answers.
+     */
+    static void contribute(Health.Builder builder, IdService idService, Object executor) {
+        RedisScriptExecutor redis = executor instanceof RedisScriptExecutor given ? given
+                : idService instanceof RedisIdService service ? service.counter().redis() : null;
+        if (redis == null) {
             return;
         }
-        builder.withDetail("redis", redis.counter().redis().describe())
-                .withDetail("windowsReserved", redis.counter().windowsReserved())
-                .withDetail("countersLost", redis.counter().lostCounters());
-        try {
-            redis.counter().redis().ping();
-        } catch (RuntimeException e) {
-            builder.down().withDetail("error", e.getMessage());
+        Map<String, String> masters = redis.probeMasters();
+        builder.withDetail("redis", redis.describe())
+                .withDetail("redisTopology", redis.topology().name().toLowerCase(java.util.Locale.ROOT))
+                .withDetail("redisMasters", masters)
+                .withDetail("redisReconnects", redis.reconnects());
+        if (idService instanceof RedisIdService service) {
+            builder.withDetail("windowsReserved", service.counter().windowsReserved())
+                    .withDetail("countersLost", service.counter().lostCounters())
+                    .withDetail("failoversSeen", service.counter().failovers());
+            if (masters.values().stream().allMatch(answer -> answer.startsWith("DOWN"))) {
+                builder.down().withDetail("error", "No Redis master answers (" + redis.describe() + "): "
+                        + String.join("; ", masters.values()));
+            }
         }
     }
 }

@@ -184,26 +184,29 @@ public final class RedisScriptExecutor {
     }
 
     /**
-     * Sends {@code PING} to the master, or to every master of a cluster, and {@code INFO replication}: for health.
+     * Asks the master, or every master of a cluster, for {@code INFO replication}, all at once, and waits for the
+     * answers at most the timeout in all: for health.
      *
-     * @return per master ({@code host:port} where known), what it answered: {@code "master, 2 replicas"} or the
-     *         failure
+     * @return per master ({@code host:port} where known), what it answered, such as {@code "master, 2 replicas"}, or
+     *         {@code "DOWN: "} and the failure
      */
     public Map<String, String> probeMasters() {
+        Map<String, RedisFuture<String>> sent = new LinkedHashMap<>();
         Map<String, String> byNode = new LinkedHashMap<>();
+        long started = System.nanoTime();
         try {
-            forEachMaster((node, commands) -> {
-                try {
-                    await(commands.ping(), "PING on " + node, System.nanoTime());
-                    String info = await(commands.info("replication"), "INFO replication on " + node,
-                            System.nanoTime());
-                    byNode.put(node, field(info, "role") + ", " + field(info, "connected_slaves") + " replicas");
-                } catch (RuntimeException e) {
-                    byNode.put(node, "DOWN: " + e.getMessage());
-                }
-            });
+            forEachMaster((node, commands) -> sent.put(node, commands.info("replication")));
         } catch (RuntimeException e) {
             byNode.put(describe(), "DOWN: " + e.getMessage());
+        }
+        for (Map.Entry<String, RedisFuture<String>> answer : sent.entrySet()) {
+            try {
+                String info = await(answer.getValue(), "INFO replication on " + answer.getKey(), started);
+                byNode.put(answer.getKey(), field(info, "role") + ", " + field(info, "connected_slaves")
+                        + " replicas");
+            } catch (RuntimeException e) {
+                byNode.put(answer.getKey(), "DOWN: " + e.getMessage());
+            }
         }
         return byNode;
     }

@@ -49,12 +49,18 @@ class IdgenRedisAutoConfigurationTest {
             assertThat(ids.strategy()).isEqualTo("redis");
             assertThat(ids.nextId("orders")).isEqualTo(1);
             assertThat(ids.nextIds("orders", 3)).containsExactly(2, 3, 4);
-            assertThat(context.getBean(IdgenHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
+            var health = context.getBean(IdgenHealthIndicator.class).health(true);
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("redisTopology", "standalone")
+                    .containsEntry("redis", "Redis at " + TestServices.redis().host() + ":" + TestServices.redis().port())
+                    .containsEntry("redisMasters", java.util.Map.of(TestServices.redis().host() + ":"
+                            + TestServices.redis().port(), "master, 0 replicas"));
             SimpleMeterRegistry registry = context.getBean(SimpleMeterRegistry.class);
             context.getBean(IdgenRedisMeterBinder.class).bindTo(registry);
             assertThat(registry.get("idgen.redis.round.trips").tag("outcome", "success").functionTimer().count())
                     .isGreaterThanOrEqualTo(2);
             assertThat(registry.get("idgen.redis.windows").functionCounter().count()).isEqualTo(1);
+            assertThat(registry.get("idgen.redis.failovers").functionCounter().count()).isZero();
         });
     }
 

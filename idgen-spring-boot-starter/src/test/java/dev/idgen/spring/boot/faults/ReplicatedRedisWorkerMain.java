@@ -1,0 +1,189 @@
+package dev.idgen.spring.boot.faults;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.IdService;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.lease.LeasingWorkerIdAssigner;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.jdbc.SchemaInitialization;
+import dev.idgen.spring.boot.redis.BucketedRedisSequence;
+import dev.idgen.spring.boot.redis.RedisIdService;
+import dev.idgen.spring.boot.redis.RedisRoundTrips;
+import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import dev.idgen.spring.boot.redis.RedisSegmentStore;
+import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import dev.idgen.spring.boot.redis.RedisWorkerIdLeaseStore;
+import dev.idgen.test.services.TestServices;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A separate JVM for the Sentinel and Cluster failover tests: every Redis feature of idgen at once, each on a thread
+ * of its own, on one Lettuce connection factory as an application has it. Each ID is written to standard output as
+ * one line, {@code <kind> <id>}: {@code I} the redis strategy, {@code G} segments from the Redis segment store,
+ * {@code R} readable IDs from the buckets, {@code S} Snowflake with a worker id leased from Redis. Failures are ridden
+ * out by retrying. Each thread draws at most one ID per {@value #PAUSE_MICROS} us, so the output stays countable. It
+ * stops when its standard input ends or after {@code durationMillis}.
+ *
+ * <p>Arguments: {@code sentinel <master>@<port>,<port>,... | cluster <port>,<port>,...}, then {@code jdbcUrl table
+ * prefix durationMillis}.
+ */
+public final class ReplicatedRedisWorkerMain {
+
+    private static final long PAUSE_MICROS = 500;
+
+    private ReplicatedRedisWorkerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        java.io.OutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+        System.setOut(System.err);
+        LettuceConnectionFactory factory = factory(args[0], args[1]);
+        RedisScriptExecutor redis = new RedisScriptExecutor(factory, Duration.ofMillis(500), new RedisRoundTrips());
+        redis.awaitReady(Duration.ofSeconds(60));
+        HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], "root", "").pool(4);
+        JdbcSegmentStore database = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), args[3], 0,
+                SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        String prefix = args[4];
+        long duration = Long.parseLong(args[5]);
+        RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, prefix, 1000);
+        IdService incr = new RedisIdService(counter);
+        IdService segments = SegmentIdService.builder(new RedisSegmentStore(counter))
+                .settings(SegmentSettings.builder().step(50).minStep(50).maxStep(50)
+                        .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(2)).build())
+                .build();
+        BucketedRedisSequence readable = new BucketedRedisSequence(redis, prefix, 16, 999, ZoneOffset.UTC,
+                Duration.ofMillis(500), TimeSource.system());
+        LeasingWorkerIdAssigner assigner = LeasingWorkerIdAssigner.builder(new RedisWorkerIdLeaseStore(redis, prefix))
+                .ttl(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(300))
+                .safetyMargin(Duration.ofMillis(300)).reuseDelay(Duration.ofSeconds(1)).build();
+        IdService snowflake = SnowflakeIdService.of(SnowflakeGenerator.builder().workerIdAssigner(assigner).build());
+
+        BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.US_ASCII), 1 << 16);
+        AtomicLong deadline = new AtomicLong(System.nanoTime() + duration * 1_000_000L);
+        Thread stopper = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // nothing to read but the end
+                }
+            } catch (java.io.IOException e) {
+                // treated as the end
+            }
+            deadline.set(System.nanoTime());
+        });
+        stopper.setDaemon(true);
+        stopper.start();
+        Thread flusher = new Thread(() -> {
+            while (true) {
+                LockSupport.parkNanos(20_000_000);
+                synchronized (writer) {
+                    try {
+                        writer.flush();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            }
+        });
+        flusher.setDaemon(true);
+        flusher.start();
+
+        List<Thread> threads = new ArrayList<>();
+        threads.add(drawer("I", () -> Long.toString(incr.nextId("orders")), writer, deadline));
+        threads.add(drawer("G", () -> Long.toString(segments.nextId("blocks")), writer, deadline));
+        threads.add(drawer("R", () -> readable.nextReadableId("T"), writer, deadline));
+        threads.add(drawer("S", () -> Long.toString(snowflake.nextId("events")), writer, deadline));
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        synchronized (writer) {
+            writer.flush();
+        }
+        System.exit(0);
+    }
+
+    private interface Draw {
+        String next();
+    }
+
+    private static Thread drawer(String kind, Draw draw, BufferedWriter writer, AtomicLong deadline) {
+        Thread thread = new Thread(() -> {
+            long failures = 0;
+            while (System.nanoTime() - deadline.get() < 0) {
+                try {
+                    String id = draw.next();
+                    synchronized (writer) {
+                        writer.write(kind);
+                        writer.write(' ');
+                        writer.write(id);
+                        writer.write('\n');
+                    }
+                    LockSupport.parkNanos(PAUSE_MICROS * 1000);
+                } catch (IdGenerationException e) {
+                    if (failures++ % 100 == 0) {
+                        System.err.println("worker " + kind + ": " + e.getMessage());
+                    }
+                    LockSupport.parkNanos(10_000_000);
+                } catch (RuntimeException e) {
+                    // Not a failure idgen reports as such: show it whole, and go on (the test sees whether IDs come).
+                    System.err.println("worker " + kind + ": unexpected " + e);
+                    e.printStackTrace();
+                    LockSupport.parkNanos(10_000_000);
+                } catch (java.io.IOException e) {
+                    return;
+                }
+            }
+        }, "draw-" + kind);
+        thread.start();
+        return thread;
+    }
+
+    /**
+     * @param topology {@code sentinel} or {@code cluster}
+     * @param nodes {@code master@port,port,...} (the sentinels) or {@code port,port,...} (the cluster's nodes)
+     */
+    static LettuceConnectionFactory factory(String topology, String nodes) {
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
+                .commandTimeout(Duration.ofSeconds(2));
+        LettuceConnectionFactory factory;
+        if (topology.equals("sentinel")) {
+            String[] parts = nodes.split("@");
+            RedisSentinelConfiguration sentinel = new RedisSentinelConfiguration().master(parts[0]);
+            for (String port : parts[1].split(",")) {
+                sentinel.sentinel("127.0.0.1", Integer.parseInt(port));
+            }
+            factory = new LettuceConnectionFactory(sentinel, client.build());
+        } else {
+            RedisClusterConfiguration cluster = new RedisClusterConfiguration();
+            for (String port : nodes.split(",")) {
+                cluster.clusterNode("127.0.0.1", Integer.parseInt(port));
+            }
+            // As an application sets spring.data.redis.lettuce.cluster.refresh.adaptive=true and .period=1s.
+            client.clientOptions(ClusterClientOptions.builder().topologyRefreshOptions(ClusterTopologyRefreshOptions
+                    .builder().enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(1))
+                    .build()).build());
+            factory = new LettuceConnectionFactory(cluster, client.build());
+        }
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+}
