@@ -3,9 +3,6 @@ package dev.idgen.benchmarks;
 import dev.idgen.spring.boot.redis.BucketedRedisSequence;
 import dev.idgen.spring.boot.redis.RedisRoundTrips;
 import dev.idgen.spring.boot.redis.RedisScriptExecutor;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -34,9 +31,7 @@ public abstract class ReadableIdBenchmarks {
 
     private Redis redis;
     private BucketedRedisSequence readable;
-    private RedisClient client;
-    private StatefulRedisConnection<String, String> connection;
-    private RedisCommands<String, String> raw;
+    private Redis.Raw raw;
     private String rawKey;
 
     @Setup
@@ -45,21 +40,18 @@ public abstract class ReadableIdBenchmarks {
         readable = new BucketedRedisSequence(new RedisScriptExecutor(redis.connectionFactory(), Duration.ofSeconds(2),
                 new RedisRoundTrips()), redis.prefix());
         readable.nextReadableId("ORD");
-        client = Redis.client();
-        connection = client.connect();
-        raw = connection.sync();
+        raw = Redis.raw();
         rawKey = redis.prefix() + "raw";
-        raw.incr(rawKey);
+        raw.strings().incr(rawKey);
     }
 
     @TearDown
     public void tearDown() {
         for (int i = 0; i < readable.bucketCount(); i++) {
-            raw.del(redis.prefix() + "bucket:{" + i + "}");
+            raw.keys().del(redis.prefix() + "bucket:{" + i + "}");
         }
-        raw.del(rawKey);
-        connection.close();
-        client.shutdown();
+        raw.keys().del(rawKey);
+        raw.close();
         redis.close();
     }
 
@@ -72,6 +64,6 @@ public abstract class ReadableIdBenchmarks {
     /** Lettuce's own {@code INCR}, sync API, one shared connection. */
     @Benchmark
     public long rawLettuce() {
-        return raw.incr(rawKey);
+        return raw.strings().incr(rawKey);
     }
 }

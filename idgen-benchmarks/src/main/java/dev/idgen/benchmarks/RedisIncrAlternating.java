@@ -48,6 +48,16 @@ public final class RedisIncrAlternating {
             return value
             """;
 
+    /** The same with the replication id check of idgen's failover-safe script: what {@code INFO} costs per call. */
+    private static final String INCREMENT_CHECKED = """
+            local replid = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+            local limit = redis.call('GET', KEYS[2])
+            if not limit or not replid or redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+            local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+            if value > tonumber(limit) then return -2 end
+            return value
+            """;
+
     private static final int STOP = 2;
 
     private static volatile int mode;
@@ -74,6 +84,7 @@ public final class RedisIncrAlternating {
         raw.set(scriptKeys[0], "0");
         raw.set(scriptKeys[1], Long.toString(1L << 52));
         String script = raw.scriptLoad(INCREMENT);
+        String checkedScript = raw.scriptLoad(INCREMENT_CHECKED);
         String trivialScript = raw.scriptLoad("return redis.call('INCRBY', KEYS[1], ARGV[1])");
         String[] rawKeys = { rawKey };
         RedisConnection springConnection = redis.connectionFactory().getConnection();
@@ -85,6 +96,8 @@ public final class RedisIncrAlternating {
         sides.put("idgen", () -> idgen.nextId("bench"));
         sides.put("raw", () -> raw.incr(rawKey));
         sides.put("rawScript", () -> raw.<Long>evalsha(script, ScriptOutputType.INTEGER, scriptKeys, "1"));
+        sides.put("rawCheckedScript", () -> raw.<Long>evalsha(checkedScript, ScriptOutputType.INTEGER, scriptKeys,
+                "1"));
         sides.put("rawTrivialScript", () -> raw.<Long>evalsha(trivialScript, ScriptOutputType.INTEGER, rawKeys, "1"));
         sides.put("springIncr", () -> await(spring.incr(rawKeyBytes)));
         LongSupplier[] side = { sides.get(nameA), sides.get(nameB) };

@@ -34,15 +34,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * A single Redis, a Sentinel-monitored master ({@code spring.data.redis.sentinel.*}) or a Redis Cluster
  * ({@code spring.data.redis.cluster.*}); see {@link Topology}. Scripts and key commands go where Lettuce routes them:
  * the master, or on a cluster the master owning the key's slot (idgen's keys put their name in a hash tag, so the keys
- * of one script share a slot). Commands that belong to a node rather than a key ({@code CONFIG GET}, {@code PING})
- * go to every master on a cluster.
+ * of one script share a slot). Commands that belong to a node rather than a key ({@code CONFIG GET}, and
+ * {@code INFO replication} for health) go to every master on a cluster.
  *
  * <p>After a failover the connection may still point at the old master: frozen (every command times out) or demoted
  * to a replica (every write fails with {@code READONLY}). Lettuce only asks the sentinels again when it reconnects, and
- * its reconnects back off up to 30 s. So a timeout, a {@code READONLY} or a closed connection makes this executor drop
- * its connection (at most once per timeout) and connect afresh, which resolves the current master; on a cluster it
- * makes Lettuce reload the slot map instead. That bounds how long service stays down after a failover to the failover
- * itself plus about one timeout. Detecting that the data behind a key changed hands is not done here but in each
+ * its reconnects back off up to 30 s. So a {@code READONLY}, a {@code MOVED} or a closed connection, and on Sentinel
+ * or Cluster also a timeout, makes this executor drop its connection (at most once per timeout; with Spring's shared
+ * native connection, the shared one, whose commands in flight fail with it) and connect afresh, which resolves the
+ * current master; on a cluster it makes Lettuce reload the slot map instead. That bounds how long service stays down
+ * after a failover to the failover itself plus about one timeout. Detecting that the data behind a key changed hands is not done here but in each
  * script, which compares the replication id the key was written under with the node's own (see
  * {@link RedisWindowedCounter}).
  */
@@ -135,7 +136,7 @@ public final class RedisScriptExecutor {
 
     /**
      * @return how many times the connection was dropped (or, on a cluster, the slot map reloaded) after a timeout, a
-     *         {@code READONLY} or a closed connection
+     *         {@code READONLY}, a {@code MOVED} or a closed connection
      */
     public long reconnects() {
         return resets.sum();
@@ -321,7 +322,11 @@ public final class RedisScriptExecutor {
         } catch (TimeoutException e) {
             future.cancel(false);
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
-            reconnectSoon();
+            if (topology != Topology.STANDALONE) {
+                // A frozen or cut-off master keeps the connection open: only a fresh one asks where the master is now.
+                // A single Redis has one address, and Lettuce reconnects to it by itself when the connection breaks.
+                reconnectSoon();
+            }
             throw new RedisUnavailableException(describe() + " did not answer " + what + " within " + timeout
                     + " (idgen.redis.timeout)", e);
         } catch (ExecutionException e) {
