@@ -6,9 +6,10 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.SequenceDecodedId;
 
 /**
- * {@code idgen.strategy=redis}: each ID is one plain {@code INCRBY} on the name's Redis counter, checked against
- * the counter's window; {@link #nextIds} is one {@code INCRBY n}. IDs of a name strictly increase across every instance, and
- * survive Redis losing its data: see {@link RedisWindowedCounter}.
+ * {@code idgen.strategy=redis}: each ID is one script on the name's Redis counter that checks the counter's window
+ * (and the master it was installed on) and takes {@code INCRBY 1}; {@link #nextIds} takes {@code INCRBY n}. IDs of a
+ * name strictly increase across every instance, and survive Redis losing its data and failovers to lagging replicas:
+ * see {@link RedisWindowedCounter}.
  */
 public final class RedisIdService implements IdService {
 

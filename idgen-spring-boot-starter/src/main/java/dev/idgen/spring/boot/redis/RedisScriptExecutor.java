@@ -147,20 +147,6 @@ public final class RedisScriptExecutor {
         return result;
     }
 
-    /**
-     * One plain {@code INCRBY}: a Lua call costs Redis about ten times an {@code INCRBY}, so the hot path avoids it.
-     */
-    long incrBy(byte[] key, long amount) {
-        long started = System.nanoTime();
-        Long result = await(commands().incrby(key, amount), "INCRBY", started);
-        return result;
-    }
-
-    byte[] get(byte[] key) {
-        long started = System.nanoTime();
-        return await(commands().get(key), "GET", started);
-    }
-
     List<Object> evalList(RedisScript script, byte[][] keys, byte[]... args) {
         return eval(script, ScriptOutputType.MULTI, keys, args);
     }
