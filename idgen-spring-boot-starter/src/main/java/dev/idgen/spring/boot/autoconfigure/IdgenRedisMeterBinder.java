@@ -92,6 +92,9 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
                     .register(registry);
             FunctionCounter.builder("idgen.redis.buckets.wraps", buckets, BucketedRedisSequence::wraps)
                     .description("Times a bucket's sequence wrapped").register(registry);
+            FunctionCounter.builder("idgen.redis.buckets.failovers", buckets, BucketedRedisSequence::failovers)
+                    .description("Times a bucket was found written under another master (a failover) and fenced")
+                    .register(registry);
         }
     }
 }

@@ -63,9 +63,13 @@ import java.util.concurrent.locks.LockSupport;
  * clock went back by more than the restart took: a restart of 2 s is safe unless the clock also stepped back by 2 s
  * or more over it.</li>
  * <li><b>Failover.</b> A replica promoted to primary may lack the latest writes of the old primary (replication is
- * asynchronous). It issues at its own clock, raised to whatever {@code ms} it has, so it repeats an earlier pair only
- * if its clock is behind the old primary's by more than the failover took (from the old primary's last ID to the
- * new one's first).</li>
+ * asynchronous). Each bucket records the replication id of the master that wrote it; a bucket found written under
+ * another one (a promoted replica takes a new id) is fenced: it answers busy until its clock passes
+ * {@link #FAILOVER_FENCE} beyond anything its copy or the new clock knows, and goes on at sequence 0 from there. So
+ * it repeats an earlier pair only if the new primary's clock is behind the old one's by more than the failover took
+ * (from the old primary's last ID to the new one's first) plus the fence. An old primary that still takes writes
+ * after a new one was promoted (a real network partition with clients on its side) issues at the same times and
+ * can repeat pairs: {@code min-replicas-to-write 1} on the masters stops it.</li>
  * <li><b>One configuration per prefix.</b> Every instance that shares the prefix must use the same number of buckets,
  * {@code maxSequence} and zone: the widths of the ID's parts and its time part depend on them.</li>
  * </ul>
@@ -127,15 +131,25 @@ public final class BucketedRedisSequence implements ReadableIdService {
     private static final System.Logger LOG = System.getLogger(BucketedRedisSequence.class.getName());
 
     // The answer is {ms, seq}; {-1, wrap} when this call wrapped the bucket and {-2, wrap} while the bucket is still
-    // in the millisecond it wrapped in: both are busy. A new (or lost) bucket starts at seq -1, so its first
-    // sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286: exact in Lua's doubles and in the
-    // number-to-string conversion of HSET's arguments.
+    // in the millisecond it wrapped in: both are busy. {-3, fence} when the bucket was last written under another
+    // replication id (a failover): it is fenced, busy until the clock passes the fence. A new (or lost) bucket starts
+    // at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286: exact in Lua's
+    // doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms.
     static final RedisScript NEXT = RedisScript.of("idgen-bucket-next", """
             local time = redis.call('TIME')
             local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-            local state = redis.call('HMGET', KEYS[1], 'ms', 'wrap', 'seq')
+            local replid = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+            local state = redis.call('HMGET', KEYS[1], 'ms', 'wrap', 'seq', 'replid')
             local last = tonumber(state[1])
             if last and last > now then now = last end
+            if state[4] ~= replid then
+              if state[4] then
+                local fence = now + tonumber(ARGV[2])
+                redis.call('HSET', KEYS[1], 'seq', -1, 'wrap', fence, 'ms', fence, 'replid', replid)
+                return {-3, fence}
+              end
+              redis.call('HSET', KEYS[1], 'replid', replid)
+            end
             local wrap = tonumber(state[2])
             if wrap and now <= wrap then return {-2, wrap} end
             if not state[3] then redis.call('HSET', KEYS[1], 'seq', -1) end
@@ -147,6 +161,18 @@ public final class BucketedRedisSequence implements ReadableIdService {
             redis.call('HSET', KEYS[1], 'ms', now)
             return {now, seq}
             """);
+
+    /**
+     * How long a bucket found written under another master stays busy: its next IDs carry a time at least this far
+     * past anything it or the new master's clock knows, so a lagging copy repeats nothing unless the new master's
+     * clock is behind the old one's by more than the failover took plus this.
+     */
+    public static final Duration FAILOVER_FENCE = Duration.ofSeconds(1);
+
+    private static final byte[] FENCE_ARGUMENT = Long.toString(FAILOVER_FENCE.toMillis())
+            .getBytes(StandardCharsets.US_ASCII);
+
+    private static final long FENCED = -3;
 
     private static final long WRAPPED = -1;
 
@@ -193,6 +219,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
     private final LongAdder busySkips = new LongAdder();
     private final LongAdder wraps = new LongAdder();
     private final LongAdder failures = new LongAdder();
+    private final LongAdder fences = new LongAdder();
     // Most IDs of a second share its yyMMddHHmmss: formatting it once per second (per zone offset, which can only
     // change at a whole second) keeps the date arithmetic off the hot path.
     private volatile Second lastSecond;
@@ -283,7 +310,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 }
                 List<Object> answer;
                 try {
-                    answer = redis.evalList(NEXT, keys[bucket], maxSequenceArgument);
+                    answer = redis.evalList(NEXT, keys[bucket], maxSequenceArgument, FENCE_ARGUMENT);
                 } catch (RedisUnavailableException e) {
                     failures.increment();
                     lastFailure = e;
@@ -311,6 +338,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 busySkips.increment();
                 if (ms == WRAPPED) {
                     wraps.increment();
+                } else if (ms == FENCED) {
+                    fences.increment();
                 }
                 anyBusy = true;
                 if (System.nanoTime() - started >= timeoutNanos) {
@@ -427,6 +456,14 @@ public final class BucketedRedisSequence implements ReadableIdService {
      */
     public long wraps() {
         return wraps.sum();
+    }
+
+    /**
+     * @return how many times a call of this instance found a bucket written under another replication id (a
+     *         failover) and fenced it for {@link #FAILOVER_FENCE}
+     */
+    public long failovers() {
+        return fences.sum();
     }
 
     /**

@@ -170,12 +170,19 @@ class RedisLaggingPromotionTest {
             assertThat(handedOut.add(onMaster.nextReadableId("T"))).isTrue();
         }
         promoteTheLaggingReplica();
+        java.time.Instant lastOld = handedOut.stream().map(id -> onMaster.decodeReadable(id).timestamp())
+                .max(java.util.Comparator.naturalOrder()).orElseThrow();
         BucketedRedisSequence onPromoted = new BucketedRedisSequence(executor(replica), "lag:", 2, 9,
                 java.time.ZoneOffset.UTC, Duration.ofSeconds(1), dev.idgen.core.TimeSource.system());
+        String first = onPromoted.nextReadableId("T");
+        // Both buckets were found written under the old master and fenced: the new IDs start past the fence.
+        assertThat(onPromoted.failovers()).isEqualTo(2);
+        assertThat(onPromoted.decodeReadable(first).timestamp())
+                .isAfter(lastOld.plus(BucketedRedisSequence.FAILOVER_FENCE));
+        assertThat(handedOut.add(first)).isTrue();
         for (int i = 0; i < 400; i++) {
             String id = onPromoted.nextReadableId("T");
             assertThat(handedOut.add(id)).as("%s handed out twice", id).isTrue();
         }
     }
-
 }
