@@ -365,18 +365,7 @@ public final class OwnRedisCluster implements AutoCloseable {
     /** Destroys the factories handed out, kills every node (SIGKILL) and deletes the temporary directory. */
     @Override
     public void close() {
-        for (LettuceConnectionFactory factory : factories) {
-            try {
-                factory.destroy();
-            } catch (RuntimeException e) {
-                // the servers go next anyway
-            }
-        }
-        factories.clear();
-        for (OwnRedisNode node : nodes) {
-            node.destroy();
-        }
-        OwnRedisNode.deleteGroupDir(dir);
+        OwnRedisNode.closeGroup(factories, dir, nodes);
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * One {@code redis-server} process (a data node or a sentinel) of a test's own replicated Redis, started as a child
@@ -521,5 +522,27 @@ public final class OwnRedisNode {
             }
         }
         return null;
+    }
+
+    /**
+     * Destroys {@code factories} (and clears the list), kills every node of {@code groups} (SIGKILL) and deletes
+     * {@code dir}: how a group of the test's own closes.
+     */
+    @SafeVarargs
+    static void closeGroup(List<LettuceConnectionFactory> factories, Path dir, List<OwnRedisNode>... groups) {
+        for (LettuceConnectionFactory factory : factories) {
+            try {
+                factory.destroy();
+            } catch (RuntimeException e) {
+                // the servers go next anyway
+            }
+        }
+        factories.clear();
+        for (List<OwnRedisNode> group : groups) {
+            for (OwnRedisNode node : group) {
+                node.destroy();
+            }
+        }
+        deleteGroupDir(dir);
     }
 }

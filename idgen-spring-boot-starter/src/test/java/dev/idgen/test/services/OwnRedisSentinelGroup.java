@@ -278,21 +278,7 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
     /** Destroys the factories handed out, kills every server (SIGKILL) and deletes the temporary directory. */
     @Override
     public void close() {
-        for (LettuceConnectionFactory factory : factories) {
-            try {
-                factory.destroy();
-            } catch (RuntimeException e) {
-                // the servers go next anyway
-            }
-        }
-        factories.clear();
-        for (OwnRedisNode sentinel : sentinels) {
-            sentinel.destroy();
-        }
-        for (OwnRedisNode node : nodes) {
-            node.destroy();
-        }
-        OwnRedisNode.deleteGroupDir(dir);
+        OwnRedisNode.closeGroup(factories, dir, sentinels, nodes);
     }
 
     @Override

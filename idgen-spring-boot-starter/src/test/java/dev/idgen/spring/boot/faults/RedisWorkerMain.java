@@ -71,20 +71,7 @@ public final class RedisWorkerMain {
                             .build();
             duration = Long.parseLong(args[5]);
         }
-        java.util.concurrent.atomic.AtomicLong deadline = new java.util.concurrent.atomic.AtomicLong(
-                System.nanoTime() + duration * 1_000_000L);
-        Thread stopper = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // nothing to read but the end
-                }
-            } catch (java.io.IOException e) {
-                // treated as the end
-            }
-            deadline.set(System.nanoTime());
-        });
-        stopper.setDaemon(true);
-        stopper.start();
+        java.util.concurrent.atomic.AtomicLong deadline = deadline(duration);
         long failures = 0;
         while (System.nanoTime() - deadline.get() < 0) {
             try {
@@ -100,5 +87,27 @@ public final class RedisWorkerMain {
         }
         out.flush();
         System.exit(0);
+    }
+
+    /**
+     * @return the time (nanoTime) to stop at: {@code durationMillis} from now, or when standard input ends (the test
+     *         closes it), whichever comes first
+     */
+    static java.util.concurrent.atomic.AtomicLong deadline(long durationMillis) {
+        java.util.concurrent.atomic.AtomicLong deadline = new java.util.concurrent.atomic.AtomicLong(
+                System.nanoTime() + durationMillis * 1_000_000L);
+        Thread stopper = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // nothing to read but the end
+                }
+            } catch (java.io.IOException e) {
+                // treated as the end
+            }
+            deadline.set(System.nanoTime());
+        });
+        stopper.setDaemon(true);
+        stopper.start();
+        return deadline;
     }
 }

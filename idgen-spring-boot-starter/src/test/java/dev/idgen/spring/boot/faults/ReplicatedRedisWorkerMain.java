@@ -78,19 +78,7 @@ public final class ReplicatedRedisWorkerMain {
         IdService snowflake = SnowflakeIdService.of(SnowflakeGenerator.builder().workerIdAssigner(assigner).build());
 
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.US_ASCII), 1 << 16);
-        AtomicLong deadline = new AtomicLong(System.nanoTime() + duration * 1_000_000L);
-        Thread stopper = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // nothing to read but the end
-                }
-            } catch (java.io.IOException e) {
-                // treated as the end
-            }
-            deadline.set(System.nanoTime());
-        });
-        stopper.setDaemon(true);
-        stopper.start();
+        AtomicLong deadline = RedisWorkerMain.deadline(duration);
         Thread flusher = new Thread(() -> {
             while (true) {
                 LockSupport.parkNanos(20_000_000);
