@@ -55,7 +55,9 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         this.safetyMargin = builder.safetyMargin != null ? builder.safetyMargin
                 : max(Duration.ofMillis(500), ttl.dividedBy(10));
         this.reuseDelay = builder.reuseDelay;
-        this.acquireTimeout = builder.acquireTimeout != null ? builder.acquireTimeout : ttl.plus(reuseDelay).plusSeconds(5);
+        // Long enough for the longest wait a store imposes on newcomers: 2 ttl + reuse delay after a Redis failover.
+        this.acquireTimeout = builder.acquireTimeout != null ? builder.acquireTimeout
+                : ttl.multipliedBy(2).plus(reuseDelay).plusSeconds(5);
         this.timeSource = builder.timeSource;
         check("ttl", ttl, ttl.compareTo(Duration.ofSeconds(1)) >= 0 && ttl.compareTo(Duration.ofDays(1)) <= 0,
                 "between 1s and 1d");
@@ -127,12 +129,14 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
             long waited = timeSource.nanoTime() - started;
             if (acquisition.retryAfterMillis() <= 0 || waited >= timeoutNanos) {
                 String why = acquisition.retryAfterMillis() > 0
-                        ? "the lease store is waiting out leases it may have forgotten (it lost its data) for another "
+                        ? "the lease store is waiting out leases it may have forgotten (it lost its data, or failed"
+                                + " over to a replica that may lack the latest leases) for another "
                                 + acquisition.retryAfterMillis() + " ms, longer than the acquire timeout of "
-                                + acquireTimeout
-                        : "all of them are held by live instances or wait out their reuse delay of " + reuseDelay;
+                                + acquireTimeout + ": start again later, or raise the acquire timeout"
+                        : "all of them are held by live instances or wait out their reuse delay of " + reuseDelay
+                                + ". Stop an instance, or give the layout more worker bits";
                 throw new WorkerIdsExhaustedException("No worker id from 0 to " + maxWorkerId + " is free for '"
-                        + instanceId + "': " + why + ". Stop an instance, or give the layout more worker bits.");
+                        + instanceId + "': " + why + ".");
             }
             long sleepNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(acquisition.retryAfterMillis()),
                     timeoutNanos - waited);
@@ -274,7 +278,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
         /**
          * @param acquireTimeout how long {@link #acquire} waits for a worker id the store expects to free soon; null
-         *        for ttl + reuse delay + 5 s
+         *        for 2 ttl + reuse delay + 5 s
          * @return this builder
          */
         public Builder acquireTimeout(Duration acquireTimeout) {

@@ -226,7 +226,7 @@ public class IdgenProperties implements InitializingBean {
 
         /**
          * How long start-up waits for a worker id the store expects to free soon (after the store lost its data).
-         * Defaults to ttl + reuse-delay + 5s.
+         * Defaults to 2 ttl + reuse-delay + 5s (the wait after a Redis failover).
          */
         private Duration acquireTimeout;
 

@@ -132,18 +132,21 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     // The answer is {ms, seq}; {-1, wrap} when this call wrapped the bucket and {-2, wrap} while the bucket is still
     // in the millisecond it wrapped in: both are busy. {-3, fence} when the bucket was last written under another
-    // replication id (a failover): it is fenced, busy until the clock passes the fence. A new (or lost) bucket starts
+    // replication id (a failover), or found without one on a node that was promoted at some time (it may have been
+    // lost with the lag, or written by an older idgen): it is fenced, busy until the clock passes the fence. A new (or lost) bucket starts
     // at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286: exact in Lua's
     // doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms.
     static final RedisScript NEXT = RedisScript.of("idgen-bucket-next", """
             local time = redis.call('TIME')
             local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-            local replid = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+            local replication = redis.call('INFO', 'replication')
+            local replid = string.match(replication, 'master_replid:(%w+)')
+            if not replid then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
             local state = redis.call('HMGET', KEYS[1], 'ms', 'wrap', 'seq', 'replid')
             local last = tonumber(state[1])
             if last and last > now then now = last end
             if state[4] ~= replid then
-              if state[4] then
+              if state[4] or string.match(replication, 'second_repl_offset:(-?%d+)') ~= '-1' then
                 local fence = now + tonumber(ARGV[2])
                 redis.call('HSET', KEYS[1], 'seq', -1, 'wrap', fence, 'ms', fence, 'replid', replid)
                 return {-3, fence}
@@ -296,6 +299,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
         // The budget is real time, as the executor's timeout is; the TimeSource only measures openDuration.
         long started = System.nanoTime();
         RedisUnavailableException lastFailure = null;
+        long fencedUntil = -1;
         while (true) {
             boolean anyBusy = false;
             for (int k = 0; k < buckets; k++) {
@@ -341,9 +345,12 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 } else if (ms == FENCED) {
                     fences.increment();
                 }
+                if (ms == FENCED || fencedUntil >= 0) {
+                    fencedUntil = Math.max(fencedUntil, ((Number) answer.get(1)).longValue());
+                }
                 anyBusy = true;
                 if (System.nanoTime() - started >= timeoutNanos) {
-                    throw busyTooLong(lastFailure);
+                    throw busyTooLong(lastFailure, fencedUntil);
                 }
             }
             if (!anyBusy) {
@@ -355,7 +362,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
             // Every bucket that answered has used up the current millisecond: the next one frees them.
             LockSupport.parkNanos(BUSY_PAUSE_NANOS);
             if (System.nanoTime() - started >= timeoutNanos) {
-                throw busyTooLong(lastFailure);
+                throw busyTooLong(lastFailure, fencedUntil);
             }
         }
     }
@@ -528,7 +535,13 @@ public final class BucketedRedisSequence implements ReadableIdService {
         }
     }
 
-    private StoreUnavailableException busyTooLong(RedisUnavailableException lastFailure) {
+    private StoreUnavailableException busyTooLong(RedisUnavailableException lastFailure, long fencedUntil) {
+        if (fencedUntil >= 0) {
+            return new StoreUnavailableException("No readable ID from " + redis.describe() + " within "
+                    + redis.timeout() + " (idgen.redis.timeout): buckets were found written under another master (a"
+                    + " failover) and are fenced until " + Instant.ofEpochMilli(fencedUntil) + ", so that a replica"
+                    + " that missed writes repeats no ID; they serve again after that", lastFailure);
+        }
         return new StoreUnavailableException("No readable ID from " + redis.describe() + " within " + redis.timeout()
                 + " (idgen.redis.timeout): every bucket that answered had used up its " + (maxSequence + 1)
                 + " sequences of the millisecond; use more buckets or a larger maxSequence", lastFailure);

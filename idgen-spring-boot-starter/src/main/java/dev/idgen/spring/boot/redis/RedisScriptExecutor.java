@@ -37,17 +37,19 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * of one script share a slot). Commands that belong to a node rather than a key ({@code CONFIG GET}, and
  * {@code INFO replication} for health) go to every master on a cluster.
  *
- * <p>After a failover the connection may still point at the old master: frozen (every command times out) or demoted
- * to a replica (every write fails with {@code READONLY}). Lettuce only asks the sentinels again when it reconnects, and
- * its reconnects back off up to 30 s. So a {@code READONLY}, a {@code MOVED} or a closed connection, and on Sentinel
- * or Cluster also a timeout, makes this executor drop its connection (at most once per timeout; with Spring's shared
- * native connection, the shared one, whose commands in flight fail with it) and connect afresh, which resolves the
- * current master; on a cluster it makes Lettuce reload the slot map instead. That bounds how long service stays down
+ * <p>After a failover the connection may still point at the old master: frozen (every command times out), still
+ * writable (the sentinels demote it only some ten seconds later) or demoted (every write fails with {@code READONLY}).
+ * Lettuce only asks the sentinels again when it reconnects, and its reconnects back off up to 30 s. So on Sentinel a
+ * {@link SentinelMasterWatch} asks the sentinels every 250 ms and drops the connection as soon as they name another
+ * master; a {@code READONLY}, a {@code MOVED} or a closed connection drops it too (at most once per timeout). With
+ * Spring's shared native connection that is the shared one, whose commands in flight fail with it. The next call
+ * connects afresh, which resolves the current master. On a cluster a timeout or those errors make Lettuce reload the
+ * slot map instead. That bounds how long service stays down
  * after a failover to the failover itself plus about one timeout. Detecting that the data behind a key changed hands is not done here but in each
  * script, which compares the replication id the key was written under with the node's own (see
  * {@link RedisWindowedCounter}).
  */
-public final class RedisScriptExecutor {
+public final class RedisScriptExecutor implements AutoCloseable {
 
     /** How idgen reaches Redis. */
     public enum Topology {
@@ -73,6 +75,10 @@ public final class RedisScriptExecutor {
     private final java.util.concurrent.atomic.AtomicLong lastReset = new java.util.concurrent.atomic.AtomicLong(
             System.nanoTime() - TimeUnit.DAYS.toNanos(1));
     private final java.util.concurrent.atomic.LongAdder resets = new java.util.concurrent.atomic.LongAdder();
+    /** On Sentinel: follows the sentinels' answer, so that no connection stays on a master they no longer name. */
+    private final SentinelMasterWatch sentinelWatch;
+    /** When the connection attempt under way started (nanoTime); guarded by this. */
+    private long connectingSince;
 
     private static final java.util.concurrent.Executor CONNECTOR = runnable -> {
         Thread thread = new Thread(runnable, "idgen-redis-connect");
@@ -100,6 +106,11 @@ public final class RedisScriptExecutor {
         this.roundTrips = roundTrips;
         this.topology = connectionFactory.isClusterAware() ? Topology.CLUSTER
                 : connectionFactory.isRedisSentinelAware() ? Topology.SENTINEL : Topology.STANDALONE;
+        this.sentinelWatch = topology == Topology.SENTINEL
+                && connectionFactory.getNativeClient() instanceof io.lettuce.core.RedisClient client
+                        ? new SentinelMasterWatch(client, connectionFactory.getSentinelConfiguration(), timeout,
+                                () -> reconnect(true))
+                        : null;
         // Connect now, in the background: the first connection of a JVM (Netty starting up) can take longer than a
         // short timeout, and should not fail the first call.
         connectAttempt();
@@ -178,21 +189,59 @@ public final class RedisScriptExecutor {
      *         {@code "DOWN: "} and the failure
      */
     public Map<String, String> probeMasters() {
-        Map<String, RedisFuture<String>> sent = new LinkedHashMap<>();
-        Map<String, String> byNode = new LinkedHashMap<>();
         long started = System.nanoTime();
+        Map<String, java.util.concurrent.CompletableFuture<String>> sent = new LinkedHashMap<>();
+        Map<String, String> byNode = new LinkedHashMap<>();
+        java.util.concurrent.CompletableFuture<String> address = null;
         try {
-            forEachMaster((node, commands) -> sent.put(node, commands.info("replication")));
+            RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
+            if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
+                for (RedisClusterNode node : cluster.getStatefulConnection().getPartitions()) {
+                    if (!node.is(RedisClusterNode.NodeFlag.UPSTREAM) || node.getSlots().isEmpty()) {
+                        continue;
+                    }
+                    String name = node.getUri().getHost() + ":" + node.getUri().getPort();
+                    try {
+                        // Asynchronously: a dead node's connection must not hold up the others or the health bound.
+                        sent.put(name, cluster.getStatefulConnection().getConnectionAsync(node.getNodeId())
+                                .thenCompose(connection -> connection.async().info("replication")));
+                    } catch (RuntimeException e) {
+                        byNode.put(name, "DOWN: " + e.getMessage());
+                    }
+                }
+            } else {
+                if (topology == Topology.SENTINEL) {
+                    // The server's own address for this connection: where the sentinels sent us. Sent together with
+                    // INFO, so that both share the one timeout.
+                    address = commands.clientInfo().toCompletableFuture();
+                }
+                sent.put(topology == Topology.STANDALONE ? connectionFactory.getHostName() + ":"
+                        + connectionFactory.getPort() : "master", commands.info("replication").toCompletableFuture());
+            }
         } catch (RuntimeException e) {
             byNode.put(describe(), "DOWN: " + e.getMessage());
         }
-        for (Map.Entry<String, RedisFuture<String>> answer : sent.entrySet()) {
+        for (Map.Entry<String, java.util.concurrent.CompletableFuture<String>> answer : sent.entrySet()) {
+            String node = answer.getKey();
             try {
-                String info = await(answer.getValue(), "INFO replication on " + answer.getKey(), started);
-                byNode.put(answer.getKey(), field(info, "role") + ", " + field(info, "connected_slaves")
-                        + " replicas");
-            } catch (RuntimeException e) {
-                byNode.put(answer.getKey(), "DOWN: " + e.getMessage());
+                String info = answer.getValue().get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
+                        TimeUnit.NANOSECONDS);
+                if (address != null) {
+                    java.util.regex.Matcher laddr = java.util.regex.Pattern.compile("laddr=(\\S+)")
+                            .matcher(address.get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
+                                    TimeUnit.NANOSECONDS));
+                    node = laddr.find() ? laddr.group(1) : node;
+                }
+                String role = field(info, "role");
+                byNode.put(node, "master".equals(role) ? "master, " + field(info, "connected_slaves") + " replicas"
+                        : "DOWN: answers as " + role + ", not as master");
+            } catch (TimeoutException e) {
+                byNode.put(node, "DOWN: no answer within " + timeout + " (idgen.redis.timeout)");
+            } catch (ExecutionException e) {
+                byNode.put(node, "DOWN: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                byNode.put(node, "DOWN: interrupted");
             }
         }
         return byNode;
@@ -308,10 +357,10 @@ public final class RedisScriptExecutor {
         } catch (TimeoutException e) {
             future.cancel(false);
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
-            if (topology != Topology.STANDALONE) {
-                // A frozen or cut-off master keeps the connection open: only a fresh one asks where the master is now.
-                // A single Redis has one address, and Lettuce reconnects to it by itself when the connection breaks.
-                reconnectSoon();
+            if (topology == Topology.CLUSTER) {
+                // The slot's master may be dead or frozen: reload the slot map (a single Redis has one address, and on
+                // Sentinel the watch follows the sentinels, so that a merely slow master keeps its connection).
+                reconnect(false);
             }
             throw new RedisUnavailableException(describe() + " did not answer " + what + " within " + timeout
                     + " (idgen.redis.timeout)", e);
@@ -320,7 +369,7 @@ public final class RedisScriptExecutor {
             if (!(cause instanceof RedisNoScriptException)) {
                 roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
                 if (pointsAtAnOldMaster(cause)) {
-                    reconnectSoon();
+                    reconnect(false);
                 }
             }
             throw new RedisUnavailableException(describe() + " failed " + what + ": " + cause.getMessage(), cause);
@@ -362,8 +411,16 @@ public final class RedisScriptExecutor {
             return connected.commands();
         } catch (TimeoutException e) {
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+            synchronized (this) {
+                // An attempt that hangs (a frozen master that accepted the connection) is given up after two timeouts,
+                // so that a later call tries again rather than waiting on it; it is never cached when it ends.
+                if (connecting == attempt && System.nanoTime() - connectingSince > 2 * timeoutNanos) {
+                    connecting = null;
+                }
+            }
             throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
-                    + " (idgen.redis.timeout)", e);
+                    + " (idgen.redis.timeout); Lettuce's own connect timeout (spring.data.redis.connect-timeout)"
+                    + " bounds how long a hanging attempt holds the connection factory", e);
         } catch (ExecutionException e) {
             synchronized (this) {
                 if (connecting == attempt) {
@@ -381,6 +438,7 @@ public final class RedisScriptExecutor {
 
     private synchronized java.util.concurrent.CompletableFuture<Native> connectAttempt() {
         if (connecting == null) {
+            connectingSince = System.nanoTime();
             connecting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 RedisConnection connection = connectionFactory.getConnection();
                 if (!(connection instanceof LettuceConnection lettuce)) {
@@ -409,15 +467,17 @@ public final class RedisScriptExecutor {
     }
 
     /**
-     * Drops the connection (Sentinel, single Redis) or reloads the slot map (cluster), in the background and at most
-     * once per timeout: the next call connects afresh, to the master the sentinels name now.
+     * Drops the connection (Sentinel, single Redis) or reloads the slot map (cluster), in the background: the next call
+     * connects afresh, to the master the sentinels name now. After a failure at most once per timeout, so that a burst
+     * of failures does it once; when the sentinels named another master ({@code force}), always.
      */
-    private void reconnectSoon() {
+    private void reconnect(boolean force) {
         long now = System.nanoTime();
         long last = lastReset.get();
-        if (now - last < timeoutNanos || !lastReset.compareAndSet(last, now)) {
+        if (!force && (now - last < timeoutNanos || !lastReset.compareAndSet(last, now))) {
             return;
         }
+        lastReset.set(now);
         resets.increment();
         CONNECTOR.execute(() -> {
             try {
@@ -427,26 +487,36 @@ public final class RedisScriptExecutor {
                     }
                     return;
                 }
+                Native current;
                 synchronized (this) {
-                    Native current = cached;
+                    current = cached;
                     cached = null;
                     // An attempt under way may still hand out the old connection: connect() caches only the current one.
                     connecting = null;
-                    if (current != null) {
-                        try {
-                            current.connection().close();
-                        } catch (RuntimeException ignored) {
-                            // already unusable
-                        }
+                }
+                // Outside this executor's lock: resetting takes the factory's lock, which a connection attempt holds.
+                if (current != null) {
+                    try {
+                        current.connection().close();
+                    } catch (RuntimeException ignored) {
+                        // already unusable
                     }
-                    if (connectionFactory.getShareNativeConnection()) {
-                        // The shared native connection is Spring's: a fresh one asks the sentinels for the master.
-                        connectionFactory.resetConnection();
-                    }
+                }
+                if (connectionFactory.getShareNativeConnection()) {
+                    // The shared native connection is Spring's: a fresh one asks the sentinels for the master.
+                    connectionFactory.resetConnection();
                 }
             } catch (RuntimeException e) {
                 // the next failure tries again
             }
         });
+    }
+
+    /** Stops following the sentinels. */
+    @Override
+    public void close() {
+        if (sentinelWatch != null) {
+            sentinelWatch.close();
+        }
     }
 }

@@ -41,10 +41,12 @@ import java.util.concurrent.atomic.LongAdder;
  * count in windows the database reserved for them, and the database reserves each window once.</li>
  * </ul>
  * The cost: one window's unused rest per name per failover (a gap, never a repeat), and a script with {@code INFO
- * replication} per call instead of a plain {@code INCRBY} (see the README's benchmarks). What remains assumed: a Redis
- * that restarts keeps its replication id only if it kept every acknowledged write (AOF with {@code appendfsync
- * always}); one that comes back with an older snapshot under the same id (RDB, {@code appendfsync everysec}) could
- * repeat values of its current window, and {@link #verifyPersistence()} refuses such a configuration on every master.
+ * replication} per call instead of a plain {@code INCRBY} (see the README's benchmarks). A replication id also changes
+ * without a failover (a master that gets its first replica, a backup with {@code redis-cli --rdb}): each such change
+ * costs one window's rest per name too. Redis gives a restarted master a new replication id as well, so even a Redis
+ * that comes back from an older snapshot is caught; {@link #verifyPersistence()} (at start-up, on every master) still
+ * refuses persistence that could bring back older counters, as a second line; it is not repeated after a failover, so
+ * that replicas with Redis's default {@code save} do not stop the counter once promoted.
  *
  * <p>The database is written once per window, not per ID; values are kept below 2^52 so that counter plus offset
  * stays exact in the scripts' doubles.
@@ -69,7 +71,9 @@ public final class RedisWindowedCounter {
             local window = redis.call('GET', KEYS[2])
             if not window then return {-1, 0} end
             local start, limit, replid = string.match(window, '^(%d+):(%d+):?(%w*)$')
-            if replid ~= string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') then return {-2, 0} end
+            local master = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+            if not master then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
+            if replid ~= master then return {-2, 0} end
             local current = tonumber(redis.call('GET', KEYS[1]) or '0')
             if current < offset + tonumber(start) then return {-1, 0} end
             local n = tonumber(ARGV[1])
@@ -83,6 +87,7 @@ public final class RedisWindowedCounter {
     static final RedisScript INSTALL = RedisScript.of("idgen-install-window", """
             local offset = 4503599627370496
             local replid = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+            if not replid then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
             local window = redis.call('GET', KEYS[2])
             local current = tonumber(redis.call('GET', KEYS[1]) or '0')
             if window then
@@ -118,8 +123,6 @@ public final class RedisWindowedCounter {
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final dev.idgen.core.NameLimit names;
     private volatile boolean persistenceVerified = true;
-    /** Whether persistence is checked: again on each master found after a failover. */
-    private volatile boolean checksPersistence;
     private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
     private final LongAdder windowsReserved = new LongAdder();
     private final LongAdder lostCounters = new LongAdder();
@@ -189,10 +192,6 @@ public final class RedisWindowedCounter {
 
     private void unverified(String name) {
         failovers.increment();
-        if (checksPersistence) {
-            // Another master answers now: its persistence may differ from the one checked at start-up.
-            persistenceVerified = false;
-        }
         LOG.log(System.Logger.Level.WARNING, "The Redis window of '" + name + "' was installed under another"
                 + " replication id (a failover, or a restart with an older dataset): its counter may lag behind"
                 + " what was handed out; continuing from a fresh window above the database's maximum");
@@ -220,7 +219,6 @@ public final class RedisWindowedCounter {
      * @throws IllegalStateException naming what to change
      */
     public void verifyPersistence() {
-        checksPersistence = true;
         Map<String, Map<String, String>> byNode;
         try {
             byNode = redis.config("appendonly", "appendfsync", "save");
@@ -271,7 +269,6 @@ public final class RedisWindowedCounter {
      * start-up.
      */
     public void verifyPersistenceBeforeFirstWindow() {
-        checksPersistence = true;
         persistenceVerified = false;
     }
 

@@ -41,13 +41,15 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             local function born(ttl)
               local replication = redis.call('INFO', 'replication')
               local replid = string.match(replication, 'master_replid:(%w+)')
+              if not replid then return nil end
+              local promoted = string.match(replication, 'second_repl_offset:(-?%d+)') ~= '-1'
               local b = redis.call('HGET', KEYS[1], 'born')
               local writtenUnder = redis.call('HGET', KEYS[1], 'replid')
-              if b and (writtenUnder == replid or not writtenUnder) then
+              if b and (writtenUnder == replid or (not writtenUnder and not promoted)) then
                 if not writtenUnder then redis.call('HSET', KEYS[1], 'replid', replid) end
                 return tonumber(b)
               end
-              if b or string.match(replication, 'second_repl_offset:(-?%d+)') ~= '-1' then
+              if b or promoted then
                 b = now + ttl
               else
                 local uptime = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
@@ -62,7 +64,9 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
     static final RedisScript ACQUIRE = RedisScript.of("idgen-lease-acquire", NOW + """
             local ttl = tonumber(ARGV[3])
             local delay = tonumber(ARGV[4])
-            local warm = born(ttl) + ttl + delay
+            local b = born(ttl)
+            if not b then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
+            local warm = b + ttl + delay
             if now < warm then return {-1, -1, warm - now} end
             for id = 0, tonumber(ARGV[2]) do
               local expires = redis.call('HGET', KEYS[1], 'e:' .. id)
@@ -83,7 +87,7 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             if ARGV[6] ~= '1' then return 0 end
             local id = ARGV[1]
             local ttl = tonumber(ARGV[3])
-            born(ttl)
+            if not born(ttl) then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
             local owner = redis.call('HGET', KEYS[1], 'o:' .. id)
             if owner then
               if owner ~= ARGV[2] then return 0 end

@@ -304,6 +304,7 @@ class ReplicatedRedisFailoverTest {
         // A third client, as an application's health endpoint sees it.
         RedisScriptExecutor executor = new RedisScriptExecutor(redis.connectionFactory(), Duration.ofMillis(500),
                 new RedisRoundTrips());
+        closeables.add(executor);
         executor.awaitReady(Duration.ofSeconds(60));
         IdgenHealthIndicator health = new IdgenHealthIndicator(new RedisIdService(new RedisWindowedCounter(executor,
                 new InMemorySegmentStore(0, Duration.ZERO), prefix + "h:", 1000)), null, executor);
