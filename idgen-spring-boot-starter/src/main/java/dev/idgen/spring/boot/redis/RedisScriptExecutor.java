@@ -406,9 +406,17 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 if (connecting == attempt) {
                     cached = connected;
                     connecting = null;
+                    return connected.commands();
+                }
+                if (cached != null) {
+                    // A reset gave this attempt up meanwhile, and a newer one is in place: use that.
+                    closeQuietly(connected);
+                    return cached.commands();
                 }
             }
-            return connected.commands();
+            // A reset gave this attempt up (it may lead to the old master): try once more, within what is left.
+            closeQuietly(connected);
+            return connectAgain(started);
         } catch (TimeoutException e) {
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
             synchronized (this) {
@@ -416,6 +424,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 // so that a later call tries again rather than waiting on it; it is never cached when it ends.
                 if (connecting == attempt && System.nanoTime() - connectingSince > 2 * timeoutNanos) {
                     connecting = null;
+                    attempt.thenAccept(RedisScriptExecutor::closeQuietly);
                 }
             }
             throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
@@ -449,6 +458,23 @@ public final class RedisScriptExecutor implements AutoCloseable {
             }, CONNECTOR);
         }
         return connecting;
+    }
+
+    private RedisClusterAsyncCommands<byte[], byte[]> connectAgain(long started) {
+        if (System.nanoTime() - started >= timeoutNanos) {
+            roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+            throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
+                    + " (idgen.redis.timeout): the connection was being replaced", null);
+        }
+        return connect(started);
+    }
+
+    private static void closeQuietly(Native connection) {
+        try {
+            connection.connection().close();
+        } catch (RuntimeException ignored) {
+            // already unusable
+        }
     }
 
     /**
@@ -492,6 +518,9 @@ public final class RedisScriptExecutor implements AutoCloseable {
                     current = cached;
                     cached = null;
                     // An attempt under way may still hand out the old connection: connect() caches only the current one.
+                    if (connecting != null) {
+                        connecting.thenAccept(RedisScriptExecutor::closeQuietly);
+                    }
                     connecting = null;
                 }
                 // Outside this executor's lock: resetting takes the factory's lock, which a connection attempt holds.
