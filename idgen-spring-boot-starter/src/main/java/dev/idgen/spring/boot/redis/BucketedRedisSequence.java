@@ -130,18 +130,15 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     private static final System.Logger LOG = System.getLogger(BucketedRedisSequence.class.getName());
 
-    // The answer is {ms, seq}; {-1, wrap} when this call wrapped the bucket and {-2, wrap} while the bucket is still
-    // in the millisecond it wrapped in: both are busy. {-3, fence} when the bucket was last written under another
-    // replication id (a failover), or found without one on a node that was promoted at some time (it may have been
-    // lost with the lag, or written by an older idgen): it is fenced, busy until the clock passes the fence. A new (or lost) bucket starts
-    // at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286: exact in Lua's
-    // doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms.
-    static final RedisScript NEXT = RedisScript.of("idgen-bucket-next", """
+    // The answer is {ms, seq}; {-1, wrap} when this call wrapped the bucket and {-2, wrap} while the bucket is still in
+    // the millisecond it wrapped in: both are busy. {-3, fence} when the bucket was last written under another
+    // replication id (a failover), or found without one on a node that was promoted at some time (it may have been lost
+    // with the lag, or written by an older idgen): it is fenced, busy until the clock passes the fence. A new (or lost)
+    // bucket starts at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286:
+    // exact in Lua's doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms.
+    static final RedisScript NEXT = RedisScript.of("idgen-bucket-next", RedisScript.REPLICATION + """
             local time = redis.call('TIME')
             local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-            local replication = redis.call('INFO', 'replication')
-            local replid = string.match(replication, 'master_replid:(%w+)')
-            if not replid then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
             local state = redis.call('HMGET', KEYS[1], 'ms', 'wrap', 'seq', 'replid')
             local last = tonumber(state[1])
             if last and last > now then now = last end

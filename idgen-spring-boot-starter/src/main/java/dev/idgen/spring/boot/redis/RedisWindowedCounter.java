@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Each name has a counter key {@code prefix{name}} and a window key {@code prefix{name}:window}. Redis only counts
  * within a <em>window</em> {@code (start, limit]} that was first reserved in a durable {@link SegmentStore} (the
  * database). The window key holds {@code start:limit:replid}: the window and the replication id ({@code INFO
- * replication}'s {@code master_replid}) of the master it was installed on. An ID is one script, {@link #INCREMENT}, that
- * increments the counter only if the window key exists, was written under the replication id the node answering has
- * now, and has room; otherwise it changes nothing and says why, and the caller reserves the next window from the
+ * replication}'s {@code master_replid}) of the master it was installed on. An ID is one script, {@link #INCREMENT},
+ * that increments the counter only if the window key exists, was written under the replication id the node answering
+ * has now, and has room; otherwise it changes nothing and says why, and the caller reserves the next window from the
  * database and installs it with {@link #INSTALL}. The counter holds the value plus {@link #OFFSET}, so a counter that
  * Redis lost is recognised by its small (or missing) value. So:
  * <ul>
@@ -66,14 +66,12 @@ public final class RedisWindowedCounter {
     // KEYS: counter, window. ARGV: n. -> {status, value}: 1 and the last value taken (without the offset); 0 the window
     // has no room for n; -1 no window or no counter (Redis lost its data); -2 the window was installed under another
     // replication id (a failover, or a restart with an older dataset): its counter is unverified.
-    static final RedisScript INCREMENT = RedisScript.of("idgen-increment", """
+    static final RedisScript INCREMENT = RedisScript.of("idgen-increment", RedisScript.REPLICATION + """
             local offset = 4503599627370496
             local window = redis.call('GET', KEYS[2])
             if not window then return {-1, 0} end
-            local start, limit, replid = string.match(window, '^(%d+):(%d+):?(%w*)$')
-            local master = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
-            if not master then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
-            if replid ~= master then return {-2, 0} end
+            local start, limit, installedUnder = string.match(window, '^(%d+):(%d+):?(%w*)$')
+            if installedUnder ~= replid then return {-2, 0} end
             local current = tonumber(redis.call('GET', KEYS[1]) or '0')
             if current < offset + tonumber(start) then return {-1, 0} end
             local n = tonumber(ARGV[1])
@@ -84,10 +82,8 @@ public final class RedisWindowedCounter {
     // KEYS: counter, window. ARGV: start, limit, n, force (1: replace a window that is still usable, as long as the new
     // one is later). 1: installed under this node's replication id; 0: a later window, or (unless forced) a usable one
     // installed under this node's replication id, is already in place (the caller's window goes unused).
-    static final RedisScript INSTALL = RedisScript.of("idgen-install-window", """
+    static final RedisScript INSTALL = RedisScript.of("idgen-install-window", RedisScript.REPLICATION + """
             local offset = 4503599627370496
-            local replid = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
-            if not replid then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
             local window = redis.call('GET', KEYS[2])
             local current = tonumber(redis.call('GET', KEYS[1]) or '0')
             if window then

@@ -32,16 +32,16 @@ import java.util.List;
  */
 public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
-    // born(ttl): when this dataset may have lost leases (the server's start, or a failover seen now plus a ttl), kept
-    // in the hash with the replication id of the master that wrote it.
     private static final String NOW = """
             local time = redis.call('TIME')
             local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
             local function fmt(x) return string.format('%.0f', x) end
+            """;
+
+    // born(ttl): when this dataset may have lost leases (the server's start, or a failover seen now plus a ttl), kept
+    // in the hash with the replication id of the master that wrote it. Follows RedisScript.REPLICATION and NOW.
+    private static final String BORN = """
             local function born(ttl)
-              local replication = redis.call('INFO', 'replication')
-              local replid = string.match(replication, 'master_replid:(%w+)')
-              if not replid then return nil end
               local promoted = string.match(replication, 'second_repl_offset:(-?%d+)') ~= '-1'
               local b = redis.call('HGET', KEYS[1], 'born')
               local writtenUnder = redis.call('HGET', KEYS[1], 'replid')
@@ -61,12 +61,10 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             """;
 
     // ARGV: owner, maxWorkerId, ttl ms, reuse delay ms -> {workerId or -1, last timestamp or -1, retry after ms}
-    static final RedisScript ACQUIRE = RedisScript.of("idgen-lease-acquire", NOW + """
+    static final RedisScript ACQUIRE = RedisScript.of("idgen-lease-acquire", RedisScript.REPLICATION + NOW + BORN + """
             local ttl = tonumber(ARGV[3])
             local delay = tonumber(ARGV[4])
-            local b = born(ttl)
-            if not b then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
-            local warm = b + ttl + delay
+            local warm = born(ttl) + ttl + delay
             if now < warm then return {-1, -1, warm - now} end
             for id = 0, tonumber(ARGV[2]) do
               local expires = redis.call('HGET', KEYS[1], 'e:' .. id)
@@ -83,11 +81,11 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
     // Only a holder still valid by its own clock renews, and only a lease that has not expired or been released: an
     // expired one may be handed on by now. A missing owner means the hash was lost with a restart: such a holder takes
     // its id back (newcomers wait out the warm-up meanwhile).
-    static final RedisScript RENEW = RedisScript.of("idgen-lease-renew", NOW + """
+    static final RedisScript RENEW = RedisScript.of("idgen-lease-renew", RedisScript.REPLICATION + NOW + BORN + """
             if ARGV[6] ~= '1' then return 0 end
             local id = ARGV[1]
             local ttl = tonumber(ARGV[3])
-            if not born(ttl) then return redis.error_reply('idgen needs INFO replication (master_replid) in scripts') end
+            born(ttl)
             local owner = redis.call('HGET', KEYS[1], 'o:' .. id)
             if owner then
               if owner ~= ARGV[2] then return 0 end
