@@ -44,10 +44,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * master; a {@code READONLY}, a {@code MOVED} or a closed connection drops it too (at most once per timeout). With
  * Spring's shared native connection that is the shared one, whose commands in flight fail with it. The next call
  * connects afresh, which resolves the current master. On a cluster a timeout or those errors make Lettuce reload the
- * slot map instead. That bounds how long service stays down
- * after a failover to the failover itself plus about one timeout. Detecting that the data behind a key changed hands is not done here but in each
- * script, which compares the replication id the key was written under with the node's own (see
- * {@link RedisWindowedCounter}).
+ * slot map instead. That bounds how long service stays down after a failover to the failover itself plus about one
+ * timeout. Detecting that the data behind a key changed hands is not done here but in each script, which compares the
+ * replication id the key was written under with the node's own (see {@link RedisWindowedCounter}).
  */
 public final class RedisScriptExecutor implements AutoCloseable {
 
@@ -196,11 +195,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
         try {
             RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
             if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
-                for (RedisClusterNode node : cluster.getStatefulConnection().getPartitions()) {
-                    if (!node.is(RedisClusterNode.NodeFlag.UPSTREAM) || node.getSlots().isEmpty()) {
-                        continue;
-                    }
-                    String name = node.getUri().getHost() + ":" + node.getUri().getPort();
+                for (RedisClusterNode node : mastersOwningSlots(cluster)) {
+                    String name = name(node);
                     try {
                         // Asynchronously: a dead node's connection must not hold up the others or the health bound.
                         sent.put(name, cluster.getStatefulConnection().getConnectionAsync(node.getNodeId())
@@ -215,8 +211,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
                     // INFO, so that both share the one timeout.
                     address = commands.clientInfo().toCompletableFuture();
                 }
-                sent.put(topology == Topology.STANDALONE ? connectionFactory.getHostName() + ":"
-                        + connectionFactory.getPort() : "master", commands.info("replication").toCompletableFuture());
+                sent.put(singleMasterName(), commands.info("replication").toCompletableFuture());
             }
         } catch (RuntimeException e) {
             byNode.put(describe(), "DOWN: " + e.getMessage());
@@ -227,10 +222,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 String info = answer.getValue().get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
                         TimeUnit.NANOSECONDS);
                 if (address != null) {
-                    java.util.regex.Matcher laddr = java.util.regex.Pattern.compile("laddr=(\\S+)")
-                            .matcher(address.get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
-                                    TimeUnit.NANOSECONDS));
-                    node = laddr.find() ? laddr.group(1) : node;
+                    node = serverAddress(address.get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
+                            TimeUnit.NANOSECONDS), node);
                 }
                 String role = field(info, "role");
                 byNode.put(node, "master".equals(role) ? "master, " + field(info, "connected_slaves") + " replicas"
@@ -263,16 +256,11 @@ public final class RedisScriptExecutor implements AutoCloseable {
     private void forEachMaster(NodeCommand command) {
         RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
         if (!(commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster)) {
-            String node = topology == Topology.STANDALONE ? connectionFactory.getHostName() + ":"
-                    + connectionFactory.getPort() : "master";
+            String node = singleMasterName();
             if (topology == Topology.SENTINEL) {
                 try {
                     // The server's own address for this connection: where the sentinels sent us.
-                    String client = await(commands.clientInfo(), "CLIENT INFO", System.nanoTime());
-                    java.util.regex.Matcher laddr = java.util.regex.Pattern.compile("laddr=(\\S+)").matcher(client);
-                    if (laddr.find()) {
-                        node = laddr.group(1);
-                    }
+                    node = serverAddress(await(commands.clientInfo(), "CLIENT INFO", System.nanoTime()), node);
                 } catch (RuntimeException e) {
                     // keep the generic name; the command below reports the failure
                 }
@@ -280,19 +268,45 @@ public final class RedisScriptExecutor implements AutoCloseable {
             command.run(node, commands);
             return;
         }
+        List<RedisClusterNode> masters = mastersOwningSlots(cluster);
+        if (masters.isEmpty()) {
+            throw new RedisUnavailableException(describe() + " has no master that owns slots", null);
+        }
+        for (RedisClusterNode node : masters) {
+            command.run(name(node), cluster.getConnection(node.getNodeId()));
+        }
+    }
+
+    private static List<RedisClusterNode> mastersOwningSlots(
+            RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
         List<RedisClusterNode> masters = new ArrayList<>();
         for (RedisClusterNode node : cluster.getStatefulConnection().getPartitions()) {
             if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
                 masters.add(node);
             }
         }
-        if (masters.isEmpty()) {
-            throw new RedisUnavailableException(describe() + " has no master that owns slots", null);
-        }
-        for (RedisClusterNode node : masters) {
-            command.run(node.getUri().getHost() + ":" + node.getUri().getPort(),
-                    cluster.getConnection(node.getNodeId()));
-        }
+        return masters;
+    }
+
+    private static String name(RedisClusterNode node) {
+        return node.getUri().getHost() + ":" + node.getUri().getPort();
+    }
+
+    /** How a single master is named before it is asked: its configured address, or on Sentinel just "master". */
+    private String singleMasterName() {
+        return topology == Topology.STANDALONE ? connectionFactory.getHostName() + ":" + connectionFactory.getPort()
+                : "master";
+    }
+
+    private static final java.util.regex.Pattern LADDR = java.util.regex.Pattern.compile("laddr=(\\S+)");
+
+    /**
+     * @param clientInfo a {@code CLIENT INFO} answer
+     * @return the server's own address for this connection ({@code laddr}), or {@code fallback}
+     */
+    private static String serverAddress(String clientInfo, String fallback) {
+        java.util.regex.Matcher laddr = LADDR.matcher(clientInfo);
+        return laddr.find() ? laddr.group(1) : fallback;
     }
 
     /**
@@ -517,7 +531,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 synchronized (this) {
                     current = cached;
                     cached = null;
-                    // An attempt under way may still hand out the old connection: connect() caches only the current one.
+                    // An attempt under way may still hand out the old connection: connect() caches only the current
+                    // one.
                     if (connecting != null) {
                         connecting.thenAccept(RedisScriptExecutor::closeQuietly);
                     }
@@ -525,11 +540,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 }
                 // Outside this executor's lock: resetting takes the factory's lock, which a connection attempt holds.
                 if (current != null) {
-                    try {
-                        current.connection().close();
-                    } catch (RuntimeException ignored) {
-                        // already unusable
-                    }
+                    closeQuietly(current);
                 }
                 if (connectionFactory.getShareNativeConnection()) {
                     // The shared native connection is Spring's: a fresh one asks the sentinels for the master.
