@@ -31,6 +31,25 @@ class LeasingWorkerIdAssignerTest {
 
     private final java.util.List<SnowflakeGenerator> generators = new java.util.ArrayList<>();
 
+    /** Passes every call to {@link #store}: tests override the one they make slow or late. */
+    private class ForwardingStore implements WorkerIdLeaseStore {
+        @Override
+        public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
+            return store.acquire(owner, maxWorkerId, ttl, reuseDelay);
+        }
+
+        @Override
+        public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
+                boolean heldValidly) {
+            return store.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
+        }
+
+        @Override
+        public void release(long workerId, String owner, long lastTimestamp) {
+            store.release(workerId, owner, lastTimestamp);
+        }
+    }
+
     @AfterEach
     void closeGenerators() {
         generators.forEach(SnowflakeGenerator::close);
@@ -176,12 +195,7 @@ class LeasingWorkerIdAssignerTest {
         CountDownLatch renewing = new CountDownLatch(1);
         CountDownLatch finishRenewal = new CountDownLatch(1);
         List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
-        WorkerIdLeaseStore slow = new WorkerIdLeaseStore() {
-            @Override
-            public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
-                return store.acquire(owner, maxWorkerId, ttl, reuseDelay);
-            }
-
+        WorkerIdLeaseStore slow = new ForwardingStore() {
             @Override
             public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
                     boolean heldValidly) {
@@ -227,23 +241,13 @@ class LeasingWorkerIdAssignerTest {
 
     @Test
     void aRenewalThatAnswersOnlyAfterTheDeadlineDoesNotReviveTheLease() {
-        WorkerIdLeaseStore slow = new WorkerIdLeaseStore() {
-            @Override
-            public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
-                return store.acquire(owner, maxWorkerId, ttl, reuseDelay);
-            }
-
+        WorkerIdLeaseStore slow = new ForwardingStore() {
             @Override
             public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
                     boolean heldValidly) {
-                boolean held = store.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
+                boolean held = super.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
                 clock.advanceMillis(5_000); // the answer takes long: it arrives past the lease's deadline
                 return held;
-            }
-
-            @Override
-            public void release(long workerId, String owner, long lastTimestamp) {
-                store.release(workerId, owner, lastTimestamp);
             }
         };
         SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(TWO_WORKERS).timeSource(clock)
