@@ -1,8 +1,8 @@
 package dev.idgen.benchmarks;
 
-import dev.idgen.spring.boot.redis.BucketedRedisSequence;
-import dev.idgen.spring.boot.redis.RedisRoundTrips;
-import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import dev.idgen.redis.BucketedRedisSequence;
+import dev.idgen.redis.RedisRoundTrips;
+import dev.idgen.redis.RedisScriptExecutor;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,11 +1,11 @@
 package dev.idgen.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
-import dev.idgen.spring.boot.jdbc.SchemaInitialization;
-import dev.idgen.spring.boot.redis.RedisRoundTrips;
-import dev.idgen.spring.boot.redis.RedisScriptExecutor;
-import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import dev.idgen.jdbc.JdbcSegmentStore;
+import dev.idgen.jdbc.SchemaInitialization;
+import dev.idgen.redis.RedisRoundTrips;
+import dev.idgen.redis.RedisScriptExecutor;
+import dev.idgen.redis.RedisWindowedCounter;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;

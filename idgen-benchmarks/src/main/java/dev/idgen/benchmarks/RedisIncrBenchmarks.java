@@ -1,6 +1,6 @@
 package dev.idgen.benchmarks;
 
-import dev.idgen.spring.boot.redis.RedisIdService;
+import dev.idgen.redis.RedisIdService;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

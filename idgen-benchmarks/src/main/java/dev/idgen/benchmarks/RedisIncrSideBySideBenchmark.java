@@ -1,6 +1,6 @@
 package dev.idgen.benchmarks;
 
-import dev.idgen.spring.boot.redis.RedisIdService;
+import dev.idgen.redis.RedisIdService;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;

@@ -3,7 +3,7 @@ package dev.idgen.benchmarks;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
-import dev.idgen.spring.boot.redis.RedisSegmentStore;
+import dev.idgen.redis.RedisSegmentStore;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;

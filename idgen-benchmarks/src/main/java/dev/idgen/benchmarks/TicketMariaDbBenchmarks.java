@@ -2,8 +2,8 @@ package dev.idgen.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.TimeSource;
-import dev.idgen.spring.boot.jdbc.TicketIdService;
-import dev.idgen.spring.boot.jdbc.TicketServer;
+import dev.idgen.jdbc.TicketIdService;
+import dev.idgen.jdbc.TicketServer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.spi.WorkerIdLeaseStore;
-import dev.idgen.spring.boot.jdbc.JdbcWorkerIdLeaseStore;
+import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;

@@ -30,9 +30,9 @@ public final class IdgenMetricsAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         IdgenRedisMeterBinder idgenRedisMeterBinder(
-                org.springframework.beans.factory.ObjectProvider<dev.idgen.spring.boot.redis.RedisRoundTrips> roundTrips,
+                org.springframework.beans.factory.ObjectProvider<dev.idgen.redis.RedisRoundTrips> roundTrips,
                 org.springframework.beans.factory.ObjectProvider<dev.idgen.core.segment.SegmentStore> segmentStores,
-                org.springframework.beans.factory.ObjectProvider<dev.idgen.spring.boot.redis.RedisWindowedCounter> counters,
+                org.springframework.beans.factory.ObjectProvider<dev.idgen.redis.RedisWindowedCounter> counters,
                 org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds) {
             return new IdgenRedisMeterBinder(roundTrips.getIfAvailable(), segmentStores.getIfUnique(),
                     counters.getIfUnique(), readableIds.getIfUnique());

@@ -644,8 +644,8 @@ public class IdgenProperties implements InitializingBean {
          * When to create idgen's tables (segments, worker id leases and tickets): 'embedded' (only on an embedded
          * database such as H2), 'always' or 'never'.
          */
-        private dev.idgen.spring.boot.jdbc.SchemaInitialization initializeSchema =
-                dev.idgen.spring.boot.jdbc.SchemaInitialization.EMBEDDED;
+        private dev.idgen.jdbc.SchemaInitialization initializeSchema =
+                dev.idgen.jdbc.SchemaInitialization.EMBEDDED;
 
         /**
          * The max_id a new name starts from; its first ID is one more.
@@ -678,11 +678,11 @@ public class IdgenProperties implements InitializingBean {
             this.table = table;
         }
 
-        public dev.idgen.spring.boot.jdbc.SchemaInitialization getInitializeSchema() {
+        public dev.idgen.jdbc.SchemaInitialization getInitializeSchema() {
             return initializeSchema;
         }
 
-        public void setInitializeSchema(dev.idgen.spring.boot.jdbc.SchemaInitialization initializeSchema) {
+        public void setInitializeSchema(dev.idgen.jdbc.SchemaInitialization initializeSchema) {
             this.initializeSchema = initializeSchema;
         }
 

@@ -2,11 +2,11 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.segment.SegmentStore;
-import dev.idgen.spring.boot.redis.BucketedRedisSequence;
-import dev.idgen.spring.boot.redis.DualSegmentStore;
-import dev.idgen.spring.boot.redis.RedisRoundTrips;
-import dev.idgen.spring.boot.redis.RedisSegmentStore;
-import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import dev.idgen.redis.BucketedRedisSequence;
+import dev.idgen.redis.DualSegmentStore;
+import dev.idgen.redis.RedisRoundTrips;
+import dev.idgen.redis.RedisSegmentStore;
+import dev.idgen.redis.RedisWindowedCounter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;

@@ -5,7 +5,7 @@ import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.segment.SegmentStore;
-import dev.idgen.spring.boot.jdbc.JdbcSegmentStore;
+import dev.idgen.jdbc.JdbcSegmentStore;
 import java.time.Duration;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.springframework.beans.factory.ObjectProvider;

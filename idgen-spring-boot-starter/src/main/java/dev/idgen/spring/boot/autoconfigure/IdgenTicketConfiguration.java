@@ -2,10 +2,10 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.TimeSource;
-import dev.idgen.spring.boot.jdbc.TicketIdService;
-import dev.idgen.spring.boot.jdbc.TicketServer;
-import dev.idgen.spring.boot.jdbc.TicketTableMissingException;
-import dev.idgen.spring.boot.jdbc.UnsupportedTicketDatabaseException;
+import dev.idgen.jdbc.TicketIdService;
+import dev.idgen.jdbc.TicketServer;
+import dev.idgen.jdbc.TicketTableMissingException;
+import dev.idgen.jdbc.UnsupportedTicketDatabaseException;
 import dev.idgen.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;

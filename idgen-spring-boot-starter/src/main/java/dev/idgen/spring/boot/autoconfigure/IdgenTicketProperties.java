@@ -86,14 +86,14 @@ public class IdgenTicketProperties {
      *         {@code idgen.jdbc.initialize-schema}
      */
     @SuppressWarnings("deprecation")
-    dev.idgen.spring.boot.jdbc.SchemaInitialization schemaInitialization(
-            dev.idgen.spring.boot.jdbc.SchemaInitialization jdbc) {
+    dev.idgen.jdbc.SchemaInitialization schemaInitialization(
+            dev.idgen.jdbc.SchemaInitialization jdbc) {
         Boolean legacy = getCreateTable();
         if (legacy == null) {
             return jdbc;
         }
-        return legacy ? dev.idgen.spring.boot.jdbc.SchemaInitialization.ALWAYS
-                : dev.idgen.spring.boot.jdbc.SchemaInitialization.NEVER;
+        return legacy ? dev.idgen.jdbc.SchemaInitialization.ALWAYS
+                : dev.idgen.jdbc.SchemaInitialization.NEVER;
     }
 
 

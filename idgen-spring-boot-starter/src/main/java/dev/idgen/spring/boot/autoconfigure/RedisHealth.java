@@ -1,8 +1,8 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
-import dev.idgen.spring.boot.redis.RedisIdService;
-import dev.idgen.spring.boot.redis.RedisScriptExecutor;
+import dev.idgen.redis.RedisIdService;
+import dev.idgen.redis.RedisScriptExecutor;
 import java.util.Map;
 import org.springframework.boot.health.contributor.Health;
 
@@ -16,7 +16,7 @@ final class RedisHealth {
     }
 
     static void buckets(Health.Builder builder, dev.idgen.core.ReadableIdService readableIds) {
-        if (!(readableIds instanceof dev.idgen.spring.boot.redis.BucketedRedisSequence buckets)) {
+        if (!(readableIds instanceof dev.idgen.redis.BucketedRedisSequence buckets)) {
             return;
         }
         builder.withDetail("readableIdBuckets", buckets.bucketCount())

@@ -1,8 +1,8 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
-import dev.idgen.spring.boot.jdbc.TicketIdService;
-import dev.idgen.spring.boot.jdbc.TicketServer;
+import dev.idgen.jdbc.TicketIdService;
+import dev.idgen.jdbc.TicketServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -8,9 +8,9 @@ import dev.idgen.core.lease.LeasingWorkerIdAssigner;
 import dev.idgen.core.lease.RenewingWorkerIdLease;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
-import dev.idgen.spring.boot.redis.DualSegmentStore;
-import dev.idgen.spring.boot.redis.RedisIdService;
-import dev.idgen.spring.boot.redis.RedisSegmentStore;
+import dev.idgen.redis.DualSegmentStore;
+import dev.idgen.redis.RedisIdService;
+import dev.idgen.redis.RedisSegmentStore;
 import dev.idgen.test.services.TestServices;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -176,7 +176,7 @@ class IdgenRedisAutoConfigurationTest {
                 "spring.data.redis.port=1", "idgen.redis.timeout=100ms", "idgen.redis.buckets.open-duration=1m")
                 .run(context -> {
                     ReadableIdService readable = context.getBean(ReadableIdService.class);
-                    var buckets = (dev.idgen.spring.boot.redis.BucketedRedisSequence) readable;
+                    var buckets = (dev.idgen.redis.BucketedRedisSequence) readable;
                     // Each failing call opens at least the buckets it tried within the 100 ms budget.
                     for (int i = 0; i < 8 && !buckets.allOpen(); i++) {
                         org.assertj.core.api.Assertions.assertThatThrownBy(() -> readable.nextReadableId("X"))
@@ -222,6 +222,6 @@ class IdgenRedisAutoConfigurationTest {
     @Test
     void nothingRedisIsConfiguredWhenNoRedisBackendIsAskedFor() {
         runner.run(context -> assertThat(context).hasNotFailed()
-                .doesNotHaveBean(dev.idgen.spring.boot.redis.RedisScriptExecutor.class));
+                .doesNotHaveBean(dev.idgen.redis.RedisScriptExecutor.class));
     }
 }

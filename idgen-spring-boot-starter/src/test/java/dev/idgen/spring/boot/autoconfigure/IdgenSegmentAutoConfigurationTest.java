@@ -7,7 +7,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.spring.boot.autoconfigure.usermapper.UserMapper;
-import dev.idgen.spring.boot.jdbc.SegmentMapper;
+import dev.idgen.jdbc.SegmentMapper;
 import dev.idgen.test.services.TestServices;
 import java.util.UUID;
 import org.apache.ibatis.session.SqlSessionFactory;

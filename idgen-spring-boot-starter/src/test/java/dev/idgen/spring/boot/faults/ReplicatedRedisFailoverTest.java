@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.spring.boot.autoconfigure.IdgenHealthIndicator;
-import dev.idgen.spring.boot.redis.RedisIdService;
-import dev.idgen.spring.boot.redis.RedisRoundTrips;
-import dev.idgen.spring.boot.redis.RedisScriptExecutor;
-import dev.idgen.spring.boot.redis.RedisWindowedCounter;
+import dev.idgen.redis.RedisIdService;
+import dev.idgen.redis.RedisRoundTrips;
+import dev.idgen.redis.RedisScriptExecutor;
+import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.test.services.OwnRedisCluster;
 import dev.idgen.test.services.OwnRedisNode;
 import dev.idgen.test.services.OwnRedisSentinelGroup;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.TimeSource;
-import dev.idgen.spring.boot.jdbc.TicketIdService;
-import dev.idgen.spring.boot.jdbc.TicketServer;
+import dev.idgen.jdbc.TicketIdService;
+import dev.idgen.jdbc.TicketServer;
 import dev.idgen.test.services.OwnMariaDb;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;

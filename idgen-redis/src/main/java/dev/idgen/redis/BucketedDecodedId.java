@@ -1,0 +1,53 @@
+package dev.idgen.redis;
+
+import dev.idgen.core.DecodedId;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The parts of a readable ID from {@link BucketedRedisSequence}.
+ *
+ * @param readableId the ID itself
+ * @param timestamp the Redis server time it was issued at, to the millisecond
+ * @param bizCode its business code, possibly empty
+ * @param bucket the bucket that issued it
+ * @param sequence its sequence within the bucket and millisecond
+ */
+public record BucketedDecodedId(String readableId, Instant timestamp, String bizCode, int bucket, long sequence)
+        implements DecodedId {
+
+    /** The strategy name. */
+    public static final String STRATEGY = "redis-buckets";
+
+    @Override
+    public String strategy() {
+        return STRATEGY;
+    }
+
+    /**
+     * A readable ID is a string and has no 64-bit form: see {@link #readableId()}.
+     *
+     * @return always 0, which no numeric idgen ID is (they are all positive)
+     */
+    @Override
+    public long id() {
+        return 0;
+    }
+
+    /**
+     * @return {@code strategy}, then {@code id} as the readable string, {@code timestamp}, {@code bizCode},
+     *         {@code bucket} and {@code sequence}
+     */
+    @Override
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("strategy", STRATEGY);
+        map.put("id", readableId);
+        map.put("timestamp", timestamp);
+        map.put("bizCode", bizCode);
+        map.put("bucket", bucket);
+        map.put("sequence", sequence);
+        return java.util.Collections.unmodifiableMap(map);
+    }
+}

@@ -1,0 +1,670 @@
+package dev.idgen.redis;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.ReadableIdService;
+import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.TimeSource;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Readable IDs such as {@code 250314093015123ORD04200017} from {@code N} independent counters ("buckets") in Redis,
+ * one script round trip per ID.
+ *
+ * <h2>Format</h2>
+ * {@code yyMMddHHmmssSSS} of the Redis server time the ID was issued at, in {@link #zone()} (default UTC); then the
+ * caller's business code, 0 to 4 characters of {@code [A-Za-z0-9]}; then the bucket, zero-padded to the digits of
+ * {@code N - 1} (3 for the default 256 buckets); then the sequence, zero-padded to the digits of
+ * {@code maxSequence} (5 for the default 99,999). Every part but the business code has a fixed width, so
+ * {@link #decodeReadable} finds the business code from the length. The years 2000 to 2099 can be written.
+ *
+ * <h2>Buckets</h2>
+ * Bucket {@code i} is the Redis hash {@code prefix + "bucket:{i}"} with the fields {@code ms} (the last millisecond it
+ * issued at), {@code seq} (the last sequence it issued) and {@code wrap} (the millisecond its sequence last ran out
+ * in). The hash tag puts the buckets on different Redis Cluster slots, so a cluster spreads them over its primaries.
+ * Callers take turns over the buckets ({@code getAndIncrement} of one counter per call), and one script per call
+ * does, atomically on the bucket (Redis runs a script alone, start to end, which is the lock):
+ * <ol>
+ * <li>{@code now} = the Redis server's {@code TIME} in milliseconds, raised to the bucket's {@code ms} if the Redis
+ * clock is behind it: per bucket, time never goes backwards, even when the Redis clock steps back;</li>
+ * <li>if {@code now <= wrap}, the bucket already used up its sequences in this millisecond: the answer is
+ * <em>busy</em> and the caller tries the next bucket (busy is no failure);</li>
+ * <li>{@code seq = HINCRBY seq 1}; past {@code maxSequence} the bucket wraps: {@code seq = -1}, {@code wrap = now},
+ * and the answer is busy; otherwise {@code ms = now} and the answer is {@code (now, seq)}.</li>
+ * </ol>
+ *
+ * <h2>Why no two IDs are equal</h2>
+ * Within one bucket no pair {@code (ms, seq)} is issued twice. Between two wraps (one <em>cycle</em>) {@code seq}
+ * only grows, so the pairs of a cycle differ in {@code seq}. Across cycles they differ in {@code ms}: every pair of a
+ * cycle has {@code ms <= wrap}, because {@code ms} never goes backwards in a bucket and the wrap happens at the
+ * bucket's latest {@code ms}; and every pair of the next cycle has {@code ms > wrap}, because the script answers busy
+ * until then. Different buckets write different bucket digits. The time part comes from the Redis server's clock, not
+ * from the callers' clocks, so no bound on the skew between application instances is needed, and a caller whose clock
+ * jumps changes nothing.
+ *
+ * <p>What remains assumed, plainly:
+ * <ul>
+ * <li><b>Redis losing its data.</b> A Redis that restarts without persistence (or with an older snapshot) brings a
+ * bucket back at {@code seq 0} with the clock's current millisecond. That repeats an earlier pair only if the Redis
+ * clock went back by more than the restart took: a restart of 2 s is safe unless the clock also stepped back by 2 s
+ * or more over it.</li>
+ * <li><b>Failover.</b> A replica promoted to primary may lack the latest writes of the old primary (replication is
+ * asynchronous). Each bucket records the replication id of the master that wrote it; a bucket found written under
+ * another one (a promoted replica takes a new id) is fenced: it answers busy until its clock passes
+ * {@link #FAILOVER_FENCE} beyond anything its copy or the new clock knows, and goes on at sequence 0 from there. So
+ * it repeats an earlier pair only if the new primary's clock is behind the old one's by more than the failover took
+ * (from the old primary's last ID to the new one's first) plus the fence. An old primary that still takes writes
+ * after a new one was promoted (a real network partition with clients on its side) issues at the same times and
+ * can repeat pairs: {@code min-replicas-to-write 1} on the masters stops it.</li>
+ * <li><b>One configuration per prefix.</b> Every instance that shares the prefix must use the same number of buckets,
+ * {@code maxSequence} and zone: the widths of the ID's parts and its time part depend on them.</li>
+ * </ul>
+ * The zone must not set its clocks back between 2000 and 2099 (the constructor refuses such zones): the repeated hour
+ * would write two different milliseconds as the same time part.
+ *
+ * <h2>When Redis fails</h2>
+ * Each bucket has a circuit breaker. A bucket whose command fails ({@link RedisUnavailableException}) opens and is
+ * skipped; {@code openDuration} after it opened, exactly one caller (the winner of a compare-and-set) sends it a
+ * probe, which closes it on any answer (busy included) and opens it again, for another {@code openDuration}, on a
+ * failure. One call tries the buckets in turn until one gives an ID, until it has tried every bucket, or until it has
+ * spent the executor's timeout (a call costs at most about twice the timeout: the last command started within it
+ * may take its own timeout). A pass in which every bucket that answered was busy waits a fraction of a millisecond
+ * and goes round again, still within the timeout. When no bucket answered, the call throws
+ * {@link StoreUnavailableException}.
+ *
+ * <p>Thread-safe. Besides the round trip, a call allocates only the ID's bytes and its string: the date part is
+ * formatted once per second and reused.
+ */
+public final class BucketedRedisSequence implements ReadableIdService {
+
+    /** The default number of buckets. */
+    public static final int DEFAULT_BUCKETS = 256;
+
+    /** The most buckets: beyond this a failed Redis costs a caller too many skipped tries. */
+    public static final int MAX_BUCKETS = 1024;
+
+    /** The default largest sequence of a bucket within one millisecond. */
+    public static final long DEFAULT_MAX_SEQUENCE = 99_999;
+
+    /** The smallest {@code maxSequence} accepted (one digit). */
+    public static final long MIN_MAX_SEQUENCE = 9;
+
+    /** The largest {@code maxSequence} accepted (eight digits). */
+    public static final long MAX_MAX_SEQUENCE = 99_999_999;
+
+    /** The default time a failed bucket is skipped before it is probed. */
+    public static final Duration DEFAULT_OPEN_DURATION = Duration.ofSeconds(5);
+
+    /** The longest {@code openDuration} accepted. */
+    public static final Duration MAX_OPEN_DURATION = Duration.ofHours(1);
+
+    /** The longest business code. */
+    public static final int MAX_BIZ_CODE_LENGTH = 4;
+
+    /** The width of the time part, {@code yyMMddHHmmssSSS}. */
+    public static final int TIME_DIGITS = 15;
+
+    /** The state of a bucket's circuit breaker. */
+    public enum CircuitState {
+        /** The bucket is used. */
+        CLOSED,
+        /** One caller is probing the bucket; the others skip it. */
+        HALF_OPEN,
+        /** The bucket's last command failed: it is skipped until {@code openDuration} has passed. */
+        OPEN
+    }
+
+    private static final System.Logger LOG = System.getLogger(BucketedRedisSequence.class.getName());
+
+    // The answer is {ms, seq}; {-1, wrap} when this call wrapped the bucket and {-2, wrap} while the bucket is still in
+    // the millisecond it wrapped in: both are busy. {-3, fence} when the bucket was last written under another
+    // replication id (a failover), or found without one on a node that was promoted at some time (it may have been lost
+    // with the lag, or written by an older idgen): it is fenced, busy until the clock passes the fence. A new (or lost)
+    // bucket starts at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286:
+    // exact in Lua's doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms.
+    static final RedisScript NEXT = RedisScript.of("idgen-bucket-next", RedisScript.REPLICATION + """
+            local time = redis.call('TIME')
+            local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+            local state = redis.call('HMGET', KEYS[1], 'ms', 'wrap', 'seq', 'replid')
+            local last = tonumber(state[1])
+            if last and last > now then now = last end
+            if state[4] ~= replid then
+              if state[4] or string.match(replication, 'second_repl_offset:(-?%d+)') ~= '-1' then
+                local fence = now + tonumber(ARGV[2])
+                redis.call('HSET', KEYS[1], 'seq', -1, 'wrap', fence, 'ms', fence, 'replid', replid)
+                return {-3, fence}
+              end
+              redis.call('HSET', KEYS[1], 'replid', replid)
+            end
+            local wrap = tonumber(state[2])
+            if wrap and now <= wrap then return {-2, wrap} end
+            if not state[3] then redis.call('HSET', KEYS[1], 'seq', -1) end
+            local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+            if seq > tonumber(ARGV[1]) then
+              redis.call('HSET', KEYS[1], 'seq', -1, 'wrap', now, 'ms', now)
+              return {-1, now}
+            end
+            redis.call('HSET', KEYS[1], 'ms', now)
+            return {now, seq}
+            """);
+
+    /**
+     * How long a bucket found written under another master stays busy: its next IDs carry a time at least this far
+     * past anything it or the new master's clock knows, so a lagging copy repeats nothing unless the new master's
+     * clock is behind the old one's by more than the failover took plus this.
+     */
+    public static final Duration FAILOVER_FENCE = Duration.ofSeconds(1);
+
+    private static final byte[] FENCE_ARGUMENT = Long.toString(FAILOVER_FENCE.toMillis())
+            .getBytes(StandardCharsets.US_ASCII);
+
+    private static final long FENCED = -3;
+
+    private static final long WRAPPED = -1;
+
+    /** How long a pass of busy buckets waits before the next: well under the millisecond that frees them. */
+    private static final long BUSY_PAUSE_NANOS = 100_000;
+
+    // Local years 2000 to 2099 start at the earliest 18 hours before 2000-01-01T00:00Z and end at the latest 18 hours
+    // after 2100-01-01T00:00Z (offsets are at most 18 hours).
+    private static final Instant FIRST_INSTANT = Instant.parse("1999-12-31T06:00:00Z");
+    private static final Instant END_INSTANT = Instant.parse("2100-01-01T18:00:00Z");
+
+    private static final Circuit CLOSED = new Circuit(CircuitState.CLOSED, 0);
+
+    /**
+     * A breaker's state as an immutable object, swapped by compare-and-set: a new object per transition means a caller
+     * that read an older state can never win a swap against a newer one (no ABA between "open since t" states). The
+     * states live in one {@link AtomicReferenceArray} without padding: they are written only on transitions and read
+     * on every call, and false sharing costs only when neighbours are written often.
+     */
+    private record Circuit(CircuitState state, long openedAt) {
+    }
+
+    /** The seconds part of the time part, {@code yyMMddHHmmss}, of the last second formatted. */
+    private record Second(long epochSecond, byte[] digits) {
+    }
+
+    private final RedisScriptExecutor redis;
+    private final String prefix;
+    private final int buckets;
+    private final long maxSequence;
+    private final ZoneId zone;
+    private final ZoneRules rules;
+    private final Duration openDuration;
+    private final long openNanos;
+    private final TimeSource timeSource;
+    private final long timeoutNanos;
+    private final int bucketDigits;
+    private final int sequenceDigits;
+    private final int fixedLength;
+    private final byte[][][] keys;
+    private final byte[] maxSequenceArgument;
+    private final AtomicInteger cursor = new AtomicInteger();
+    private final AtomicReferenceArray<Circuit> circuits;
+    private final LongAdder busySkips = new LongAdder();
+    private final LongAdder wraps = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder fences = new LongAdder();
+    // Most IDs of a second share its yyMMddHHmmss: formatting it once per second (per zone offset, which can only
+    // change at a whole second) keeps the date arithmetic off the hot path.
+    private volatile Second lastSecond;
+
+    /**
+     * With {@value #DEFAULT_BUCKETS} buckets, {@code maxSequence} {@value #DEFAULT_MAX_SEQUENCE}, UTC, an
+     * {@code openDuration} of 5 s and the system clock.
+     *
+     * @param redis runs the scripts; its timeout bounds each call
+     * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
+     */
+    public BucketedRedisSequence(RedisScriptExecutor redis, String prefix) {
+        this(redis, prefix, DEFAULT_BUCKETS, DEFAULT_MAX_SEQUENCE, ZoneOffset.UTC, DEFAULT_OPEN_DURATION,
+                TimeSource.system());
+    }
+
+    /**
+     * @param redis runs the scripts; its timeout bounds each call
+     * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
+     * @param buckets how many buckets, from 1 to {@value #MAX_BUCKETS}
+     * @param maxSequence the largest sequence of a bucket within one millisecond, from {@value #MIN_MAX_SEQUENCE} to
+     *        {@value #MAX_MAX_SEQUENCE}; its digits are the width of the sequence part
+     * @param zone the zone of the time part; it must not set its clocks back between 2000 and 2099
+     * @param openDuration how long a failed bucket is skipped before one caller probes it, from 1 ms to 1 hour
+     * @param timeSource measures {@code openDuration}, with {@link TimeSource#nanoTime()}
+     * @throws InvalidArgumentException naming the argument that breaks its rule
+     */
+    public BucketedRedisSequence(RedisScriptExecutor redis, String prefix, int buckets, long maxSequence, ZoneId zone,
+            Duration openDuration, TimeSource timeSource) {
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.prefix = RedisKeys.checkPrefix(prefix);
+        if (buckets < 1 || buckets > MAX_BUCKETS) {
+            throw new InvalidArgumentException("buckets", buckets,
+                    "buckets must be between 1 and " + MAX_BUCKETS + ", but was " + buckets);
+        }
+        if (maxSequence < MIN_MAX_SEQUENCE || maxSequence > MAX_MAX_SEQUENCE) {
+            throw new InvalidArgumentException("maxSequence", maxSequence, "maxSequence must be between "
+                    + MIN_MAX_SEQUENCE + " and " + MAX_MAX_SEQUENCE + ", but was " + maxSequence);
+        }
+        if (openDuration == null || openDuration.toMillis() < 1 || openDuration.compareTo(MAX_OPEN_DURATION) > 0) {
+            throw new InvalidArgumentException("openDuration", openDuration,
+                    "openDuration must be between 1ms and 1h, but was " + openDuration);
+        }
+        this.zone = checkZone(zone);
+        this.rules = zone.getRules();
+        this.buckets = buckets;
+        this.maxSequence = maxSequence;
+        this.openDuration = openDuration;
+        this.openNanos = openDuration.toNanos();
+        this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+        this.timeoutNanos = redis.timeout().toNanos();
+        this.bucketDigits = digits(buckets - 1);
+        this.sequenceDigits = digits(maxSequence);
+        this.fixedLength = TIME_DIGITS + bucketDigits + sequenceDigits;
+        this.keys = new byte[buckets][][];
+        for (int i = 0; i < buckets; i++) {
+            keys[i] = new byte[][] { (prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8) };
+        }
+        this.maxSequenceArgument = Long.toString(maxSequence).getBytes(StandardCharsets.US_ASCII);
+        this.circuits = new AtomicReferenceArray<>(buckets);
+        for (int i = 0; i < buckets; i++) {
+            circuits.set(i, CLOSED);
+        }
+    }
+
+    /**
+     * @throws StoreUnavailableException when no bucket answered (all open, or every try failed), or when the
+     *         executor's timeout was spent in this call
+     */
+    @Override
+    public String nextReadableId(String bizCode) {
+        checkBizCode(bizCode);
+        int start = Math.floorMod(cursor.getAndIncrement(), buckets);
+        // The budget is real time, as the executor's timeout is; the TimeSource only measures openDuration.
+        long started = System.nanoTime();
+        RedisUnavailableException lastFailure = null;
+        long fencedUntil = -1;
+        while (true) {
+            boolean anyBusy = false;
+            for (int k = 0; k < buckets; k++) {
+                int bucket = start + k < buckets ? start + k : start + k - buckets;
+                Circuit circuit = circuits.get(bucket);
+                Circuit probe = null;
+                if (circuit != CLOSED) {
+                    probe = tryProbe(bucket, circuit);
+                    if (probe == null) {
+                        continue;
+                    }
+                }
+                List<Object> answer;
+                try {
+                    answer = redis.evalList(NEXT, keys[bucket], maxSequenceArgument, FENCE_ARGUMENT);
+                } catch (RedisUnavailableException e) {
+                    failures.increment();
+                    lastFailure = e;
+                    open(bucket, probe != null ? probe : CLOSED, e);
+                    if (System.nanoTime() - started >= timeoutNanos) {
+                        throw new StoreUnavailableException("No readable ID from " + redis.describe() + " within "
+                                + redis.timeout() + " (idgen.redis.timeout): " + openBuckets() + " of " + buckets
+                                + " buckets are open; last failure: " + e.getMessage(), e);
+                    }
+                    continue;
+                } catch (RuntimeException | Error e) {
+                    // Not Redis's fault (for example an interrupt): let someone else probe at once.
+                    if (probe != null) {
+                        circuits.compareAndSet(bucket, probe, circuit);
+                    }
+                    throw e;
+                }
+                if (probe != null && circuits.compareAndSet(bucket, probe, CLOSED)) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "Bucket " + bucketName(bucket) + " answers again: closed");
+                }
+                long ms = ((Number) answer.get(0)).longValue();
+                if (ms >= 0) {
+                    return format(ms, bizCode, bucket, ((Number) answer.get(1)).longValue());
+                }
+                busySkips.increment();
+                if (ms == WRAPPED) {
+                    wraps.increment();
+                } else if (ms == FENCED) {
+                    fences.increment();
+                }
+                if (ms == FENCED || fencedUntil >= 0) {
+                    fencedUntil = Math.max(fencedUntil, ((Number) answer.get(1)).longValue());
+                }
+                anyBusy = true;
+                if (System.nanoTime() - started >= timeoutNanos) {
+                    throw busyTooLong(lastFailure, fencedUntil);
+                }
+            }
+            if (!anyBusy) {
+                throw new StoreUnavailableException("All " + buckets + " buckets of the readable IDs on "
+                        + redis.describe() + " are open: their commands failed"
+                        + (lastFailure != null ? " (last: " + lastFailure.getMessage() + ")" : "")
+                        + "; each is tried again " + openDuration + " after it failed", lastFailure);
+            }
+            // Every bucket that answered has used up the current millisecond: the next one frees them.
+            LockSupport.parkNanos(BUSY_PAUSE_NANOS);
+            if (System.nanoTime() - started >= timeoutNanos) {
+                throw busyTooLong(lastFailure, fencedUntil);
+            }
+        }
+    }
+
+    /**
+     * @throws InvalidArgumentException naming {@code id} when it is {@code null}, has the wrong length, a non-digit
+     *         where digits belong, a business code character outside {@code [A-Za-z0-9]}, an impossible date or
+     *         local time, a bucket of {@link #bucketCount()} or more, or a sequence above {@code maxSequence}
+     */
+    @Override
+    public BucketedDecodedId decodeReadable(String id) {
+        if (id == null) {
+            throw invalidId(null, "it is null");
+        }
+        int bizLength = id.length() - fixedLength;
+        if (bizLength < 0 || bizLength > MAX_BIZ_CODE_LENGTH) {
+            throw invalidId(id, "it has " + id.length() + " characters");
+        }
+        long time = parseDigits(id, 0, TIME_DIGITS);
+        int bucketStart = TIME_DIGITS + bizLength;
+        long bucket = parseDigits(id, bucketStart, bucketStart + bucketDigits);
+        long sequence = parseDigits(id, bucketStart + bucketDigits, id.length());
+        if (time < 0 || bucket < 0 || sequence < 0) {
+            throw invalidId(id, "a non-digit stands where digits belong");
+        }
+        String bizCode = id.substring(TIME_DIGITS, bucketStart);
+        if (!isBizCode(bizCode)) {
+            throw invalidId(id, "its business code '" + bizCode + "' is not of [A-Za-z0-9]");
+        }
+        if (bucket >= buckets) {
+            throw invalidId(id, "its bucket " + bucket + " is not below " + buckets);
+        }
+        if (sequence > maxSequence) {
+            throw invalidId(id, "its sequence " + sequence + " is above " + maxSequence);
+        }
+        LocalDateTime local;
+        try {
+            local = LocalDateTime.of(2000 + (int) (time / 10_000_000_000_000L), (int) (time / 100_000_000_000L % 100),
+                    (int) (time / 1_000_000_000 % 100), (int) (time / 10_000_000 % 100), (int) (time / 100_000 % 100),
+                    (int) (time / 1000 % 100), (int) (time % 1000) * 1_000_000);
+        } catch (DateTimeException e) {
+            throw invalidId(id, "its time part " + id.substring(0, TIME_DIGITS) + " is not a date and time");
+        }
+        List<ZoneOffset> offsets = rules.getValidOffsets(local);
+        if (offsets.isEmpty()) {
+            throw invalidId(id, "its time part " + id.substring(0, TIME_DIGITS) + " does not exist in " + zone);
+        }
+        // One offset: the constructor refused zones that set their clocks back, so no local time has two.
+        return new BucketedDecodedId(id, local.toInstant(offsets.get(0)), bizCode, (int) bucket, sequence);
+    }
+
+    /**
+     * @return how many buckets there are
+     */
+    public int bucketCount() {
+        return buckets;
+    }
+
+    /**
+     * @param bucket a bucket, from 0 to {@link #bucketCount()} - 1
+     * @return its breaker's state
+     */
+    public CircuitState circuitState(int bucket) {
+        Objects.checkIndex(bucket, buckets);
+        return circuits.get(bucket).state();
+    }
+
+    /**
+     * @return how many buckets are not closed (open, or being probed)
+     */
+    public int openBuckets() {
+        int open = 0;
+        for (int i = 0; i < buckets; i++) {
+            if (circuits.get(i) != CLOSED) {
+                open++;
+            }
+        }
+        return open;
+    }
+
+    /**
+     * @return whether no bucket is closed, so that calls fail until a probe succeeds
+     */
+    public boolean allOpen() {
+        return openBuckets() == buckets;
+    }
+
+    /**
+     * @return how many times a bucket answered busy (it had used up its sequences of the millisecond) and the call
+     *         moved on
+     */
+    public long busySkips() {
+        return busySkips.sum();
+    }
+
+    /**
+     * @return how many times a call of this instance wrapped a bucket's sequence (each is also a busy skip)
+     */
+    public long wraps() {
+        return wraps.sum();
+    }
+
+    /**
+     * @return how many times a call of this instance found a bucket written under another replication id (a
+     *         failover) and fenced it for {@link #FAILOVER_FENCE}
+     */
+    public long failovers() {
+        return fences.sum();
+    }
+
+    /**
+     * @return how many bucket commands failed
+     */
+    public long failures() {
+        return failures.sum();
+    }
+
+    /**
+     * @return the largest sequence of a bucket within one millisecond
+     */
+    public long maxSequence() {
+        return maxSequence;
+    }
+
+    /**
+     * @return the zone of the time part
+     */
+    public ZoneId zone() {
+        return zone;
+    }
+
+    /**
+     * @return how long a failed bucket is skipped before it is probed
+     */
+    public Duration openDuration() {
+        return openDuration;
+    }
+
+    /**
+     * @return what runs the scripts
+     */
+    public RedisScriptExecutor redis() {
+        return redis;
+    }
+
+    @Override
+    public String toString() {
+        return "BucketedRedisSequence[" + buckets + " buckets under '" + prefix + "', " + redis.describe() + "]";
+    }
+
+    /**
+     * @return the probe's state if this caller won the probe of an open bucket whose time is up, else {@code null}
+     */
+    private Circuit tryProbe(int bucket, Circuit circuit) {
+        if (circuit.state() != CircuitState.OPEN || timeSource.nanoTime() - circuit.openedAt() < openNanos) {
+            return null;
+        }
+        Circuit probe = new Circuit(CircuitState.HALF_OPEN, circuit.openedAt());
+        return circuits.compareAndSet(bucket, circuit, probe) ? probe : null;
+    }
+
+    /**
+     * Opens a bucket that was {@code from} (closed, or this caller's probe), for a fresh {@code openDuration}. If
+     * someone else changed it meanwhile, their state stands.
+     */
+    private void open(int bucket, Circuit from, RedisUnavailableException cause) {
+        if (circuits.compareAndSet(bucket, from, new Circuit(CircuitState.OPEN, timeSource.nanoTime()))) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "Bucket " + bucketName(bucket) + " failed, open for "
+                    + openDuration + ": " + cause.getMessage());
+        }
+    }
+
+    private StoreUnavailableException busyTooLong(RedisUnavailableException lastFailure, long fencedUntil) {
+        if (fencedUntil >= 0) {
+            return new StoreUnavailableException("No readable ID from " + redis.describe() + " within "
+                    + redis.timeout() + " (idgen.redis.timeout): buckets were found written under another master (a"
+                    + " failover) and are fenced until " + Instant.ofEpochMilli(fencedUntil) + ", so that a replica"
+                    + " that missed writes repeats no ID; they serve again after that", lastFailure);
+        }
+        return new StoreUnavailableException("No readable ID from " + redis.describe() + " within " + redis.timeout()
+                + " (idgen.redis.timeout): every bucket that answered had used up its " + (maxSequence + 1)
+                + " sequences of the millisecond; use more buckets or a larger maxSequence", lastFailure);
+    }
+
+    private String format(long ms, String bizCode, int bucket, long sequence) {
+        int bizLength = bizCode.length();
+        byte[] out = new byte[fixedLength + bizLength];
+        long epochSecond = Math.floorDiv(ms, 1000);
+        Second second = lastSecond;
+        if (second == null || second.epochSecond() != epochSecond) {
+            second = second(epochSecond, ms);
+            lastSecond = second;
+        }
+        System.arraycopy(second.digits(), 0, out, 0, 12);
+        writeDigits(out, 12, 3, Math.floorMod(ms, 1000));
+        for (int i = 0; i < bizLength; i++) {
+            out[TIME_DIGITS + i] = (byte) bizCode.charAt(i);
+        }
+        writeDigits(out, TIME_DIGITS + bizLength, bucketDigits, bucket);
+        writeDigits(out, TIME_DIGITS + bizLength + bucketDigits, sequenceDigits, sequence);
+        // Every byte is ASCII: the Latin-1 constructor copies them into a compact string without decoding.
+        return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    private Second second(long epochSecond, long ms) {
+        ZoneOffset offset = rules.getOffset(Instant.ofEpochSecond(epochSecond));
+        LocalDateTime local = LocalDateTime.ofEpochSecond(epochSecond, 0, offset);
+        int year = local.getYear();
+        if (year < 2000 || year > 2099) {
+            // yy could not be read back to the right century, and two centuries would share IDs.
+            throw new IdGenerationException(redis.describe() + " says the time is " + Instant.ofEpochMilli(ms)
+                    + ", outside the years 2000 to 2099 that readable IDs can carry");
+        }
+        byte[] digits = new byte[12];
+        writeDigits(digits, 0, 2, year - 2000);
+        writeDigits(digits, 2, 2, local.getMonthValue());
+        writeDigits(digits, 4, 2, local.getDayOfMonth());
+        writeDigits(digits, 6, 2, local.getHour());
+        writeDigits(digits, 8, 2, local.getMinute());
+        writeDigits(digits, 10, 2, local.getSecond());
+        return new Second(epochSecond, digits);
+    }
+
+    private static void writeDigits(byte[] out, int from, int width, long value) {
+        for (int i = from + width - 1; i >= from; i--) {
+            out[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+    }
+
+    /**
+     * @return the number, or -1 when a character is not a digit
+     */
+    private static long parseDigits(String s, int from, int to) {
+        long value = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
+    }
+
+    private static int digits(long value) {
+        int digits = 1;
+        while (value >= 10) {
+            value /= 10;
+            digits++;
+        }
+        return digits;
+    }
+
+    private static boolean isBizCode(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void checkBizCode(String bizCode) {
+        // A plain loop rather than a regex: this runs on every call and must not allocate.
+        if (bizCode == null || bizCode.length() > MAX_BIZ_CODE_LENGTH || !isBizCode(bizCode)) {
+            String shown = bizCode == null ? "null"
+                    : "'" + (bizCode.length() > 80 ? bizCode.substring(0, 80) + "..." : bizCode) + "'";
+            throw new InvalidArgumentException("bizCode", bizCode, "bizCode must be 0 to " + MAX_BIZ_CODE_LENGTH
+                    + " characters of [A-Za-z0-9], but was " + shown);
+        }
+    }
+
+    private InvalidArgumentException invalidId(String id, String reason) {
+        String shown = id == null ? "null" : "'" + (id.length() > 80 ? id.substring(0, 80) + "..." : id) + "'";
+        return new InvalidArgumentException("id", id, "id must be a readable ID of this sequence (" + TIME_DIGITS
+                + " digits yyMMddHHmmssSSS, 0 to " + MAX_BIZ_CODE_LENGTH + " of [A-Za-z0-9], " + bucketDigits
+                + " digits of bucket, " + sequenceDigits + " of sequence: " + fixedLength + " to "
+                + (fixedLength + MAX_BIZ_CODE_LENGTH) + " characters), but " + shown + " is not: " + reason);
+    }
+
+    private String bucketName(int bucket) {
+        return prefix + "bucket:{" + bucket + "}";
+    }
+
+    /**
+     * Refuses a zone that sets its clocks back while IDs can be written: the hour it repeats would write two
+     * different milliseconds as the same time part, and a bucket's pairs (ms, seq) of both as the same ID.
+     */
+    private static ZoneId checkZone(ZoneId zone) {
+        if (zone == null) {
+            throw new InvalidArgumentException("zone", null, "zone must not be null");
+        }
+        ZoneRules rules = zone.getRules();
+        for (ZoneOffsetTransition transition = rules.nextTransition(FIRST_INSTANT); transition != null
+                && transition.getInstant().isBefore(END_INSTANT); transition = rules
+                        .nextTransition(transition.getInstant())) {
+            if (transition.isOverlap()) {
+                throw new InvalidArgumentException("zone", zone, "zone must not set its clocks back between 2000"
+                        + " and 2099, but " + zone + " does at " + transition.getInstant() + " (" + transition
+                        + "): the repeated local time would repeat readable IDs. Use UTC or a fixed offset such as"
+                        + " +08:00");
+            }
+        }
+        return zone;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.idgen.redis;
+
+import dev.idgen.core.DecodedId;
+import dev.idgen.core.IdArguments;
+import dev.idgen.core.IdService;
+import dev.idgen.core.SequenceDecodedId;
+
+/**
+ * {@code idgen.strategy=redis}: each ID is one script on the name's Redis counter that checks the counter's window
+ * (and the master it was installed on) and takes {@code INCRBY 1}; {@link #nextIds} takes {@code INCRBY n}. IDs of a
+ * name strictly increase across every instance, and survive Redis losing its data and failovers to lagging replicas:
+ * see {@link RedisWindowedCounter}.
+ */
+public final class RedisIdService implements IdService {
+
+    private final RedisWindowedCounter counter;
+    private final java.util.concurrent.atomic.LongAdder generated = new java.util.concurrent.atomic.LongAdder();
+
+    public RedisIdService(RedisWindowedCounter counter) {
+        this.counter = counter;
+    }
+
+    @Override
+    public String strategy() {
+        return "redis";
+    }
+
+    @Override
+    public long nextId(String name) {
+        long id = counter.increment(IdArguments.checkName(name), 1);
+        generated.increment();
+        return id;
+    }
+
+    @Override
+    public long[] nextIds(String name, int count) {
+        IdArguments.checkName(name);
+        IdArguments.checkCount(count);
+        long last = counter.increment(name, count);
+        generated.add(count);
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = last - count + 1 + i;
+        }
+        return ids;
+    }
+
+    @Override
+    public DecodedId decode(long id) {
+        return new SequenceDecodedId(strategy(), IdArguments.checkId(id));
+    }
+
+    /**
+     * @return how many IDs this service issued
+     */
+    public long generatedCount() {
+        return generated.sum();
+    }
+
+    public RedisWindowedCounter counter() {
+        return counter;
+    }
+}

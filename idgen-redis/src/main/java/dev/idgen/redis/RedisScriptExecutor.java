@@ -1,0 +1,562 @@
+package dev.idgen.redis;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.redis.RedisRoundTrips.Outcome;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Runs idgen's Lua scripts on the application's Spring Data Redis {@link LettuceConnectionFactory}, over its shared
+ * native connection (Lettuce pipelines the commands of concurrent callers on it), and waits for each answer at most
+ * {@code timeout}: a Redis that is down, restarting or partitioned away costs a caller that long and then a
+ * {@link RedisUnavailableException}, never a hang. Every round trip is timed into {@link RedisRoundTrips}.
+ *
+ * <h2>Topologies</h2>
+ * A single Redis, a Sentinel-monitored master ({@code spring.data.redis.sentinel.*}) or a Redis Cluster
+ * ({@code spring.data.redis.cluster.*}); see {@link Topology}. Scripts and key commands go where Lettuce routes them:
+ * the master, or on a cluster the master owning the key's slot (idgen's keys put their name in a hash tag, so the keys
+ * of one script share a slot). Commands that belong to a node rather than a key ({@code CONFIG GET}, and
+ * {@code INFO replication} for health) go to every master on a cluster.
+ *
+ * <p>After a failover the connection may still point at the old master: frozen (every command times out), still
+ * writable (the sentinels demote it only some ten seconds later) or demoted (every write fails with {@code READONLY}).
+ * Lettuce only asks the sentinels again when it reconnects, and its reconnects back off up to 30 s. So on Sentinel a
+ * {@link SentinelMasterWatch} asks the sentinels every 250 ms and drops the connection as soon as they name another
+ * master; a {@code READONLY}, a {@code MOVED} or a closed connection drops it too (at most once per timeout). With
+ * Spring's shared native connection that is the shared one, whose commands in flight fail with it. The next call
+ * connects afresh, which resolves the current master. On a cluster a timeout or those errors make Lettuce reload the
+ * slot map instead. That bounds how long service stays down after a failover to the failover itself plus about one
+ * timeout. Detecting that the data behind a key changed hands is not done here but in each script, which compares the
+ * replication id the key was written under with the node's own (see {@link RedisWindowedCounter}).
+ */
+public final class RedisScriptExecutor implements AutoCloseable {
+
+    /** How idgen reaches Redis. */
+    public enum Topology {
+        /** One Redis at {@code spring.data.redis.host}. */
+        STANDALONE,
+        /** The master that Redis Sentinel names ({@code spring.data.redis.sentinel.*}). */
+        SENTINEL,
+        /** A Redis Cluster ({@code spring.data.redis.cluster.*}). */
+        CLUSTER
+    }
+
+    /** The longest timeout accepted: a generator that waits longer than this for Redis is a stalled generator. */
+    public static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
+
+    private final LettuceConnectionFactory connectionFactory;
+    private final Duration timeout;
+    private final long timeoutNanos;
+    private final RedisRoundTrips roundTrips;
+    private final Topology topology;
+    private volatile Native cached;
+    private java.util.concurrent.CompletableFuture<Native> connecting;
+    /** When the connection was last dropped or the slot map reloaded, so that a burst of failures does it once. */
+    private final java.util.concurrent.atomic.AtomicLong lastReset = new java.util.concurrent.atomic.AtomicLong(
+            System.nanoTime() - TimeUnit.DAYS.toNanos(1));
+    private final java.util.concurrent.atomic.LongAdder resets = new java.util.concurrent.atomic.LongAdder();
+    /** On Sentinel: follows the sentinels' answer, so that no connection stays on a master they no longer name. */
+    private final SentinelMasterWatch sentinelWatch;
+    /** When the connection attempt under way started (nanoTime); guarded by this. */
+    private long connectingSince;
+
+    private static final java.util.concurrent.Executor CONNECTOR = runnable -> {
+        Thread thread = new Thread(runnable, "idgen-redis-connect");
+        thread.setDaemon(true);
+        thread.start();
+    };
+
+    private record Native(RedisConnection connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+    }
+
+    /**
+     * @param connectionFactory the application's Lettuce connection factory
+     * @param timeout how long to wait for each answer, from 1 ms to {@link #MAX_TIMEOUT}
+     * @param roundTrips where round trips are counted
+     */
+    public RedisScriptExecutor(LettuceConnectionFactory connectionFactory, Duration timeout,
+            RedisRoundTrips roundTrips) {
+        if (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new InvalidArgumentException("timeout", timeout,
+                    "timeout must be between 1ms and " + MAX_TIMEOUT.toSeconds() + "s, but was " + timeout);
+        }
+        this.connectionFactory = connectionFactory;
+        this.timeout = timeout;
+        this.timeoutNanos = timeout.toNanos();
+        this.roundTrips = roundTrips;
+        this.topology = connectionFactory.isClusterAware() ? Topology.CLUSTER
+                : connectionFactory.isRedisSentinelAware() ? Topology.SENTINEL : Topology.STANDALONE;
+        this.sentinelWatch = topology == Topology.SENTINEL
+                && connectionFactory.getNativeClient() instanceof io.lettuce.core.RedisClient client
+                        ? new SentinelMasterWatch(client, connectionFactory.getSentinelConfiguration(), timeout,
+                                () -> reconnect(true))
+                        : null;
+        // Connect now, in the background: the first connection of a JVM (Netty starting up) can take longer than a
+        // short timeout, and should not fail the first call.
+        connectAttempt();
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    public RedisRoundTrips roundTrips() {
+        return roundTrips;
+    }
+
+    /**
+     * @return where Redis is, for messages
+     */
+    public String describe() {
+        return switch (topology) {
+        case STANDALONE -> "Redis at " + connectionFactory.getHostName() + ":" + connectionFactory.getPort();
+        case SENTINEL -> "Redis Sentinel master '" + connectionFactory.getSentinelConfiguration().getMaster().getName()
+                + "' (sentinels " + connectionFactory.getSentinelConfiguration().getSentinels().stream()
+                        .map(node -> node.getHost() + ":" + node.getPort()).collect(Collectors.joining(", ")) + ")";
+        case CLUSTER -> "Redis Cluster (seed nodes " + connectionFactory.getClusterConfiguration().getClusterNodes()
+                .stream().map(node -> node.getHost() + ":" + node.getPort()).collect(Collectors.joining(", ")) + ")";
+        };
+    }
+
+    /**
+     * @return how idgen reaches Redis
+     */
+    public Topology topology() {
+        return topology;
+    }
+
+    /**
+     * @return how many times the connection was dropped (or, on a cluster, the slot map reloaded) after a timeout, a
+     *         {@code READONLY}, a {@code MOVED} or a closed connection
+     */
+    public long reconnects() {
+        return resets.sum();
+    }
+
+    long evalLong(RedisScript script, byte[][] keys, byte[]... args) {
+        Long result = eval(script, ScriptOutputType.INTEGER, keys, args);
+        return result;
+    }
+
+    List<Object> evalList(RedisScript script, byte[][] keys, byte[]... args) {
+        return eval(script, ScriptOutputType.MULTI, keys, args);
+    }
+
+    /**
+     * {@code CONFIG GET} on the master, or on every master of a cluster (each owns some of idgen's keys).
+     *
+     * @param parameters configuration parameters, such as {@code appendfsync}
+     * @return per master ({@code host:port}, or the description of a single master), the parameters' values
+     */
+    Map<String, Map<String, String>> config(String... parameters) {
+        Map<String, Map<String, String>> byNode = new LinkedHashMap<>();
+        forEachMaster((node, commands) -> {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String parameter : parameters) {
+                values.putAll(await(commands.configGet(parameter), "CONFIG GET " + parameter + " on " + node,
+                        System.nanoTime()));
+            }
+            byNode.put(node, values);
+        });
+        return byNode;
+    }
+
+    /**
+     * Asks the master, or every master of a cluster, for {@code INFO replication}, all at once, and waits for the
+     * answers at most the timeout in all: for health.
+     *
+     * @return per master ({@code host:port} where known), what it answered, such as {@code "master, 2 replicas"}, or
+     *         {@code "DOWN: "} and the failure
+     */
+    public Map<String, String> probeMasters() {
+        long started = System.nanoTime();
+        Map<String, java.util.concurrent.CompletableFuture<String>> sent = new LinkedHashMap<>();
+        Map<String, String> byNode = new LinkedHashMap<>();
+        java.util.concurrent.CompletableFuture<String> address = null;
+        try {
+            RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
+            if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
+                for (RedisClusterNode node : mastersOwningSlots(cluster)) {
+                    String name = name(node);
+                    try {
+                        // Asynchronously: a dead node's connection must not hold up the others or the health bound.
+                        sent.put(name, cluster.getStatefulConnection().getConnectionAsync(node.getNodeId())
+                                .thenCompose(connection -> connection.async().info("replication")));
+                    } catch (RuntimeException e) {
+                        byNode.put(name, "DOWN: " + e.getMessage());
+                    }
+                }
+            } else {
+                if (topology == Topology.SENTINEL) {
+                    // The server's own address for this connection: where the sentinels sent us. Sent together with
+                    // INFO, so that both share the one timeout.
+                    address = commands.clientInfo().toCompletableFuture();
+                }
+                sent.put(singleMasterName(), commands.info("replication").toCompletableFuture());
+            }
+        } catch (RuntimeException e) {
+            byNode.put(describe(), "DOWN: " + e.getMessage());
+        }
+        for (Map.Entry<String, java.util.concurrent.CompletableFuture<String>> answer : sent.entrySet()) {
+            String node = answer.getKey();
+            try {
+                String info = answer.getValue().get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
+                        TimeUnit.NANOSECONDS);
+                if (address != null) {
+                    node = serverAddress(address.get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
+                            TimeUnit.NANOSECONDS), node);
+                }
+                String role = field(info, "role");
+                byNode.put(node, "master".equals(role) ? "master, " + field(info, "connected_slaves") + " replicas"
+                        : "DOWN: answers as " + role + ", not as master");
+            } catch (TimeoutException e) {
+                byNode.put(node, "DOWN: no answer within " + timeout + " (idgen.redis.timeout)");
+            } catch (ExecutionException e) {
+                byNode.put(node, "DOWN: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                byNode.put(node, "DOWN: interrupted");
+            }
+        }
+        return byNode;
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return "?";
+    }
+
+    private interface NodeCommand {
+        void run(String node, RedisClusterAsyncCommands<byte[], byte[]> commands);
+    }
+
+    private void forEachMaster(NodeCommand command) {
+        RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
+        if (!(commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster)) {
+            String node = singleMasterName();
+            if (topology == Topology.SENTINEL) {
+                try {
+                    // The server's own address for this connection: where the sentinels sent us.
+                    node = serverAddress(await(commands.clientInfo(), "CLIENT INFO", System.nanoTime()), node);
+                } catch (RuntimeException e) {
+                    // keep the generic name; the command below reports the failure
+                }
+            }
+            command.run(node, commands);
+            return;
+        }
+        List<RedisClusterNode> masters = mastersOwningSlots(cluster);
+        if (masters.isEmpty()) {
+            throw new RedisUnavailableException(describe() + " has no master that owns slots", null);
+        }
+        for (RedisClusterNode node : masters) {
+            command.run(name(node), cluster.getConnection(node.getNodeId()));
+        }
+    }
+
+    private static List<RedisClusterNode> mastersOwningSlots(
+            RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
+        List<RedisClusterNode> masters = new ArrayList<>();
+        for (RedisClusterNode node : cluster.getStatefulConnection().getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+                masters.add(node);
+            }
+        }
+        return masters;
+    }
+
+    private static String name(RedisClusterNode node) {
+        return node.getUri().getHost() + ":" + node.getUri().getPort();
+    }
+
+    /** How a single master is named before it is asked: its configured address, or on Sentinel just "master". */
+    private String singleMasterName() {
+        return topology == Topology.STANDALONE ? connectionFactory.getHostName() + ":" + connectionFactory.getPort()
+                : "master";
+    }
+
+    private static final java.util.regex.Pattern LADDR = java.util.regex.Pattern.compile("laddr=(\\S+)");
+
+    /**
+     * @param clientInfo a {@code CLIENT INFO} answer
+     * @return the server's own address for this connection ({@code laddr}), or {@code fallback}
+     */
+    private static String serverAddress(String clientInfo, String fallback) {
+        java.util.regex.Matcher laddr = LADDR.matcher(clientInfo);
+        return laddr.find() ? laddr.group(1) : fallback;
+    }
+
+    /**
+     * Waits, at most {@code wait}, for the first connection and a first {@code PING}, so that the first calls after
+     * start-up are not spent on connecting (a JVM's first Lettuce connection can take longer than a short timeout).
+     * A Redis that is down is not an error here: calls fail until it is up.
+     *
+     * @param wait the longest wait
+     * @return whether Redis answered
+     */
+    public boolean awaitReady(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        java.util.concurrent.CompletableFuture<Native> attempt = connectAttempt();
+        try {
+            attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            ping();
+            return true;
+        } catch (ExecutionException e) {
+            // Down at start-up: the next call tries a new connection rather than reporting this old failure.
+            synchronized (this) {
+                if (connecting == attempt) {
+                    connecting = null;
+                }
+            }
+            return false;
+        } catch (TimeoutException | RuntimeException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Sends {@code PING}, for health checks.
+     */
+    public void ping() {
+        long started = System.nanoTime();
+        await(commands().ping(), "PING", started);
+    }
+
+    private <T> T eval(RedisScript script, ScriptOutputType type, byte[][] keys, byte[][] args) {
+        long started = System.nanoTime();
+        RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
+        try {
+            return await(commands.<T>evalsha(script.sha1(), type, keys, args), script.name(), started);
+        } catch (RedisUnavailableException e) {
+            if (!(e.getCause() instanceof RedisNoScriptException)) {
+                throw e;
+            }
+        }
+        // Redis does not know the script (first use, or it restarted): EVAL sends it once and Redis caches it.
+        return await(commands.<T>eval(script.source().getBytes(StandardCharsets.UTF_8), type, keys, args),
+                script.name(), System.nanoTime());
+    }
+
+    private <T> T await(RedisFuture<T> future, String what, long started) {
+        try {
+            T result = future.get(timeoutNanos - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
+            roundTrips.record(Outcome.SUCCESS, System.nanoTime() - started);
+            return result;
+        } catch (TimeoutException e) {
+            future.cancel(false);
+            roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+            if (topology == Topology.CLUSTER) {
+                // The slot's master may be dead or frozen: reload the slot map (a single Redis has one address, and on
+                // Sentinel the watch follows the sentinels, so that a merely slow master keeps its connection).
+                reconnect(false);
+            }
+            throw new RedisUnavailableException(describe() + " did not answer " + what + " within " + timeout
+                    + " (idgen.redis.timeout)", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (!(cause instanceof RedisNoScriptException)) {
+                roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
+                if (pointsAtAnOldMaster(cause)) {
+                    reconnect(false);
+                }
+            }
+            throw new RedisUnavailableException(describe() + " failed " + what + ": " + cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(false);
+            throw new IdGenerationException("Interrupted while waiting for Redis (" + what + ")", e);
+        }
+    }
+
+    private RedisClusterAsyncCommands<byte[], byte[]> commands() {
+        Native current = cached;
+        if (current != null) {
+            return current.commands();
+        }
+        return connect(System.nanoTime());
+    }
+
+    /**
+     * Connects on a thread of its own, so that the wait for a Redis that accepts connections but never answers the
+     * handshake is bounded by the timeout too, not by the connection factory's own timeouts.
+     */
+    private RedisClusterAsyncCommands<byte[], byte[]> connect(long started) {
+        java.util.concurrent.CompletableFuture<Native> attempt;
+        synchronized (this) {
+            if (cached != null) {
+                return cached.commands();
+            }
+            attempt = connectAttempt();
+        }
+        try {
+            Native connected = attempt.get(timeoutNanos - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
+            synchronized (this) {
+                if (connecting == attempt) {
+                    cached = connected;
+                    connecting = null;
+                    return connected.commands();
+                }
+                if (cached != null) {
+                    // A reset gave this attempt up meanwhile, and a newer one is in place: use that.
+                    closeQuietly(connected);
+                    return cached.commands();
+                }
+            }
+            // A reset gave this attempt up (it may lead to the old master): try once more, within what is left.
+            closeQuietly(connected);
+            return connectAgain(started);
+        } catch (TimeoutException e) {
+            roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+            synchronized (this) {
+                // An attempt that hangs (a frozen master that accepted the connection) is given up after two timeouts,
+                // so that a later call tries again rather than waiting on it; it is never cached when it ends.
+                if (connecting == attempt && System.nanoTime() - connectingSince > 2 * timeoutNanos) {
+                    connecting = null;
+                    attempt.thenAccept(RedisScriptExecutor::closeQuietly);
+                }
+            }
+            throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
+                    + " (idgen.redis.timeout); Lettuce's own connect timeout (spring.data.redis.connect-timeout)"
+                    + " bounds how long a hanging attempt holds the connection factory", e);
+        } catch (ExecutionException e) {
+            synchronized (this) {
+                if (connecting == attempt) {
+                    connecting = null;
+                }
+            }
+            roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new RedisUnavailableException(describe() + " cannot be reached: " + cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IdGenerationException("Interrupted while connecting to Redis", e);
+        }
+    }
+
+    private synchronized java.util.concurrent.CompletableFuture<Native> connectAttempt() {
+        if (connecting == null) {
+            connectingSince = System.nanoTime();
+            connecting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                RedisConnection connection = connectionFactory.getConnection();
+                if (!(connection instanceof LettuceConnection lettuce)) {
+                    connection.close();
+                    throw new IllegalStateException("idgen's Redis backends need Lettuce");
+                }
+                return new Native(connection, lettuce.getNativeConnection());
+            }, CONNECTOR);
+        }
+        return connecting;
+    }
+
+    private RedisClusterAsyncCommands<byte[], byte[]> connectAgain(long started) {
+        if (System.nanoTime() - started >= timeoutNanos) {
+            roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+            throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
+                    + " (idgen.redis.timeout): the connection was being replaced", null);
+        }
+        return connect(started);
+    }
+
+    private static void closeQuietly(Native connection) {
+        try {
+            connection.connection().close();
+        } catch (RuntimeException ignored) {
+            // already unusable
+        }
+    }
+
+    /**
+     * @return whether the failure says the connection leads nowhere useful any more: closed, or to a node that is no
+     *         longer the master (demoted after a failover, {@code READONLY}; a cluster replica, {@code MOVED} that
+     *         Lettuce could not follow)
+     */
+    private static boolean pointsAtAnOldMaster(Throwable cause) {
+        if (cause instanceof io.lettuce.core.RedisConnectionException) {
+            return true;
+        }
+        String message = String.valueOf(cause.getMessage());
+        return message.startsWith("READONLY") || message.startsWith("MOVED") || message.startsWith("CLUSTERDOWN")
+                || message.contains("closed") || message.contains("Closed") || message.contains("not connected")
+                || message.contains("Connection reset");
+    }
+
+    /**
+     * Drops the connection (Sentinel, single Redis) or reloads the slot map (cluster), in the background: the next call
+     * connects afresh, to the master the sentinels name now. After a failure at most once per timeout, so that a burst
+     * of failures does it once; when the sentinels named another master ({@code force}), always.
+     */
+    private void reconnect(boolean force) {
+        long now = System.nanoTime();
+        long last = lastReset.get();
+        if (!force && (now - last < timeoutNanos || !lastReset.compareAndSet(last, now))) {
+            return;
+        }
+        lastReset.set(now);
+        resets.increment();
+        CONNECTOR.execute(() -> {
+            try {
+                if (topology == Topology.CLUSTER) {
+                    if (connectionFactory.getNativeClient() instanceof RedisClusterClient client) {
+                        client.refreshPartitions();
+                    }
+                    return;
+                }
+                Native current;
+                synchronized (this) {
+                    current = cached;
+                    cached = null;
+                    // An attempt under way may still hand out the old connection: connect() caches only the current
+                    // one.
+                    if (connecting != null) {
+                        connecting.thenAccept(RedisScriptExecutor::closeQuietly);
+                    }
+                    connecting = null;
+                }
+                // Outside this executor's lock: resetting takes the factory's lock, which a connection attempt holds.
+                if (current != null) {
+                    closeQuietly(current);
+                }
+                if (connectionFactory.getShareNativeConnection()) {
+                    // The shared native connection is Spring's: a fresh one asks the sentinels for the master.
+                    connectionFactory.resetConnection();
+                }
+            } catch (RuntimeException e) {
+                // the next failure tries again
+            }
+        });
+    }
+
+    /** Stops following the sentinels. */
+    @Override
+    public void close() {
+        if (sentinelWatch != null) {
+            sentinelWatch.close();
+        }
+    }
+}

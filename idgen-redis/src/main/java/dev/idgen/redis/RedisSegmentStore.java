@@ -1,0 +1,51 @@
+package dev.idgen.redis;
+
+import dev.idgen.core.segment.Segment;
+import dev.idgen.core.segment.SegmentStore;
+
+/**
+ * {@code idgen.segment.store=redis}: segments from one {@code INCRBY step} on the name's Redis counter, with the same
+ * protection against Redis losing its data as the {@code redis} strategy ({@link RedisWindowedCounter}): the
+ * database is written once per window of many segments.
+ */
+public final class RedisSegmentStore implements SegmentStore {
+
+    private final RedisWindowedCounter counter;
+
+    public RedisSegmentStore(RedisWindowedCounter counter) {
+        this.counter = counter;
+    }
+
+    @Override
+    public Segment allocate(String name, long step) {
+        long last = counter.increment(name, step);
+        return new Segment(last - step + 1, last);
+    }
+
+    /**
+     * A segment from a fresh window above everything the database handed out, see
+     * {@link RedisWindowedCounter#incrementInFreshWindow}.
+     *
+     * @param name the name
+     * @param step the segment's size
+     * @return the segment
+     */
+    public Segment allocateInFreshWindow(String name, long step) {
+        long last = counter.incrementInFreshWindow(name, step);
+        return new Segment(last - step + 1, last);
+    }
+
+    @Override
+    public void checkAvailable() {
+        counter.redis().ping();
+    }
+
+    public RedisWindowedCounter counter() {
+        return counter;
+    }
+
+    @Override
+    public String toString() {
+        return "RedisSegmentStore[" + counter.redis().describe() + "]";
+    }
+}

@@ -1,0 +1,350 @@
+package dev.idgen.redis;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.segment.Segment;
+import dev.idgen.core.segment.SegmentStore;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Per-name counters in Redis that survive Redis losing its data, and a failover to a replica that missed writes,
+ * without ever repeating a value.
+ *
+ * <p>Each name has a counter key {@code prefix{name}} and a window key {@code prefix{name}:window}. Redis only counts
+ * within a <em>window</em> {@code (start, limit]} that was first reserved in a durable {@link SegmentStore} (the
+ * database). The window key holds {@code start:limit:replid}: the window and the replication id ({@code INFO
+ * replication}'s {@code master_replid}) of the master it was installed on. An ID is one script, {@link #INCREMENT},
+ * that increments the counter only if the window key exists, was written under the replication id the node answering
+ * has now, and has room; otherwise it changes nothing and says why, and the caller reserves the next window from the
+ * database and installs it with {@link #INSTALL}. The counter holds the value plus {@link #OFFSET}, so a counter that
+ * Redis lost is recognised by its small (or missing) value. So:
+ * <ul>
+ * <li>every value handed out lies in a window the database reserved, windows never overlap, and the counter never
+ * moves backwards (an install sets it to the new window's start or leaves it where it is, if that is higher), so on
+ * one dataset the counter never repeats;</li>
+ * <li>a Redis that restarts empty has no keys: the next call reserves a fresh window above everything the database
+ * ever gave out, rather than counting again from zero;</li>
+ * <li><b>a failover</b> changes the replication id: a promoted replica takes a new one (Redis 4 and later), and so
+ * does a master that restarted with an older dataset. Its copy of the window key still names the old one, so the
+ * first call on it finds the window <em>unverified</em>: the counter may lag behind what the old master handed out,
+ * by as many writes as replication lagged. The caller then reserves a fresh window above the database's maximum
+ * (above every window the old master ever counted in) and installs it under the new replication id. The check runs in
+ * the same script as the increment, on the node that increments, so no value from a lagging copy is ever handed out,
+ * however the client was routed there (Sentinel, Cluster slot moves, a DNS or proxy switch). A slot migrated to
+ * another cluster master (a different replication id) is treated the same way;</li>
+ * <li>a split brain (an old master that still takes writes after a new one was promoted) cannot repeat either: both
+ * count in windows the database reserved for them, and the database reserves each window once.</li>
+ * </ul>
+ * The cost: one window's unused rest per name per failover (a gap, never a repeat), and a script with {@code INFO
+ * replication} per call instead of a plain {@code INCRBY} (see the README's benchmarks). A replication id also changes
+ * without a failover (a master that gets its first replica, a backup with {@code redis-cli --rdb}): each such change
+ * costs one window's rest per name too. Redis gives a restarted master a new replication id as well, so even a Redis
+ * that comes back from an older snapshot is caught; {@link #verifyPersistence()} (at start-up, on every master) still
+ * refuses persistence that could bring back older counters, as a second line; it is not repeated after a failover, so
+ * that replicas with Redis's default {@code save} do not stop the counter once promoted.
+ *
+ * <p>The database is written once per window, not per ID; values are kept below 2^52 so that counter plus offset
+ * stays exact in the scripts' doubles.
+ */
+public final class RedisWindowedCounter {
+
+    /** Added to every counter in Redis, so that one re-created from nothing is recognised by its small value. */
+    public static final long OFFSET = 1L << 52;
+
+    /** The largest value handed out: value plus offset stays below 2^53, exact in Lua's doubles. */
+    public static final long MAX_VALUE = OFFSET - 1;
+
+    private static final System.Logger LOG = System.getLogger(RedisWindowedCounter.class.getName());
+
+    private static final int MAX_WINDOWS_PER_CALL = 4;
+
+    // KEYS: counter, window. ARGV: n. -> {status, value}: 1 and the last value taken (without the offset); 0 the window
+    // has no room for n; -1 no window or no counter (Redis lost its data); -2 the window was installed under another
+    // replication id (a failover, or a restart with an older dataset): its counter is unverified.
+    static final RedisScript INCREMENT = RedisScript.of("idgen-increment", RedisScript.REPLICATION + """
+            local offset = 4503599627370496
+            local window = redis.call('GET', KEYS[2])
+            if not window then return {-1, 0} end
+            local start, limit, installedUnder = string.match(window, '^(%d+):(%d+):?(%w*)$')
+            if installedUnder ~= replid then return {-2, 0} end
+            local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+            if current < offset + tonumber(start) then return {-1, 0} end
+            local n = tonumber(ARGV[1])
+            if current - offset + n > tonumber(limit) then return {0, 0} end
+            return {1, redis.call('INCRBY', KEYS[1], n) - offset}
+            """);
+
+    // KEYS: counter, window. ARGV: start, limit, n, force (1: replace a window that is still usable, as long as the new
+    // one is later). 1: installed under this node's replication id; 0: a later window, or (unless forced) a usable one
+    // installed under this node's replication id, is already in place (the caller's window goes unused).
+    static final RedisScript INSTALL = RedisScript.of("idgen-install-window", RedisScript.REPLICATION + """
+            local offset = 4503599627370496
+            local window = redis.call('GET', KEYS[2])
+            local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+            if window then
+              local limit, installedUnder = string.match(window, ':(%d+):?(%w*)$')
+              limit = tonumber(limit)
+              if limit >= tonumber(ARGV[2]) then return 0 end
+              if ARGV[4] ~= '1' and installedUnder == replid and current >= offset
+                  and current - offset + tonumber(ARGV[3]) <= limit then
+                return 0
+              end
+            end
+            local base = tonumber(ARGV[1]) + offset
+            if current > base then base = current end
+            redis.call('SET', KEYS[1], string.format('%.0f', base))
+            redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2] .. ':' .. replid)
+            return 1
+            """);
+
+    /** A name's keys. */
+    private static final class Counter {
+        final byte[][] keys;
+
+        Counter(String counterKey) {
+            this.keys = new byte[][] { counterKey.getBytes(StandardCharsets.UTF_8),
+                    (counterKey + ":window").getBytes(StandardCharsets.UTF_8) };
+        }
+    }
+
+    private final RedisScriptExecutor redis;
+    private final SegmentStore windows;
+    private final String prefix;
+    private final long windowSize;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final dev.idgen.core.NameLimit names;
+    private volatile boolean persistenceVerified = true;
+    private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
+    private final LongAdder windowsReserved = new LongAdder();
+    private final LongAdder lostCounters = new LongAdder();
+    private final LongAdder failovers = new LongAdder();
+    private static final byte[] ONE = {'1'};
+
+    /**
+     * @param redis runs the commands and scripts
+     * @param windows the durable store windows are reserved from
+     * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
+     * @param windowSize how many values one database reservation covers, from 1 to 2^40
+     */
+    public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize) {
+        this(redis, windows, prefix, windowSize, dev.idgen.core.segment.SegmentIdService.DEFAULT_MAX_NAMES);
+    }
+
+    /**
+     * @param redis runs the commands and scripts
+     * @param windows the durable store windows are reserved from
+     * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
+     * @param windowSize how many values one database reservation covers, from 1 to 2^40
+     * @param maxNames how many names the counter serves, from 1 to 1,000,000; each keeps its window in memory, and a
+     *        new name past the limit is refused with {@link dev.idgen.core.NameLimitExceededException}
+     */
+    public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize,
+            int maxNames) {
+        this.names = new dev.idgen.core.NameLimit(maxNames);
+        if (windowSize < 1 || windowSize > (1L << 40)) {
+            throw new InvalidArgumentException("windowSize", windowSize,
+                    "windowSize must be between 1 and 2^40, but was " + windowSize);
+        }
+        this.redis = redis;
+        this.windows = windows;
+        this.prefix = RedisKeys.checkPrefix(prefix);
+        this.windowSize = windowSize;
+    }
+
+    /**
+     * Adds {@code n} to the counter of {@code name}.
+     *
+     * @param name a name, already checked
+     * @param n how much, at least 1
+     * @return the new value: the caller owns {@code value - n + 1} to {@code value}
+     * @throws RedisUnavailableException when Redis does not answer in time
+     * @throws StoreUnavailableException when a new window is needed and the database cannot give one
+     */
+    public long increment(String name, long n) {
+        Counter counter = counter(name);
+        byte[] amount = n == 1 ? ONE : Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+        for (int attempt = 0;; attempt++) {
+            List<Object> answer = redis.evalList(INCREMENT, counter.keys, amount);
+            long status = (Long) answer.get(0);
+            if (status == 1) {
+                return (Long) answer.get(1);
+            }
+            if (attempt == MAX_WINDOWS_PER_CALL) {
+                throw new StoreUnavailableException("The Redis counter '" + name + "' needed a new window "
+                        + MAX_WINDOWS_PER_CALL + " times in one call; other instances are using them up faster than"
+                        + " this one gets to them: raise idgen.redis.window-size");
+            }
+            if (status == -2) {
+                unverified(name);
+            }
+            refill(name, counter, n, status == -1, status == -2);
+        }
+    }
+
+    private void unverified(String name) {
+        failovers.increment();
+        LOG.log(System.Logger.Level.WARNING, "The Redis window of '" + name + "' was installed under another"
+                + " replication id (a failover, or a restart with an older dataset): its counter may lag behind"
+                + " what was handed out; continuing from a fresh window above the database's maximum");
+    }
+
+    /**
+     * Like {@link #increment}, but first moves the counter of {@code name} to a fresh window reserved now from the
+     * database, above everything the database handed out so far, even when its current window is still usable. The
+     * rest of the current window is skipped (a gap, never a repeat: the counter only moves forward). The dual store
+     * calls it after it took blocks straight from the database, so Redis's next block lies above those.
+     *
+     * @param name a name, already checked
+     * @param n how much, at least 1
+     * @return the new value: the caller owns {@code value - n + 1} to {@code value}
+     */
+    public long incrementInFreshWindow(String name, long n) {
+        Counter counter = counter(name);
+        refill(name, counter, n, false, true);
+        return increment(name, n);
+    }
+
+    /**
+     * Refuses a Redis whose persistence could bring back older counters after a restart.
+     *
+     * @throws IllegalStateException naming what to change
+     */
+    public void verifyPersistence() {
+        Map<String, Map<String, String>> byNode;
+        try {
+            byNode = redis.config("appendonly", "appendfsync", "save");
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(redis.describe() + " does not tell its persistence settings (CONFIG GET"
+                    + " failed: " + e.getMessage() + "). idgen must know that Redis never comes back with older"
+                    + " counters; check it yourself and set idgen.redis.verify-persistence=false", e);
+        }
+        for (Map.Entry<String, Map<String, String>> node : byNode.entrySet()) {
+            Map<String, String> config = node.getValue();
+            boolean aof = "yes".equalsIgnoreCase(config.get("appendonly"));
+            String save = config.getOrDefault("save", "").trim();
+            boolean safe = aof ? "always".equalsIgnoreCase(config.get("appendfsync")) : save.isEmpty();
+            if (!safe) {
+                throw new IllegalStateException(redis.describe() + (byNode.size() > 1 ? ", master " + node.getKey()
+                        + "," : "") + " could come back after a restart with counters older than the IDs it already"
+                        + " handed out (appendonly=" + config.get("appendonly") + ", appendfsync="
+                        + config.get("appendfsync") + ", save='" + save + "'), and idgen would repeat them. Run it"
+                        + " without persistence (save \"\", appendonly no: idgen then continues from the database) or"
+                        + " with appendonly yes and appendfsync always; or, if you accept the risk, set"
+                        + " idgen.redis.verify-persistence=false");
+            }
+        }
+    }
+
+    /**
+     * @param failure what {@link #verifyPersistence()} threw
+     * @return whether it failed without a definite answer (Redis down, slow, a connect or command timeout on a loaded
+     *         machine), rather than because Redis refused {@code CONFIG GET} with an error reply or has an unsafe
+     *         configuration; start-up then defers the check to the first window instead of failing
+     */
+    public static boolean isUnreachable(IllegalStateException failure) {
+        Throwable cause = failure.getCause();
+        if (cause == null) {
+            return false;
+        }
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // An error reply to CONFIG GET (renamed or forbidden command) is a definite refusal.
+            if (t instanceof io.lettuce.core.RedisCommandExecutionException) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Defers {@link #verifyPersistence()} to the first window this process installs, for a Redis that is down at
+     * start-up.
+     */
+    public void verifyPersistenceBeforeFirstWindow() {
+        persistenceVerified = false;
+    }
+
+    public RedisScriptExecutor redis() {
+        return redis;
+    }
+
+    /**
+     * @return how many windows were reserved from the database
+     */
+    public long windowsReserved() {
+        return windowsReserved.sum();
+    }
+
+    /**
+     * @return how many times a counter this process had reserved a window for was found missing in Redis (Redis lost its data)
+     */
+    public long lostCounters() {
+        return lostCounters.sum();
+    }
+
+    /**
+     * @return how many times a window was found installed under another replication id (a failover to a replica, or
+     *         a restart with an older dataset), and the counter moved on to a fresh window
+     */
+    public long failovers() {
+        return failovers.sum();
+    }
+
+    public long windowSize() {
+        return windowSize;
+    }
+
+    private void refill(String name, Counter counter, long n, boolean missing, boolean force) {
+        // One refill at a time per name in this process; the install script settles races between processes.
+        synchronized (counter) {
+            if (!persistenceVerified) {
+                try {
+                    verifyPersistence();
+                } catch (IllegalStateException e) {
+                    if (isUnreachable(e)) {
+                        throw e.getCause() instanceof RedisUnavailableException unavailable ? unavailable
+                                : new RedisUnavailableException(e.getMessage(), e.getCause());
+                    }
+                    throw new IdGenerationException(e.getMessage(), e);
+                }
+                persistenceVerified = true;
+            }
+            Segment window = windows.allocate(name, Math.max(windowSize, n));
+            if (window.last() > MAX_VALUE) {
+                throw new IdGenerationException("The counter '" + name + "' reached 2^52: Redis scripts cannot count"
+                        + " past it exactly");
+            }
+            windowsReserved.increment();
+            long installed = redis.evalLong(INSTALL, counter.keys,
+                    Long.toString(window.first() - 1).getBytes(StandardCharsets.US_ASCII),
+                    Long.toString(window.last()).getBytes(StandardCharsets.US_ASCII),
+                    Long.toString(n).getBytes(StandardCharsets.US_ASCII),
+                    (force ? "1" : "0").getBytes(StandardCharsets.US_ASCII));
+            boolean hadWindow = !refilledNames.add(name);
+            if (missing && installed == 1 && hadWindow) {
+                lostCounters.increment();
+                LOG.log(System.Logger.Level.WARNING, "The Redis counter '" + name + "' was missing (Redis lost its"
+                        + " data?); continuing above everything handed out, from " + window.first());
+            }
+        }
+    }
+
+    /**
+     * @return how many names this counter serves
+     */
+    public int nameCount() {
+        return names.count();
+    }
+
+    private Counter counter(String name) {
+        Counter counter = counters.get(name);
+        return counter != null ? counter : counters.computeIfAbsent(name, key -> {
+            names.admit(key);
+            return new Counter(prefix + "{" + key + "}");
+        });
+    }
+}

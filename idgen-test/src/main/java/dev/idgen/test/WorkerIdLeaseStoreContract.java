@@ -1,0 +1,176 @@
+package dev.idgen.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link WorkerIdLeaseStore}: every implementation's test extends this class. Each test uses owners
+ * of its own; {@link #store()} must start empty for each test.
+ */
+public abstract class WorkerIdLeaseStoreContract {
+
+    // Long enough that a test thread stalled for most of a second on a loaded machine does not see a lease expire or
+    // a reuse delay end before it looks.
+    protected static final Duration TTL = Duration.ofMillis(1500);
+
+    protected static final Duration REUSE_DELAY = Duration.ofMillis(1500);
+
+    /**
+     * @return the store under test, holding no leases
+     */
+    protected abstract WorkerIdLeaseStore store();
+
+    /**
+     * Lets the store's clock move on by {@code duration} (real stores sleep).
+     */
+    protected abstract void pass(Duration duration) throws InterruptedException;
+
+    private static String owner() {
+        return "owner-" + UUID.randomUUID();
+    }
+
+    @Test
+    void handsOutDistinctWorkerIdsUntilNoneIsLeft() {
+        WorkerIdLeaseStore store = store();
+        Set<Long> ids = new HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            Acquisition acquisition = store.acquire(owner(), 3, TTL, REUSE_DELAY);
+            assertThat(acquisition.isGranted()).isTrue();
+            ids.add(acquisition.workerId());
+        }
+        assertThat(ids).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+        Acquisition none = store.acquire(owner(), 3, TTL, REUSE_DELAY);
+        assertThat(none.isGranted()).isFalse();
+        assertThat(none.workerId()).isEqualTo(-1);
+    }
+
+    @Test
+    void onlyTheOwnerRenews() {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 3, TTL, REUSE_DELAY).workerId();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
+        assertThat(store.renew(id, owner(), TTL, REUSE_DELAY, 1000, true)).isFalse();
+    }
+
+    @Test
+    void aRenewedLeaseOutlivesItsFirstTtl() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        pass(TTL.dividedBy(2));
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
+        pass(TTL.dividedBy(2).plus(REUSE_DELAY).plusMillis(50));
+        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted()).isFalse();
+    }
+
+    @Test
+    void anExpiredWorkerIdWaitsOutTheReuseDelayAndKeepsTheLastTimestamp() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String first = owner();
+        long id = store.acquire(first, 0, TTL, REUSE_DELAY).workerId();
+        assertThat(store.renew(id, first, TTL, REUSE_DELAY, 1_700_000_000_000L, true)).isTrue();
+        pass(TTL.plusMillis(50));
+        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted())
+                .as("expired, but still within the reuse delay").isFalse();
+        pass(REUSE_DELAY);
+        Acquisition next = store.acquire(owner(), 0, TTL, REUSE_DELAY);
+        assertThat(next.workerId()).isEqualTo(id);
+        assertThat(next.lastUsedTimestamp()).isEqualTo(1_700_000_000_000L);
+        assertThat(store.renew(id, first, TTL, REUSE_DELAY, 1_700_000_000_001L, false))
+                .as("the old owner cannot take it back").isFalse();
+    }
+
+    @Test
+    void releaseFreesAfterTheReuseDelayAndOnlyForTheOwner() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        store.release(id, owner(), 5);
+        store.release(id, owner, 1_700_000_000_123L);
+        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted()).isFalse();
+        pass(REUSE_DELAY.plusMillis(50));
+        Acquisition next = store.acquire(owner(), 0, TTL, REUSE_DELAY);
+        assertThat(next.workerId()).isEqualTo(id);
+        assertThat(next.lastUsedTimestamp()).isEqualTo(1_700_000_000_123L);
+    }
+
+    @Test
+    void anOwnerWhoseLeaseLapsedByItsOwnClockNeverRenewsIt() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).as("not valid by its own clock").isFalse();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
+        pass(TTL.plusMillis(50));
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).isFalse();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true))
+                .as("expired in the store: never revived, even for an owner that claims to be valid").isFalse();
+    }
+
+    @Test
+    void aReleasedLeaseIsNotRenewedByARenewalThatArrivesLate() {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        store.release(id, owner, 1000);
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isFalse();
+    }
+
+    @Test
+    void renewalsAndReleasesNeverLowerTheLastTimestamp() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_900L, true)).isTrue();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_100L, true)).isTrue();
+        store.release(id, owner, 1_700_000_000_050L);
+        pass(REUSE_DELAY.plusMillis(50));
+        String next = owner();
+        Acquisition acquisition = store.acquire(next, 0, TTL, REUSE_DELAY);
+        assertThat(acquisition.workerId()).isEqualTo(id);
+        assertThat(acquisition.lastUsedTimestamp()).isEqualTo(1_700_000_000_900L);
+        assertThat(store.renew(id, next, TTL, REUSE_DELAY, 5, true)).isTrue();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_000L, true))
+                .as("the previous owner, even claiming to be valid").isFalse();
+        store.release(id, next, 7);
+        pass(REUSE_DELAY.plusMillis(50));
+        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).lastUsedTimestamp()).isEqualTo(1_700_000_000_900L);
+    }
+
+    @Test
+    void concurrentAcquisitionsNeverShareAWorkerId() throws Exception {
+        WorkerIdLeaseStore store = store();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Long>> futures = new ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                Callable<Long> task = () -> store.acquire(owner(), 15, TTL.multipliedBy(20), REUSE_DELAY).workerId();
+                futures.add(pool.submit(task));
+            }
+            List<Long> granted = new ArrayList<>();
+            for (Future<Long> future : futures) {
+                long id = future.get();
+                if (id >= 0) {
+                    granted.add(id);
+                }
+            }
+            assertThat(granted).hasSize(16).doesNotHaveDuplicates();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
