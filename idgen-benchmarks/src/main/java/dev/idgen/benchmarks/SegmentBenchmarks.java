@@ -6,7 +6,7 @@ import dev.idgen.core.segment.SegmentSettings;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
+import dev.idgen.core.IdSequence;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
 import me.ahoo.cosid.segment.SegmentChainId;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -39,7 +39,7 @@ public abstract class SegmentBenchmarks {
 
     private SegmentIdService idService;
     private SegmentIdService stripedService;
-    private LongSupplier sequence;
+    private IdSequence sequence;
     private SegmentChainId cosid;
     private AtomicLong atomicLong;
 
@@ -73,7 +73,7 @@ public abstract class SegmentBenchmarks {
     /** idgen through a sequence handle bound once: the segment's cursor only. */
     @Benchmark
     public long idgenSequence() {
-        return sequence.getAsLong();
+        return sequence.nextId();
     }
 
     /** idgen striped: each thread serves runs of 256 IDs it claimed; IDs increase per thread only. */

@@ -64,4 +64,31 @@ public interface IdService {
      * @throws IllegalArgumentException when {@code id} is not positive or cannot have been issued by this strategy
      */
     DecodedId decode(long id);
+
+    /**
+     * What an ID of the named sequence carries, read by the generator that serves the name. Where several generators
+     * serve different names ({@link RoutingIdService}), only this form can tell which one to ask; on a service with a
+     * single generator it is {@link #decode(long)}.
+     *
+     * @param name the sequence the ID was issued for
+     * @param id a positive ID
+     * @return its parts
+     * @throws IllegalArgumentException when the name breaks its rule, or {@code id} is not positive or cannot have
+     *         been issued by this strategy
+     */
+    default DecodedId decode(String name, long id) {
+        IdArguments.checkName(name);
+        return decode(id);
+    }
+
+    /**
+     * A handle on the named sequence that skips the name's check and any routing on each call: keep it in a field.
+     *
+     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]}, the first a letter or digit
+     * @return the sequence, bound to the generator that serves the name
+     * @throws IllegalArgumentException when the name breaks the rule
+     */
+    default IdSequence sequence(String name) {
+        return new BoundIdSequence(this, IdArguments.checkName(name), RoutingIdService.DEFAULT_GENERATOR);
+    }
 }

@@ -85,15 +85,49 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     }
 
     /**
-     * The named sequence as a handle, for callers that draw from one name in a hot loop: it skips the name lookup
-     * that {@link #nextId(String)} makes on every call.
+     * The named sequence as a handle, for callers that draw from one name in a hot loop: it is bound to the name's
+     * buffers and skips the name lookup that {@link #nextId(String)} makes on every call.
      *
      * @param name the sequence name
-     * @return a supplier of the name's next ID; it throws as {@link #nextId(String)} does
+     * @return the name's sequence; it throws as {@link #nextId(String)} does
      */
-    public java.util.function.LongSupplier sequence(String name) {
+    @Override
+    public dev.idgen.core.IdSequence sequence(String name) {
         SegmentBuffer buffer = buffer(name);
-        return striped ? buffer::nextIdStriped : buffer::nextId;
+        return new dev.idgen.core.IdSequence() {
+
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public String generator() {
+                return dev.idgen.core.RoutingIdService.DEFAULT_GENERATOR;
+            }
+
+            @Override
+            public String strategy() {
+                return STRATEGY;
+            }
+
+            @Override
+            public long nextId() {
+                return striped ? buffer.nextIdStriped() : buffer.nextId();
+            }
+
+            @Override
+            public long[] nextIds(int count) {
+                long[] ids = new long[IdArguments.checkCount(count)];
+                buffer.nextIds(ids);
+                return ids;
+            }
+
+            @Override
+            public dev.idgen.core.DecodedId decode(long id) {
+                return SegmentIdService.this.decode(id);
+            }
+        };
     }
 
     @Override

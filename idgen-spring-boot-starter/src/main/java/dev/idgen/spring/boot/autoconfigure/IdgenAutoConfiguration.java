@@ -1,46 +1,71 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.core.IdSequence;
 import dev.idgen.core.IdService;
-import dev.idgen.core.LayoutExhaustedException;
+import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.TimeSource;
-import dev.idgen.core.snowflake.SnowflakeGenerator;
-import dev.idgen.core.snowflake.SnowflakeIdService;
-import dev.idgen.core.snowflake.SnowflakeLayout;
-import dev.idgen.core.spi.StaticWorkerIdAssigner;
-import dev.idgen.core.lease.LeasingWorkerIdAssigner;
-import dev.idgen.core.spi.WorkerIdAssigner;
-import dev.idgen.core.spi.WorkerIdLeaseStore;
-import org.springframework.beans.factory.ObjectProvider;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration for idgen: an {@link IdService} of the strategy {@code idgen.strategy} names.
+ * Auto-configuration for idgen: an {@link IdService} whose default generator has the strategy {@code idgen.strategy}
+ * names, and a generator of its own for each {@code idgen.generators.<name>}. With named generators the service is a
+ * {@link RoutingIdService}, and each named generator's sequence is also a bean: inject it with
+ * {@code @Qualifier("invoice") IdSequence invoice}.
  */
 @AutoConfiguration(afterName = { "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration",
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
-@Import({ IdgenAutoConfiguration.SnowflakeConfiguration.class, IdgenSegmentConfiguration.class,
-        IdgenTicketConfiguration.class, IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
+@Import({ IdgenSnowflakeConfiguration.class, IdgenSegmentConfiguration.class, IdgenTicketConfiguration.class,
+        IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     /**
-     * Checks {@code idgen.strategy} and the optional dependencies it needs before any bean is created.
+     * Checks the strategies and the optional dependencies they need before any bean is created.
      */
     @Bean
     static IdgenRequirements idgenRequirements(Environment environment) {
         return new IdgenRequirements(environment);
+    }
+
+    /**
+     * Registers each named generator's {@link IdSequence} under its name as a qualifier.
+     */
+    @Bean
+    static BeanDefinitionRegistryPostProcessor idgenSequenceRegistrar(Environment environment) {
+        return new BeanDefinitionRegistryPostProcessor() {
+
+            @Override
+            public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+                IdgenGenerators generators = IdgenGenerators.ofValid(environment);
+                if (!(registry instanceof BeanFactory beans) || generators == null) {
+                    return;
+                }
+                for (String name : generators.named().keySet()) {
+                    RootBeanDefinition definition = new RootBeanDefinition(IdSequence.class,
+                            () -> beans.getBean(IdService.class).sequence(name));
+                    definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
+                    registry.registerBeanDefinition("idgenSequence." + name, definition);
+                }
+            }
+        };
     }
 
     @Bean
@@ -49,69 +74,52 @@ public final class IdgenAutoConfiguration {
         return TimeSource.system();
     }
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnProperty(name = "idgen.strategy", havingValue = "snowflake", matchIfMissing = true)
-    static final class SnowflakeConfiguration {
-
-        private static final String PREFIX = "idgen.snowflake";
-
-        @Bean
-        @ConditionalOnMissingBean
-        WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties, ObjectProvider<WorkerIdLeaseStore> leaseStores,
-                TimeSource timeSource) {
-            IdgenProperties.Snowflake snowflake = properties.getSnowflake();
-            if (snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.STATIC) {
-                long workerId = snowflake.getWorkerId();
-                return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new StaticWorkerIdAssigner(workerId));
-            }
-            WorkerIdLeaseStore store = leaseStores.getIfUnique();
-            if (store == null) {
-                String feature = "idgen.snowflake.worker-id-assigner="
-                        + snowflake.getWorkerIdAssigner().name().toLowerCase(java.util.Locale.ROOT);
-                throw snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.REDIS
-                        ? new IdgenStartupException(feature + " needs one Spring Data Redis connection factory",
-                                "Add org.springframework.boot:spring-boot-starter-data-redis and set"
-                                        + " spring.data.redis.host and spring.data.redis.port")
-                        : IdgenStartupException.missingDataSource(feature, null);
-            }
-            IdgenProperties.Lease lease = snowflake.getLease();
-            return InvalidIdgenProperty.rethrowAsProperty(PREFIX + ".lease", () -> LeasingWorkerIdAssigner.builder(store)
-                    .instanceId(lease.getInstanceId())
-                    .ttl(lease.getTtl())
-                    .renewInterval(lease.getRenewInterval())
-                    .safetyMargin(lease.getSafetyMargin())
-                    .reuseDelay(lease.getReuseDelay())
-                    .acquireTimeout(lease.getAcquireTimeout())
-                    .timeSource(timeSource)
-                    .build());
+    /**
+     * The default generator alone, or every generator behind a {@link RoutingIdService}. A generator that fails to
+     * start closes the ones built before it.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    IdService idService(Environment environment, List<IdgenGeneratorFactory> factories) {
+        IdgenGenerators generators = IdgenGenerators.of(environment);
+        IdgenGeneratorChecks.check(generators);
+        Map<IdgenProperties.Strategy, IdgenGeneratorFactory> byStrategy = new EnumMap<>(
+                IdgenProperties.Strategy.class);
+        factories.forEach(factory -> byStrategy.put(factory.strategy(), factory));
+        IdService defaultGenerator = create(byStrategy, generators.defaultGenerator());
+        if (generators.named().isEmpty()) {
+            return defaultGenerator;
         }
+        Map<String, IdService> named = new LinkedHashMap<>();
+        try {
+            generators.named().forEach((name, definition) -> named.put(name, create(byStrategy, definition)));
+            return new RoutingIdService(defaultGenerator, named);
+        } catch (RuntimeException e) {
+            named.values().forEach(service -> closeQuietly(service, e));
+            closeQuietly(defaultGenerator, e);
+            throw e;
+        }
+    }
 
-        @Bean
-        @ConditionalOnMissingBean
-        SnowflakeGenerator idgenSnowflakeGenerator(IdgenProperties properties, WorkerIdAssigner workerIdAssigner,
-                TimeSource timeSource) {
-            IdgenProperties.Snowflake snowflake = properties.getSnowflake();
-            SnowflakeLayout layout = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
-                    Map.of("layoutBits", snowflake.explicitBitsProperty()), () -> snowflake.layout().build());
+    private static IdService create(Map<IdgenProperties.Strategy, IdgenGeneratorFactory> factories,
+            IdgenGenerators.Definition definition) {
+        IdgenGeneratorFactory factory = factories.get(definition.strategy());
+        if (factory == null) {
+            // Only when the strategy's configuration backed off for a reason IdgenRequirements did not foresee.
+            throw new IdgenStartupException(definition.strategySetting() + " has no generator factory: its"
+                    + " configuration did not load", "Check the auto-configuration report (--debug) for idgen's "
+                    + definition.strategy().value() + " configuration");
+        }
+        return factory.create(definition);
+    }
+
+    private static void closeQuietly(IdService service, RuntimeException failure) {
+        if (service instanceof AutoCloseable closeable) {
             try {
-                return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> SnowflakeGenerator.builder()
-                        .layout(layout)
-                        .workerIdAssigner(workerIdAssigner)
-                        .timeSource(timeSource)
-                        .maxBorrow(snowflake.getMaxBorrow())
-                        .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
-                        .build());
-            } catch (LayoutExhaustedException e) {
-                throw new InvalidConfigurationPropertyValueException(PREFIX + ".timestamp-bits",
-                        layout.timestampBits(), e.getMessage() + " (" + PREFIX + ".epoch, " + PREFIX + ".time-unit, "
-                                + PREFIX + ".timestamp-bits)");
+                closeable.close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
             }
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        IdService idService(SnowflakeGenerator generator) {
-            return SnowflakeIdService.of(generator);
         }
     }
 }

@@ -1,6 +1,12 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.RoutingIdService;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -21,12 +27,55 @@ public final class IdgenHealthContributorAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "idgenHealthIndicator")
+    @Conditional(NoNamedGenerators.class)
     IdgenHealthIndicator idgenHealthIndicator(IdService idService,
             org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds,
             org.springframework.beans.factory.BeanFactory beanFactory) {
+        return new IdgenHealthIndicator(idService, readableIds.getIfUnique(), redis(beanFactory));
+    }
+
+    /**
+     * With named generators (and idgen's own routing service): one component per generator.
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = { "idgenHealthIndicator", "idgenHealthContributor" })
+    @Conditional(NamedGenerators.class)
+    IdgenGeneratorsHealthContributor idgenHealthContributor(IdService idService,
+            org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds,
+            org.springframework.beans.factory.BeanFactory beanFactory) {
+        // The application's own IdService, if it defined one, is the only generator idgen can see.
+        java.util.Map<String, IdService> generators = idService instanceof RoutingIdService routing
+                ? routing.generators() : java.util.Map.of(RoutingIdService.DEFAULT_GENERATOR, idService);
+        return new IdgenGeneratorsHealthContributor(generators, readableIds.getIfUnique(), redis(beanFactory));
+    }
+
+    private Object redis(org.springframework.beans.factory.BeanFactory beanFactory) {
         // Redis classes are touched only when Lettuce is there.
-        Object redis = org.springframework.util.ClassUtils.isPresent("io.lettuce.core.RedisClient",
+        return org.springframework.util.ClassUtils.isPresent("io.lettuce.core.RedisClient",
                 getClass().getClassLoader()) ? RedisHealth.executor(beanFactory) : null;
-        return new IdgenHealthIndicator(idService, readableIds.getIfUnique(), redis);
+    }
+
+    /**
+     * Matches when no generator of its own is configured: {@code idgen} is then one indicator, as it always was.
+     */
+    static final class NoNamedGenerators extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            IdgenGenerators generators = IdgenGenerators.ofValid(context.getEnvironment());
+            return generators == null || generators.named().isEmpty() ? ConditionOutcome.match("no idgen.generators") : ConditionOutcome.noMatch("idgen.generators");
+        }
+    }
+
+    /**
+     * Matches when a generator of its own is configured.
+     */
+    static final class NamedGenerators extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            IdgenGenerators generators = IdgenGenerators.ofValid(context.getEnvironment());
+            return generators == null || generators.named().isEmpty() ? ConditionOutcome.noMatch("no idgen.generators") : ConditionOutcome.match("idgen.generators");
+        }
     }
 }

@@ -20,14 +20,24 @@ class IdgenJdbcLeaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WorkerIdLeaseStore idgenWorkerIdLeaseStore(ObjectProvider<DataSource> dataSources, IdgenProperties properties) {
-        DataSource dataSource = dataSources.getIfUnique();
+    WorkerIdLeaseStore idgenWorkerIdLeaseStore(ObjectProvider<DataSource> dataSources,
+            org.springframework.core.env.Environment environment) {
+        return store(IdgenGenerators.of(environment).defaultGenerator(), dataSources.getIfUnique());
+    }
+
+    /**
+     * A generator's worker id leases in its {@code jdbc.worker-table}.
+     *
+     * @param dataSource the application's single DataSource, or null
+     */
+    static WorkerIdLeaseStore store(IdgenGenerators.Definition definition, DataSource dataSource) {
         if (dataSource == null) {
-            throw IdgenStartupException.missingDataSource("idgen.snowflake.worker-id-assigner=jdbc", null);
+            throw IdgenStartupException.missingDataSource(definition.workerIdAssignerSetting(), null);
         }
-        IdgenProperties.Jdbc jdbc = properties.getJdbc();
-        return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", Map.of("table", "worker-table"),
+        IdgenProperties.Jdbc jdbc = definition.properties().getJdbc();
+        java.time.Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), Map.of("table", "worker-table"),
                 () -> new JdbcWorkerIdLeaseStore(dataSource, jdbc.getWorkerTable(), jdbc.getInitializeSchema(),
-                        jdbc.checkedTimeout()));
+                        timeout));
     }
 }

@@ -18,7 +18,8 @@ import java.util.function.ToDoubleFunction;
 import org.springframework.util.ClassUtils;
 
 /**
- * Publishes idgen's counters as Micrometer meters, tagged with the strategy. The counters are {@code LongAdder}s that
+ * Publishes idgen's counters as Micrometer meters, tagged with the generator ({@code default} or a named one's
+ * name) and its strategy. The counters are {@code LongAdder}s that
  * the generators keep anyway; Micrometer reads them when it publishes, so metrics cost nothing per ID.
  *
  * <ul>
@@ -50,7 +51,14 @@ public final class IdgenMeterBinder implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Tags tags = Tags.of("strategy", idService.strategy());
+        java.util.Map<String, IdService> generators = idService instanceof dev.idgen.core.RoutingIdService routing
+                ? routing.generators()
+                : java.util.Map.of(dev.idgen.core.RoutingIdService.DEFAULT_GENERATOR, idService);
+        generators.forEach((generator, service) -> bind(registry, service,
+                Tags.of("generator", generator, "strategy", service.strategy())));
+    }
+
+    private void bind(MeterRegistry registry, IdService idService, Tags tags) {
         if (idService instanceof SnowflakeIdService snowflake) {
             FunctionCounter.builder("idgen.ids.generated", snowflake, SnowflakeIdService::generatedCount)
                     .description("IDs issued").tags(tags).register(registry);
@@ -67,16 +75,16 @@ public final class IdgenMeterBinder implements MeterBinder {
                 TimeGauge.builder("idgen.lease.remaining", generator, TimeUnit.MILLISECONDS,
                         g -> g.lease() instanceof RenewingWorkerIdLease l ? Math.max(0, l.remaining().toMillis()) : 0)
                         .description("How long IDs may still be issued without another lease renewal")
-                        .register(registry);
+                        .tags(tags).register(registry);
                 Gauge.builder("idgen.lease.worker.id", generator, SnowflakeGenerator::workerId)
-                        .description("The worker id IDs are issued under now").register(registry);
+                        .description("The worker id IDs are issued under now").tags(tags).register(registry);
                 FunctionCounter.builder("idgen.lease.renewals", lease, RenewingWorkerIdLease::renewals)
-                        .description("Worker id lease renewals that succeeded").register(registry);
+                        .description("Worker id lease renewals that succeeded").tags(tags).register(registry);
                 FunctionCounter.builder("idgen.lease.renewal.failures", lease, RenewingWorkerIdLease::renewalFailures)
-                        .description("Worker id lease renewals that failed or were refused").register(registry);
+                        .description("Worker id lease renewals that failed or were refused").tags(tags).register(registry);
                 FunctionCounter.builder("idgen.lease.reacquisitions", generator, SnowflakeGenerator::workerIdChanges)
                         .description("Lost worker id leases replaced by a freshly acquired worker id")
-                        .register(registry);
+                        .tags(tags).register(registry);
             }
             TimeGauge.builder("idgen.layout.remaining", generator, TimeUnit.SECONDS,
                             g -> g.remainingLifetime().toSeconds())

@@ -6,7 +6,9 @@ import dev.idgen.core.snowflake.TickUnit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -45,6 +47,14 @@ public class IdgenProperties implements InitializingBean {
     private final Jdbc jdbc = new Jdbc();
 
     private final Admin admin = new Admin();
+
+    /**
+     * Generators of their own, by name: 'idgen.generators.invoice.strategy=ticket' makes IdService.nextId("invoice")
+     * draw from a ticket generator, whatever idgen.strategy says. Each takes the same settings as the top level
+     * (idgen.generators.invoice.ticket.table, idgen.generators.coupon.segment.step, ...) and inherits every one it
+     * leaves unset. Names follow the sequence name rule; 'default' is the top-level generator's.
+     */
+    private final Map<String, Generator> generators = new LinkedHashMap<>();
 
     public boolean isEnabled() {
         return enabled;
@@ -94,6 +104,61 @@ public class IdgenProperties implements InitializingBean {
 
     public Admin getAdmin() {
         return admin;
+    }
+
+    public Map<String, Generator> getGenerators() {
+        return generators;
+    }
+
+    /**
+     * A generator of its own: the keys under idgen.generators.&lt;name&gt;, the same as the top level's. Read for the
+     * metadata IDEs complete from; idgen binds each generator over a copy of the top-level settings, so that what a
+     * generator leaves unset is inherited.
+     */
+    public static class Generator {
+
+        /**
+         * The generator's strategy: 'snowflake', 'segment', 'ticket' or 'redis'. Unset, idgen.strategy's.
+         */
+        private String strategy;
+
+        private final Snowflake snowflake = new Snowflake();
+
+        private final Segment segment = new Segment();
+
+        private final Jdbc jdbc = new Jdbc();
+
+        private final IdgenTicketProperties ticket = new IdgenTicketProperties();
+
+        private final IdgenRedisProperties redis = new IdgenRedisProperties();
+
+        public String getStrategy() {
+            return strategy;
+        }
+
+        public void setStrategy(String strategy) {
+            this.strategy = strategy;
+        }
+
+        public Snowflake getSnowflake() {
+            return snowflake;
+        }
+
+        public Segment getSegment() {
+            return segment;
+        }
+
+        public Jdbc getJdbc() {
+            return jdbc;
+        }
+
+        public IdgenTicketProperties getTicket() {
+            return ticket;
+        }
+
+        public IdgenRedisProperties getRedis() {
+            return redis;
+        }
     }
 
     /**
@@ -154,13 +219,23 @@ public class IdgenProperties implements InitializingBean {
         }
 
         static Strategy of(String value) {
+            return of(value, "idgen.strategy");
+        }
+
+        /**
+         * @param value a property value, for example {@code Ticket}
+         * @param property the property it was read from, for the error
+         * @return the strategy it names, compared ignoring case
+         * @throws InvalidConfigurationPropertyValueException naming {@code property} and the allowed values
+         */
+        static Strategy of(String value, String property) {
             for (Strategy candidate : values()) {
                 // Exact but for case, as @ConditionalOnProperty(havingValue) compares: no trimming here either.
                 if (value != null && candidate.value().equalsIgnoreCase(value)) {
                     return candidate;
                 }
             }
-            throw new InvalidConfigurationPropertyValueException("idgen.strategy", value, "must be one of "
+            throw new InvalidConfigurationPropertyValueException(property, value, "must be one of "
                     + Arrays.stream(values()).map(Strategy::value).collect(Collectors.joining(", ", "[", "]")));
         }
     }
@@ -708,10 +783,18 @@ public class IdgenProperties implements InitializingBean {
          *         {@code idgen.jdbc.timeout} otherwise
          */
         public Duration checkedTimeout() {
+            return checkedTimeout("idgen.jdbc");
+        }
+
+        /**
+         * @param prefix where these settings live, for example {@code idgen.generators.invoice.jdbc}
+         * @return the timeout, checked
+         */
+        Duration checkedTimeout(String prefix) {
             if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0
                     || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
                 throw new org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException(
-                        "idgen.jdbc.timeout", timeout, "must be between 1s and 1m");
+                        prefix + ".timeout", timeout, "must be between 1s and 1m");
             }
             return timeout;
         }

@@ -83,50 +83,80 @@ class IdgenRedisConfiguration {
     // The nested configurations below are registered as members of the outer class; each repeats the class check.
 
     /**
-     * {@code idgen.strategy=redis}.
+     * The {@code redis} strategy: the default generator's counter is a bean the application may replace; a named
+     * generator counts under its own {@code redis.*} settings.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
             "io.lettuce.core.RedisClient" })
-    @ConditionalOnProperty(name = "idgen.strategy", havingValue = "redis")
+    @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.REDIS)
     static class RedisStrategyConfiguration {
 
         @Bean
-        @ConditionalOnMissingBean
-        RedisWindowedCounter idgenRedisCounter(RedisScriptExecutor redis, IdgenProperties properties,
-                IdgenRedisProperties redisProperties, org.springframework.beans.factory.BeanFactory beanFactory) {
-            return counter(redis, IdgenSegmentConfiguration.windowStore(properties, beanFactory, "idgen.strategy=redis"),
-                    redisProperties, properties.checkedMaxNames());
+        IdgenGeneratorFactory idgenRedisGenerators(ObjectProvider<RedisWindowedCounter> defaultCounter,
+                org.springframework.beans.factory.BeanFactory beans) {
+            return new IdgenGeneratorFactory() {
+
+                @Override
+                public IdgenProperties.Strategy strategy() {
+                    return IdgenProperties.Strategy.REDIS;
+                }
+
+                @Override
+                public IdService create(IdgenGenerators.Definition definition) {
+                    return new RedisIdService(definition.isDefault() ? defaultCounter.getObject()
+                            : counter(definition, beans, definition.strategySetting()));
+                }
+            };
         }
 
         @Bean
         @ConditionalOnMissingBean
-        IdService idService(RedisWindowedCounter counter) {
-            return new RedisIdService(counter);
+        @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.REDIS, defaultOnly = true)
+        RedisWindowedCounter idgenRedisCounter(org.springframework.beans.factory.BeanFactory beans,
+                Environment environment) {
+            IdgenGenerators.Definition definition = IdgenGenerators.of(environment).defaultGenerator();
+            return counter(definition, beans, definition.strategySetting());
         }
     }
 
     /**
-     * {@code idgen.strategy=segment} with {@code idgen.segment.store=redis} or {@code dual}.
+     * The default generator's segment store when {@code idgen.segment.store} is {@code redis} or {@code dual}.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
             "io.lettuce.core.RedisClient" })
-    @ConditionalOnProperty(name = "idgen.strategy", havingValue = "segment")
+    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
     static class RedisSegmentStoreConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SegmentStore.class)
         @Conditional(RedisSegmentStoreSelected.class)
-        SegmentStore idgenSegmentStore(RedisScriptExecutor redis, IdgenProperties properties,
-                IdgenRedisProperties redisProperties, org.springframework.beans.factory.BeanFactory beanFactory) {
-            JdbcSegmentStore database = IdgenSegmentConfiguration.windowStore(properties, beanFactory,
-                    "idgen.segment.store=" + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT));
-            RedisSegmentStore store = new RedisSegmentStore(counter(redis, database, redisProperties,
-                    properties.checkedMaxNames()));
-            return properties.getSegment().getStore() == IdgenProperties.SegmentStoreType.DUAL
-                    ? new DualSegmentStore(store, database) : store;
+        SegmentStore idgenSegmentStore(org.springframework.beans.factory.BeanFactory beans, Environment environment) {
+            return segmentStore(IdgenGenerators.of(environment).defaultGenerator(), beans);
         }
+    }
+
+    /**
+     * A generator's Redis or dual segment store.
+     */
+    static SegmentStore segmentStore(IdgenGenerators.Definition definition,
+            org.springframework.beans.factory.BeanFactory beans) {
+        String feature = definition.segmentStoreSetting();
+        JdbcSegmentStore database = IdgenSegmentConfiguration.windowStore(definition, beans, feature);
+        RedisSegmentStore store = new RedisSegmentStore(counter(definition, database, beans));
+        return definition.properties().getSegment().getStore() == IdgenProperties.SegmentStoreType.DUAL
+                ? new DualSegmentStore(store, database) : store;
+    }
+
+    /**
+     * A generator's worker id lease store in Redis.
+     */
+    static WorkerIdLeaseStore leaseStore(IdgenGenerators.Definition definition,
+            org.springframework.beans.factory.BeanFactory beans) {
+        RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("redis"),
+                () -> new RedisWorkerIdLeaseStore(redis, definition.redis().getPrefix()));
     }
 
     /**
@@ -140,9 +170,9 @@ class IdgenRedisConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        WorkerIdLeaseStore idgenWorkerIdLeaseStore(RedisScriptExecutor redis, IdgenRedisProperties properties) {
-            return InvalidIdgenProperty.rethrowAsProperty(PREFIX,
-                    () -> new RedisWorkerIdLeaseStore(redis, properties.getPrefix()));
+        WorkerIdLeaseStore idgenWorkerIdLeaseStore(org.springframework.beans.factory.BeanFactory beans,
+                Environment environment) {
+            return leaseStore(IdgenGenerators.of(environment).defaultGenerator(), beans);
         }
     }
 
@@ -168,11 +198,20 @@ class IdgenRedisConfiguration {
         }
     }
 
-    private static RedisWindowedCounter counter(RedisScriptExecutor redis, SegmentStore windows,
-            IdgenRedisProperties properties, int maxNames) {
-        RedisWindowedCounter counter = InvalidIdgenProperty.rethrowAsProperty(PREFIX, Map.of("windowSize",
-                "window-size"), () -> new RedisWindowedCounter(redis, windows, properties.getPrefix(),
-                        properties.getWindowSize(), maxNames));
+    private static RedisWindowedCounter counter(IdgenGenerators.Definition definition,
+            org.springframework.beans.factory.BeanFactory beans, String feature) {
+        return counter(definition, IdgenSegmentConfiguration.windowStore(definition, beans, feature), beans);
+    }
+
+    private static RedisWindowedCounter counter(IdgenGenerators.Definition definition, SegmentStore windows,
+            org.springframework.beans.factory.BeanFactory beans) {
+        RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
+        IdgenRedisProperties properties = definition.redis();
+        int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
+                () -> dev.idgen.core.NameLimit.check(definition.properties().getMaxNames()));
+        RedisWindowedCounter counter = InvalidIdgenProperty.rethrowAsProperty(definition.property("redis"),
+                Map.of("windowSize", "window-size"), () -> new RedisWindowedCounter(redis, windows,
+                        properties.getPrefix(), properties.getWindowSize(), maxNames));
         if (properties.isVerifyPersistence()) {
             try {
                 counter.verifyPersistence();
@@ -199,18 +238,10 @@ class IdgenRedisConfiguration {
         }
 
         static String why(Environment environment) {
-            String strategy = environment.getProperty("idgen.strategy", "snowflake");
-            String store = environment.getProperty("idgen.segment.store", "jdbc");
-            String assigner = environment.getProperty("idgen.snowflake.worker-id-assigner", "static");
-            if ("redis".equalsIgnoreCase(strategy)) {
-                return "idgen.strategy=redis";
-            }
-            if ("segment".equalsIgnoreCase(strategy) && ("redis".equalsIgnoreCase(store)
-                    || "dual".equalsIgnoreCase(store))) {
-                return "idgen.segment.store=" + store;
-            }
-            if ("snowflake".equalsIgnoreCase(strategy) && "redis".equalsIgnoreCase(assigner)) {
-                return "idgen.snowflake.worker-id-assigner=redis";
+            IdgenGenerators generators = IdgenGenerators.ofValid(environment);
+            IdgenGenerators.Definition user = generators == null ? null : generators.find(d -> d.redisUse() != null);
+            if (user != null) {
+                return user.redisUse();
             }
             if (environment.getProperty("idgen.redis.buckets.enabled", Boolean.class, false)) {
                 return "idgen.redis.buckets.enabled=true";

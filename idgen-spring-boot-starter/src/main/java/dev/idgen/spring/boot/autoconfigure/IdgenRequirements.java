@@ -41,39 +41,40 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
 
     @Override
     public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
-        Binder binder = Binder.get(environment);
-        IdgenProperties.Strategy strategy = IdgenProperties.Strategy
-                .of(binder.bind("idgen.strategy", String.class).orElse(IdgenProperties.Strategy.SNOWFLAKE.value()));
+        IdgenGenerators generators = IdgenGenerators.of(environment);
         ClassLoader classLoader = beanFactory.getBeanClassLoader();
-        switch (strategy) {
-            case SEGMENT -> {
-                IdgenProperties.SegmentStoreType store = binder
-                        .bind("idgen.segment.store", IdgenProperties.SegmentStoreType.class)
-                        .orElse(IdgenProperties.SegmentStoreType.JDBC);
-                String feature = store == IdgenProperties.SegmentStoreType.JDBC ? "idgen.strategy=segment"
-                        : "idgen.segment.store=" + store.name().toLowerCase(java.util.Locale.ROOT);
-                if (store != IdgenProperties.SegmentStoreType.JDBC) {
-                    require(REDIS, feature, classLoader, beanFactory, SegmentStore.class, IdService.class);
+        for (IdgenGenerators.Definition definition : generators.all()) {
+            // The default generator's pieces are beans the application may define itself; a named one's are not.
+            Class<?>[] own = definition.isDefault() ? new Class<?>[] { IdService.class } : new Class<?>[0];
+            switch (definition.strategy()) {
+                case SEGMENT -> {
+                    boolean jdbc = definition.properties().getSegment().getStore()
+                            == IdgenProperties.SegmentStoreType.JDBC;
+                    String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
+                    Class<?>[] store = definition.isDefault()
+                            ? new Class<?>[] { SegmentStore.class, IdService.class } : own;
+                    if (!jdbc) {
+                        require(REDIS, feature, classLoader, beanFactory, store);
+                    }
+                    // The Redis stores keep their durable floor in the database too.
+                    require(MYBATIS, feature, classLoader, beanFactory, store);
                 }
-                // The Redis stores keep their durable floor in the database too.
-                require(MYBATIS, feature, classLoader, beanFactory, SegmentStore.class, IdService.class);
-            }
-            case TICKET -> require(MYBATIS, "idgen.strategy=ticket", classLoader, beanFactory, IdService.class);
-            case REDIS -> {
-                require(REDIS, "idgen.strategy=redis", classLoader, beanFactory, IdService.class);
-                require(MYBATIS, "idgen.strategy=redis", classLoader, beanFactory, IdService.class);
-            }
-            case SNOWFLAKE -> {
-                IdgenProperties.WorkerIdAssignerType assigner = binder
-                        .bind("idgen.snowflake.worker-id-assigner", IdgenProperties.WorkerIdAssignerType.class)
-                        .orElse(IdgenProperties.WorkerIdAssignerType.STATIC);
-                if (assigner == IdgenProperties.WorkerIdAssignerType.REDIS) {
-                    require(REDIS, "idgen.snowflake.worker-id-assigner=redis", classLoader, beanFactory,
-                            WorkerIdLeaseStore.class, WorkerIdAssigner.class);
+                case TICKET -> require(MYBATIS, definition.strategySetting(), classLoader, beanFactory, own);
+                case REDIS -> {
+                    require(REDIS, definition.strategySetting(), classLoader, beanFactory, own);
+                    require(MYBATIS, definition.strategySetting(), classLoader, beanFactory, own);
+                }
+                case SNOWFLAKE -> {
+                    if (definition.properties().getSnowflake().getWorkerIdAssigner()
+                            == IdgenProperties.WorkerIdAssignerType.REDIS) {
+                        require(REDIS, definition.workerIdAssignerSetting(), classLoader, beanFactory,
+                                definition.isDefault() ? new Class<?>[] { WorkerIdLeaseStore.class,
+                                        WorkerIdAssigner.class } : own);
+                    }
                 }
             }
         }
-        if (binder.bind("idgen.redis.buckets.enabled", Boolean.class).orElse(false)) {
+        if (Binder.get(environment).bind("idgen.redis.buckets.enabled", Boolean.class).orElse(false)) {
             require(REDIS, "idgen.redis.buckets.enabled=true", classLoader, beanFactory, ReadableIdService.class);
         }
     }

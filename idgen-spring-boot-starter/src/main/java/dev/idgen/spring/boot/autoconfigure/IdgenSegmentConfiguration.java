@@ -8,6 +8,7 @@ import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import java.time.Duration;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -18,40 +19,65 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * {@code idgen.strategy=segment}: a {@link SegmentIdService} over a {@link SegmentStore}, by default the JDBC store on
- * the application's MyBatis {@link SqlSessionFactory}.
+ * The {@code segment} strategy: a {@link SegmentIdService} over a {@link SegmentStore}. The default generator's store
+ * is a bean (by default the JDBC store on the application's MyBatis {@link SqlSessionFactory}) the application may
+ * replace; a named generator builds the store its {@code segment.store} names.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "idgen.strategy", havingValue = "segment")
+@ConditionalOnIdgenStrategy(IdgenProperties.Strategy.SEGMENT)
 @Import(IdgenSegmentConfiguration.JdbcStoreConfiguration.class)
 class IdgenSegmentConfiguration {
 
-    private static final String PREFIX = "idgen.segment";
-
     @Bean
-    @ConditionalOnMissingBean
-    IdService idService(IdgenProperties properties, ObjectProvider<SegmentStore> stores, TimeSource timeSource) {
-        SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
-                () -> properties.getSegment().settings());
-        SegmentStore store = stores.getIfAvailable();
-        if (store == null) {
-            throw new IdgenStartupException("idgen.strategy=segment needs a segment store, but there is no single"
-                    + " MyBatis SqlSessionFactory (there is no single DataSource)", "Add"
-                    + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
-                    + " JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
+    IdgenGeneratorFactory idgenSegmentGenerators(ObjectProvider<SegmentStore> defaultStore, BeanFactory beans,
+            TimeSource timeSource) {
+        return new IdgenGeneratorFactory() {
+
+            @Override
+            public IdgenProperties.Strategy strategy() {
+                return IdgenProperties.Strategy.SEGMENT;
+            }
+
+            @Override
+            public IdService create(IdgenGenerators.Definition definition) {
+                SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(definition.property("segment"),
+                        () -> definition.properties().getSegment().settings());
+                int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
+                        () -> dev.idgen.core.NameLimit.check(definition.properties().getMaxNames()));
+                SegmentStore store = definition.isDefault() ? defaultStore.getIfAvailable() : store(definition, beans);
+                if (store == null) {
+                    throw new IdgenStartupException(definition.strategySetting() + " needs a segment store, but there"
+                            + " is no single MyBatis SqlSessionFactory (there is no single DataSource)", "Add"
+                            + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings"
+                            + " it) and a JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
+                }
+                return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).maxNames(maxNames)
+                        .build();
+            }
+        };
+    }
+
+    /** A named generator's store, or null when its database is missing. */
+    private static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
+        if (definition.properties().getSegment().getStore() != IdgenProperties.SegmentStoreType.JDBC) {
+            return IdgenRedisConfiguration.segmentStore(definition, beans);
         }
-        return SegmentIdService.builder(store).settings(settings).timeSource(timeSource)
-                .maxNames(properties.checkedMaxNames()).build();
+        SqlSessionFactory factory = beans.getBeanProvider(SqlSessionFactory.class).getIfUnique();
+        return factory == null ? null : jdbcStore(definition, factory);
+    }
+
+    static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, SqlSessionFactory factory) {
+        IdgenProperties.Jdbc jdbc = definition.properties().getJdbc();
+        Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), () -> new JdbcSegmentStore(factory,
+                jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
     }
 
     /**
      * The database store Redis windows are reserved from (and the dual store falls back to): the same table and
      * settings as the jdbc segment store, on the application's MyBatis {@link SqlSessionFactory}.
-     *
-     * @param feature what needs it, for the error message
      */
-    static JdbcSegmentStore windowStore(IdgenProperties properties, org.springframework.beans.factory.BeanFactory beans,
-            String feature) {
+    static JdbcSegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
         if (!org.springframework.util.ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory",
                 IdgenSegmentConfiguration.class.getClassLoader())) {
             throw IdgenStartupException.missingDependency(feature, "MyBatis with Spring",
@@ -64,13 +90,11 @@ class IdgenSegmentConfiguration {
                     + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
                     + " JDBC driver, and set spring.datasource.url");
         }
-        IdgenProperties.Jdbc jdbc = properties.getJdbc();
-        Duration timeout = jdbc.checkedTimeout();
-        return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(factory,
-                jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
+        return jdbcStore(definition, factory);
     }
 
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
     @ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
     @ConditionalOnSingleCandidate(SqlSessionFactory.class)
     @ConditionalOnProperty(name = "idgen.segment.store", havingValue = "jdbc", matchIfMissing = true)
@@ -78,11 +102,9 @@ class IdgenSegmentConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        SegmentStore idgenSegmentStore(IdgenProperties properties, SqlSessionFactory sqlSessionFactory) {
-            IdgenProperties.Jdbc jdbc = properties.getJdbc();
-            Duration timeout = jdbc.checkedTimeout();
-            return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(sqlSessionFactory,
-                    jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
+        SegmentStore idgenSegmentStore(SqlSessionFactory sqlSessionFactory,
+                org.springframework.core.env.Environment environment) {
+            return jdbcStore(IdgenGenerators.of(environment).defaultGenerator(), sqlSessionFactory);
         }
     }
 }

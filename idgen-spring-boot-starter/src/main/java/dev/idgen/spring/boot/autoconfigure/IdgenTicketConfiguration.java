@@ -15,20 +15,17 @@ import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * {@code idgen.strategy=ticket}: Flickr-style ticket servers on MySQL or MariaDB, through MyBatis.
+ * The {@code ticket} strategy: Flickr-style ticket servers, for the default generator and for each named one.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "idgen.strategy", havingValue = "ticket")
+@ConditionalOnIdgenStrategy(IdgenProperties.Strategy.TICKET)
 @ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
 @EnableConfigurationProperties(IdgenTicketProperties.class)
 class IdgenTicketConfiguration {
@@ -36,26 +33,41 @@ class IdgenTicketConfiguration {
     private static final org.apache.commons.logging.Log LOG =
             org.apache.commons.logging.LogFactory.getLog(IdgenTicketConfiguration.class);
 
-    private static final String PREFIX = "idgen.ticket";
-
     @Bean
-    @ConditionalOnMissingBean
-    IdService idService(IdgenTicketProperties ticket, IdgenProperties properties, ListableBeanFactory beans,
-            ObjectProvider<DataSource> applicationDataSource, TimeSource timeSource) {
+    IdgenGeneratorFactory idgenTicketGenerators(IdgenProperties properties, ListableBeanFactory beans,
+            TimeSource timeSource) {
+        return new IdgenGeneratorFactory() {
+
+            @Override
+            public IdgenProperties.Strategy strategy() {
+                return IdgenProperties.Strategy.TICKET;
+            }
+
+            @Override
+            public IdService create(IdgenGenerators.Definition definition) {
+                return ticketService(definition, properties.getAdmin().isResetEnabled(), beans, timeSource);
+            }
+        };
+    }
+
+    static TicketIdService ticketService(IdgenGenerators.Definition definition, boolean resetEnabled,
+            ListableBeanFactory beans, TimeSource timeSource) {
+        IdgenTicketProperties ticket = definition.ticket();
+        String prefix = definition.property("ticket");
         Duration retryAfter = ticket.getRetryAfter();
         if (retryAfter == null || retryAfter.isNegative() || retryAfter.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new InvalidConfigurationPropertyValueException(PREFIX + ".retry-after", retryAfter,
+            throw new InvalidConfigurationPropertyValueException(prefix + ".retry-after", retryAfter,
                     "must be between 0 and 10m");
         }
-        Duration timeout = properties.getJdbc().checkedTimeout();
+        Duration timeout = definition.properties().getJdbc().checkedTimeout(definition.property("jdbc"));
         List<TicketServer> servers = new ArrayList<>();
         if (ticket.getServers().isEmpty()) {
-            DataSource dataSource = applicationDataSource.getIfUnique();
+            DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
             if (dataSource == null) {
-                throw IdgenStartupException.missingDataSource("idgen.strategy=ticket",
-                        "list DataSource bean names under idgen.ticket.servers[*].data-source");
+                throw IdgenStartupException.missingDataSource(definition.strategySetting(),
+                        "list DataSource bean names under " + prefix + ".servers[*].data-source");
             }
-            servers.add(server("application", dataSource, ticket, 0, 1, timeout, timeSource, properties));
+            servers.add(server("application", dataSource, definition, 0, 1, timeout, timeSource));
         } else {
             Map<String, DataSource> dataSources = beans.getBeansOfType(DataSource.class);
             int count = ticket.getServers().size();
@@ -63,7 +75,7 @@ class IdgenTicketConfiguration {
             TicketServer[] byOffset = new TicketServer[count];
             for (int i = 0; i < count; i++) {
                 IdgenTicketProperties.Server server = ticket.getServers().get(i);
-                String property = PREFIX + ".servers[" + i + "]";
+                String property = prefix + ".servers[" + i + "]";
                 DataSource dataSource = dataSources.get(server.getDataSource());
                 if (dataSource == null) {
                     throw new InvalidConfigurationPropertyValueException(property + ".data-source",
@@ -74,14 +86,14 @@ class IdgenTicketConfiguration {
                     throw new InvalidConfigurationPropertyValueException(property + ".offset", offset,
                             "must be unique and between 0 and " + (count - 1) + " (one less than the number of servers)");
                 }
-                byOffset[offset] = server(server.getDataSource(), dataSource, ticket, offset, count, timeout, timeSource,
-                        properties);
+                byOffset[offset] = server(server.getDataSource(), dataSource, definition, offset, count, timeout,
+                        timeSource);
             }
             servers.addAll(List.of(byOffset));
         }
-        TicketIdService service = new TicketIdService(servers, properties.getAdmin().isResetEnabled());
+        TicketIdService service = new TicketIdService(servers, resetEnabled);
         try {
-            checkTables(servers, ticket, properties);
+            checkTables(servers, definition);
         } catch (RuntimeException e) {
             service.close();
             throw e;
@@ -93,22 +105,21 @@ class IdgenTicketConfiguration {
      * Fails start-up on a ticket table that is missing, while a server that does not answer does not: it may come
      * back, and the health shows it down meanwhile (its breaker is open). Every wait is bounded by idgen.jdbc.timeout.
      */
-    private static void checkTables(List<TicketServer> servers, IdgenTicketProperties ticket,
-            IdgenProperties properties) {
+    private static void checkTables(List<TicketServer> servers, IdgenGenerators.Definition definition) {
         for (TicketServer server : servers) {
             try {
                 server.checkTable();
             } catch (TicketTableMissingException e) {
                 throw new IdgenStartupException("The ticket table " + e.table() + " does not exist on ticket server "
-                        + e.server() + ", and idgen does not create it (idgen.jdbc.initialize-schema="
-                        + ticket.schemaInitialization(properties.getJdbc().getInitializeSchema()).name()
-                                .toLowerCase(java.util.Locale.ROOT) + ")",
+                        + e.server() + ", and idgen does not create it (" + definition.property("jdbc.initialize-schema")
+                        + "=" + schemaInitialization(definition).name().toLowerCase(java.util.Locale.ROOT) + ")",
                         "Create the table with the DDL idgen ships in META-INF/idgen/ticket-mysql.sql (replace ${table}"
-                                + " with " + e.table() + "), or set idgen.jdbc.initialize-schema=always to let idgen"
-                                + " create it", e);
+                                + " with " + e.table() + "), or set " + definition.property("jdbc.initialize-schema")
+                                + "=always to let idgen create it", e);
             } catch (UnsupportedTicketDatabaseException e) {
-                throw new IdgenStartupException(e.getMessage(), "Point idgen.ticket.servers (or spring.datasource.url)"
-                        + " at MySQL or MariaDB, or use idgen.strategy=segment, which also runs on PostgreSQL", e);
+                throw new IdgenStartupException(e.getMessage(), "Point " + definition.property("ticket.servers")
+                        + " (or spring.datasource.url) at MySQL or MariaDB, or use the segment strategy, which also"
+                        + " runs on PostgreSQL", e);
             } catch (StoreUnavailableException e) {
                 LOG.warn("Ticket server " + server.id() + " is unavailable at start-up; it is retried on use: "
                         + e.getMessage());
@@ -116,10 +127,15 @@ class IdgenTicketConfiguration {
         }
     }
 
-    private static TicketServer server(String id, DataSource dataSource, IdgenTicketProperties ticket, int offset,
-            int count, Duration timeout, TimeSource timeSource, IdgenProperties properties) {
-        return InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> new TicketServer(id, dataSource, ticket.getTable(),
-                offset, count, ticket.schemaInitialization(properties.getJdbc().getInitializeSchema()), timeout,
+    private static dev.idgen.jdbc.SchemaInitialization schemaInitialization(IdgenGenerators.Definition definition) {
+        return definition.ticket().schemaInitialization(definition.properties().getJdbc().getInitializeSchema());
+    }
+
+    private static TicketServer server(String id, DataSource dataSource, IdgenGenerators.Definition definition,
+            int offset, int count, Duration timeout, TimeSource timeSource) {
+        IdgenTicketProperties ticket = definition.ticket();
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("ticket"), () -> new TicketServer(id,
+                dataSource, ticket.getTable(), offset, count, schemaInitialization(definition), timeout,
                 ticket.getRetryAfter(), timeSource));
     }
 }

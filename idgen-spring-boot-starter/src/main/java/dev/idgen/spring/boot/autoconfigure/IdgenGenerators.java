@@ -1,0 +1,183 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdArguments;
+import dev.idgen.core.RoutingIdService;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.env.Environment;
+
+/**
+ * Which generators the configuration asks for: the default one ({@code idgen.strategy} and the settings beside it)
+ * and one per {@code idgen.generators.<name>}, each bound over a copy of the top-level settings so that what it leaves
+ * unset is inherited. The one place that reads the strategies from the environment: conditions, requirement checks
+ * and the factories all ask it.
+ */
+final class IdgenGenerators {
+
+    static final String PREFIX = "idgen";
+
+    static final String GENERATORS = PREFIX + ".generators";
+
+    private final Definition defaultGenerator;
+
+    private final Map<String, Definition> named;
+
+    private IdgenGenerators(Definition defaultGenerator, Map<String, Definition> named) {
+        this.defaultGenerator = defaultGenerator;
+        this.named = named;
+    }
+
+    /**
+     * @throws InvalidConfigurationPropertyValueException naming the full property of an unknown strategy or a bad
+     *         generator name
+     */
+    static IdgenGenerators of(Environment environment) {
+        Binder binder = Binder.get(environment);
+        Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX);
+        Map<String, Definition> named = new LinkedHashMap<>();
+        Map<String, IdgenProperties.Generator> configured = binder
+                .bind(GENERATORS, Bindable.mapOf(String.class, IdgenProperties.Generator.class))
+                .orElse(Map.of());
+        for (String name : configured.keySet()) {
+            String prefix = GENERATORS + "." + name;
+            if (RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
+                throw new InvalidConfigurationPropertyValueException(prefix, name, "'"
+                        + RoutingIdService.DEFAULT_GENERATOR + "' is the top-level generator's name: configure it"
+                        + " with idgen.strategy and the settings beside it, or give this generator another name");
+            }
+            try {
+                IdArguments.checkName(name);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidConfigurationPropertyValueException(prefix, name, "a generator's name is the"
+                        + " sequence name it serves: " + e.getMessage());
+            }
+            named.put(name, bind(binder, name, prefix));
+        }
+        return new IdgenGenerators(defaultGenerator, Collections.unmodifiableMap(named));
+    }
+
+    /**
+     * For conditions, which run before {@link IdgenRequirements} can report a bad setting with Boot's failure report:
+     * they match nothing on one, and the report follows.
+     *
+     * @return the generators, or null when a setting is invalid
+     */
+    static IdgenGenerators ofValid(Environment environment) {
+        try {
+            return of(environment);
+        } catch (InvalidConfigurationPropertyValueException e) {
+            return null;
+        }
+    }
+
+    private static Definition bind(Binder binder, String name, String prefix) {
+        IdgenProperties properties = new IdgenProperties();
+        IdgenTicketProperties ticket = new IdgenTicketProperties();
+        IdgenRedisProperties redis = new IdgenRedisProperties();
+        binder.bind(PREFIX, Bindable.ofInstance(properties));
+        binder.bind(PREFIX + ".ticket", Bindable.ofInstance(ticket));
+        binder.bind(PREFIX + ".redis", Bindable.ofInstance(redis));
+        if (!prefix.equals(PREFIX)) {
+            // Over the top-level values: only what the generator sets replaces them.
+            binder.bind(prefix, Bindable.ofInstance(properties));
+            binder.bind(prefix + ".ticket", Bindable.ofInstance(ticket));
+            binder.bind(prefix + ".redis", Bindable.ofInstance(redis));
+        }
+        IdgenProperties.Strategy strategy = IdgenProperties.Strategy.of(properties.getStrategy(),
+                prefix + ".strategy");
+        return new Definition(name, prefix, strategy, properties, ticket, redis);
+    }
+
+    /** The top-level generator, serving every name without a generator of its own. */
+    Definition defaultGenerator() {
+        return defaultGenerator;
+    }
+
+    /** The generators of their own, by name, in configuration order. */
+    Map<String, Definition> named() {
+        return named;
+    }
+
+    /** The default generator first, then the named ones. */
+    Iterable<Definition> all() {
+        java.util.List<Definition> all = new java.util.ArrayList<>();
+        all.add(defaultGenerator);
+        all.addAll(named.values());
+        return all;
+    }
+
+    /** Whether the default generator or any named one uses {@code strategy}. */
+    boolean uses(IdgenProperties.Strategy strategy) {
+        return find(definition -> definition.strategy() == strategy) != null;
+    }
+
+    /**
+     * @return the first generator (default first) that matches, or null
+     */
+    Definition find(Predicate<Definition> test) {
+        for (Definition definition : all()) {
+            if (test.test(definition)) {
+                return definition;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * One generator's settings.
+     *
+     * @param name {@value RoutingIdService#DEFAULT_GENERATOR} or the generator's own name
+     * @param prefix where its settings live: {@code idgen} or {@code idgen.generators.<name>}
+     * @param strategy its strategy
+     * @param properties the {@code idgen.*} settings as they apply to it
+     * @param ticket the {@code idgen.ticket.*} settings as they apply to it
+     * @param redis the {@code idgen.redis.*} settings as they apply to it
+     */
+    record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
+            IdgenTicketProperties ticket, IdgenRedisProperties redis) {
+
+        boolean isDefault() {
+            return PREFIX.equals(prefix);
+        }
+
+        /**
+         * @param relative a key below the generator, for example {@code ticket.table}
+         * @return its full property name, for example {@code idgen.generators.invoice.ticket.table}
+         */
+        String property(String relative) {
+            return prefix + "." + relative;
+        }
+
+        /** For messages: for example {@code idgen.generators.invoice.strategy=ticket}. */
+        String strategySetting() {
+            return property("strategy") + "=" + strategy.value();
+        }
+
+        String segmentStoreSetting() {
+            return property("segment.store") + "=" + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT);
+        }
+
+        String workerIdAssignerSetting() {
+            return property("snowflake.worker-id-assigner") + "="
+                    + properties.getSnowflake().getWorkerIdAssigner().name().toLowerCase(Locale.ROOT);
+        }
+
+        /** Whether this generator uses a Redis backend, and why (a setting), or null. */
+        String redisUse() {
+            return switch (strategy) {
+                case REDIS -> strategySetting();
+                case SEGMENT -> properties.getSegment().getStore() != IdgenProperties.SegmentStoreType.JDBC
+                        ? segmentStoreSetting() : null;
+                case SNOWFLAKE -> properties.getSnowflake().getWorkerIdAssigner()
+                        == IdgenProperties.WorkerIdAssignerType.REDIS ? workerIdAssignerSetting() : null;
+                case TICKET -> null;
+            };
+        }
+    }
+}

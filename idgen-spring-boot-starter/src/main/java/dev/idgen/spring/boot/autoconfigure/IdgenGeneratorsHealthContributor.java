@@ -1,0 +1,53 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.ReadableIdService;
+import dev.idgen.core.RoutingIdService;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthContributor;
+
+/**
+ * The {@code idgen} health with named generators: one {@link IdgenHealthIndicator} per generator, under the
+ * generator's name ({@code idgen/default}, {@code idgen/invoice}, ...). The group is DOWN when any generator is.
+ */
+public final class IdgenGeneratorsHealthContributor implements CompositeHealthContributor, AutoCloseable {
+
+    private final Map<String, IdgenHealthIndicator> indicators = new LinkedHashMap<>();
+
+    /**
+     * @param generators every generator by name
+     * @param readableIds the readable-ID service, or null: reported with the default generator
+     * @param redis the {@code RedisScriptExecutor} idgen's Redis backends use, or null
+     */
+    public IdgenGeneratorsHealthContributor(Map<String, IdService> generators, ReadableIdService readableIds,
+            Object redis) {
+        generators.forEach((name, generator) -> indicators.put(name, new IdgenHealthIndicator(generator,
+                RoutingIdService.DEFAULT_GENERATOR.equals(name) ? readableIds : null, redis)));
+    }
+
+    /**
+     * @return each generator's indicator, by generator name
+     */
+    public Map<String, IdgenHealthIndicator> indicators() {
+        return java.util.Collections.unmodifiableMap(indicators);
+    }
+
+    @Override
+    public HealthContributor getContributor(String name) {
+        return indicators.get(name);
+    }
+
+    @Override
+    public Stream<Entry> stream() {
+        return indicators.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue()));
+    }
+
+    /** Stops every indicator's threads. */
+    @Override
+    public void close() {
+        indicators.values().forEach(IdgenHealthIndicator::close);
+    }
+}

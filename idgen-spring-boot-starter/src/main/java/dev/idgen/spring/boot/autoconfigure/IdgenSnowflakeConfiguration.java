@@ -1,0 +1,148 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.LayoutExhaustedException;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.lease.LeasingWorkerIdAssigner;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.core.spi.StaticWorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import java.util.Map;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The {@code snowflake} strategy: the default generator's {@link WorkerIdAssigner} and {@link SnowflakeGenerator} as
+ * beans the application may replace, and Snowflake generators of their own for {@code idgen.generators.<name>}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnIdgenStrategy(IdgenProperties.Strategy.SNOWFLAKE)
+class IdgenSnowflakeConfiguration {
+
+    @Bean
+    IdgenGeneratorFactory idgenSnowflakeGenerators(ObjectProvider<SnowflakeGenerator> defaultGenerator,
+            BeanFactory beans, TimeSource timeSource) {
+        return new IdgenGeneratorFactory() {
+
+            @Override
+            public IdgenProperties.Strategy strategy() {
+                return IdgenProperties.Strategy.SNOWFLAKE;
+            }
+
+            @Override
+            public IdService create(IdgenGenerators.Definition definition) {
+                if (definition.isDefault()) {
+                    return SnowflakeIdService.of(defaultGenerator.getObject());
+                }
+                WorkerIdLeaseStore store = switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
+                    case STATIC -> null;
+                    case JDBC -> IdgenJdbcLeaseConfiguration.store(definition,
+                            beans.getBeanProvider(javax.sql.DataSource.class).getIfUnique());
+                    case REDIS -> IdgenRedisConfiguration.leaseStore(definition, beans);
+                };
+                WorkerIdAssigner assigner = assigner(definition, store, timeSource);
+                try {
+                    return SnowflakeIdService.of(generator(definition, assigner, timeSource));
+                } catch (RuntimeException e) {
+                    if (assigner instanceof AutoCloseable closeable) {
+                        try {
+                            closeable.close();
+                        } catch (Exception suppressed) {
+                            e.addSuppressed(suppressed);
+                        }
+                    }
+                    throw e;
+                }
+            }
+        };
+    }
+
+    /**
+     * The default generator's pieces, as beans.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SNOWFLAKE, defaultOnly = true)
+    static class DefaultGeneratorConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties,
+                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource,
+                org.springframework.core.env.Environment environment) {
+            IdgenGenerators.Definition definition = IdgenGenerators.of(environment).defaultGenerator();
+            WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner()
+                    == IdgenProperties.WorkerIdAssignerType.STATIC ? null : leaseStores.getIfUnique();
+            return assigner(definition, store, timeSource);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        SnowflakeGenerator idgenSnowflakeGenerator(WorkerIdAssigner workerIdAssigner, TimeSource timeSource,
+                org.springframework.core.env.Environment environment) {
+            return generator(IdgenGenerators.of(environment).defaultGenerator(), workerIdAssigner, timeSource);
+        }
+    }
+
+    /**
+     * @param store the lease store, or null: needed unless the assigner is static
+     */
+    static WorkerIdAssigner assigner(IdgenGenerators.Definition definition, WorkerIdLeaseStore store,
+            TimeSource timeSource) {
+        IdgenProperties.Snowflake snowflake = definition.properties().getSnowflake();
+        String prefix = definition.property("snowflake");
+        if (snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.STATIC) {
+            long workerId = snowflake.getWorkerId();
+            return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
+        }
+        if (store == null) {
+            String feature = definition.workerIdAssignerSetting();
+            throw snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.REDIS
+                    ? new IdgenStartupException(feature + " needs one Spring Data Redis connection factory",
+                            "Add org.springframework.boot:spring-boot-starter-data-redis and set"
+                                    + " spring.data.redis.host and spring.data.redis.port")
+                    : IdgenStartupException.missingDataSource(feature, null);
+        }
+        IdgenProperties.Lease lease = snowflake.getLease();
+        // Each generator holds a lease of its own: a named one's owner differs from the default one's even when
+        // they inherit one configured instance id, so that neither renews nor releases the other's lease.
+        String instanceId = definition.isDefault() || lease.getInstanceId() == null ? lease.getInstanceId()
+                : lease.getInstanceId() + "/" + definition.name();
+        return InvalidIdgenProperty.rethrowAsProperty(prefix + ".lease", () -> LeasingWorkerIdAssigner.builder(store)
+                .instanceId(instanceId)
+                .ttl(lease.getTtl())
+                .renewInterval(lease.getRenewInterval())
+                .safetyMargin(lease.getSafetyMargin())
+                .reuseDelay(lease.getReuseDelay())
+                .acquireTimeout(lease.getAcquireTimeout())
+                .timeSource(timeSource)
+                .build());
+    }
+
+    static SnowflakeGenerator generator(IdgenGenerators.Definition definition, WorkerIdAssigner workerIdAssigner,
+            TimeSource timeSource) {
+        IdgenProperties.Snowflake snowflake = definition.properties().getSnowflake();
+        String prefix = definition.property("snowflake");
+        SnowflakeLayout layout = InvalidIdgenProperty.rethrowAsProperty(prefix,
+                Map.of("layoutBits", snowflake.explicitBitsProperty()), () -> snowflake.layout().build());
+        try {
+            return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> SnowflakeGenerator.builder()
+                    .layout(layout)
+                    .workerIdAssigner(workerIdAssigner)
+                    .timeSource(timeSource)
+                    .maxBorrow(snowflake.getMaxBorrow())
+                    .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
+                    .build());
+        } catch (LayoutExhaustedException e) {
+            throw new InvalidConfigurationPropertyValueException(prefix + ".timestamp-bits",
+                    layout.timestampBits(), e.getMessage() + " (" + prefix + ".epoch, " + prefix + ".time-unit, "
+                            + prefix + ".timestamp-bits)");
+        }
+    }
+}
