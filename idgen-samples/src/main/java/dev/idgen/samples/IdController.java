@@ -85,8 +85,22 @@ class IdController {
      */
     @GetMapping("/decode/{id}")
     Map<String, Object> decode(@PathVariable String id) {
+        return body(ids.decode(parseId(id)));
+    }
+
+    /**
+     * {@code GET /ids/{name}/decode/{id}}: what an ID of the named sequence carries, read by the generator serving
+     * the name, with the generator's name: with several generators ({@code idgen.generators.*}) only the name tells
+     * which generator issued an ID.
+     */
+    @GetMapping("/{name}/decode/{id}")
+    Map<String, Object> decode(@PathVariable String name, @PathVariable String id) {
+        return body(ids.decode(name, parseId(id)));
+    }
+
+    private static Map<String, Object> body(dev.idgen.core.DecodedId decoded) {
         Map<String, Object> body = new LinkedHashMap<>();
-        ids.decode(parseId(id)).toMap().forEach((key, value) -> body.put(key,
+        decoded.toMap().forEach((key, value) -> body.put(key,
                 value instanceof Instant || key.equals("id") ? value.toString() : value));
         return body;
     }
@@ -112,6 +126,13 @@ class IdController {
                 }
             } else if (rest.indexOf('/') < 0) {
                 IdArguments.checkName(percentDecoded(rest));
+            } else if (rest.indexOf("/decode/") > 0 && !rest.startsWith("readable/")) {
+                int decode = rest.indexOf("/decode/");
+                IdArguments.checkName(percentDecoded(rest.substring(0, decode)));
+                String id = rest.substring(decode + "/decode/".length());
+                if (id.indexOf('/') < 0) {
+                    IdArguments.checkId(parseId(percentDecoded(id)));
+                }
             }
         } catch (InvalidArgumentException e) {
             return e;

@@ -123,6 +123,6 @@ class IdServiceApplicationTest {
 
         HttpResponse<String> prometheus = get("/actuator/prometheus");
         assertThat(prometheus.statusCode()).isEqualTo(200);
-        assertThat(prometheus.body()).contains("idgen_ids_generated_total{strategy=\"snowflake\"}");
+        assertThat(prometheus.body()).contains("idgen_ids_generated_total{generator=\"default\",strategy=\"snowflake\"}");
     }
 }
