@@ -213,7 +213,7 @@ public abstract class IdServiceContract {
     @Test
     void idsStrictlyIncreaseWithinOneThread() {
         String name = uniqueName();
-        long[] ids = new long[5_000];
+        long[] ids = new long[2_500];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = service.nextId(name);
         }
