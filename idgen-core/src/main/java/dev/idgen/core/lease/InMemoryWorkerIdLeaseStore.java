@@ -92,15 +92,6 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
         bornAt = clock.currentTimeMillis();
     }
 
-    /**
-     * @param workerId a worker id
-     * @return its current owner, or null
-     */
-    public synchronized String ownerOf(long workerId) {
-        Entry entry = entries.get(workerId);
-        return entry == null || entry.expiresAt() <= clock.currentTimeMillis() ? null : entry.owner();
-    }
-
     private void checkUp() {
         if (!available) {
             throw new StoreUnavailableException("The in-memory worker id lease store is switched off");

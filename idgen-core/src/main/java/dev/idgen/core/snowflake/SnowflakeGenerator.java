@@ -243,19 +243,6 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     }
 
     /**
-     * Fills {@code ids} from {@code offset} with {@code count} consecutive IDs.
-     *
-     * @param ids the array to fill
-     * @param offset where to start
-     * @param count how many IDs
-     */
-    public void nextIds(long[] ids, int offset, int count) {
-        for (int i = offset, end = offset + count; i < end; i++) {
-            ids[i] = nextId();
-        }
-    }
-
-    /**
      * @param id an ID issued under this generator's layout
      * @return its timestamp, worker id and sequence
      * @throws InvalidArgumentException when {@code id} is not positive or has bits above the layout

@@ -52,6 +52,15 @@ class SnowflakeGeneratorTest {
         return generator;
     }
 
+    /** {@code count} IDs from successive calls, in the order they were issued. */
+    private static long[] nextIds(SnowflakeGenerator generator, int count) {
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = generator.nextId();
+        }
+        return ids;
+    }
+
     private Future<Long> nextIdInBackground(SnowflakeGenerator generator) {
         return executor.submit(generator::nextId);
     }
@@ -88,8 +97,7 @@ class SnowflakeGeneratorTest {
     void sequenceOverflowWaitsForTheNextTickAndCountsTheWait() throws Exception {
         SnowflakeGenerator generator = started(generator()
                 .layout(SnowflakeLayout.builder().sequenceBits(2).build()));
-        long[] ids = new long[4];
-        generator.nextIds(ids, 0, 4);
+        long[] ids = nextIds(generator, 4);
         assertThat(Arrays.stream(ids).map(id -> generator.decode(id).sequence())).containsExactly(0L, 1L, 2L, 3L);
 
         Future<Long> fifth = nextIdInBackground(generator);
@@ -116,8 +124,7 @@ class SnowflakeGeneratorTest {
     @Test
     void aSaturatedTickHandsFullCapacityToTheNext() {
         SnowflakeGenerator generator = started(generator());
-        long[] ids = new long[4096];
-        generator.nextIds(ids, 0, 4096);
+        long[] ids = nextIds(generator, 4096);
         time.advanceMillis(1);
         long next = generator.nextId();
         assertThat(generator.decode(next).sequence()).isZero();
@@ -184,8 +191,7 @@ class SnowflakeGeneratorTest {
                 .layout(SnowflakeLayout.builder().sequenceBits(2).build()));
         // Past the start-up tick (now + maxBorrow), so that all three borrowable ticks are free.
         long nowMillis = time.advanceMillis(3);
-        long[] ids = new long[16];
-        generator.nextIds(ids, 0, 16);
+        long[] ids = nextIds(generator, 16);
         assertThat(ids).isSorted().doesNotHaveDuplicates();
         assertThat(generator.decode(ids[0]).timestamp().toEpochMilli()).isEqualTo(nowMillis);
         assertThat(generator.decode(ids[15]).timestamp().toEpochMilli()).isEqualTo(nowMillis + 3);

@@ -1,0 +1,12 @@
+package dev.idgen.jdbc;
+
+import dev.idgen.test.services.TestServices;
+
+/** The IdService contract for segments from Postgres. */
+class JdbcSegmentIdServiceContractPostgresTest extends JdbcSegmentIdServiceContract {
+
+    @Override
+    protected TestServices.JdbcEndpoint endpoint() {
+        return TestServices.postgres();
+    }
+}
