@@ -352,9 +352,14 @@ class SegmentIdServiceTest {
         SegmentIdService ids = service(new InMemorySegmentStore(0, Duration.ofMillis(1)),
                 settings(5000).stripeSize(64).build());
         assertUniqueAcross(List.of(ids, ids, ids, ids), 100_000);
-        java.util.function.LongSupplier sequence = ids.sequence("other");
-        long first = sequence.getAsLong();
-        assertThat(sequence.getAsLong()).isEqualTo(first + 1);
+        dev.idgen.core.IdSequence sequence = ids.sequence("other");
+        long first = sequence.nextId();
+        assertThat(sequence.nextId()).isEqualTo(first + 1);
+        long[] batch = sequence.nextIds(2);
+        assertThat(batch[1]).isGreaterThan(batch[0]);
+        assertThat(batch).doesNotContain(first, first + 1);
+        assertThat(sequence.name()).isEqualTo("other");
+        assertThat(sequence.strategy()).isEqualTo("segment");
     }
 
     @Test
