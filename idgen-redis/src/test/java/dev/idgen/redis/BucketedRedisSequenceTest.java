@@ -40,8 +40,8 @@ class BucketedRedisSequenceTest {
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
     private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
             TestServices.redis().port());
-    private final RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(2),
-            new RedisRoundTrips()));
+    private final RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(
+            new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips()));
 
     @AfterEach
     void close() {
@@ -251,8 +251,8 @@ class BucketedRedisSequenceTest {
         try (OwnRedis own = OwnRedis.start()) {
             LettuceConnectionFactory ownFactory = own.connectionFactory();
             try {
-                RedisScriptExecutor executor = new RedisScriptExecutor(ownFactory, Duration.ofMillis(500),
-                        new RedisRoundTrips());
+                RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(ownFactory),
+                        Duration.ofMillis(500), new RedisRoundTrips());
                 ManualTimeSource time = new ManualTimeSource(Instant.parse("2025-01-01T00:00:00Z"));
                 BucketedRedisSequence sequence = new BucketedRedisSequence(executor, prefix, 4, 99, ZoneOffset.UTC,
                         Duration.ofSeconds(5), time);

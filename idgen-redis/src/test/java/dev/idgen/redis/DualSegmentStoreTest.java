@@ -61,7 +61,8 @@ class DualSegmentStoreTest {
 
     @Test
     void aRedisThatOnlyTimedOutComesBackWithoutACallerFailingOrAnIdGoingBackwards() throws Exception {
-        RedisScriptExecutor redis = new RedisScriptExecutor(factory, Duration.ofMillis(500), new RedisRoundTrips());
+        RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
+                Duration.ofMillis(500), new RedisRoundTrips());
         assertThat(redis.awaitReady(Duration.ofSeconds(60))).as("own Redis answers").isTrue();
         JdbcSegmentStore database = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
