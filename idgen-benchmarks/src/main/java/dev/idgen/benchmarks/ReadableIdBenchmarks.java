@@ -3,6 +3,7 @@ package dev.idgen.benchmarks;
 import dev.idgen.redis.BucketedRedisSequence;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
+import dev.idgen.redis.SpringLettuceConnectionSource;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,7 +38,8 @@ public abstract class ReadableIdBenchmarks {
     @Setup
     public void setUp() {
         redis = Redis.counter("readable", 100_000);
-        readable = new BucketedRedisSequence(new RedisScriptExecutor(redis.connectionFactory(), Duration.ofSeconds(2),
+        readable = new BucketedRedisSequence(new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(redis.connectionFactory()), Duration.ofSeconds(2),
                 new RedisRoundTrips()), redis.prefix());
         readable.nextReadableId("ORD");
         raw = Redis.raw();

@@ -6,6 +6,7 @@ import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisWindowedCounter;
+import dev.idgen.redis.SpringLettuceConnectionSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -53,8 +54,8 @@ final class Redis implements AutoCloseable {
         LettuceConnectionFactory connectionFactory = newConnectionFactory();
         connectionFactory.afterPropertiesSet();
         connectionFactory.start();
-        RedisScriptExecutor executor = new RedisScriptExecutor(connectionFactory, Duration.ofSeconds(2),
-                new RedisRoundTrips());
+        RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(connectionFactory),
+                Duration.ofSeconds(2), new RedisRoundTrips());
         String prefix = uniquePrefix(kind);
         RedisWindowedCounter counter = new RedisWindowedCounter(executor, windows, prefix, windowSize);
         counter.verifyPersistence();

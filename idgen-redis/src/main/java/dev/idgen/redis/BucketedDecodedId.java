@@ -1,12 +1,13 @@
 package dev.idgen.redis;
 
 import dev.idgen.core.DecodedId;
+import dev.idgen.core.readable.ReadableIdFormat;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The parts of a readable ID from {@link BucketedRedisSequence}.
+ * The parts of a readable ID from {@link BucketedRedisSequence}, as its {@link ReadableIdFormat} reads them.
  *
  * @param readableId the ID itself
  * @param timestamp the Redis server time it was issued at, to the millisecond
@@ -19,6 +20,10 @@ public record BucketedDecodedId(String readableId, Instant timestamp, String biz
 
     /** The strategy name. */
     public static final String STRATEGY = "redis-buckets";
+
+    static BucketedDecodedId of(ReadableIdFormat.Parts parts) {
+        return new BucketedDecodedId(parts.id(), parts.timestamp(), parts.bizCode(), parts.bucket(), parts.sequence());
+    }
 
     @Override
     public String strategy() {

@@ -5,15 +5,12 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.readable.ReadableIdFormat;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.zone.ZoneOffsetTransition;
-import java.time.zone.ZoneRules;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,11 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  * one script round trip per ID.
  *
  * <h2>Format</h2>
- * {@code yyMMddHHmmssSSS} of the Redis server time the ID was issued at, in {@link #zone()} (default UTC); then the
- * caller's business code, 0 to 4 characters of {@code [A-Za-z0-9]}; then the bucket, zero-padded to the digits of
- * {@code N - 1} (3 for the default 256 buckets); then the sequence, zero-padded to the digits of
- * {@code maxSequence} (5 for the default 99,999). Every part but the business code has a fixed width, so
- * {@link #decodeReadable} finds the business code from the length. The years 2000 to 2099 can be written.
+ * {@link ReadableIdFormat}: {@code yyMMddHHmmssSSS} of the Redis server time the ID was issued at, in {@link #zone()}
+ * (default UTC); then the caller's business code, 0 to 4 characters of {@code [A-Za-z0-9]}; then the bucket,
+ * zero-padded to the digits of {@code N - 1} (3 for the default 256 buckets); then the sequence, zero-padded to the
+ * digits of {@code maxSequence} (5 for the default 99,999). The years 2000 to 2099 can be written.
  *
  * <h2>Buckets</h2>
  * Bucket {@code i} is the Redis hash {@code prefix + "bucket:{i}"} with the fields {@code ms} (the last millisecond it
@@ -73,8 +69,8 @@ import java.util.concurrent.locks.LockSupport;
  * <li><b>One configuration per prefix.</b> Every instance that shares the prefix must use the same number of buckets,
  * {@code maxSequence} and zone: the widths of the ID's parts and its time part depend on them.</li>
  * </ul>
- * The zone must not set its clocks back between 2000 and 2099 (the constructor refuses such zones): the repeated hour
- * would write two different milliseconds as the same time part.
+ * The zone must not set its clocks back between 2000 and 2099 ({@link ReadableIdFormat} refuses such zones): the
+ * repeated hour would write two different milliseconds as the same time part.
  *
  * <h2>When Redis fails</h2>
  * Each bucket has a circuit breaker. A bucket whose command fails ({@link RedisUnavailableException}) opens and is
@@ -86,8 +82,8 @@ import java.util.concurrent.locks.LockSupport;
  * and goes round again, still within the timeout. When no bucket answered, the call throws
  * {@link StoreUnavailableException}.
  *
- * <p>Thread-safe. Besides the round trip, a call allocates only the ID's bytes and its string: the date part is
- * formatted once per second and reused.
+ * <p>Thread-safe. Besides the round trip, a call allocates only the ID's bytes and its string (see
+ * {@link ReadableIdFormat#format}).
  */
 public final class BucketedRedisSequence implements ReadableIdService {
 
@@ -100,23 +96,11 @@ public final class BucketedRedisSequence implements ReadableIdService {
     /** The default largest sequence of a bucket within one millisecond. */
     public static final long DEFAULT_MAX_SEQUENCE = 99_999;
 
-    /** The smallest {@code maxSequence} accepted (one digit). */
-    public static final long MIN_MAX_SEQUENCE = 9;
-
-    /** The largest {@code maxSequence} accepted (eight digits). */
-    public static final long MAX_MAX_SEQUENCE = 99_999_999;
-
     /** The default time a failed bucket is skipped before it is probed. */
     public static final Duration DEFAULT_OPEN_DURATION = Duration.ofSeconds(5);
 
     /** The longest {@code openDuration} accepted. */
     public static final Duration MAX_OPEN_DURATION = Duration.ofHours(1);
-
-    /** The longest business code. */
-    public static final int MAX_BIZ_CODE_LENGTH = 4;
-
-    /** The width of the time part, {@code yyMMddHHmmssSSS}. */
-    public static final int TIME_DIGITS = 15;
 
     /** The state of a bucket's circuit breaker. */
     public enum CircuitState {
@@ -179,11 +163,6 @@ public final class BucketedRedisSequence implements ReadableIdService {
     /** How long a pass of busy buckets waits before the next: well under the millisecond that frees them. */
     private static final long BUSY_PAUSE_NANOS = 100_000;
 
-    // Local years 2000 to 2099 start at the earliest 18 hours before 2000-01-01T00:00Z and end at the latest 18 hours
-    // after 2100-01-01T00:00Z (offsets are at most 18 hours).
-    private static final Instant FIRST_INSTANT = Instant.parse("1999-12-31T06:00:00Z");
-    private static final Instant END_INSTANT = Instant.parse("2100-01-01T18:00:00Z");
-
     private static final Circuit CLOSED = new Circuit(CircuitState.CLOSED, 0);
 
     /**
@@ -195,23 +174,14 @@ public final class BucketedRedisSequence implements ReadableIdService {
     private record Circuit(CircuitState state, long openedAt) {
     }
 
-    /** The seconds part of the time part, {@code yyMMddHHmmss}, of the last second formatted. */
-    private record Second(long epochSecond, byte[] digits) {
-    }
-
     private final RedisScriptExecutor redis;
     private final String prefix;
     private final int buckets;
-    private final long maxSequence;
-    private final ZoneId zone;
-    private final ZoneRules rules;
+    private final ReadableIdFormat format;
     private final Duration openDuration;
     private final long openNanos;
     private final TimeSource timeSource;
     private final long timeoutNanos;
-    private final int bucketDigits;
-    private final int sequenceDigits;
-    private final int fixedLength;
     private final byte[][][] keys;
     private final byte[] maxSequenceArgument;
     private final AtomicInteger cursor = new AtomicInteger();
@@ -220,9 +190,6 @@ public final class BucketedRedisSequence implements ReadableIdService {
     private final LongAdder wraps = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private final LongAdder fences = new LongAdder();
-    // Most IDs of a second share its yyMMddHHmmss: formatting it once per second (per zone offset, which can only
-    // change at a whole second) keeps the date arithmetic off the hot path.
-    private volatile Second lastSecond;
 
     /**
      * With {@value #DEFAULT_BUCKETS} buckets, {@code maxSequence} {@value #DEFAULT_MAX_SEQUENCE}, UTC, an
@@ -240,8 +207,9 @@ public final class BucketedRedisSequence implements ReadableIdService {
      * @param redis runs the scripts; its timeout bounds each call
      * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
      * @param buckets how many buckets, from 1 to {@value #MAX_BUCKETS}
-     * @param maxSequence the largest sequence of a bucket within one millisecond, from {@value #MIN_MAX_SEQUENCE} to
-     *        {@value #MAX_MAX_SEQUENCE}; its digits are the width of the sequence part
+     * @param maxSequence the largest sequence of a bucket within one millisecond, from
+     *        {@value ReadableIdFormat#MIN_MAX_SEQUENCE} to {@value ReadableIdFormat#MAX_MAX_SEQUENCE}; its digits are
+     *        the width of the sequence part
      * @param zone the zone of the time part; it must not set its clocks back between 2000 and 2099
      * @param openDuration how long a failed bucket is skipped before one caller probes it, from 1 ms to 1 hour
      * @param timeSource measures {@code openDuration}, with {@link TimeSource#nanoTime()}
@@ -255,25 +223,16 @@ public final class BucketedRedisSequence implements ReadableIdService {
             throw new InvalidArgumentException("buckets", buckets,
                     "buckets must be between 1 and " + MAX_BUCKETS + ", but was " + buckets);
         }
-        if (maxSequence < MIN_MAX_SEQUENCE || maxSequence > MAX_MAX_SEQUENCE) {
-            throw new InvalidArgumentException("maxSequence", maxSequence, "maxSequence must be between "
-                    + MIN_MAX_SEQUENCE + " and " + MAX_MAX_SEQUENCE + ", but was " + maxSequence);
-        }
+        this.format = new ReadableIdFormat(buckets, maxSequence, zone);
         if (openDuration == null || openDuration.toMillis() < 1 || openDuration.compareTo(MAX_OPEN_DURATION) > 0) {
             throw new InvalidArgumentException("openDuration", openDuration,
                     "openDuration must be between 1ms and 1h, but was " + openDuration);
         }
-        this.zone = checkZone(zone);
-        this.rules = zone.getRules();
         this.buckets = buckets;
-        this.maxSequence = maxSequence;
         this.openDuration = openDuration;
         this.openNanos = openDuration.toNanos();
         this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
         this.timeoutNanos = redis.timeout().toNanos();
-        this.bucketDigits = digits(buckets - 1);
-        this.sequenceDigits = digits(maxSequence);
-        this.fixedLength = TIME_DIGITS + bucketDigits + sequenceDigits;
         this.keys = new byte[buckets][][];
         for (int i = 0; i < buckets; i++) {
             keys[i] = new byte[][] { (prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8) };
@@ -291,7 +250,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
      */
     @Override
     public String nextReadableId(String bizCode) {
-        checkBizCode(bizCode);
+        ReadableIdFormat.checkBizCode(bizCode);
         int start = Math.floorMod(cursor.getAndIncrement(), buckets);
         // The budget is real time, as the executor's timeout is; the TimeSource only measures openDuration.
         long started = System.nanoTime();
@@ -334,7 +293,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 }
                 long ms = ((Number) answer.get(0)).longValue();
                 if (ms >= 0) {
-                    return format(ms, bizCode, bucket, ((Number) answer.get(1)).longValue());
+                    return readableId(ms, bizCode, bucket, ((Number) answer.get(1)).longValue());
                 }
                 busySkips.increment();
                 if (ms == WRAPPED) {
@@ -365,50 +324,12 @@ public final class BucketedRedisSequence implements ReadableIdService {
     }
 
     /**
-     * @throws InvalidArgumentException naming {@code id} when it is {@code null}, has the wrong length, a non-digit
-     *         where digits belong, a business code character outside {@code [A-Za-z0-9]}, an impossible date or
-     *         local time, a bucket of {@link #bucketCount()} or more, or a sequence above {@code maxSequence}
+     * @throws InvalidArgumentException naming {@code id} when it is not an ID of this sequence's
+     *         {@link ReadableIdFormat} (see {@link ReadableIdFormat#parse})
      */
     @Override
     public BucketedDecodedId decodeReadable(String id) {
-        if (id == null) {
-            throw invalidId(null, "it is null");
-        }
-        int bizLength = id.length() - fixedLength;
-        if (bizLength < 0 || bizLength > MAX_BIZ_CODE_LENGTH) {
-            throw invalidId(id, "it has " + id.length() + " characters");
-        }
-        long time = parseDigits(id, 0, TIME_DIGITS);
-        int bucketStart = TIME_DIGITS + bizLength;
-        long bucket = parseDigits(id, bucketStart, bucketStart + bucketDigits);
-        long sequence = parseDigits(id, bucketStart + bucketDigits, id.length());
-        if (time < 0 || bucket < 0 || sequence < 0) {
-            throw invalidId(id, "a non-digit stands where digits belong");
-        }
-        String bizCode = id.substring(TIME_DIGITS, bucketStart);
-        if (!isBizCode(bizCode)) {
-            throw invalidId(id, "its business code '" + bizCode + "' is not of [A-Za-z0-9]");
-        }
-        if (bucket >= buckets) {
-            throw invalidId(id, "its bucket " + bucket + " is not below " + buckets);
-        }
-        if (sequence > maxSequence) {
-            throw invalidId(id, "its sequence " + sequence + " is above " + maxSequence);
-        }
-        LocalDateTime local;
-        try {
-            local = LocalDateTime.of(2000 + (int) (time / 10_000_000_000_000L), (int) (time / 100_000_000_000L % 100),
-                    (int) (time / 1_000_000_000 % 100), (int) (time / 10_000_000 % 100), (int) (time / 100_000 % 100),
-                    (int) (time / 1000 % 100), (int) (time % 1000) * 1_000_000);
-        } catch (DateTimeException e) {
-            throw invalidId(id, "its time part " + id.substring(0, TIME_DIGITS) + " is not a date and time");
-        }
-        List<ZoneOffset> offsets = rules.getValidOffsets(local);
-        if (offsets.isEmpty()) {
-            throw invalidId(id, "its time part " + id.substring(0, TIME_DIGITS) + " does not exist in " + zone);
-        }
-        // One offset: the constructor refused zones that set their clocks back, so no local time has two.
-        return new BucketedDecodedId(id, local.toInstant(offsets.get(0)), bizCode, (int) bucket, sequence);
+        return BucketedDecodedId.of(format.parse(id));
     }
 
     /**
@@ -481,14 +402,14 @@ public final class BucketedRedisSequence implements ReadableIdService {
      * @return the largest sequence of a bucket within one millisecond
      */
     public long maxSequence() {
-        return maxSequence;
+        return format.maxSequence();
     }
 
     /**
      * @return the zone of the time part
      */
     public ZoneId zone() {
-        return zone;
+        return format.zone();
     }
 
     /**
@@ -540,131 +461,22 @@ public final class BucketedRedisSequence implements ReadableIdService {
                     + " that missed writes repeats no ID; they serve again after that", lastFailure);
         }
         return new StoreUnavailableException("No readable ID from " + redis.describe() + " within " + redis.timeout()
-                + " (idgen.redis.timeout): every bucket that answered had used up its " + (maxSequence + 1)
+                + " (idgen.redis.timeout): every bucket that answered had used up its " + (format.maxSequence() + 1)
                 + " sequences of the millisecond; use more buckets or a larger maxSequence", lastFailure);
     }
 
-    private String format(long ms, String bizCode, int bucket, long sequence) {
-        int bizLength = bizCode.length();
-        byte[] out = new byte[fixedLength + bizLength];
-        long epochSecond = Math.floorDiv(ms, 1000);
-        Second second = lastSecond;
-        if (second == null || second.epochSecond() != epochSecond) {
-            second = second(epochSecond, ms);
-            lastSecond = second;
+    private String readableId(long ms, String bizCode, int bucket, long sequence) {
+        try {
+            return format.format(ms, bizCode, bucket, sequence);
+        } catch (InvalidArgumentException e) {
+            // The time and the sequence come from Redis, not from the caller: say where they came from.
+            throw new IdGenerationException(redis.describe() + " answered " + Instant.ofEpochMilli(ms) + ", sequence "
+                    + sequence + " for bucket " + bucketName(bucket) + ", which no readable ID can carry: "
+                    + e.getMessage(), e);
         }
-        System.arraycopy(second.digits(), 0, out, 0, 12);
-        writeDigits(out, 12, 3, Math.floorMod(ms, 1000));
-        for (int i = 0; i < bizLength; i++) {
-            out[TIME_DIGITS + i] = (byte) bizCode.charAt(i);
-        }
-        writeDigits(out, TIME_DIGITS + bizLength, bucketDigits, bucket);
-        writeDigits(out, TIME_DIGITS + bizLength + bucketDigits, sequenceDigits, sequence);
-        // Every byte is ASCII: the Latin-1 constructor copies them into a compact string without decoding.
-        return new String(out, StandardCharsets.ISO_8859_1);
-    }
-
-    private Second second(long epochSecond, long ms) {
-        ZoneOffset offset = rules.getOffset(Instant.ofEpochSecond(epochSecond));
-        LocalDateTime local = LocalDateTime.ofEpochSecond(epochSecond, 0, offset);
-        int year = local.getYear();
-        if (year < 2000 || year > 2099) {
-            // yy could not be read back to the right century, and two centuries would share IDs.
-            throw new IdGenerationException(redis.describe() + " says the time is " + Instant.ofEpochMilli(ms)
-                    + ", outside the years 2000 to 2099 that readable IDs can carry");
-        }
-        byte[] digits = new byte[12];
-        writeDigits(digits, 0, 2, year - 2000);
-        writeDigits(digits, 2, 2, local.getMonthValue());
-        writeDigits(digits, 4, 2, local.getDayOfMonth());
-        writeDigits(digits, 6, 2, local.getHour());
-        writeDigits(digits, 8, 2, local.getMinute());
-        writeDigits(digits, 10, 2, local.getSecond());
-        return new Second(epochSecond, digits);
-    }
-
-    private static void writeDigits(byte[] out, int from, int width, long value) {
-        for (int i = from + width - 1; i >= from; i--) {
-            out[i] = (byte) ('0' + value % 10);
-            value /= 10;
-        }
-    }
-
-    /**
-     * @return the number, or -1 when a character is not a digit
-     */
-    private static long parseDigits(String s, int from, int to) {
-        long value = 0;
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
-    }
-
-    private static int digits(long value) {
-        int digits = 1;
-        while (value >= 10) {
-            value /= 10;
-            digits++;
-        }
-        return digits;
-    }
-
-    private static boolean isBizCode(String s) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            char c = s.charAt(i);
-            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void checkBizCode(String bizCode) {
-        // A plain loop rather than a regex: this runs on every call and must not allocate.
-        if (bizCode == null || bizCode.length() > MAX_BIZ_CODE_LENGTH || !isBizCode(bizCode)) {
-            String shown = bizCode == null ? "null"
-                    : "'" + (bizCode.length() > 80 ? bizCode.substring(0, 80) + "..." : bizCode) + "'";
-            throw new InvalidArgumentException("bizCode", bizCode, "bizCode must be 0 to " + MAX_BIZ_CODE_LENGTH
-                    + " characters of [A-Za-z0-9], but was " + shown);
-        }
-    }
-
-    private InvalidArgumentException invalidId(String id, String reason) {
-        String shown = id == null ? "null" : "'" + (id.length() > 80 ? id.substring(0, 80) + "..." : id) + "'";
-        return new InvalidArgumentException("id", id, "id must be a readable ID of this sequence (" + TIME_DIGITS
-                + " digits yyMMddHHmmssSSS, 0 to " + MAX_BIZ_CODE_LENGTH + " of [A-Za-z0-9], " + bucketDigits
-                + " digits of bucket, " + sequenceDigits + " of sequence: " + fixedLength + " to "
-                + (fixedLength + MAX_BIZ_CODE_LENGTH) + " characters), but " + shown + " is not: " + reason);
     }
 
     private String bucketName(int bucket) {
         return prefix + "bucket:{" + bucket + "}";
-    }
-
-    /**
-     * Refuses a zone that sets its clocks back while IDs can be written: the hour it repeats would write two
-     * different milliseconds as the same time part, and a bucket's pairs (ms, seq) of both as the same ID.
-     */
-    private static ZoneId checkZone(ZoneId zone) {
-        if (zone == null) {
-            throw new InvalidArgumentException("zone", null, "zone must not be null");
-        }
-        ZoneRules rules = zone.getRules();
-        for (ZoneOffsetTransition transition = rules.nextTransition(FIRST_INSTANT); transition != null
-                && transition.getInstant().isBefore(END_INSTANT); transition = rules
-                        .nextTransition(transition.getInstant())) {
-            if (transition.isOverlap()) {
-                throw new InvalidArgumentException("zone", zone, "zone must not set its clocks back between 2000"
-                        + " and 2099, but " + zone + " does at " + transition.getInstant() + " (" + transition
-                        + "): the repeated local time would repeat readable IDs. Use UTC or a fixed offset such as"
-                        + " +08:00");
-            }
-        }
-        return zone;
     }
 }

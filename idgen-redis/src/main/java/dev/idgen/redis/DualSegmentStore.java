@@ -30,6 +30,7 @@ public final class DualSegmentStore implements SegmentStore {
     private final LongAdder fallbacks = new LongAdder();
     /** Names whose last block came from the database: their next Redis block needs a fresh window. */
     private final Set<String> fellBack = ConcurrentHashMap.newKeySet();
+    /** Whether the last allocation fell back, so that only the switches between the sides are logged. */
     private volatile boolean onDatabase;
 
     /**
@@ -81,13 +82,6 @@ public final class DualSegmentStore implements SegmentStore {
      */
     public long fallbacks() {
         return fallbacks.sum();
-    }
-
-    /**
-     * @return whether the last allocation had to fall back to the database
-     */
-    public boolean isOnDatabase() {
-        return onDatabase;
     }
 
     public RedisSegmentStore redis() {

@@ -2,9 +2,12 @@ package dev.idgen.redis;
 
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.redis.RedisConnectionSource.Connection;
 import dev.idgen.redis.RedisRoundTrips.Outcome;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
@@ -20,22 +23,29 @@ import java.util.stream.Collectors;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Runs idgen's Lua scripts on the application's Spring Data Redis {@link LettuceConnectionFactory}, over its shared
- * native connection (Lettuce pipelines the commands of concurrent callers on it), and waits for each answer at most
- * {@code timeout}: a Redis that is down, restarting or partitioned away costs a caller that long and then a
- * {@link RedisUnavailableException}, never a hang. Every round trip is timed into {@link RedisRoundTrips}.
+ * Runs idgen's Lua scripts over one native Lettuce connection (Lettuce pipelines the commands of concurrent callers on
+ * it), and waits for each answer at most {@code timeout}: a Redis that is down, restarting or partitioned away costs a
+ * caller that long and then a {@link RedisUnavailableException}, never a hang. Every round trip is timed into
+ * {@link RedisRoundTrips}.
+ *
+ * <h2>Connections</h2>
+ * Without Spring, {@link #standalone}, {@link #sentinel} and {@link #cluster} build an executor on a Lettuce client of
+ * its own, which {@link #close()} shuts down (add {@code io.lettuce:lettuce-core}; idgen-redis declares it optional):
+ * <pre>{@code
+ * RedisScriptExecutor redis = RedisScriptExecutor.standalone(RedisURI.create("redis://127.0.0.1:6379"),
+ *         Duration.ofMillis(500));
+ * IdService ids = new RedisIdService(new RedisWindowedCounter(redis, databaseSegmentStore, "idgen:", 100_000));
+ * }</pre>
+ * With Spring Data Redis, {@code new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), timeout,
+ * roundTrips)} runs on the application's connection factory and its shared native connection.
  *
  * <h2>Topologies</h2>
- * A single Redis, a Sentinel-monitored master ({@code spring.data.redis.sentinel.*}) or a Redis Cluster
- * ({@code spring.data.redis.cluster.*}); see {@link Topology}. Scripts and key commands go where Lettuce routes them:
- * the master, or on a cluster the master owning the key's slot (idgen's keys put their name in a hash tag, so the keys
- * of one script share a slot). Commands that belong to a node rather than a key ({@code CONFIG GET}, and
- * {@code INFO replication} for health) go to every master on a cluster.
+ * A single Redis, a Sentinel-monitored master or a Redis Cluster; see {@link Topology}. Scripts and key commands go
+ * where Lettuce routes them: the master, or on a cluster the master owning the key's slot (idgen's keys put their
+ * name in a hash tag, so the keys of one script share a slot). Commands that belong to a node rather than a key
+ * ({@code CONFIG GET}, and {@code INFO replication} for health) go to every master on a cluster.
  *
  * <p>After a failover the connection may still point at the old master: frozen (every command times out), still
  * writable (the sentinels demote it only some ten seconds later) or demoted (every write fails with {@code READONLY}).
@@ -52,24 +62,27 @@ public final class RedisScriptExecutor implements AutoCloseable {
 
     /** How idgen reaches Redis. */
     public enum Topology {
-        /** One Redis at {@code spring.data.redis.host}. */
+        /** One Redis at one address ({@link RedisScriptExecutor#standalone}, or {@code spring.data.redis.host}). */
         STANDALONE,
-        /** The master that Redis Sentinel names ({@code spring.data.redis.sentinel.*}). */
+        /**
+         * The master that Redis Sentinel names ({@link RedisScriptExecutor#sentinel}, or
+         * {@code spring.data.redis.sentinel.*}).
+         */
         SENTINEL,
-        /** A Redis Cluster ({@code spring.data.redis.cluster.*}). */
+        /** A Redis Cluster ({@link RedisScriptExecutor#cluster}, or {@code spring.data.redis.cluster.*}). */
         CLUSTER
     }
 
     /** The longest timeout accepted: a generator that waits longer than this for Redis is a stalled generator. */
     public static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
 
-    private final LettuceConnectionFactory connectionFactory;
+    private final RedisConnectionSource source;
     private final Duration timeout;
     private final long timeoutNanos;
     private final RedisRoundTrips roundTrips;
     private final Topology topology;
-    private volatile Native cached;
-    private java.util.concurrent.CompletableFuture<Native> connecting;
+    private volatile Connection cached;
+    private java.util.concurrent.CompletableFuture<Connection> connecting;
     /** When the connection was last dropped or the slot map reloaded, so that a burst of failures does it once. */
     private final java.util.concurrent.atomic.AtomicLong lastReset = new java.util.concurrent.atomic.AtomicLong(
             System.nanoTime() - TimeUnit.DAYS.toNanos(1));
@@ -85,34 +98,85 @@ public final class RedisScriptExecutor implements AutoCloseable {
         thread.start();
     };
 
-    private record Native(RedisConnection connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+    /**
+     * @param source where connections come from; {@link #close()} closes it
+     * @param timeout how long to wait for each answer, from 1 ms to {@link #MAX_TIMEOUT}
+     * @param roundTrips where round trips are counted
+     * @throws InvalidArgumentException naming {@code timeout} when it is out of range
+     */
+    public RedisScriptExecutor(RedisConnectionSource source, Duration timeout, RedisRoundTrips roundTrips) {
+        checkTimeout(timeout);
+        this.source = java.util.Objects.requireNonNull(source, "source");
+        this.timeout = timeout;
+        this.timeoutNanos = timeout.toNanos();
+        this.roundTrips = java.util.Objects.requireNonNull(roundTrips, "roundTrips");
+        this.topology = source.topology();
+        this.sentinelWatch = topology == Topology.SENTINEL && source.client() instanceof RedisClient client
+                ? new SentinelMasterWatch(client, source.masterName(), source.nodes(), timeout, () -> reconnect(true))
+                : null;
+        // Connect now, in the background: the first connection of a JVM (Netty starting up) can take longer than a
+        // short timeout, and should not fail the first call.
+        connectAttempt();
     }
 
     /**
-     * @param connectionFactory the application's Lettuce connection factory
+     * An executor on a single Redis, over a Lettuce client of its own (no Spring needed).
+     *
+     * @param uri the Redis, such as {@code RedisURI.create("redis://127.0.0.1:6379")}; its credentials, database and
+     *        TLS settings apply
      * @param timeout how long to wait for each answer, from 1 ms to {@link #MAX_TIMEOUT}
-     * @param roundTrips where round trips are counted
+     * @return a connecting executor; {@link #close()} shuts its client down
+     * @throws InvalidArgumentException naming {@code uri} or {@code timeout}
      */
-    public RedisScriptExecutor(LettuceConnectionFactory connectionFactory, Duration timeout,
-            RedisRoundTrips roundTrips) {
+    public static RedisScriptExecutor standalone(RedisURI uri, Duration timeout) {
+        checkTimeout(timeout);
+        return on(LettuceConnectionSource.standalone(uri), timeout);
+    }
+
+    /**
+     * An executor on the master that Redis Sentinel names, over a Lettuce client of its own (no Spring needed). It
+     * asks the sentinels every 250 ms and moves to a new master as soon as they name one.
+     *
+     * @param uri the sentinels and the master's name, such as
+     *        {@code RedisURI.create("redis-sentinel://10.0.0.1:26379,10.0.0.2:26379#mymaster")}; each sentinel's
+     *        credentials are used to ask it, the URI's own for the master
+     * @param timeout how long to wait for each answer, from 1 ms to {@link #MAX_TIMEOUT}
+     * @return a connecting executor; {@link #close()} shuts its client down
+     * @throws InvalidArgumentException naming {@code uri} (no sentinel, no master name) or {@code timeout}
+     */
+    public static RedisScriptExecutor sentinel(RedisURI uri, Duration timeout) {
+        checkTimeout(timeout);
+        return on(LettuceConnectionSource.sentinel(uri), timeout);
+    }
+
+    /**
+     * An executor on a Redis Cluster, over a Lettuce cluster client of its own (no Spring needed), which reloads the
+     * slot map on Lettuce's adaptive triggers ({@code MOVED}, reconnects) and every second.
+     *
+     * @param seedNodes some nodes of the cluster, such as {@code RedisURI.create("redis://10.0.0.1:6379")}
+     * @param timeout how long to wait for each answer, from 1 ms to {@link #MAX_TIMEOUT}
+     * @return a connecting executor; {@link #close()} shuts its client down
+     * @throws InvalidArgumentException naming {@code seedNodes} or {@code timeout}
+     */
+    public static RedisScriptExecutor cluster(List<RedisURI> seedNodes, Duration timeout) {
+        checkTimeout(timeout);
+        return on(LettuceConnectionSource.cluster(seedNodes), timeout);
+    }
+
+    private static RedisScriptExecutor on(RedisConnectionSource source, Duration timeout) {
+        try {
+            return new RedisScriptExecutor(source, timeout, new RedisRoundTrips());
+        } catch (RuntimeException | Error e) {
+            source.close();
+            throw e;
+        }
+    }
+
+    private static void checkTimeout(Duration timeout) {
         if (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(MAX_TIMEOUT) > 0) {
             throw new InvalidArgumentException("timeout", timeout,
                     "timeout must be between 1ms and " + MAX_TIMEOUT.toSeconds() + "s, but was " + timeout);
         }
-        this.connectionFactory = connectionFactory;
-        this.timeout = timeout;
-        this.timeoutNanos = timeout.toNanos();
-        this.roundTrips = roundTrips;
-        this.topology = connectionFactory.isClusterAware() ? Topology.CLUSTER
-                : connectionFactory.isRedisSentinelAware() ? Topology.SENTINEL : Topology.STANDALONE;
-        this.sentinelWatch = topology == Topology.SENTINEL
-                && connectionFactory.getNativeClient() instanceof io.lettuce.core.RedisClient client
-                        ? new SentinelMasterWatch(client, connectionFactory.getSentinelConfiguration(), timeout,
-                                () -> reconnect(true))
-                        : null;
-        // Connect now, in the background: the first connection of a JVM (Netty starting up) can take longer than a
-        // short timeout, and should not fail the first call.
-        connectAttempt();
     }
 
     public Duration timeout() {
@@ -128,13 +192,16 @@ public final class RedisScriptExecutor implements AutoCloseable {
      */
     public String describe() {
         return switch (topology) {
-        case STANDALONE -> "Redis at " + connectionFactory.getHostName() + ":" + connectionFactory.getPort();
-        case SENTINEL -> "Redis Sentinel master '" + connectionFactory.getSentinelConfiguration().getMaster().getName()
-                + "' (sentinels " + connectionFactory.getSentinelConfiguration().getSentinels().stream()
-                        .map(node -> node.getHost() + ":" + node.getPort()).collect(Collectors.joining(", ")) + ")";
-        case CLUSTER -> "Redis Cluster (seed nodes " + connectionFactory.getClusterConfiguration().getClusterNodes()
-                .stream().map(node -> node.getHost() + ":" + node.getPort()).collect(Collectors.joining(", ")) + ")";
+        case STANDALONE -> "Redis at " + address(source.nodes().get(0));
+        case SENTINEL -> "Redis Sentinel master '" + source.masterName() + "' (sentinels "
+                + source.nodes().stream().map(RedisScriptExecutor::address).collect(Collectors.joining(", ")) + ")";
+        case CLUSTER -> "Redis Cluster (seed nodes "
+                + source.nodes().stream().map(RedisScriptExecutor::address).collect(Collectors.joining(", ")) + ")";
         };
+    }
+
+    private static String address(RedisURI uri) {
+        return uri.getSocket() != null ? uri.getSocket() : uri.getHost() + ":" + uri.getPort();
     }
 
     /**
@@ -294,8 +361,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
 
     /** How a single master is named before it is asked: its configured address, or on Sentinel just "master". */
     private String singleMasterName() {
-        return topology == Topology.STANDALONE ? connectionFactory.getHostName() + ":" + connectionFactory.getPort()
-                : "master";
+        return topology == Topology.STANDALONE ? address(source.nodes().get(0)) : "master";
     }
 
     private static final java.util.regex.Pattern LADDR = java.util.regex.Pattern.compile("laddr=(\\S+)");
@@ -319,7 +385,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
      */
     public boolean awaitReady(Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
-        java.util.concurrent.CompletableFuture<Native> attempt = connectAttempt();
+        java.util.concurrent.CompletableFuture<Connection> attempt = connectAttempt();
         try {
             attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             ping();
@@ -395,7 +461,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
     }
 
     private RedisClusterAsyncCommands<byte[], byte[]> commands() {
-        Native current = cached;
+        Connection current = cached;
         if (current != null) {
             return current.commands();
         }
@@ -404,10 +470,10 @@ public final class RedisScriptExecutor implements AutoCloseable {
 
     /**
      * Connects on a thread of its own, so that the wait for a Redis that accepts connections but never answers the
-     * handshake is bounded by the timeout too, not by the connection factory's own timeouts.
+     * handshake is bounded by the timeout too, not by the client's own timeouts.
      */
     private RedisClusterAsyncCommands<byte[], byte[]> connect(long started) {
-        java.util.concurrent.CompletableFuture<Native> attempt;
+        java.util.concurrent.CompletableFuture<Connection> attempt;
         synchronized (this) {
             if (cached != null) {
                 return cached.commands();
@@ -415,7 +481,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
             attempt = connectAttempt();
         }
         try {
-            Native connected = attempt.get(timeoutNanos - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
+            Connection connected = attempt.get(timeoutNanos - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
             synchronized (this) {
                 if (connecting == attempt) {
                     cached = connected;
@@ -442,8 +508,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 }
             }
             throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
-                    + " (idgen.redis.timeout); Lettuce's own connect timeout (spring.data.redis.connect-timeout)"
-                    + " bounds how long a hanging attempt holds the connection factory", e);
+                    + " (idgen.redis.timeout); Lettuce's own connect timeout (its SocketOptions,"
+                    + " spring.data.redis.connect-timeout) bounds how long a hanging attempt lasts", e);
         } catch (ExecutionException e) {
             synchronized (this) {
                 if (connecting == attempt) {
@@ -459,17 +525,10 @@ public final class RedisScriptExecutor implements AutoCloseable {
         }
     }
 
-    private synchronized java.util.concurrent.CompletableFuture<Native> connectAttempt() {
+    private synchronized java.util.concurrent.CompletableFuture<Connection> connectAttempt() {
         if (connecting == null) {
             connectingSince = System.nanoTime();
-            connecting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                RedisConnection connection = connectionFactory.getConnection();
-                if (!(connection instanceof LettuceConnection lettuce)) {
-                    connection.close();
-                    throw new IllegalStateException("idgen's Redis backends need Lettuce");
-                }
-                return new Native(connection, lettuce.getNativeConnection());
-            }, CONNECTOR);
+            connecting = java.util.concurrent.CompletableFuture.supplyAsync(source::connect, CONNECTOR);
         }
         return connecting;
     }
@@ -483,9 +542,9 @@ public final class RedisScriptExecutor implements AutoCloseable {
         return connect(started);
     }
 
-    private static void closeQuietly(Native connection) {
+    private static void closeQuietly(Connection connection) {
         try {
-            connection.connection().close();
+            connection.close();
         } catch (RuntimeException ignored) {
             // already unusable
         }
@@ -522,12 +581,12 @@ public final class RedisScriptExecutor implements AutoCloseable {
         CONNECTOR.execute(() -> {
             try {
                 if (topology == Topology.CLUSTER) {
-                    if (connectionFactory.getNativeClient() instanceof RedisClusterClient client) {
+                    if (source.client() instanceof RedisClusterClient client) {
                         client.refreshPartitions();
                     }
                     return;
                 }
-                Native current;
+                Connection current;
                 synchronized (this) {
                     current = cached;
                     cached = null;
@@ -538,25 +597,27 @@ public final class RedisScriptExecutor implements AutoCloseable {
                     }
                     connecting = null;
                 }
-                // Outside this executor's lock: resetting takes the factory's lock, which a connection attempt holds.
+                // Outside this executor's lock: resetting takes the source's lock (Spring's connection factory), which
+                // a connection attempt holds.
                 if (current != null) {
                     closeQuietly(current);
                 }
-                if (connectionFactory.getShareNativeConnection()) {
-                    // The shared native connection is Spring's: a fresh one asks the sentinels for the master.
-                    connectionFactory.resetConnection();
-                }
+                source.reset();
             } catch (RuntimeException e) {
                 // the next failure tries again
             }
         });
     }
 
-    /** Stops following the sentinels. */
+    /**
+     * Stops following the sentinels and closes the connection source: the Lettuce client of {@link #standalone},
+     * {@link #sentinel} and {@link #cluster} is shut down, while a Spring connection factory stays open.
+     */
     @Override
     public void close() {
         if (sentinelWatch != null) {
             sentinelWatch.close();
         }
+        source.close();
     }
 }

@@ -8,8 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.springframework.data.redis.connection.RedisNode;
-import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 
 /**
  * Asks the sentinels every {@link #INTERVAL} which node is the master, and calls {@code onSwitch} when the answer
@@ -43,31 +41,22 @@ final class SentinelMasterWatch implements AutoCloseable {
     private SocketAddress master;
 
     /**
-     * @param client the Lettuce client to open sentinel connections with (the connection factory's own)
-     * @param configuration the sentinels and the master's name
+     * @param client the Lettuce client to open sentinel connections with (the one the data connections come from)
+     * @param masterName the name of the master the sentinels watch
+     * @param sentinels the sentinels, each with the credentials to ask it
      * @param timeout how long to wait for a sentinel's answer
      * @param onSwitch what to do when the sentinels name another master
      */
-    SentinelMasterWatch(RedisClient client, RedisSentinelConfiguration configuration, Duration timeout,
+    SentinelMasterWatch(RedisClient client, String masterName, List<RedisURI> sentinels, Duration timeout,
             Runnable onSwitch) {
         this.client = client;
-        this.masterName = configuration.getMaster().getName();
-        this.sentinels = configuration.getSentinels().stream().map(node -> uri(node, configuration)).toList();
+        this.masterName = masterName;
+        this.sentinels = List.copyOf(sentinels);
         this.timeout = timeout;
         this.onSwitch = onSwitch;
         this.thread = new Thread(this::run, "idgen-sentinel-watch");
         thread.setDaemon(true);
         thread.start();
-    }
-
-    private static RedisURI uri(RedisNode node, RedisSentinelConfiguration configuration) {
-        RedisURI.Builder uri = RedisURI.builder().withHost(node.getHost()).withPort(node.getPort());
-        if (configuration.getSentinelPassword().isPresent()) {
-            char[] password = configuration.getSentinelPassword().get();
-            String user = configuration.getSentinelUsername();
-            uri = user != null ? uri.withAuthentication(user, password) : uri.withPassword(password);
-        }
-        return uri.build();
     }
 
     private void run() {

@@ -40,8 +40,8 @@ class BucketedRedisSequenceTest {
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
     private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
             TestServices.redis().port());
-    private final RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(2),
-            new RedisRoundTrips()));
+    private final RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(
+            new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips()));
 
     @AfterEach
     void close() {
@@ -251,8 +251,8 @@ class BucketedRedisSequenceTest {
         try (OwnRedis own = OwnRedis.start()) {
             LettuceConnectionFactory ownFactory = own.connectionFactory();
             try {
-                RedisScriptExecutor executor = new RedisScriptExecutor(ownFactory, Duration.ofMillis(500),
-                        new RedisRoundTrips());
+                RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(ownFactory),
+                        Duration.ofMillis(500), new RedisRoundTrips());
                 ManualTimeSource time = new ManualTimeSource(Instant.parse("2025-01-01T00:00:00Z"));
                 BucketedRedisSequence sequence = new BucketedRedisSequence(executor, prefix, 4, 99, ZoneOffset.UTC,
                         Duration.ofSeconds(5), time);
@@ -341,22 +341,9 @@ class BucketedRedisSequenceTest {
 
     @Test
     void malformedIdsNameId() {
+        // The format's own test covers every malformation; these follow from this sequence's settings.
         BucketedRedisSequence sequence = new BucketedRedisSequence(redis, prefix);
-        String[] bad = {
-            null,
-            "",
-            "2503140930151230000001", // 22 characters: one short
-            "250314093015123ABCDE00000001", // a five-character bizCode
-            "25031409301512XORD04200017", // a letter in the time part
-            "250314093015123ORD0420001X", // a letter in the sequence
-            "250314093015123ORD04X00017", // a letter in the bucket
-            "251314093015123ORD04200017", // month 13
-            "250230093015123ORD04200017", // February 30
-            "250314243015123ORD04200017", // hour 24
-            "250314093015123OR-04200017", // not [A-Za-z0-9]
-            "250314093015123ORD30000017", // bucket 300 of 256
-        };
-        for (String id : bad) {
+        for (String id : new String[] { null, "250314093015123ORD30000017", "2503140930151230000001" }) {
             assertThatThrownBy(() -> sequence.decodeReadable(id)).as(String.valueOf(id))
                     .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("id must be a readable ID")
                     .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("id"));

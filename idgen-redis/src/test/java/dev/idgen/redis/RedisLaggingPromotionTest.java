@@ -49,7 +49,8 @@ class RedisLaggingPromotionTest {
     private RedisScriptExecutor executor(OwnRedis redis) {
         LettuceConnectionFactory factory = redis.connectionFactory();
         factories.add(factory);
-        return RedisTests.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(2), new RedisRoundTrips()));
+        return RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
+                Duration.ofSeconds(2), new RedisRoundTrips()));
     }
 
     /** Waits until the replica has everything the master wrote, then stops it: it misses what follows. */

@@ -21,4 +21,19 @@ final class RedisTests {
         }
         return executor;
     }
+
+    /**
+     * Deletes the keys under {@code prefix} on the Redis at {@code uri}, over a Lettuce client of its own (no Spring).
+     */
+    static void deleteKeys(io.lettuce.core.RedisURI uri, String prefix) {
+        io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(uri);
+        try (var connection = client.connect()) {
+            java.util.List<String> keys = connection.sync().keys(prefix + "*");
+            if (!keys.isEmpty()) {
+                connection.sync().del(keys.toArray(String[]::new));
+            }
+        } finally {
+            client.shutdown();
+        }
+    }
 }

@@ -31,8 +31,8 @@ class RedisWindowedCounterTest {
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
     private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
             TestServices.redis().port());
-    private final RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(2),
-            new RedisRoundTrips()));
+    private final RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(
+            new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips()));
     private final InMemorySegmentStore database = new InMemorySegmentStore(0, Duration.ZERO);
 
     @AfterEach
@@ -151,8 +151,8 @@ class RedisWindowedCounterTest {
             acceptor.start();
             LettuceConnectionFactory silentFactory = OwnRedis.connectionFactory("127.0.0.1", silent.getLocalPort());
             try {
-                RedisScriptExecutor executor = new RedisScriptExecutor(silentFactory, Duration.ofMillis(300),
-                        new RedisRoundTrips());
+                RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(silentFactory),
+                        Duration.ofMillis(300), new RedisRoundTrips());
                 RedisWindowedCounter counter = new RedisWindowedCounter(executor, database, prefix, 100);
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
@@ -177,8 +177,9 @@ class RedisWindowedCounterTest {
         }
         LettuceConnectionFactory downFactory = OwnRedis.connectionFactory("127.0.0.1", port);
         try {
-            RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(downFactory,
-                    Duration.ofMillis(500), new RedisRoundTrips()), database, prefix, 100);
+            RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(
+                    new SpringLettuceConnectionSource(downFactory), Duration.ofMillis(500), new RedisRoundTrips()),
+                    database, prefix, 100);
             assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
                     .hasMessageContaining("127.0.0.1:" + port);
         } finally {
@@ -193,8 +194,9 @@ class RedisWindowedCounterTest {
             LettuceConnectionFactory ownFactory = own.connectionFactory();
             try (var connection = ownFactory.getConnection()) {
                 connection.serverCommands().setConfig("save", "60 1");
-                RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(ownFactory,
-                        Duration.ofSeconds(1), new RedisRoundTrips()), database, prefix, 100);
+                RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(ownFactory), Duration.ofSeconds(1), new RedisRoundTrips()),
+                        database, prefix, 100);
                 assertThatThrownBy(counter::verifyPersistence).isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("save='60 1'").hasMessageContaining("idgen.redis.verify-persistence");
                 connection.serverCommands().setConfig("appendonly", "yes");
@@ -211,8 +213,9 @@ class RedisWindowedCounterTest {
         try (OwnRedis own = OwnRedis.start("--rename-command", "CONFIG", "")) {
             LettuceConnectionFactory ownFactory = own.connectionFactory();
             try {
-                RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(ownFactory,
-                        Duration.ofSeconds(1), new RedisRoundTrips()), database, prefix, 100);
+                RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(ownFactory), Duration.ofSeconds(1), new RedisRoundTrips()),
+                        database, prefix, 100);
                 assertThatThrownBy(counter::verifyPersistence).isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("idgen.redis.verify-persistence=false")
                         .satisfies(e -> assertThat(RedisWindowedCounter.isUnreachable((IllegalStateException) e))
@@ -240,8 +243,8 @@ class RedisWindowedCounterTest {
             shortTimeouts.afterPropertiesSet();
             shortTimeouts.start();
             try {
-                RedisScriptExecutor executor = new RedisScriptExecutor(shortTimeouts, Duration.ofSeconds(30),
-                        new RedisRoundTrips());
+                RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(shortTimeouts),
+                        Duration.ofSeconds(30), new RedisRoundTrips());
                 assertThat(executor.awaitReady(Duration.ofSeconds(60))).isTrue();
                 RedisWindowedCounter counter = new RedisWindowedCounter(executor, database, prefix, 100);
                 own.signal("STOP");
@@ -281,7 +284,8 @@ class RedisWindowedCounterTest {
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("windowSize must be");
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, prefix, 100, 0))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("maxNames must be");
-        assertThatThrownBy(() -> new RedisScriptExecutor(factory, Duration.ZERO, new RedisRoundTrips()))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("timeout must be");
+        assertThatThrownBy(() -> new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), Duration.ZERO,
+                new RedisRoundTrips())).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("timeout must be");
     }
 }

@@ -30,8 +30,8 @@ class RedisWorkerIdLeaseStoreTest extends WorkerIdLeaseStoreContract {
 
     @Override
     protected WorkerIdLeaseStore store() {
-        return new RedisWorkerIdLeaseStore(RedisTests.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(2),
-                new RedisRoundTrips())), prefix);
+        return new RedisWorkerIdLeaseStore(RedisTests.ready(new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips())), prefix);
     }
 
     @Override

@@ -23,7 +23,8 @@ class SentinelMasterWatchTest {
     @Test
     void theExecutorFollowsTheSentinelsWithoutWaitingForAnError() throws Exception {
         try (OwnRedisSentinelGroup group = OwnRedisSentinelGroup.start();
-                RedisScriptExecutor executor = new RedisScriptExecutor(group.connectionFactory(Duration.ofSeconds(2)),
+                RedisScriptExecutor executor = new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(group.connectionFactory(Duration.ofSeconds(2))),
                         Duration.ofSeconds(2), new RedisRoundTrips())) {
             assertThat(executor.awaitReady(DEADLINE)).isTrue();
             OwnRedisNode old = group.master();

@@ -15,6 +15,7 @@ import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisSegmentStore;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.RedisWorkerIdLeaseStore;
+import dev.idgen.redis.SpringLettuceConnectionSource;
 import java.util.Locale;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
@@ -74,7 +75,8 @@ class IdgenRedisConfiguration {
                         + " set spring.data.redis.host and spring.data.redis.port");
             }
             RedisScriptExecutor executor = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
-                    () -> new RedisScriptExecutor(lettuce, properties.getTimeout(), roundTrips));
+                    () -> new RedisScriptExecutor(new SpringLettuceConnectionSource(lettuce), properties.getTimeout(),
+                            roundTrips));
             executor.awaitReady(STARTUP_WAIT);
             return executor;
         }

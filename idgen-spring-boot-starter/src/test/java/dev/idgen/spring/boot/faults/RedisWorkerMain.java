@@ -18,6 +18,7 @@ import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisSegmentStore;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.RedisWorkerIdLeaseStore;
+import dev.idgen.redis.SpringLettuceConnectionSource;
 import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
 import java.io.BufferedWriter;
@@ -45,7 +46,8 @@ public final class RedisWorkerMain {
         System.setOut(System.err);
         String mode = args[0];
         LettuceConnectionFactory factory = OwnRedis.connectionFactory("127.0.0.1", Integer.parseInt(args[1]));
-        RedisScriptExecutor redis = new RedisScriptExecutor(factory, Duration.ofMillis(300), new RedisRoundTrips());
+        RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
+                Duration.ofMillis(300), new RedisRoundTrips());
         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(ids, StandardCharsets.US_ASCII), 1 << 12);
         IdService service;
         long duration;

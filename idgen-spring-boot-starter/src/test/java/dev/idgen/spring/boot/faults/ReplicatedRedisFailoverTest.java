@@ -3,6 +3,7 @@ package dev.idgen.spring.boot.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.segment.InMemorySegmentStore;
+import dev.idgen.redis.SpringLettuceConnectionSource;
 import dev.idgen.spring.boot.autoconfigure.IdgenHealthIndicator;
 import dev.idgen.redis.RedisIdService;
 import dev.idgen.redis.RedisRoundTrips;
@@ -302,7 +303,8 @@ class ReplicatedRedisFailoverTest {
 
     private void run(String topology, String scenario, Replicated redis, Fault fault) throws Exception {
         // A third client, as an application's health endpoint sees it.
-        RedisScriptExecutor executor = new RedisScriptExecutor(redis.connectionFactory(), Duration.ofMillis(500),
+        RedisScriptExecutor executor = new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(redis.connectionFactory()), Duration.ofMillis(500),
                 new RedisRoundTrips());
         closeables.add(executor);
         executor.awaitReady(Duration.ofSeconds(60));

@@ -18,6 +18,7 @@ import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisSegmentStore;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.RedisWorkerIdLeaseStore;
+import dev.idgen.redis.SpringLettuceConnectionSource;
 import dev.idgen.test.services.TestServices;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -57,7 +58,8 @@ public final class ReplicatedRedisWorkerMain {
         java.io.OutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
         System.setOut(System.err);
         LettuceConnectionFactory factory = factory(args[0], args[1]);
-        RedisScriptExecutor redis = new RedisScriptExecutor(factory, Duration.ofMillis(500), new RedisRoundTrips());
+        RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
+                Duration.ofMillis(500), new RedisRoundTrips());
         redis.awaitReady(Duration.ofSeconds(60));
         HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], "root", "").pool(4);
         JdbcSegmentStore database = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), args[3], 0,
