@@ -12,7 +12,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * The {@link IdService} contract for the {@code redis} strategy on the real Redis, through the plain-Java
- * constructors, under a key prefix of the test's own. Windows of 1,000 make the concurrency test reserve many.
+ * constructors on plain Lettuce, under a key prefix of the test's own. Windows of 1,000 make the concurrency test reserve many.
  */
 class RedisIdServiceContractTest extends IdServiceContract {
 
@@ -31,7 +31,9 @@ class RedisIdServiceContractTest extends IdServiceContract {
 
     /** The only line here that knows how a {@link RedisScriptExecutor} is built. */
     private RedisScriptExecutor executor() {
-        return RedisTests.ready(new RedisScriptExecutor(factory, Duration.ofSeconds(5), new RedisRoundTrips()));
+        return RedisTests.ready(RedisScriptExecutor.standalone(
+                io.lettuce.core.RedisURI.create(TestServices.redis().host(), TestServices.redis().port()),
+                Duration.ofSeconds(5)));
     }
 
     @Override
