@@ -7,9 +7,8 @@ import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import java.time.Duration;
-import org.apache.ibatis.session.SqlSessionFactory;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -19,7 +18,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * {@code idgen.strategy=segment}: a {@link SegmentIdService} over a {@link SegmentStore}, by default the JDBC store on
- * the application's MyBatis {@link SqlSessionFactory}.
+ * the application's {@link DataSource}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "idgen.strategy", havingValue = "segment")
@@ -36,9 +35,8 @@ class IdgenSegmentConfiguration {
         SegmentStore store = stores.getIfAvailable();
         if (store == null) {
             throw new IdgenStartupException("idgen.strategy=segment needs a segment store, but there is no single"
-                    + " MyBatis SqlSessionFactory (there is no single DataSource)", "Add"
-                    + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
-                    + " JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
+                    + " DataSource bean", "Add org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and"
+                    + " set spring.datasource.url; or declare a SegmentStore bean");
         }
         return SegmentIdService.builder(store).settings(settings).timeSource(timeSource)
                 .maxNames(properties.checkedMaxNames()).build();
@@ -46,42 +44,36 @@ class IdgenSegmentConfiguration {
 
     /**
      * The database store Redis windows are reserved from (and the dual store falls back to): the same table and
-     * settings as the jdbc segment store, on the application's MyBatis {@link SqlSessionFactory}.
+     * settings as the jdbc segment store, on the application's {@link DataSource}.
      *
      * @param feature what needs it, for the error message
      */
     static JdbcSegmentStore windowStore(IdgenProperties properties, org.springframework.beans.factory.BeanFactory beans,
             String feature) {
-        if (!org.springframework.util.ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory",
-                IdgenSegmentConfiguration.class.getClassLoader())) {
-            throw IdgenStartupException.missingDependency(feature, "MyBatis with Spring",
-                    "org.apache.ibatis.session.SqlSessionFactory", "org.mybatis.spring.boot:mybatis-spring-boot-starter");
-        }
-        SqlSessionFactory factory = beans.getBeanProvider(SqlSessionFactory.class).getIfUnique();
-        if (factory == null) {
+        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+        if (dataSource == null) {
             throw new IdgenStartupException(feature + " keeps its durable floor in a database (so that a Redis that"
-                    + " lost its data never repeats IDs), but there is no single MyBatis SqlSessionFactory", "Add"
-                    + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
-                    + " JDBC driver, and set spring.datasource.url");
+                    + " lost its data never repeats IDs), but there is no single DataSource bean", "Add"
+                    + " org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
+                    + " spring.datasource.url");
         }
         IdgenProperties.Jdbc jdbc = properties.getJdbc();
         Duration timeout = jdbc.checkedTimeout();
-        return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(factory,
+        return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(dataSource,
                 jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
-    @ConditionalOnSingleCandidate(SqlSessionFactory.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
     @ConditionalOnProperty(name = "idgen.segment.store", havingValue = "jdbc", matchIfMissing = true)
     static class JdbcStoreConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        SegmentStore idgenSegmentStore(IdgenProperties properties, SqlSessionFactory sqlSessionFactory) {
+        SegmentStore idgenSegmentStore(IdgenProperties properties, DataSource dataSource) {
             IdgenProperties.Jdbc jdbc = properties.getJdbc();
             Duration timeout = jdbc.checkedTimeout();
-            return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(sqlSessionFactory,
+            return InvalidIdgenProperty.rethrowAsProperty("idgen.jdbc", () -> new JdbcSegmentStore(dataSource,
                     jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
         }
     }
