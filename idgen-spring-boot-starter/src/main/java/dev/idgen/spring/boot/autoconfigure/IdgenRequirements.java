@@ -5,6 +5,7 @@ import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -25,9 +26,10 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
 
     private static final String OWN_CONFIGURATION = IdgenRequirements.class.getPackageName() + ".";
 
-    private static final Dependency MYBATIS = new Dependency("MyBatis with Spring",
-            "org.mybatis.spring.boot:mybatis-spring-boot-starter", "org.apache.ibatis.session.SqlSessionFactory",
-            "org.mybatis.spring.SqlSessionTemplate");
+    /** The database strategies reach their table through the DataSource bean that Spring Boot's JDBC support makes. */
+    private static final Dependency JDBC = new Dependency("spring-boot-jdbc (DataSource)",
+            "org.springframework.boot:spring-boot-starter-jdbc",
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
 
     private static final Dependency REDIS = new Dependency("Spring Data Redis with Lettuce",
             "org.springframework.boot:spring-boot-starter-data-redis (spring-boot-data-redis and lettuce-core)",
@@ -56,12 +58,13 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
                     require(REDIS, feature, classLoader, beanFactory, SegmentStore.class, IdService.class);
                 }
                 // The Redis stores keep their durable floor in the database too.
-                require(MYBATIS, feature, classLoader, beanFactory, SegmentStore.class, IdService.class);
+                require(JDBC, feature, classLoader, beanFactory, SegmentStore.class, IdService.class, DataSource.class);
             }
-            case TICKET -> require(MYBATIS, "idgen.strategy=ticket", classLoader, beanFactory, IdService.class);
+            case TICKET -> require(JDBC, "idgen.strategy=ticket", classLoader, beanFactory, IdService.class,
+                    DataSource.class);
             case REDIS -> {
                 require(REDIS, "idgen.strategy=redis", classLoader, beanFactory, IdService.class);
-                require(MYBATIS, "idgen.strategy=redis", classLoader, beanFactory, IdService.class);
+                require(JDBC, "idgen.strategy=redis", classLoader, beanFactory, IdService.class, DataSource.class);
             }
             case SNOWFLAKE -> {
                 IdgenProperties.WorkerIdAssignerType assigner = binder

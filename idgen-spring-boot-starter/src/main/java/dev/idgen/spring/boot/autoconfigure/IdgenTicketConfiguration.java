@@ -16,7 +16,6 @@ import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -25,11 +24,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * {@code idgen.strategy=ticket}: Flickr-style ticket servers on MySQL or MariaDB, through MyBatis.
+ * {@code idgen.strategy=ticket}: Flickr-style ticket servers on MySQL, MariaDB, PostgreSQL or H2 DataSources.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "idgen.strategy", havingValue = "ticket")
-@ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
 @EnableConfigurationProperties(IdgenTicketProperties.class)
 class IdgenTicketConfiguration {
 
@@ -103,12 +101,12 @@ class IdgenTicketConfiguration {
                         + e.server() + ", and idgen does not create it (idgen.jdbc.initialize-schema="
                         + ticket.schemaInitialization(properties.getJdbc().getInitializeSchema()).name()
                                 .toLowerCase(java.util.Locale.ROOT) + ")",
-                        "Create the table with the DDL idgen ships in META-INF/idgen/ticket-mysql.sql (replace ${table}"
+                        "Create the table with the DDL idgen ships in " + e.ddlResource() + " (replace ${table}"
                                 + " with " + e.table() + "), or set idgen.jdbc.initialize-schema=always to let idgen"
                                 + " create it", e);
             } catch (UnsupportedTicketDatabaseException e) {
                 throw new IdgenStartupException(e.getMessage(), "Point idgen.ticket.servers (or spring.datasource.url)"
-                        + " at MySQL or MariaDB, or use idgen.strategy=segment, which also runs on PostgreSQL", e);
+                        + " at MySQL, MariaDB, PostgreSQL or H2", e);
             } catch (StoreUnavailableException e) {
                 LOG.warn("Ticket server " + server.id() + " is unavailable at start-up; it is retried on use: "
                         + e.getMessage());
