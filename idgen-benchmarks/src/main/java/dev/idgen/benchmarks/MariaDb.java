@@ -1,11 +1,6 @@
 package dev.idgen.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.SqlSessionFactory;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 
 /**
  * The MariaDB the database benchmarks run against: {@code IDGEN_BENCH_MARIADB_URL} (default
@@ -24,11 +19,6 @@ final class MariaDb {
         pool.setMaximumPoolSize(size);
         pool.setMinimumIdle(size);
         return pool;
-    }
-
-    static SqlSessionFactory sqlSessionFactory(HikariDataSource pool) {
-        return new SqlSessionFactoryBuilder().build(
-                new Configuration(new Environment("bench", new SpringManagedTransactionFactory(), pool)));
     }
 
     private static String env(String name, String fallback) {

@@ -16,8 +16,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * idgen's Redis backend as the starter wires it, for the Redis benchmarks: a Spring Data Redis
  * {@link LettuceConnectionFactory} (one shared native connection), a {@link RedisScriptExecutor} with a 2 s timeout,
- * and a {@link RedisWindowedCounter} whose windows are reserved from MariaDB ({@link JdbcSegmentStore} through
- * MyBatis, see {@link MariaDb}). Redis is {@code IDGEN_BENCH_REDIS_HOST} (default {@code 127.0.0.1}) port
+ * and a {@link RedisWindowedCounter} whose windows are reserved from MariaDB ({@link JdbcSegmentStore} on a pool,
+ * see {@link MariaDb}). Redis is {@code IDGEN_BENCH_REDIS_HOST} (default {@code 127.0.0.1}) port
  * {@code IDGEN_BENCH_REDIS_PORT} (default 6379); or the master a Sentinel group names,
  * {@code IDGEN_BENCH_REDIS_SENTINEL=master@host:port,host:port,...}; or a Redis Cluster,
  * {@code IDGEN_BENCH_REDIS_CLUSTER=host:port,host:port,...} (with Lettuce's adaptive topology refresh, as
@@ -49,7 +49,7 @@ final class Redis implements AutoCloseable {
      */
     static Redis counter(String kind, long windowSize) {
         HikariDataSource pool = MariaDb.pool(2);
-        JdbcSegmentStore windows = new JdbcSegmentStore(MariaDb.sqlSessionFactory(pool), WINDOW_TABLE, 0,
+        JdbcSegmentStore windows = new JdbcSegmentStore(pool, WINDOW_TABLE, 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         LettuceConnectionFactory connectionFactory = newConnectionFactory();
         connectionFactory.afterPropertiesSet();

@@ -41,7 +41,7 @@ public class SegmentMariaDbBenchmark {
     @Setup
     public void setUp() {
         pool = MariaDb.pool(2);
-        JdbcSegmentStore store = new JdbcSegmentStore(MariaDb.sqlSessionFactory(pool), "idgen_bench_segment", 0,
+        JdbcSegmentStore store = new JdbcSegmentStore(pool, "idgen_bench_segment", 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1_000_000).maxStep(50_000_000)
                 .bufferDuration(Duration.ofSeconds(5)).build()).build();

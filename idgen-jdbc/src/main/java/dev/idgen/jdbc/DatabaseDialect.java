@@ -14,7 +14,7 @@ public enum DatabaseDialect {
     /** MySQL and MariaDB. */
     MYSQL("mysql"),
 
-    /** PostgreSQL: one {@code UPDATE ... RETURNING} per allocation. */
+    /** PostgreSQL. */
     POSTGRESQL("postgresql"),
 
     /** H2, for embedded use. */
@@ -46,12 +46,21 @@ public enum DatabaseDialect {
     }
 
     /**
+     * @param kind which table: {@code segment}, {@code ticket} or {@code worker}
+     * @return the class path resource of its DDL for this database, e.g. {@code META-INF/idgen/ticket-mysql.sql},
+     *         whose {@code ${table}} stands for the table name
+     */
+    public String ddlResource(String kind) {
+        return "META-INF/idgen/" + kind + "-" + id + ".sql";
+    }
+
+    /**
      * @param table a checked table name
      * @param kind which table: {@code segment}, {@code ticket} or {@code worker}
      * @return the {@code CREATE TABLE IF NOT EXISTS} statement for this database
      */
     public String ddl(String kind, String table) {
-        String resource = "/META-INF/idgen/" + kind + "-" + id + ".sql";
+        String resource = "/" + ddlResource(kind);
         try (InputStream in = DatabaseDialect.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("idgen ships no " + kind + " table DDL for " + this);

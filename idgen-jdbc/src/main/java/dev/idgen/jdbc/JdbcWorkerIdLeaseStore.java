@@ -1,20 +1,14 @@
 package dev.idgen.jdbc;
 
 import dev.idgen.core.InvalidArgumentException;
-import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 
 /**
@@ -32,8 +26,8 @@ import javax.sql.DataSource;
  * next worker id. {@link #renew} and {@link #release} are one conditional {@code UPDATE} each.
  *
  * <p>Give it a plain {@code DataSource} (a connection pool), not a transaction-aware proxy: each operation borrows a
- * connection of its own and switches it to auto-commit while it works, so a lease never joins, and is never rolled
- * back with, an application transaction.
+ * connection of its own and switches it to auto-commit while it works (see {@link JdbcStatements}), so a lease never
+ * joins, and is never rolled back with, an application transaction.
  *
  * <p>The dialect is read from the database on first use, and the table created then if configured, so an
  * application starts while its database is down.
@@ -45,15 +39,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
     private static final int MAX_OWNER_LENGTH = 128;
 
-    /** Only used to abort a connection whose network timeout ran out, which needs no thread of its own. */
-    private static final Executor IN_CALLER = Runnable::run;
-
-    private final DataSource dataSource;
+    private final JdbcStatements<Sql> statements;
     private final String table;
-    private final SchemaInitialization schemaInitialization;
-    private final int timeoutSeconds;
-    private final int networkTimeoutMillis;
-    private volatile Sql sql;
 
     /** The statements of one dialect, read once the database is known. */
     private record Sql(String select, String insert, String take, String renew, String release) {
@@ -79,11 +66,6 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     private record Row(long expiresAt, long lastTimestamp, long version) {
     }
 
-    @FunctionalInterface
-    private interface Work<T> {
-        T run(Connection connection, Sql sql) throws SQLException;
-    }
-
     /**
      * @param dataSource the database, a plain connection pool; its connection timeout bounds how long an operation
      *        waits for a connection
@@ -94,15 +76,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      */
     public JdbcWorkerIdLeaseStore(DataSource dataSource, String table, SchemaInitialization initializeSchema,
             Duration timeout) {
-        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.table = SqlIdentifiers.checkTable("table", table);
-        this.schemaInitialization = Objects.requireNonNull(initializeSchema, "initializeSchema");
-        long millis = Objects.requireNonNull(timeout, "timeout").toMillis();
-        this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE / 1000 - 2, Math.max(1, (millis + 999) / 1000));
-        // A query timeout is enforced by the server (MariaDB) or by a cancel request over a new connection
-        // (PostgreSQL): neither helps when the network itself goes silent. The socket timeout is the backstop, set a
-        // little later so that the query timeout, which leaves the connection usable, normally fires first.
-        this.networkTimeoutMillis = (timeoutSeconds + 2) * 1000;
+        this.statements = new JdbcStatements<>(dataSource, "the worker id lease table " + this.table, "worker",
+                this.table, initializeSchema, timeout, null, (connection, dialect) -> Sql.of(dialect, this.table));
     }
 
     @Override
@@ -110,10 +86,10 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         checkOwner(owner);
         long ttlMillis = ttl.toMillis();
         long reuseDelayMillis = reuseDelay.toMillis();
-        return execute("acquire a worker id", (connection, statements) -> {
+        return statements.execute("acquire a worker id", (connection, sql) -> {
             Map<Long, Row> rows = new HashMap<>();
             long now = Long.MIN_VALUE;
-            try (PreparedStatement select = prepare(connection, statements.select())) {
+            try (PreparedStatement select = statements.prepare(connection, sql.select())) {
                 select.setLong(1, maxWorkerId);
                 try (ResultSet result = select.executeQuery()) {
                     while (result.next()) {
@@ -125,11 +101,11 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
                 Row row = rows.get(workerId);
                 if (row == null) {
-                    if (insert(connection, statements, workerId, owner, ttlMillis, -1)) {
+                    if (insert(connection, sql, workerId, owner, ttlMillis, -1)) {
                         return Acquisition.granted(workerId, -1);
                     }
                 } else if (row.expiresAt() + reuseDelayMillis <= now
-                        && take(connection, statements, workerId, owner, ttlMillis, reuseDelayMillis, row.version())) {
+                        && take(connection, sql, workerId, owner, ttlMillis, reuseDelayMillis, row.version())) {
                     // The version matched, so the row is exactly as read: its last timestamp is the one to hand on.
                     return Acquisition.granted(workerId, row.lastTimestamp());
                 }
@@ -152,8 +128,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return false;
         }
         long ttlMillis = ttl.toMillis();
-        return execute("renew worker id " + workerId, (connection, statements) -> {
-            try (PreparedStatement renew = prepare(connection, statements.renew())) {
+        return statements.execute("renew worker id " + workerId, (connection, sql) -> {
+            try (PreparedStatement renew = statements.prepare(connection, sql.renew())) {
                 renew.setString(1, owner);
                 renew.setLong(2, ttlMillis);
                 renew.setLong(3, lastTimestamp);
@@ -164,15 +140,15 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 }
             }
             // No row matched: either it is missing, or someone else holds it, in which case the insert fails.
-            return insert(connection, statements, workerId, owner, ttlMillis, Math.max(-1, lastTimestamp));
+            return insert(connection, sql, workerId, owner, ttlMillis, Math.max(-1, lastTimestamp));
         });
     }
 
     @Override
     public void release(long workerId, String owner, long lastTimestamp) {
         checkOwner(owner);
-        execute("release worker id " + workerId, (connection, statements) -> {
-            try (PreparedStatement release = prepare(connection, statements.release())) {
+        statements.execute("release worker id " + workerId, (connection, sql) -> {
+            try (PreparedStatement release = statements.prepare(connection, sql.release())) {
                 release.setLong(1, lastTimestamp);
                 release.setLong(2, workerId);
                 release.setString(3, owner);
@@ -191,9 +167,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /**
      * @return whether this insert created the row; false when another instance's did
      */
-    private boolean insert(Connection connection, Sql statements, long workerId, String owner, long ttlMillis,
+    private boolean insert(Connection connection, Sql sql, long workerId, String owner, long ttlMillis,
             long lastTimestamp) throws SQLException {
-        try (PreparedStatement insert = prepare(connection, statements.insert())) {
+        try (PreparedStatement insert = statements.prepare(connection, sql.insert())) {
             insert.setLong(1, workerId);
             insert.setString(2, owner);
             insert.setLong(3, ttlMillis);
@@ -203,7 +179,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         } catch (SQLException e) {
             // Concurrent inserts of one key deadlock on InnoDB when the first of them rolls back (a timeout); the
             // database let one of the others go ahead, so this one lost the race as surely as with a duplicate key.
-            if (isDuplicateKey(e) || isDeadlock(e)) {
+            if (JdbcStatements.isDuplicateKey(e) || JdbcStatements.isDeadlock(e)) {
                 return false;
             }
             throw e;
@@ -213,9 +189,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /**
      * @return whether this update took the expired row; false when another instance changed it since it was read
      */
-    private boolean take(Connection connection, Sql statements, long workerId, String owner, long ttlMillis,
+    private boolean take(Connection connection, Sql sql, long workerId, String owner, long ttlMillis,
             long reuseDelayMillis, long version) throws SQLException {
-        try (PreparedStatement take = prepare(connection, statements.take())) {
+        try (PreparedStatement take = statements.prepare(connection, sql.take())) {
             take.setString(1, owner);
             take.setLong(2, ttlMillis);
             take.setLong(3, workerId);
@@ -226,110 +202,6 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return take.executeUpdate() > 0;
         }
     }
-
-    private PreparedStatement prepare(Connection connection, String statement) throws SQLException {
-        PreparedStatement prepared = connection.prepareStatement(statement);
-        prepared.setQueryTimeout(timeoutSeconds);
-        return prepared;
-    }
-
-    private <T> T execute(String operation, Work<T> work) {
-        try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            int networkTimeout = networkTimeout(connection);
-            T result;
-            try {
-                if (!autoCommit) {
-                    // Each statement must commit at once, so that no other instance waits on a lock it holds and no
-                    // later rollback (ours or the application's) undoes a lease another instance already saw.
-                    connection.setAutoCommit(true);
-                }
-                if (networkTimeout >= 0) {
-                    connection.setNetworkTimeout(IN_CALLER, networkTimeoutMillis);
-                }
-                result = work.run(connection, statements(connection));
-            } catch (SQLException | RuntimeException e) {
-                restore(connection, autoCommit, networkTimeout, e);
-                throw e;
-            }
-            restore(connection, autoCommit, networkTimeout, null);
-            return result;
-        } catch (StoreUnavailableException e) {
-            throw e;
-        } catch (SQLException | RuntimeException e) {
-            // Pools report a database they cannot reach with unchecked exceptions too (Hikari's first connection).
-            throw new StoreUnavailableException("Could not " + operation + " in the worker id lease table " + table
-                    + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Puts back what {@link #execute} changed, as the pool lent it; a failure there is added to {@code failure}
-     * rather than hiding it.
-     */
-    private static void restore(Connection connection, boolean autoCommit, int networkTimeout, Exception failure)
-            throws SQLException {
-        try {
-            if (networkTimeout >= 0) {
-                connection.setNetworkTimeout(IN_CALLER, networkTimeout);
-            }
-            if (!autoCommit) {
-                connection.setAutoCommit(false);
-            }
-        } catch (SQLException | RuntimeException e) {
-            if (failure == null) {
-                throw e;
-            }
-            failure.addSuppressed(e);
-        }
-    }
-
-    /**
-     * @return the connection's network timeout, or -1 when its driver has none to set
-     */
-    private static int networkTimeout(Connection connection) throws SQLException {
-        try {
-            return connection.getNetworkTimeout();
-        } catch (SQLFeatureNotSupportedException | AbstractMethodError e) {
-            return -1;
-        }
-    }
-
-    private Sql statements(Connection connection) throws SQLException {
-        Sql known = sql;
-        if (known != null) {
-            return known;
-        }
-        synchronized (this) {
-            if (sql == null) {
-                DatabaseMetaData metaData = connection.getMetaData();
-                DatabaseDialect detected = DatabaseDialect.of(metaData.getDatabaseProductName());
-                if (schemaInitialization.createsTableOn(detected, metaData.getURL())) {
-                    createTable(connection, detected);
-                }
-                sql = Sql.of(detected, table);
-            }
-            return sql;
-        }
-    }
-
-    private void createTable(Connection connection, DatabaseDialect detected) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.execute(detected.ddl("worker", table));
-        } catch (SQLException e) {
-            // PostgreSQL's CREATE TABLE IF NOT EXISTS can still fail when another instance creates the table at the
-            // same moment; the table existing now is all that matters.
-            try (Statement check = connection.createStatement()) {
-                check.setQueryTimeout(timeoutSeconds);
-                check.executeQuery("SELECT worker_id FROM " + table + " WHERE 1 = 0").close();
-            } catch (SQLException notThere) {
-                e.addSuppressed(notThere);
-                throw e;
-            }
-        }
-    }
-
 
     /**
      * The database server's time in epoch milliseconds, the same throughout one statement, so that a statement
@@ -342,16 +214,6 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             case POSTGRESQL -> "CAST(FLOOR(EXTRACT(EPOCH FROM statement_timestamp()) * 1000) AS BIGINT)";
             case H2 -> "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)";
         };
-    }
-
-    /** SQLState class 23, integrity constraint violation: here, only ever the primary key. */
-    private static boolean isDuplicateKey(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("23");
-    }
-
-    /** 40001 is a deadlock on MySQL and MariaDB (and a serialization failure elsewhere), 40P01 one on PostgreSQL. */
-    private static boolean isDeadlock(SQLException e) {
-        return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
     }
 
     private static void checkOwner(String owner) {

@@ -1,12 +1,15 @@
 package dev.idgen.jdbc;
 
+import dev.idgen.core.CircuitBreaker;
+import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLIntegrityConstraintViolationException;
-import java.sql.Statement;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -18,32 +21,34 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.apache.ibatis.exceptions.PersistenceException;
-import org.apache.ibatis.mapping.Environment;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.ExecutorType;
-import org.apache.ibatis.session.SqlSession;
-import org.apache.ibatis.session.SqlSessionFactory;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
-import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 
 /**
- * One Flickr ticket server: a MySQL or MariaDB table with one row per name that hands out
- * {@code offset + k * increment} for k = 1, 2, ..., behind a circuit breaker.
+ * One Flickr ticket server: a table with one row per name, on MySQL, MariaDB, PostgreSQL or H2, that hands out
+ * {@code offset + k * increment} for k = 1, 2, ..., behind a {@link CircuitBreaker}. DDL in
+ * {@code META-INF/idgen/ticket-*.sql}.
  *
- * <p>Every call runs on a connection of its own in real auto-commit, outside any application transaction: the
- * {@code UPDATE} is committed before its ID is handed out, whatever the pool's auto-commit default, and an application
- * transaction that rolls back cannot take an issued ID back. For that the server uses a MyBatis configuration of its
- * own (plain JDBC transactions, no cache) on the DataSource, rather than the application's Spring-managed one.
+ * <p>A call is one statement that advances the row by {@code count * increment} and reads the new value back on the
+ * same connection ({@code UPDATE ... RETURNING} on PostgreSQL, {@code FINAL TABLE} on H2,
+ * {@code LAST_INSERT_ID(expr)} and {@code SELECT LAST_INSERT_ID()} on MySQL and MariaDB; see
+ * {@link JdbcStatements.Counter}). The row lock lasts that one statement, so concurrent clients queue instead of
+ * deadlocking as Flickr's {@code REPLACE INTO} does on InnoDB.
+ *
+ * <p>Every call runs on a connection of its own in auto-commit, outside any application transaction: the update is
+ * committed before its ID is handed out, whatever the pool's auto-commit default, and an application transaction that
+ * rolls back cannot take an issued ID back.
+ *
+ * <p>Each row records the increment (the number of servers) it was written with, and only a server with that
+ * increment advances it: a server count changed without migrating the rows would otherwise hand out IDs another
+ * server also hands out.
  *
  * <p>The breaker opens on a failure; once {@code retryAfter} has passed (on the monotonic clock), exactly one caller
  * probes the server, and a success closes it again.
  *
  * <p>Every database call runs on a small executor of the server's own while the caller waits at most the timeout: a
  * database that stops answering (stopped, paused, a dropped network) can hold a connection attempt, a pool's
- * acquisition or its validation, and a socket read far longer than any statement timeout, and none of those is the
- * caller's to wait for. A call that times out is interrupted; its connection goes back to the pool when the driver
- * lets go. Such a call may still have advanced the row: that wastes IDs (a gap), never repeats one.
+ * acquisition or its validation far longer than any statement timeout, and none of those is the caller's to wait for.
+ * A call that times out is interrupted; its connection goes back to the pool when the driver lets go. Such a call may
+ * still have advanced the row: that wastes IDs (a gap), never repeats one.
  */
 public final class TicketServer implements AutoCloseable {
 
@@ -52,43 +57,45 @@ public final class TicketServer implements AutoCloseable {
     /** The most database calls one server runs at once; more wait in line, within their own timeout. */
     private static final int MAX_CONCURRENT_CALLS = 64;
 
-    /** {@link #openUntil} while the breaker is closed. */
-    private static final long CLOSED = Long.MIN_VALUE;
-
-    /** MySQL's and MariaDB's SQLState for "table doesn't exist". */
-    private static final String NO_SUCH_TABLE = "42S02";
-
     private final String id;
-    private final SqlSessionFactory sessions;
-    private final DataSource dataSource;
     private final String table;
     private final int offset;
     private final int increment;
     private final SchemaInitialization schemaInitialization;
-    private final long retryAfterNanos;
     private final long timeoutNanos;
-    private final TimeSource timeSource;
-    private final int networkTimeoutMillis;
+    private final JdbcStatements<Sql> statements;
+    private final CircuitBreaker breaker;
     private final ThreadPoolExecutor executor;
-    private volatile boolean prepared;
 
-    /** {@link #CLOSED}; otherwise the {@link TimeSource#nanoTime()} from which one probe may go through. */
-    private final AtomicLong openUntil = new AtomicLong(CLOSED);
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong issued = new AtomicLong();
     private volatile String lastError;
 
+    /** The statements of one dialect, built once the database is known. */
+    private record Sql(DatabaseDialect dialect, JdbcStatements.Counter advance, String incrementOf, String insert,
+            String reset) {
+
+        static Sql of(DatabaseDialect dialect, String table) {
+            // Only id moves on the hot path: nothing reads update_time. The insert, once per name, still fills it,
+            // for tables created without its default.
+            return new Sql(dialect, JdbcStatements.Counter.of(dialect, table, "id", "increment"),
+                    "SELECT increment FROM " + table + " WHERE name = ?",
+                    "INSERT INTO " + table + " (name, id, increment, update_time) VALUES (?, ?, ?, CURRENT_TIMESTAMP)",
+                    "UPDATE " + table + " SET id = ? WHERE name = ? AND increment = ?");
+        }
+    }
+
     /**
      * @param id a name for metrics and health, e.g. the DataSource bean name
-     * @param dataSource the server's database
+     * @param dataSource the server's database, a plain connection pool
      * @param table the table name, checked by {@link SqlIdentifiers}
      * @param offset this server's offset, from 0 to {@code increment - 1}
      * @param increment the number of servers
      * @param createTable whether to create the table on first use ({@link SchemaInitialization#ALWAYS}) or never
      * @param timeout the longest one call may wait on the database, connecting and borrowing a connection included
      * @param retryAfter how long the breaker stays open after a failure
-     * @param timeSource the clock for the breaker
+     * @param timeSource the monotonic clock for the breaker
      */
     public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
             boolean createTable, Duration timeout, Duration retryAfter, TimeSource timeSource) {
@@ -98,41 +105,41 @@ public final class TicketServer implements AutoCloseable {
 
     /**
      * @param id a name for metrics and health, e.g. the DataSource bean name
-     * @param dataSource the server's database
+     * @param dataSource the server's database, a plain connection pool
      * @param table the table name, checked by {@link SqlIdentifiers}
      * @param offset this server's offset, from 0 to {@code increment - 1}
      * @param increment the number of servers
-     * @param schemaInitialization when to create the table on first use (MySQL and MariaDB are never embedded)
-     * @param timeout the longest one call may wait on the database, connecting and borrowing a connection included
-     * @param retryAfter how long the breaker stays open after a failure
+     * @param schemaInitialization when to create the table on first use
+     * @param timeout the longest one call may wait on the database, connecting and borrowing a connection included;
+     *        each statement's own timeout is this rounded up to whole seconds
+     * @param retryAfter how long the breaker stays open after a failure, from 0 to
+     *        {@link CircuitBreaker#MAX_OPEN_DURATION}
      * @param timeSource the monotonic clock for the breaker
+     * @throws InvalidArgumentException naming {@code offset}, {@code table} or {@code retryAfter} when it breaks its
+     *         rule
      */
     public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
             SchemaInitialization schemaInitialization, Duration timeout, Duration retryAfter, TimeSource timeSource) {
         if (increment < 1 || offset < 0 || offset >= increment) {
-            throw new IllegalArgumentException("offset must be between 0 and increment - 1 (" + (increment - 1)
-                    + "), but was " + offset);
+            throw new InvalidArgumentException("offset", offset, "offset must be between 0 and increment - 1 ("
+                    + (increment - 1) + "), but was " + offset);
         }
-        this.id = id;
-        this.dataSource = dataSource;
+        this.id = Objects.requireNonNull(id, "id");
         this.table = SqlIdentifiers.checkTable("table", table);
         this.offset = offset;
         this.increment = increment;
-        this.schemaInitialization = schemaInitialization;
-        this.retryAfterNanos = retryAfter.toNanos();
-        this.timeoutNanos = timeout.toNanos();
-        this.timeSource = timeSource;
-        Configuration configuration = new Configuration(
-                new Environment("idgen-ticket-" + id, new JdbcTransactionFactory(), dataSource));
-        configuration.setCacheEnabled(false);
-        // The table is fixed per server, so ${table} is substituted once when the statements are parsed: static SQL,
-        // not a dynamic statement rebuilt on every call.
-        java.util.Properties variables = new java.util.Properties();
-        variables.setProperty("table", this.table);
-        configuration.setVariables(variables);
-        this.networkTimeoutMillis = (int) Math.max(1, timeout.toMillis());
-        configuration.addMapper(TicketMapper.class);
-        this.sessions = new SqlSessionFactoryBuilder().build(configuration);
+        this.schemaInitialization = Objects.requireNonNull(schemaInitialization, "schemaInitialization");
+        this.timeoutNanos = Objects.requireNonNull(timeout, "timeout").toNanos();
+        if (retryAfter == null || retryAfter.isNegative()
+                || retryAfter.compareTo(CircuitBreaker.MAX_OPEN_DURATION) > 0) {
+            throw new InvalidArgumentException("retryAfter", retryAfter, "retryAfter must be between 0 and "
+                    + CircuitBreaker.MAX_OPEN_DURATION + ", but was " + retryAfter);
+        }
+        this.breaker = new CircuitBreaker(retryAfter, timeSource);
+        this.statements = new JdbcStatements<>(dataSource, "the ticket table " + this.table + " on ticket server " + id,
+                "ticket", this.table, schemaInitialization, timeout,
+                reason -> new UnsupportedTicketDatabaseException("Ticket server " + id + ": " + reason),
+                this::prepare);
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(MAX_CONCURRENT_CALLS, MAX_CONCURRENT_CALLS, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), runnable -> {
@@ -148,29 +155,18 @@ public final class TicketServer implements AutoCloseable {
      *         allowed once the retry-after has passed
      */
     public boolean tryAcquire() {
-        long until = openUntil.get();
-        if (until == CLOSED) {
-            return true;
-        }
-        long now = timeSource.nanoTime();
-        // Only the caller whose CAS moves the deadline on probes; the others keep skipping the server.
-        return now - until >= 0 && openUntil.compareAndSet(until, deadline(now));
+        return breaker.tryAcquire();
     }
 
     /**
-     * @return whether the breaker is open (the last call failed)
+     * @return whether the breaker is open or being probed (the last call failed)
      */
     public boolean isOpen() {
-        return openUntil.get() != CLOSED;
-    }
-
-    private long deadline(long now) {
-        long until = now + retryAfterNanos;
-        return until == CLOSED ? CLOSED + 1 : until;
+        return breaker.isOpen();
     }
 
     /**
-     * Takes {@code count} IDs in one round trip.
+     * Takes {@code count} IDs in one statement.
      *
      * @return the last of them; the others are {@code last - k * increment} for k from 1 to count - 1
      * @throws StoreUnavailableException when the server fails; the breaker opens
@@ -178,19 +174,12 @@ public final class TicketServer implements AutoCloseable {
     public long take(String name, int count) {
         calls.incrementAndGet();
         try {
-            long last = bounded(() -> {
-                try {
-                    return takeOnce(name, count);
-                } catch (PersistenceException e) {
-                    // One retry, for a pooled connection the server closed (after a restart). A retry can waste IDs
-                    // (a gap) but never repeat one: each attempt advances the row again.
-                    return takeOnce(name, count);
-                }
-            });
-            // Read before write: many threads rewriting these shared words on every call would contend.
-            if (openUntil.get() != CLOSED) {
-                openUntil.set(CLOSED);
-            }
+            // A connection found broken (after a restart) is replaced once: each attempt advances the row again, so
+            // a retry can waste IDs (a gap) but never repeat one.
+            long last = bounded(() -> statements.executeRetryingOnce("take IDs",
+                    (connection, sql) -> takeOnce(connection, sql, name, count)));
+            breaker.onSuccess();
+            // Read before write: many threads rewriting this shared word on every call would contend.
             if (lastError != null) {
                 lastError = null;
             }
@@ -204,18 +193,18 @@ public final class TicketServer implements AutoCloseable {
     /**
      * Connects, creates the table if configured, and checks that it is there, within the timeout: the start-up check.
      * A database that does not answer is a failure like any other call's (the breaker opens); a table that is missing
-     * is reported as such.
+     * or a database idgen has no statements for is reported as such.
      *
      * @throws TicketTableMissingException when the database answered but the table is not there
-     * @throws UnsupportedTicketDatabaseException when the database is neither MySQL nor MariaDB
+     * @throws UnsupportedTicketDatabaseException when the database is not MySQL, MariaDB, PostgreSQL or H2
      * @throws StoreUnavailableException when the database could not be reached
      */
     public void checkTable() {
         try {
-            bounded(() -> {
-                prepare();
+            bounded(() -> statements.execute("check the table", (connection, sql) -> {
+                probe(connection, sql.dialect());
                 return null;
-            });
+            }));
         } catch (TicketTableMissingException | UnsupportedTicketDatabaseException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -224,9 +213,14 @@ public final class TicketServer implements AutoCloseable {
     }
 
     private StoreUnavailableException failed(RuntimeException e) {
-        errors.incrementAndGet();
-        lastError = String.valueOf(e.getMessage());
-        openUntil.set(deadline(timeSource.nanoTime()));
+        if (Thread.currentThread().isInterrupted()) {
+            // The caller was interrupted: that says nothing about the server.
+            breaker.onAbandoned();
+        } else {
+            errors.incrementAndGet();
+            lastError = String.valueOf(e.getMessage());
+            breaker.onFailure();
+        }
         return e instanceof StoreUnavailableException unavailable ? unavailable
                 : new StoreUnavailableException("Ticket server " + id + " failed: " + e.getMessage(), e);
     }
@@ -272,47 +266,56 @@ public final class TicketServer implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    private long takeOnce(String name, int count) {
-        prepare();
-        for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-            // One session, one connection, real auto-commit: the UPDATE commits on its own (its row lock lasts this
-            // one statement) and LAST_INSERT_ID() reads the value it left on the same connection. Two round trips.
-            try (SqlSession session = sessions.openSession(ExecutorType.SIMPLE, true)) {
-                bound(session.getConnection());
-                TicketMapper tickets = session.getMapper(TicketMapper.class);
-                if (tickets.advance(table, name, count, increment) == 1) {
-                    return tickets.lastInsertId();
+    private long takeOnce(Connection connection, Sql sql, String name, int count) throws SQLException {
+        long delta = (long) count * increment;
+        try {
+            for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
+                long last = sql.advance().advance(statements, connection, name, delta, increment);
+                if (last != JdbcStatements.NO_ROW) {
+                    return last;
                 }
-                Integer existing = tickets.incrementOf(table, name);
-                if (existing != null && existing != increment) {
+                int existing = incrementOf(connection, sql, name);
+                if (existing >= 0 && existing != increment) {
                     throw new StoreUnavailableException("The ticket row for '" + name + "' on server " + id
                             + " was written for " + existing + " servers, but " + increment + " are configured now;"
                             + " its IDs would collide with another server's. Migrate the rows before changing the"
                             + " number of servers");
                 }
-                try {
-                    tickets.insert(table, name, offset, increment);
-                } catch (PersistenceException e) {
-                    if (!(e.getCause() instanceof SQLIntegrityConstraintViolationException)) {
-                        throw e;
-                    }
-                    // Another client created the row first.
-                }
+                insertIfAbsent(connection, sql, name);
             }
+        } catch (SQLException e) {
+            if (JdbcStatements.isMissingTable(e)) {
+                throw missing(sql.dialect(), e);
+            }
+            throw e;
         }
         throw new StoreUnavailableException("The row for '" + name + "' in " + table + " could not be created");
     }
 
     /**
-     * Bounds every read on the connection, so a database that stops answering (not just refusing) fails the call
-     * instead of hanging it. A socket option, no round trip; the pool restores its own setting on return.
+     * @return the row's increment, or -1 when there is no row
      */
-    private void bound(Connection connection) {
-        try {
-            connection.setNetworkTimeout(Runnable::run, networkTimeoutMillis);
+    private int incrementOf(Connection connection, Sql sql, String name) throws SQLException {
+        try (PreparedStatement select = statements.prepare(connection, sql.incrementOf())) {
+            select.setString(1, name);
+            try (ResultSet result = select.executeQuery()) {
+                return result.next() ? result.getInt(1) : -1;
+            }
+        }
+    }
+
+    private void insertIfAbsent(Connection connection, Sql sql, String name) throws SQLException {
+        try (PreparedStatement insert = statements.prepare(connection, sql.insert())) {
+            insert.setString(1, name);
+            insert.setLong(2, offset);
+            insert.setInt(3, increment);
+            insert.executeUpdate();
         } catch (SQLException e) {
-            throw new StoreUnavailableException("Could not bound ticket server " + id + "'s connection: "
-                    + e.getMessage(), e);
+            // Another client created the row first (concurrent inserts of one key can also end in a deadlock on
+            // InnoDB, with one of them through).
+            if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+                throw e;
+            }
         }
     }
 
@@ -320,57 +323,35 @@ public final class TicketServer implements AutoCloseable {
      * Administrative reset of one name to its start. See {@link TicketIdService#reset(String)}.
      */
     void reset(String name) {
-        bounded(() -> {
-            prepare();
-            try (SqlSession session = sessions.openSession(ExecutorType.SIMPLE, true)) {
-                return session.getMapper(TicketMapper.class).reset(table, name, offset, increment);
+        bounded(() -> statements.execute("reset '" + name + "'", (connection, sql) -> {
+            try (PreparedStatement reset = statements.prepare(connection, sql.reset())) {
+                reset.setLong(1, offset);
+                reset.setString(2, name);
+                reset.setInt(3, increment);
+                return reset.executeUpdate();
             }
-        });
+        }));
     }
 
-    private void prepare() {
-        if (prepared) {
-            return;
-        }
-        synchronized (this) {
-            if (!prepared) {
-                try (Connection connection = dataSource.getConnection()) {
-                    DatabaseDialect dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
-                    if (dialect != DatabaseDialect.MYSQL) {
-                        throw new UnsupportedTicketDatabaseException("Ticket server " + id + " is " + dialect
-                                + ": the ticket strategy needs MySQL or MariaDB (LAST_INSERT_ID)");
-                    }
-                    connection.setNetworkTimeout(Runnable::run, networkTimeoutMillis);
-                    if (schemaInitialization.createsTableOn(dialect, connection.getMetaData().getURL())) {
-                        try (Statement statement = connection.createStatement()) {
-                            statement.execute(dialect.ddl("ticket", table));
-                        }
-                        if (!connection.getAutoCommit()) {
-                            connection.commit();
-                        }
-                    }
-                    checkTableExists(connection);
-                    prepared = true;
-                } catch (SQLException e) {
-                    throw new StoreUnavailableException("Could not prepare ticket server " + id + ": " + e.getMessage(), e);
-                }
-            }
-        }
+    /** Builds the statements once the database is known, after checking that the table is there. */
+    private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
+        probe(connection, dialect);
+        return Sql.of(dialect, table);
     }
 
-    private void checkTableExists(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.executeQuery("SELECT name FROM " + table + " WHERE 1 = 0").close();
+    private void probe(Connection connection, DatabaseDialect dialect) throws SQLException {
+        try {
+            statements.probeTable(connection);
         } catch (SQLException e) {
-            if (NO_SUCH_TABLE.equals(e.getSQLState()) || e.getErrorCode() == 1146) {
-                throw new TicketTableMissingException(id, table, schemaInitialization, e);
+            if (JdbcStatements.isMissingTable(e)) {
+                throw missing(dialect, e);
             }
             throw e;
-        } finally {
-            if (!connection.getAutoCommit()) {
-                connection.rollback();
-            }
         }
+    }
+
+    private TicketTableMissingException missing(DatabaseDialect dialect, SQLException cause) {
+        return new TicketTableMissingException(id, table, schemaInitialization, dialect.ddlResource("ticket"), cause);
     }
 
     public String id() {

@@ -1,6 +1,7 @@
 package dev.idgen.jdbc;
 
 import dev.idgen.core.StoreUnavailableException;
+import java.util.Locale;
 
 /**
  * The ticket server's database answered, but the ticket table is not there and idgen was not told to create it: a
@@ -14,12 +15,15 @@ public final class TicketTableMissingException extends StoreUnavailableException
 
     private final String table;
 
+    private final String ddlResource;
+
     TicketTableMissingException(String server, String table, SchemaInitialization schemaInitialization,
-            Throwable cause) {
+            String ddlResource, Throwable cause) {
         super("The ticket table " + table + " does not exist on ticket server " + server + " (schema initialization "
-                + schemaInitialization.name().toLowerCase(java.util.Locale.ROOT) + ")", cause);
+                + schemaInitialization.name().toLowerCase(Locale.ROOT) + "); create it from " + ddlResource, cause);
         this.server = server;
         this.table = table;
+        this.ddlResource = ddlResource;
     }
 
     /**
@@ -34,5 +38,13 @@ public final class TicketTableMissingException extends StoreUnavailableException
      */
     public String table() {
         return table;
+    }
+
+    /**
+     * @return the class path resource of the DDL for the server's database, e.g.
+     *         {@code META-INF/idgen/ticket-postgresql.sql} (see {@link DatabaseDialect#ddlResource})
+     */
+    public String ddlResource() {
+        return ddlResource;
     }
 }

@@ -3,8 +3,8 @@ package dev.idgen.jdbc;
 import dev.idgen.core.StoreUnavailableException;
 
 /**
- * The ticket server's database answered, but it is neither MySQL nor MariaDB: the ticket statements need
- * {@code LAST_INSERT_ID}. A set-up mistake, not an outage.
+ * The ticket server's database answered, but it is none of those idgen has ticket statements for (MySQL, MariaDB,
+ * PostgreSQL, H2). A set-up mistake, not an outage.
  */
 public final class UnsupportedTicketDatabaseException extends StoreUnavailableException {
 

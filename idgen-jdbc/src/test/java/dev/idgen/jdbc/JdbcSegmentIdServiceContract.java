@@ -39,7 +39,7 @@ abstract class JdbcSegmentIdServiceContract extends IdServiceContract {
 
     /** The only line here that knows how a {@link JdbcSegmentStore} is built. */
     private JdbcSegmentStore store(HikariDataSource pool) {
-        return new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0, SchemaInitialization.ALWAYS,
+        return new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS,
                 Duration.ofSeconds(5));
     }
 

@@ -1,21 +1,30 @@
 package dev.idgen.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.test.SegmentStoreContract;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.apache.ibatis.session.SqlSessionFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
- * The segment store contract on a real database. Every store a test asks for has its own connection pool and
- * {@link SqlSessionFactory}, as separate application instances would, on one table created for the test.
+ * The segment store contract on a real database, plus what only the JDBC store has. Every store a test asks for has
+ * its own connection pool, as separate application instances would, on one table created for the test.
  */
 abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
 
@@ -27,23 +36,85 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
 
     @Override
     protected SegmentStore store(long initialValue) {
-        return new JdbcSegmentStore(sqlSessionFactory(), table, initialValue, SchemaInitialization.ALWAYS,
-                Duration.ofSeconds(5));
+        return new JdbcSegmentStore(pool(4), table, initialValue, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
     }
 
-    protected SqlSessionFactory sqlSessionFactory() {
-        HikariDataSource pool = endpoint().pool(4);
+    protected HikariDataSource pool(int size) {
+        HikariDataSource pool = endpoint().pool(size);
         pools.add(pool);
-        return TestServices.sqlSessionFactory(pool);
+        return pool;
     }
 
     @AfterEach
     void dropTable() throws Exception {
-        if (!pools.isEmpty()) {
-            try (Connection connection = pools.get(0).getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP TABLE IF EXISTS " + table);
+        pools.forEach(HikariDataSource::close);
+        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+        }
+    }
+
+    @Test
+    void anApplicationTransactionThatRollsBackTakesNoBlockBack() throws Exception {
+        // The pool lends manual-commit connections, as many applications configure theirs.
+        HikariDataSource pool = pool(2);
+        pool.setAutoCommit(false);
+        JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS,
+                Duration.ofSeconds(5));
+        String name = uniqueName();
+        String marker = uniqueName();
+        assertThat(store.allocate(name, 10)).isEqualTo(new Segment(1, 10));
+        Segment taken;
+        try (Connection application = pool.getConnection()) {
+            application.setAutoCommit(false);
+            try (PreparedStatement write = application.prepareStatement(
+                    "INSERT INTO " + table + " (name, max_id, step) VALUES (?, 0, 0)")) {
+                write.setString(1, marker);
+                write.executeUpdate();
+            }
+            taken = store.allocate(name, 10);
+            application.rollback();
+        }
+        assertThat(taken).isEqualTo(new Segment(11, 20));
+        assertThat(maxId(marker)).as("the application's own write was rolled back").isNull();
+        assertThat(maxId(name)).as("the row kept the advance taken during the transaction").isEqualTo(20);
+        assertThat(store.allocate(name, 10).first()).as("never issued again").isEqualTo(21);
+    }
+
+    @Test
+    void withoutSchemaInitializationTheTableComesFromTheShippedDdl() throws Exception {
+        JdbcSegmentStore store = new JdbcSegmentStore(pool(2), table, 0, SchemaInitialization.NEVER,
+                Duration.ofSeconds(5));
+        String name = uniqueName();
+        assertThatThrownBy(() -> store.allocate(name, 10)).isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining(table).hasMessageContaining("allocate 10 IDs for '" + name + "'");
+        assertThatThrownBy(store::checkAvailable).isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining(table);
+        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+            statement.execute(DatabaseDialect.of(connection.getMetaData().getDatabaseProductName())
+                    .ddl("segment", table));
+        }
+        store.checkAvailable();
+        assertThat(store.allocate(name, 10)).isEqualTo(new Segment(1, 10));
+    }
+
+    @Test
+    void aStepBelowOneIsRefusedNamingTheArgument() {
+        SegmentStore store = store(0);
+        assertThatThrownBy(() -> store.allocate(uniqueName(), 0)).isInstanceOf(InvalidArgumentException.class)
+                .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("step"));
+    }
+
+    /**
+     * @return the row's max_id read on a connection of the test's own, or {@code null} when there is no row
+     */
+    private Long maxId(String name) throws SQLException {
+        try (Connection connection = endpoint().connect();
+                PreparedStatement select = connection.prepareStatement("SELECT max_id FROM " + table
+                        + " WHERE name = ?")) {
+            select.setString(1, name);
+            try (ResultSet result = select.executeQuery()) {
+                return result.next() ? result.getLong(1) : null;
             }
         }
-        pools.forEach(HikariDataSource::close);
     }
 }

@@ -65,7 +65,7 @@ class DualSegmentStoreTest {
         RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
                 Duration.ofMillis(500), new RedisRoundTrips());
         assertThat(redis.awaitReady(Duration.ofSeconds(60))).as("own Redis answers").isTrue();
-        JdbcSegmentStore database = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
+        JdbcSegmentStore database = new JdbcSegmentStore(pool, table, 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         DualSegmentStore dual = new DualSegmentStore(
                 new RedisSegmentStore(new RedisWindowedCounter(redis, database, prefix, 100_000)), database);

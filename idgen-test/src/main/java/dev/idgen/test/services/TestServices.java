@@ -165,14 +165,4 @@ public final class TestServices {
             return pool;
         }
     }
-
-    /**
-     * @param dataSource the database
-     * @return a MyBatis factory on it with Spring-managed transactions, as an application's would be
-     */
-    public static org.apache.ibatis.session.SqlSessionFactory sqlSessionFactory(javax.sql.DataSource dataSource) {
-        return new org.apache.ibatis.session.SqlSessionFactoryBuilder().build(new org.apache.ibatis.session.Configuration(
-                new org.apache.ibatis.mapping.Environment("test",
-                        new org.mybatis.spring.transaction.SpringManagedTransactionFactory(), dataSource)));
-    }
 }

@@ -151,9 +151,7 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
         if (readableIds != null && ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
             RedisHealth.buckets(builder, readableIds);
         }
-        if (ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory", getClass().getClassLoader())) {
-            TicketHealth.contribute(builder, idService);
-        }
+        TicketHealth.contribute(builder, idService);
         return builder.build();
     }
 

@@ -15,7 +15,6 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
-import org.springframework.util.ClassUtils;
 
 /**
  * Publishes idgen's counters as Micrometer meters, tagged with the generator ({@code default} or a named one's
@@ -108,9 +107,7 @@ public final class IdgenMeterBinder implements MeterBinder {
                 }
             });
         }
-        if (ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory", getClass().getClassLoader())) {
-            TicketMeters.bind(registry, idService, tags);
-        }
+        TicketMeters.bind(registry, idService, tags);
     }
 
     private static void bindOtherNames(MeterRegistry registry, SegmentIdService segments,

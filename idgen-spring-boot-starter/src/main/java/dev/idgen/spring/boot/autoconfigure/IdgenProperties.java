@@ -706,7 +706,7 @@ public class IdgenProperties implements InitializingBean {
     }
 
     /**
-     * The segment table, reached through MyBatis on the application's DataSource.
+     * The segment table, reached in plain JDBC on the application's DataSource.
      */
     public static class Jdbc {
 
@@ -728,7 +728,7 @@ public class IdgenProperties implements InitializingBean {
         private long initialValue = 0;
 
         /**
-         * The longest one allocation may take in the database (a transaction timeout, whole seconds).
+         * The longest one idgen statement may take in the database (a query timeout, whole seconds).
          */
         private Duration timeout = Duration.ofSeconds(3);
 

@@ -5,6 +5,7 @@ import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -25,9 +26,10 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
 
     private static final String OWN_CONFIGURATION = IdgenRequirements.class.getPackageName() + ".";
 
-    private static final Dependency MYBATIS = new Dependency("MyBatis with Spring",
-            "org.mybatis.spring.boot:mybatis-spring-boot-starter", "org.apache.ibatis.session.SqlSessionFactory",
-            "org.mybatis.spring.SqlSessionTemplate");
+    /** The database strategies reach their table through the DataSource bean that Spring Boot's JDBC support makes. */
+    private static final Dependency JDBC = new Dependency("spring-boot-jdbc (DataSource)",
+            "org.springframework.boot:spring-boot-starter-jdbc",
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
 
     private static final Dependency REDIS = new Dependency("Spring Data Redis with Lettuce",
             "org.springframework.boot:spring-boot-starter-data-redis (spring-boot-data-redis and lettuce-core)",
@@ -52,17 +54,19 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
                             == IdgenProperties.SegmentStoreType.JDBC;
                     String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
                     Class<?>[] store = definition.isDefault()
-                            ? new Class<?>[] { SegmentStore.class, IdService.class } : own;
+                            ? new Class<?>[] { SegmentStore.class, IdService.class, DataSource.class }
+                            : new Class<?>[] { DataSource.class };
                     if (!jdbc) {
                         require(REDIS, feature, classLoader, beanFactory, store);
                     }
                     // The Redis stores keep their durable floor in the database too.
-                    require(MYBATIS, feature, classLoader, beanFactory, store);
+                    require(JDBC, feature, classLoader, beanFactory, store);
                 }
-                case TICKET -> require(MYBATIS, definition.strategySetting(), classLoader, beanFactory, own);
+                case TICKET -> require(JDBC, definition.strategySetting(), classLoader, beanFactory,
+                        withDataSource(own));
                 case REDIS -> {
                     require(REDIS, definition.strategySetting(), classLoader, beanFactory, own);
-                    require(MYBATIS, definition.strategySetting(), classLoader, beanFactory, own);
+                    require(JDBC, definition.strategySetting(), classLoader, beanFactory, withDataSource(own));
                 }
                 case SNOWFLAKE -> {
                     if (definition.properties().getSnowflake().getWorkerIdAssigner()
@@ -77,6 +81,13 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
         if (Binder.get(environment).bind("idgen.redis.buckets.enabled", Boolean.class).orElse(false)) {
             require(REDIS, "idgen.redis.buckets.enabled=true", classLoader, beanFactory, ReadableIdService.class);
         }
+    }
+
+    /** An application's own DataSource bean also waives spring-boot-jdbc. */
+    private static Class<?>[] withDataSource(Class<?>[] pieces) {
+        Class<?>[] with = java.util.Arrays.copyOf(pieces, pieces.length + 1);
+        with[pieces.length] = DataSource.class;
+        return with;
     }
 
     private static void require(Dependency dependency, String feature, ClassLoader classLoader,

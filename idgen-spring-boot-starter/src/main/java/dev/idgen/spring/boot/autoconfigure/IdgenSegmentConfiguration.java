@@ -7,10 +7,9 @@ import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import java.time.Duration;
-import org.apache.ibatis.session.SqlSessionFactory;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -20,7 +19,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The {@code segment} strategy: a {@link SegmentIdService} over a {@link SegmentStore}. The default generator's store
- * is a bean (by default the JDBC store on the application's MyBatis {@link SqlSessionFactory}) the application may
+ * is a bean (by default the JDBC store on the application's {@link DataSource}) the application may
  * replace; a named generator builds the store its {@code segment.store} names.
  */
 @Configuration(proxyBeanMethods = false)
@@ -47,9 +46,8 @@ class IdgenSegmentConfiguration {
                 SegmentStore store = definition.isDefault() ? defaultStore.getIfAvailable() : store(definition, beans);
                 if (store == null) {
                     throw new IdgenStartupException(definition.strategySetting() + " needs a segment store, but there"
-                            + " is no single MyBatis SqlSessionFactory (there is no single DataSource)", "Add"
-                            + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings"
-                            + " it) and a JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
+                            + " is no single DataSource bean", "Add org.springframework.boot:spring-boot-starter-jdbc and"
+                            + " a JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
                 }
                 return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).maxNames(maxNames)
                         .build();
@@ -62,49 +60,42 @@ class IdgenSegmentConfiguration {
         if (definition.properties().getSegment().getStore() != IdgenProperties.SegmentStoreType.JDBC) {
             return IdgenRedisConfiguration.segmentStore(definition, beans);
         }
-        SqlSessionFactory factory = beans.getBeanProvider(SqlSessionFactory.class).getIfUnique();
-        return factory == null ? null : jdbcStore(definition, factory);
+        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+        return dataSource == null ? null : jdbcStore(definition, dataSource);
     }
 
-    static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, SqlSessionFactory factory) {
+    static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource) {
         IdgenProperties.Jdbc jdbc = definition.properties().getJdbc();
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
-        return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), () -> new JdbcSegmentStore(factory,
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), () -> new JdbcSegmentStore(dataSource,
                 jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
     }
 
     /**
      * The database store Redis windows are reserved from (and the dual store falls back to): the same table and
-     * settings as the jdbc segment store, on the application's MyBatis {@link SqlSessionFactory}.
+     * settings as the jdbc segment store, on the application's {@link DataSource}.
      */
     static JdbcSegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
-        if (!org.springframework.util.ClassUtils.isPresent("org.apache.ibatis.session.SqlSessionFactory",
-                IdgenSegmentConfiguration.class.getClassLoader())) {
-            throw IdgenStartupException.missingDependency(feature, "MyBatis with Spring",
-                    "org.apache.ibatis.session.SqlSessionFactory", "org.mybatis.spring.boot:mybatis-spring-boot-starter");
-        }
-        SqlSessionFactory factory = beans.getBeanProvider(SqlSessionFactory.class).getIfUnique();
-        if (factory == null) {
+        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+        if (dataSource == null) {
             throw new IdgenStartupException(feature + " keeps its durable floor in a database (so that a Redis that"
-                    + " lost its data never repeats IDs), but there is no single MyBatis SqlSessionFactory", "Add"
-                    + " org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
-                    + " JDBC driver, and set spring.datasource.url");
+                    + " lost its data never repeats IDs), but there is no single DataSource bean", "Add"
+                    + " org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
+                    + " spring.datasource.url");
         }
-        return jdbcStore(definition, factory);
+        return jdbcStore(definition, dataSource);
     }
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
-    @ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
-    @ConditionalOnSingleCandidate(SqlSessionFactory.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
     @ConditionalOnProperty(name = "idgen.segment.store", havingValue = "jdbc", matchIfMissing = true)
     static class JdbcStoreConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        SegmentStore idgenSegmentStore(SqlSessionFactory sqlSessionFactory,
-                org.springframework.core.env.Environment environment) {
-            return jdbcStore(IdgenGenerators.of(environment).defaultGenerator(), sqlSessionFactory);
+        SegmentStore idgenSegmentStore(DataSource dataSource, org.springframework.core.env.Environment environment) {
+            return jdbcStore(IdgenGenerators.of(environment).defaultGenerator(), dataSource);
         }
     }
 }

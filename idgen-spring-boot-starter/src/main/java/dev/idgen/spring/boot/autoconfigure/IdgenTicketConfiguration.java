@@ -15,18 +15,17 @@ import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@code ticket} strategy: Flickr-style ticket servers, for the default generator and for each named one.
+ * The {@code ticket} strategy: Flickr-style ticket servers on MySQL, MariaDB, PostgreSQL or H2 DataSources, for the
+ * default generator and for each named one.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.TICKET)
-@ConditionalOnClass(name = "org.apache.ibatis.session.SqlSessionFactory")
 @EnableConfigurationProperties(IdgenTicketProperties.class)
 class IdgenTicketConfiguration {
 
@@ -113,13 +112,12 @@ class IdgenTicketConfiguration {
                 throw new IdgenStartupException("The ticket table " + e.table() + " does not exist on ticket server "
                         + e.server() + ", and idgen does not create it (" + definition.property("jdbc.initialize-schema")
                         + "=" + schemaInitialization(definition).name().toLowerCase(java.util.Locale.ROOT) + ")",
-                        "Create the table with the DDL idgen ships in META-INF/idgen/ticket-mysql.sql (replace ${table}"
+                        "Create the table with the DDL idgen ships in " + e.ddlResource() + " (replace ${table}"
                                 + " with " + e.table() + "), or set " + definition.property("jdbc.initialize-schema")
                                 + "=always to let idgen create it", e);
             } catch (UnsupportedTicketDatabaseException e) {
                 throw new IdgenStartupException(e.getMessage(), "Point " + definition.property("ticket.servers")
-                        + " (or spring.datasource.url) at MySQL or MariaDB, or use the segment strategy, which also"
-                        + " runs on PostgreSQL", e);
+                        + " (or spring.datasource.url) at MySQL, MariaDB, PostgreSQL or H2", e);
             } catch (StoreUnavailableException e) {
                 LOG.warn("Ticket server " + server.id() + " is unavailable at start-up; it is retried on use: "
                         + e.getMessage());

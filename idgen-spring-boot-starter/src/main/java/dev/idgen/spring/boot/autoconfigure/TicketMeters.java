@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * Ticket-server meters; a class of its own so that the binder loads MyBatis types only when MyBatis is present.
+ * Ticket-server meters.
  */
 final class TicketMeters {
 

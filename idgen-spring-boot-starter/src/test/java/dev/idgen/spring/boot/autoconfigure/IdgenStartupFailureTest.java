@@ -37,7 +37,10 @@ import org.springframework.core.NestedExceptionUtils;
 @ExtendWith(OutputCaptureExtension.class)
 class IdgenStartupFailureTest {
 
-    private static final String MYBATIS = "org.mybatis.spring.boot:mybatis-spring-boot-starter";
+    private static final String JDBC = "org.springframework.boot:spring-boot-starter-jdbc";
+
+    private static final String DATA_SOURCE_AUTO_CONFIGURATION =
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration";
 
     private static final String REDIS = "org.springframework.boot:spring-boot-starter-data-redis";
 
@@ -45,6 +48,13 @@ class IdgenStartupFailureTest {
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
                     DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class,
                     IdgenHealthContributorAutoConfiguration.class, IdgenMetricsAutoConfiguration.class))
+            .withUserConfiguration(NeedsIds.class);
+
+    /** An application without Spring Boot's JDBC support: none of its auto-configurations is even listed. */
+    private final ApplicationContextRunner withoutJdbc = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class, IdgenMetricsAutoConfiguration.class))
+            .withClassLoader(new FilteredClassLoader("org.springframework.boot.jdbc"))
             .withUserConfiguration(NeedsIds.class);
 
     private static String[] dataSource() {
@@ -77,29 +87,24 @@ class IdgenStartupFailureTest {
 
     @Test
     void aMissingDependencyFailsTheApplicationWithIdgensReport(CapturedOutput output) {
-        SpringApplication application = new SpringApplication(App.class);
+        SpringApplication application = new SpringApplication(AppWithoutJdbc.class);
         application.setWebApplicationType(WebApplicationType.NONE);
         application.setResourceLoader(new org.springframework.core.io.DefaultResourceLoader(
-                new FilteredClassLoader("org.apache.ibatis", "org.mybatis")));
+                new FilteredClassLoader("org.springframework.boot.jdbc")));
         assertThatThrownBy(() -> application.run("--idgen.strategy=ticket", "--spring.main.banner-mode=off"))
                 .isInstanceOf(IdgenStartupException.class);
         assertThat(output).contains("APPLICATION FAILED TO START")
-                .contains("idgen.strategy=ticket needs MyBatis with Spring, but org.apache.ibatis.session.SqlSessionFactory"
-                        + " is not on the classpath")
-                .contains("Action:").contains("Add the dependency " + MYBATIS);
+                .contains("idgen.strategy=ticket needs spring-boot-jdbc (DataSource), but "
+                        + DATA_SOURCE_AUTO_CONFIGURATION + " is not on the classpath")
+                .contains("Action:").contains("Add the dependency " + JDBC);
     }
 
     @ParameterizedTest(name = "{0} without {1}")
     @CsvSource(delimiter = '|', value = {
-            "idgen.strategy=segment | org.apache.ibatis | idgen.strategy=segment needs MyBatis with Spring | org.apache.ibatis.session.SqlSessionFactory | " + MYBATIS,
-            "idgen.strategy=segment | org.mybatis | idgen.strategy=segment needs MyBatis with Spring | org.mybatis.spring.SqlSessionTemplate | " + MYBATIS,
-            "idgen.strategy=ticket | org.apache.ibatis | idgen.strategy=ticket needs MyBatis with Spring | org.apache.ibatis.session.SqlSessionFactory | " + MYBATIS,
-            "idgen.strategy=redis | org.apache.ibatis | idgen.strategy=redis needs MyBatis with Spring | org.apache.ibatis.session.SqlSessionFactory | " + MYBATIS,
             "idgen.strategy=redis | org.springframework.data.redis | idgen.strategy=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
             "idgen.strategy=redis | io.lettuce | idgen.strategy=redis needs Spring Data Redis with Lettuce | io.lettuce.core.RedisClient | " + REDIS,
             "idgen.strategy=segment,idgen.segment.store=redis | org.springframework.data.redis | idgen.segment.store=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
             "idgen.strategy=segment,idgen.segment.store=dual | org.springframework.data.redis | idgen.segment.store=dual needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
-            "idgen.strategy=segment,idgen.segment.store=dual | org.apache.ibatis | idgen.segment.store=dual needs MyBatis with Spring | org.apache.ibatis.session.SqlSessionFactory | " + MYBATIS,
             "idgen.snowflake.worker-id-assigner=redis | org.springframework.data.redis | idgen.snowflake.worker-id-assigner=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
             "idgen.redis.buckets.enabled=true | io.lettuce | idgen.redis.buckets.enabled=true needs Spring Data Redis with Lettuce | io.lettuce.core.RedisClient | " + REDIS,
     })
@@ -116,6 +121,38 @@ class IdgenStartupFailureTest {
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription()).startsWith(description).contains(missingClass);
                     assertThat(analysis.getAction()).contains("Add the dependency " + coordinates);
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "idgen.strategy=segment | idgen.strategy=segment",
+            "idgen.strategy=ticket | idgen.strategy=ticket",
+            "idgen.strategy=redis | idgen.strategy=redis",
+            "idgen.strategy=segment,idgen.segment.store=dual | idgen.segment.store=dual",
+    })
+    void withoutSpringBootsJdbcSupportTheDatabaseStrategiesNameTheArtifactToAdd(String properties, String feature) {
+        String description = feature + " needs spring-boot-jdbc (DataSource)";
+        withoutJdbc.withPropertyValues(properties.split(",")).run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(IdgenStartupException.class)
+                    .hasMessageContaining(description).hasMessageContaining(DATA_SOURCE_AUTO_CONFIGURATION);
+            FailureAnalysis analysis = new IdgenFailureAnalyzer().analyze(failure);
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).startsWith(description).contains(DATA_SOURCE_AUTO_CONFIGURATION);
+            assertThat(analysis.getAction()).contains("Add the dependency " + JDBC);
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "segment", "ticket" })
+    void anApplicationsOwnDataSourceNeedsNoSpringBootJdbcSupport(String strategy) {
+        withoutJdbc.withUserConfiguration(OwnDataSource.class)
+                .withPropertyValues("idgen.strategy=" + strategy, "idgen.jdbc.initialize-schema=always")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(IdService.class).nextIds("orders", 3)).containsExactly(1, 2, 3);
                 });
     }
 
@@ -137,12 +174,23 @@ class IdgenStartupFailureTest {
     }
 
     @Test
-    void anApplicationsOwnSegmentStoreNeedsNoMyBatis() {
-        runner.withClassLoader(new FilteredClassLoader("org.apache.ibatis", "org.mybatis"))
-                .withUserConfiguration(OwnSegmentStore.class).withPropertyValues("idgen.strategy=segment")
+    void anApplicationsOwnSegmentStoreNeedsNoJdbcSupport() {
+        withoutJdbc.withUserConfiguration(OwnSegmentStore.class).withPropertyValues("idgen.strategy=segment")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(IdService.class).nextId("orders")).isEqualTo(1);
+                });
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "segment", "ticket" })
+    void theDatabaseStrategiesNeedNoMyBatis(String strategy) {
+        runner.withClassLoader(new FilteredClassLoader("org.apache.ibatis", "org.mybatis"))
+                .withPropertyValues("idgen.strategy=" + strategy, "idgen.jdbc.initialize-schema=always",
+                        "spring.datasource.url=jdbc:h2:mem:idgen-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(IdService.class).nextIds("orders", 3)).containsExactly(1, 2, 3);
                 });
     }
 
@@ -161,6 +209,24 @@ class IdgenStartupFailureTest {
             IdgenAutoConfiguration.class })
     @org.springframework.context.annotation.Import(NeedsIds.class)
     static class App {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(IdgenAutoConfiguration.class)
+    @org.springframework.context.annotation.Import(NeedsIds.class)
+    static class AppWithoutJdbc {
+    }
+
+    /** A DataSource the application makes itself, without Spring Boot's JDBC support. */
+    @Configuration(proxyBeanMethods = false)
+    static class OwnDataSource {
+
+        @Bean
+        javax.sql.DataSource ownDataSource() {
+            org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
+            dataSource.setURL("jdbc:h2:mem:idgen-own-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+            return dataSource;
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

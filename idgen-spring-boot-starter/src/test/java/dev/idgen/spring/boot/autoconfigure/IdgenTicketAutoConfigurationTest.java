@@ -34,7 +34,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Ticket servers on real MariaDB: one on the application's DataSource, and two on two databases of their own.
+ * Ticket servers on real MariaDB: one on the application's DataSource, and two on two databases of their own; and one
+ * on PostgreSQL.
  */
 class IdgenTicketAutoConfigurationTest {
 
@@ -257,12 +258,23 @@ class IdgenTicketAutoConfigurationTest {
     }
 
     @Test
-    void aPostgreSqlServerIsRefusedForTicketsAtStartUp() {
+    void servesTicketsFromPostgreSqlToo() {
         TestServices.JdbcEndpoint postgres = TestServices.postgres();
         runner.withPropertyValues("spring.datasource.url=" + postgres.url(),
-                        "spring.datasource.username=" + postgres.username())
-                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
-                        .hasMessageContaining("needs MySQL or MariaDB"));
+                        "spring.datasource.username=" + postgres.username(),
+                        "spring.datasource.password=" + postgres.password())
+                .run(context -> {
+                    try {
+                        IdService ids = context.getBean(IdService.class);
+                        assertThat(ids.nextId("orders")).isEqualTo(1);
+                        assertThat(ids.nextIds("orders", 3)).containsExactly(2, 3, 4);
+                    } finally {
+                        try (Connection connection = context.getBean(DataSource.class).getConnection();
+                                Statement statement = connection.createStatement()) {
+                            statement.execute("DROP TABLE IF EXISTS " + table);
+                        }
+                    }
+                });
     }
 
     @ParameterizedTest

@@ -15,7 +15,6 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import org.apache.ibatis.session.SqlSessionFactory;
 
 /**
  * A separate JVM that draws IDs and writes each one to standard output, for the multi-process tests. An ID counts as
@@ -38,9 +37,8 @@ public final class IdWorkerMain {
         String table = args[3];
         String name = args[4];
         long count = Long.parseLong(args[5]);
-        SqlSessionFactory factory = TestServices.sqlSessionFactory(pool);
         IdService service = strategy.equals("segment")
-                ? SegmentIdService.builder(new JdbcSegmentStore(factory, table, 0, SchemaInitialization.ALWAYS,
+                ? SegmentIdService.builder(new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS,
                         Duration.ofSeconds(5))).settings(SegmentSettings.builder().step(1000).maxStep(20_000)
                         .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(10)).build()).build()
                 : new TicketIdService(List.of(new TicketServer("worker", pool, table, 0, 1, true,

@@ -63,7 +63,7 @@ public final class RedisWorkerMain {
             duration = Long.parseLong(args[4]);
         } else {
             HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], "root", "").pool(4);
-            JdbcSegmentStore database = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), args[3], 0,
+            JdbcSegmentStore database = new JdbcSegmentStore(pool, args[3], 0,
                     SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
             RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, args[4], 1000);
             service = mode.equals("incr") ? new RedisIdService(counter)

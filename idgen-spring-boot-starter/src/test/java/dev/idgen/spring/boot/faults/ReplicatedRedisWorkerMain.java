@@ -62,7 +62,7 @@ public final class ReplicatedRedisWorkerMain {
                 Duration.ofMillis(500), new RedisRoundTrips());
         redis.awaitReady(Duration.ofSeconds(60));
         HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], "root", "").pool(4);
-        JdbcSegmentStore database = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), args[3], 0,
+        JdbcSegmentStore database = new JdbcSegmentStore(pool, args[3], 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         String prefix = args[4];
         long duration = Long.parseLong(args[5]);

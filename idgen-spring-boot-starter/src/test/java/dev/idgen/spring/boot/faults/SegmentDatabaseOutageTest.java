@@ -14,7 +14,6 @@ import dev.idgen.spring.boot.autoconfigure.IdgenHealthContributorAutoConfigurati
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.test.services.OwnMariaDb;
-import dev.idgen.test.services.TestServices;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
@@ -55,7 +54,7 @@ class SegmentDatabaseOutageTest {
     @Test
     void servesFromTheBuffersWhileTheDatabaseIsDownThenFailsFastAndRecoversWithoutARestart() throws Exception {
         try (HikariDataSource pool = database.endpoint().pool(2)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), "idgen_segment_outage",
+            JdbcSegmentStore store = new JdbcSegmentStore(pool, "idgen_segment_outage",
                     0, SchemaInitialization.ALWAYS, Duration.ofSeconds(2));
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
                     .maxStep(1000).awaitTimeout(Duration.ofSeconds(3)).build()).build()) {

@@ -60,7 +60,7 @@ class SegmentHealthAndFirstLoadTest {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         try (HikariDataSource pool = mariadb.pool(2)) {
             // The store's own timeout is set long so that only the generator's wait decides the outcome.
-            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
+            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
                     SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
             store.allocate("orders", 1); // another instance created the row
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.DEFAULTS).build();
@@ -83,7 +83,7 @@ class SegmentHealthAndFirstLoadTest {
         String table = table();
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         try (HikariDataSource pool = mariadb.pool(3)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
+            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
                     SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
             SegmentSettings settings = SegmentSettings.builder().step(10).maxStep(10)
                     .awaitTimeout(Duration.ofMillis(300)).build();
@@ -114,7 +114,7 @@ class SegmentHealthAndFirstLoadTest {
     void healthAnswersWithinItsBoundWhileTheDatabaseIsFrozen() throws Exception {
         String table = table();
         try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = own.endpoint().pool(2)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
+            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
                     SchemaInitialization.ALWAYS, Duration.ofSeconds(3));
             SegmentSettings settings = SegmentSettings.builder().step(1000).maxStep(1000).build();
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(settings).build();

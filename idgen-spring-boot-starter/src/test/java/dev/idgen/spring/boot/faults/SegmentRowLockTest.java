@@ -26,7 +26,7 @@ class SegmentRowLockTest {
         String table = "idgen_lock_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         try (HikariDataSource pool = mariadb.pool(2)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
+            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
                     SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
                     .maxStep(1000).awaitTimeout(Duration.ofSeconds(20)).build()).build();

@@ -8,7 +8,6 @@ import dev.idgen.core.segment.Segment;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.test.services.OwnMariaDb;
-import dev.idgen.test.services.TestServices;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +29,7 @@ class SegmentStorePausedTest {
     void anAllocationEndsWithinTheTimeoutWhileTheDatabaseIsFrozen() throws Exception {
         String table = "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = own.endpoint().pool(1)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(TestServices.sqlSessionFactory(pool), table, 0,
+            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
                     SchemaInitialization.ALWAYS, TIMEOUT);
             assertThat(store.allocate("orders", 10)).isEqualTo(new Segment(1, 10));
             own.pause();

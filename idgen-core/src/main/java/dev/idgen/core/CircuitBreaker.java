@@ -1,0 +1,179 @@
+package dev.idgen.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A circuit breaker for one backend (a ticket server, a Redis bucket): after a failure the backend is skipped for
+ * {@code openDuration}, then exactly one caller probes it, and the probe's outcome closes or reopens it.
+ *
+ * <p>A caller asks {@link #tryAcquire()} before each call and reports the outcome with {@link #onSuccess()} or
+ * {@link #onFailure()} (or {@link #onAbandoned()} when the call ended for a reason that says nothing about the
+ * backend, such as an interrupt).
+ *
+ * <h2>States and transitions</h2>
+ * <ul>
+ * <li><b>Closed</b>: every {@link #tryAcquire()} returns {@code true}. A failure opens the breaker.</li>
+ * <li><b>Open until t</b>: {@link #tryAcquire()} returns {@code false} until the monotonic clock reaches t
+ * ({@code openDuration} after the failure). From t on, the first caller whose compare-and-set succeeds moves the
+ * breaker to half-open and gets {@code true}; every other caller gets {@code false}.</li>
+ * <li><b>Half-open until t</b>: one probe is in flight; every caller gets {@code false}. The probe's success closes
+ * the breaker, its failure opens it for another {@code openDuration}. A probe that never reports (its caller died) is
+ * presumed lost once the clock reaches t, {@code openDuration} after it started, and the next caller may probe.</li>
+ * </ul>
+ * A failure reported while the breaker is already open leaves its time alone: calls admitted before it opened do not
+ * keep extending it. A success reported while it is open does not close it: only a probe, admitted after the open
+ * time, says the backend is back.
+ *
+ * <h2>Invariants</h2>
+ * <ul>
+ * <li>From one open state, at most one caller wins the probe: the transition is a compare-and-set from that very
+ * state object to a new one.</li>
+ * <li>No ABA: every open and half-open state is a new immutable object, so a caller that read an older state can
+ * never win a compare-and-set against a newer state that happens to hold the same values. Only the closed state is
+ * shared; the one transition out of it is a failure, which is right whatever happened in between.</li>
+ * <li>Time is {@link TimeSource#nanoTime()} only, compared by difference ({@code now - t >= 0}), so steps of the
+ * wall clock neither keep a backend out longer nor let it back early, and the numeric wrap of nanoTime is harmless.
+ * </li>
+ * </ul>
+ *
+ * <h2>Memory ordering</h2>
+ * The whole state is one reference in an {@link AtomicReference}: {@code get} is a volatile read and
+ * {@code compareAndSet} a volatile read and write, and a state's fields are final. So whatever a thread did before a
+ * transition happens-before whatever another thread does after it reads the new state, and a reader never sees a
+ * half-written state. The breaker takes no lock, and the call it guards runs outside it: it orders its own states,
+ * not the backend's effects.
+ *
+ * <h2>Cost</h2>
+ * While closed, {@link #tryAcquire()} and {@link #onSuccess()} are one volatile read each and allocate nothing; the
+ * clock is read and a state allocated only on a transition.
+ */
+public final class CircuitBreaker {
+
+    /** The longest {@code openDuration} accepted: outages are skipped for seconds, and more is a unit mistake. */
+    public static final Duration MAX_OPEN_DURATION = Duration.ofDays(1);
+
+    /** A breaker's state, for health and metrics. */
+    public enum State {
+        /** Calls go through. */
+        CLOSED,
+        /** The last call failed: calls are refused until the open duration has passed. */
+        OPEN,
+        /** One caller is probing the backend; the others are refused. */
+        HALF_OPEN
+    }
+
+    /**
+     * One state, never changed once published. {@code until} is the {@link TimeSource#nanoTime()} from which a caller
+     * may (again) probe; it means nothing while closed.
+     */
+    private record Snapshot(State state, long until) {
+    }
+
+    private static final Snapshot CLOSED = new Snapshot(State.CLOSED, 0);
+
+    private final AtomicReference<Snapshot> current = new AtomicReference<>(CLOSED);
+    private final Duration openDuration;
+    private final long openNanos;
+    private final TimeSource timeSource;
+
+    /**
+     * @param openDuration how long the backend is skipped after a failure, and how long a probe may take before it
+     *        is presumed lost; from zero (every caller after a failure may probe at once) to
+     *        {@link #MAX_OPEN_DURATION}
+     * @param timeSource the monotonic clock, read through {@link TimeSource#nanoTime()}
+     * @throws InvalidArgumentException naming {@code openDuration} when it is null, negative or too long
+     */
+    public CircuitBreaker(Duration openDuration, TimeSource timeSource) {
+        if (openDuration == null || openDuration.isNegative() || openDuration.compareTo(MAX_OPEN_DURATION) > 0) {
+            throw new InvalidArgumentException("openDuration", openDuration,
+                    "openDuration must be between 0 and " + MAX_OPEN_DURATION + ", but was " + openDuration);
+        }
+        this.openDuration = openDuration;
+        this.openNanos = openDuration.toNanos();
+        this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+    }
+
+    /**
+     * @return {@code true} when the call may go to the backend: the breaker is closed, or it was open (or its probe
+     *         lost) long enough and this caller won the one probe; {@code false} otherwise
+     */
+    public boolean tryAcquire() {
+        Snapshot seen = current.get();
+        if (seen == CLOSED) {
+            return true;
+        }
+        long now = timeSource.nanoTime();
+        if (now - seen.until() < 0) {
+            return false;
+        }
+        return current.compareAndSet(seen, new Snapshot(State.HALF_OPEN, now + openNanos));
+    }
+
+    /**
+     * Reports that a call answered. Closes a half-open breaker (the probe succeeded); changes nothing otherwise.
+     */
+    public void onSuccess() {
+        Snapshot seen = current.get();
+        if (seen.state() == State.HALF_OPEN) {
+            // Lost only to a transition that is newer than this answer (a failure, or a new probe): that one stands.
+            current.compareAndSet(seen, CLOSED);
+        }
+    }
+
+    /**
+     * Reports that a call failed. Opens a closed or half-open breaker for {@code openDuration} from now; an open
+     * breaker keeps its time.
+     */
+    public void onFailure() {
+        while (true) {
+            Snapshot seen = current.get();
+            if (seen.state() == State.OPEN) {
+                return;
+            }
+            if (current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime() + openNanos))) {
+                return;
+            }
+            // Someone else moved it meanwhile (closed it, probed it, opened it): look again.
+        }
+    }
+
+    /**
+     * Reports that a call ended without saying anything about the backend (for example its thread was interrupted).
+     * A half-open breaker goes back to open with its time already up, so the next caller may probe at once; a closed
+     * or open breaker is left as it is.
+     */
+    public void onAbandoned() {
+        Snapshot seen = current.get();
+        if (seen.state() == State.HALF_OPEN) {
+            current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime()));
+        }
+    }
+
+    /**
+     * @return whether calls are being refused or probed: the breaker is open or half-open
+     */
+    public boolean isOpen() {
+        return current.get() != CLOSED;
+    }
+
+    /**
+     * @return the current state; an open breaker whose time is up stays {@link State#OPEN} until a caller probes it
+     */
+    public State state() {
+        return current.get().state();
+    }
+
+    /**
+     * @return how long the backend is skipped after a failure
+     */
+    public Duration openDuration() {
+        return openDuration;
+    }
+
+    @Override
+    public String toString() {
+        return "CircuitBreaker[" + state() + ", open for " + openDuration + "]";
+    }
+}

@@ -1,0 +1,259 @@
+package dev.idgen.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.core.CircuitBreaker.State;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class CircuitBreakerTest {
+
+    private static final Duration OPEN = Duration.ofSeconds(5);
+
+    private final ManualTimeSource time = new ManualTimeSource(Instant.parse("2026-01-01T00:00:00Z"));
+
+    private final CircuitBreaker breaker = new CircuitBreaker(OPEN, time);
+
+    @Test
+    void aClosedBreakerLetsEveryCallThrough() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(breaker.tryAcquire()).isTrue();
+            breaker.onSuccess();
+        }
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.isOpen()).isFalse();
+    }
+
+    @Test
+    void aFailureOpensItForTheOpenDurationThenExactlyOneCallerProbes() {
+        breaker.onFailure();
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.isOpen()).isTrue();
+        time.advance(OPEN.minusNanos(1_000_000));
+        assertThat(breaker.tryAcquire()).as("1 ms before the open time is up").isFalse();
+        time.advance(Duration.ofMillis(1));
+        assertThat(breaker.tryAcquire()).as("the probe").isTrue();
+        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.isOpen()).isTrue();
+        assertThat(breaker.tryAcquire()).as("a second caller while the probe runs").isFalse();
+        breaker.onSuccess();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.tryAcquire()).isTrue();
+    }
+
+    @Test
+    void aFailedProbeOpensItForAFreshOpenDuration() {
+        breaker.onFailure();
+        time.advance(OPEN.plusSeconds(60));
+        assertThat(breaker.tryAcquire()).isTrue();
+        time.advance(Duration.ofSeconds(1));
+        breaker.onFailure();
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        time.advance(OPEN.minusNanos(1_000_000));
+        assertThat(breaker.tryAcquire()).as("counted from the probe's failure, not the first one").isFalse();
+        time.advance(Duration.ofMillis(1));
+        assertThat(breaker.tryAcquire()).isTrue();
+    }
+
+    @Test
+    void furtherFailuresWhileOpenDoNotExtendIt() {
+        breaker.onFailure();
+        time.advance(Duration.ofSeconds(4));
+        breaker.onFailure(); // a call admitted before the breaker opened, failing late
+        time.advance(Duration.ofSeconds(1));
+        assertThat(breaker.tryAcquire()).isTrue();
+    }
+
+    @Test
+    void aLateSuccessDoesNotCloseAnOpenBreaker() {
+        assertThat(breaker.tryAcquire()).isTrue(); // admitted while closed
+        breaker.onFailure(); // another call fails meanwhile
+        breaker.onSuccess(); // the first one answers
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.tryAcquire()).isFalse();
+    }
+
+    @Test
+    void aProbeThatNeverReportsIsPresumedLostAfterTheOpenDuration() {
+        breaker.onFailure();
+        time.advance(OPEN);
+        assertThat(breaker.tryAcquire()).as("the probe, whose caller then vanishes").isTrue();
+        time.advance(OPEN.minusNanos(1_000_000));
+        assertThat(breaker.tryAcquire()).isFalse();
+        time.advance(Duration.ofMillis(1));
+        assertThat(breaker.tryAcquire()).as("a new probe").isTrue();
+        assertThat(breaker.tryAcquire()).isFalse();
+    }
+
+    @Test
+    void anAbandonedProbeLetsTheNextCallerProbeAtOnce() {
+        breaker.onFailure();
+        time.advance(OPEN);
+        assertThat(breaker.tryAcquire()).isTrue();
+        breaker.onAbandoned();
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.tryAcquire()).isTrue();
+        assertThat(breaker.tryAcquire()).isFalse();
+    }
+
+    @Test
+    void abandoningLeavesAClosedOrOpenBreakerAlone() {
+        breaker.onAbandoned();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        breaker.onFailure();
+        breaker.onAbandoned();
+        assertThat(breaker.tryAcquire()).as("still open for its full time").isFalse();
+    }
+
+    @Test
+    void theWallClockMovingBackwardsDoesNotKeepItOpen() {
+        breaker.onFailure();
+        time.advance(Duration.ofHours(-1));
+        assertThat(breaker.tryAcquire()).isFalse();
+        time.advance(OPEN);
+        // The wall clock is 55 minutes behind the failure; only elapsed time counts.
+        assertThat(breaker.tryAcquire()).isTrue();
+    }
+
+    @Test
+    void theWallClockJumpingForwardsDoesNotCloseItEarly() {
+        AtomicLong nanos = new AtomicLong();
+        TimeSource steppedWall = new TimeSource() {
+            @Override
+            public long currentTimeMillis() {
+                return Duration.ofDays(365).toMillis() + nanos.get() / 1_000_000;
+            }
+
+            @Override
+            public long nanoTime() {
+                return nanos.get();
+            }
+        };
+        CircuitBreaker jumping = new CircuitBreaker(OPEN, steppedWall);
+        jumping.onFailure();
+        assertThat(jumping.tryAcquire()).as("a year on the wall clock, no time elapsed").isFalse();
+        nanos.addAndGet(OPEN.toNanos());
+        assertThat(jumping.tryAcquire()).isTrue();
+    }
+
+    @Test
+    void theMonotonicClockWrappingPastLongMaxValueIsHarmless() {
+        AtomicLong nanos = new AtomicLong(Long.MAX_VALUE - OPEN.toNanos() / 2);
+        CircuitBreaker breaker = new CircuitBreaker(OPEN, new TimeSource() {
+            @Override
+            public long currentTimeMillis() {
+                return 0;
+            }
+
+            @Override
+            public long nanoTime() {
+                return nanos.get();
+            }
+        });
+        breaker.onFailure(); // open until a time past the wrap
+        nanos.addAndGet(OPEN.toNanos() - 1); // now past Long.MAX_VALUE, i.e. negative, 1 ns short
+        assertThat(nanos.get()).isNegative();
+        assertThat(breaker.tryAcquire()).isFalse();
+        nanos.incrementAndGet();
+        assertThat(breaker.tryAcquire()).isTrue();
+    }
+
+    @Test
+    void aZeroOpenDurationLetsTheNextCallerProbeAtOnce() {
+        CircuitBreaker immediate = new CircuitBreaker(Duration.ZERO, time);
+        immediate.onFailure();
+        assertThat(immediate.isOpen()).isTrue();
+        assertThat(immediate.tryAcquire()).isTrue();
+        immediate.onSuccess();
+        assertThat(immediate.isOpen()).isFalse();
+    }
+
+    @Test
+    void badOpenDurationsFailNamingTheArgument() {
+        for (Duration bad : new Duration[] { null, Duration.ofNanos(-1), CircuitBreaker.MAX_OPEN_DURATION.plusNanos(1) }) {
+            assertThatThrownBy(() -> new CircuitBreaker(bad, time)).isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("openDuration")
+                    .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("openDuration"));
+        }
+        assertThatThrownBy(() -> new CircuitBreaker(OPEN, null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("timeSource");
+    }
+
+    @Test
+    void manyThreadsRacingForTheProbeProduceExactlyOneWinner() throws Exception {
+        int threads = 16;
+        int rounds = 500;
+        // A clock that takes a while to read widens the window between a caller's read of the open state and its
+        // compare-and-set, so that many callers see the same open state at once.
+        TimeSource slowClock = new TimeSource() {
+            @Override
+            public long currentTimeMillis() {
+                return time.currentTimeMillis();
+            }
+
+            @Override
+            public long nanoTime() {
+                long spinUntil = System.nanoTime() + 20_000;
+                while (System.nanoTime() - spinUntil < 0) {
+                    Thread.onSpinWait();
+                }
+                return time.nanoTime();
+            }
+        };
+        CircuitBreaker breaker = new CircuitBreaker(OPEN, slowClock);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CyclicBarrier start = new CyclicBarrier(threads, () -> {
+                // Runs once per round, before any thread races: open the breaker and let its time run out.
+                breaker.onFailure();
+                time.advance(OPEN);
+            });
+            CyclicBarrier end = new CyclicBarrier(threads);
+            AtomicInteger[] winners = new AtomicInteger[rounds];
+            for (int r = 0; r < rounds; r++) {
+                winners[r] = new AtomicInteger();
+            }
+            List<Future<?>> racers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                racers.add(pool.submit(() -> {
+                    for (int r = 0; r < rounds; r++) {
+                        start.await(30, TimeUnit.SECONDS);
+                        boolean won = false;
+                        // Each thread asks several times, so losers retry while the winner's probe is in flight.
+                        for (int k = 0; k < 4; k++) {
+                            if (breaker.tryAcquire()) {
+                                winners[r].incrementAndGet();
+                                won = true;
+                            }
+                        }
+                        end.await(30, TimeUnit.SECONDS);
+                        if (won) {
+                            // Reported after every thread has stopped asking, so the probe was in flight throughout.
+                            breaker.onFailure();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> racer : racers) {
+                racer.get(2, TimeUnit.MINUTES);
+            }
+            for (int r = 0; r < rounds; r++) {
+                assertThat(winners[r].get()).as("probe winners in round %d", r).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

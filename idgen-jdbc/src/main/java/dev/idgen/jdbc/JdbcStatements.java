@@ -1,0 +1,400 @@
+package dev.idgen.jdbc;
+
+import dev.idgen.core.StoreUnavailableException;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import javax.sql.DataSource;
+
+/**
+ * How every idgen store reaches its table: plain JDBC on a {@link DataSource}, one borrowed connection per operation,
+ * in auto-commit, with bounded waits.
+ *
+ * <p>Each operation borrows a connection of its own and switches it to auto-commit while it works, so every statement
+ * commits on its own, before its result is handed out: idgen never joins, and is never rolled back with, an
+ * application's transaction, whatever the pool's auto-commit default. (The DataSource must therefore be a plain pool,
+ * not a proxy that hands out the connection of the caller's transaction.) What the operation changed on the
+ * connection is put back before it returns to the pool.
+ *
+ * <p>On the first connection the database is identified ({@link DatabaseDialect}), the table created if
+ * {@link SchemaInitialization} says so, and the store's statements built once for that database by its
+ * {@link Preparation}; a failed preparation is tried again by the next operation, so a store starts while its
+ * database is down.
+ *
+ * <p>Every statement has a query timeout of {@code timeout} rounded up to whole seconds. A query timeout is enforced
+ * by the server (MariaDB's {@code max_statement_time}) or by a cancel request (PostgreSQL), which does nothing while
+ * the server or the network is silent; so the connection's socket reads are bounded too, a little later (the query
+ * timeout, which leaves the connection usable, normally fires first), unless its pool or driver already bounds them as
+ * tightly. Setting it is a socket option, not a round trip.
+ *
+ * <p>Failures become {@link StoreUnavailableException} naming the operation and the table.
+ *
+ * @param <S> the store's statements for one database
+ */
+final class JdbcStatements<S> {
+
+    /** Builds a store's statements once the database is known; may run checks of its own on the connection. */
+    @FunctionalInterface
+    interface Preparation<S> {
+        S prepare(Connection connection, DatabaseDialect dialect) throws SQLException;
+    }
+
+    /** One operation's work on a borrowed connection. */
+    @FunctionalInterface
+    interface Work<S, T> {
+        T run(Connection connection, S statements) throws SQLException;
+    }
+
+    /** Only used to abort a connection whose network timeout ran out, which needs no thread of its own. */
+    private static final Executor IN_CALLER = Runnable::run;
+
+    /** What {@link Counter#advance} returns when no row matched. */
+    static final long NO_ROW = Long.MIN_VALUE;
+
+    private final DataSource dataSource;
+    private final String description;
+    private final String kind;
+    private final String table;
+    private final SchemaInitialization schemaInitialization;
+    private final Function<String, StoreUnavailableException> unsupportedDatabase;
+    private final Preparation<S> preparation;
+    private final int timeoutSeconds;
+    private final int networkTimeoutMillis;
+    private volatile S statements;
+
+    /**
+     * @param dataSource the database, a plain connection pool
+     * @param description the table in words for messages, e.g. {@code "the segment table idgen_segment"}
+     * @param kind which DDL to create: {@code segment}, {@code ticket} or {@code worker}
+     * @param table the table, already checked by {@link SqlIdentifiers}
+     * @param schemaInitialization when to create the table
+     * @param timeout the longest one statement may take, rounded up to whole seconds (at least one)
+     * @param unsupportedDatabase the failure for a database idgen has no statements for, given the reason; with
+     *        {@code null} such a database fails the operation like any other error
+     * @param preparation builds the store's statements for the database found
+     */
+    JdbcStatements(DataSource dataSource, String description, String kind, String table,
+            SchemaInitialization schemaInitialization, Duration timeout,
+            Function<String, StoreUnavailableException> unsupportedDatabase, Preparation<S> preparation) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.description = description;
+        this.kind = kind;
+        this.table = table;
+        this.schemaInitialization = Objects.requireNonNull(schemaInitialization, "schemaInitialization");
+        this.unsupportedDatabase = unsupportedDatabase;
+        this.preparation = preparation;
+        this.timeoutSeconds = timeoutSeconds(timeout);
+        this.networkTimeoutMillis = (timeoutSeconds + 2) * 1000;
+    }
+
+    /**
+     * @param timeout a store's timeout
+     * @return it in whole seconds, rounded up, at least one and small enough to add to
+     */
+    private static int timeoutSeconds(Duration timeout) {
+        long millis = Objects.requireNonNull(timeout, "timeout").toMillis();
+        return (int) Math.min(Integer.MAX_VALUE / 1000 - 2, Math.max(1, (millis + 999) / 1000));
+    }
+
+    /**
+     * Runs {@code work} on a connection of its own in auto-commit.
+     *
+     * @param operation what it does, for the message: "Could not <i>operation</i> in <i>description</i>"
+     * @return what {@code work} returned
+     * @throws StoreUnavailableException when the database could not be reached or a statement failed
+     */
+    <T> T execute(String operation, Work<S, T> work) {
+        return execute(operation, work, false);
+    }
+
+    /**
+     * Like {@link #execute}, but makes a second attempt on another connection when no connection could be borrowed or
+     * the one borrowed turned out to be broken: after a database restart the pool's first connection often is, and a
+     * pool still reconnecting may not lend one in time. A statement that merely timed out or failed is not repeated.
+     * Only for work whose repetition can waste values (a gap) but never hand one out twice: each attempt advances
+     * the row again.
+     */
+    <T> T executeRetryingOnce(String operation, Work<S, T> work) {
+        return execute(operation, work, true);
+    }
+
+    private <T> T execute(String operation, Work<S, T> work, boolean retry) {
+        Exception failure;
+        try {
+            return attempt(work);
+        } catch (Retryable first) {
+            failure = first.getCause();
+            if (retry) {
+                try {
+                    return attempt(work);
+                } catch (Retryable second) {
+                    second.getCause().addSuppressed(failure);
+                    failure = second.getCause();
+                } catch (SQLException | RuntimeException second) {
+                    second.addSuppressed(failure);
+                    failure = second;
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            failure = e;
+        }
+        if (failure instanceof StoreUnavailableException unavailable) {
+            throw unavailable;
+        }
+        // Pools report a database they cannot reach with unchecked exceptions too (Hikari's first connection).
+        throw new StoreUnavailableException("Could not " + operation + " in " + description + ": "
+                + failure.getMessage(), failure);
+    }
+
+    /** A failure worth one more attempt on another connection: none could be borrowed, or the one borrowed broke. */
+    private static final class Retryable extends Exception {
+
+        private static final long serialVersionUID = 1L;
+
+        Retryable(Exception cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
+
+        @Override
+        public synchronized Exception getCause() {
+            return (Exception) super.getCause();
+        }
+    }
+
+    private <T> T attempt(Work<S, T> work) throws SQLException, Retryable {
+        Connection borrowed;
+        try {
+            borrowed = dataSource.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            throw new Retryable(e);
+        }
+        try (Connection connection = borrowed) {
+            boolean autoCommit = connection.getAutoCommit();
+            int networkTimeout = networkTimeout(connection);
+            boolean bound = networkTimeout == 0 || networkTimeout > networkTimeoutMillis;
+            T result;
+            try {
+                if (!autoCommit) {
+                    // Each statement must commit at once, so that no other instance waits on a lock it holds and no
+                    // later rollback (ours or the application's) undoes a value already handed out.
+                    connection.setAutoCommit(true);
+                }
+                if (bound) {
+                    connection.setNetworkTimeout(IN_CALLER, networkTimeoutMillis);
+                }
+                result = work.run(connection, statements(connection));
+            } catch (SQLException e) {
+                restore(connection, autoCommit, bound ? networkTimeout : -1, e);
+                if (isBrokenConnection(e)) {
+                    throw new Retryable(e);
+                }
+                throw e;
+            } catch (RuntimeException e) {
+                restore(connection, autoCommit, bound ? networkTimeout : -1, e);
+                throw e;
+            }
+            restore(connection, autoCommit, bound ? networkTimeout : -1, null);
+            return result;
+        }
+    }
+
+    /**
+     * Puts back what {@link #attempt} changed, as the pool lent it; a failure there is added to {@code failure}
+     * rather than hiding it.
+     */
+    private static void restore(Connection connection, boolean autoCommit, int networkTimeout, Exception failure)
+            throws SQLException {
+        try {
+            if (networkTimeout >= 0) {
+                connection.setNetworkTimeout(IN_CALLER, networkTimeout);
+            }
+            if (!autoCommit) {
+                connection.setAutoCommit(false);
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * @return the connection's network timeout, or -1 when its driver has none to set
+     */
+    private static int networkTimeout(Connection connection) throws SQLException {
+        try {
+            return connection.getNetworkTimeout();
+        } catch (SQLFeatureNotSupportedException | AbstractMethodError e) {
+            return -1;
+        }
+    }
+
+    private S statements(Connection connection) throws SQLException {
+        S known = statements;
+        if (known != null) {
+            return known;
+        }
+        synchronized (this) {
+            if (statements == null) {
+                DatabaseMetaData metaData = connection.getMetaData();
+                DatabaseDialect dialect;
+                try {
+                    dialect = DatabaseDialect.of(metaData.getDatabaseProductName());
+                } catch (IllegalStateException e) {
+                    if (unsupportedDatabase == null) {
+                        throw e;
+                    }
+                    throw unsupportedDatabase.apply(e.getMessage());
+                }
+                if (schemaInitialization.createsTableOn(dialect, metaData.getURL())) {
+                    createTable(connection, dialect);
+                }
+                statements = preparation.prepare(connection, dialect);
+            }
+            return statements;
+        }
+    }
+
+    private void createTable(Connection connection, DatabaseDialect dialect) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.execute(dialect.ddl(kind, table));
+        } catch (SQLException e) {
+            // PostgreSQL's CREATE TABLE IF NOT EXISTS can still fail when another instance creates the table at the
+            // same moment; the table existing now is all that matters.
+            try {
+                probeTable(connection);
+            } catch (SQLException notThere) {
+                e.addSuppressed(notThere);
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Reads no row from the table, to see that it is there.
+     *
+     * @throws SQLException when it is not (see {@link #isMissingTable}) or the database fails
+     */
+    void probeTable(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0").close();
+        }
+    }
+
+    /**
+     * @return a statement of the connection with this store's query timeout; the caller closes it
+     */
+    PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+        PreparedStatement prepared = connection.prepareStatement(sql);
+        prepared.setQueryTimeout(timeoutSeconds);
+        return prepared;
+    }
+
+    /** SQLState class 23, integrity constraint violation: for idgen's tables, only ever the primary key. */
+    static boolean isDuplicateKey(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("23");
+    }
+
+    /** 40001 is a deadlock on MySQL and MariaDB (and a serialization failure elsewhere), 40P01 one on PostgreSQL. */
+    static boolean isDeadlock(SQLException e) {
+        return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
+    }
+
+    /**
+     * @return whether the table (or its schema) does not exist: 42S02 on MySQL, MariaDB and H2 (42S03 and 42S04 are
+     *         H2's variants, 90079 its missing schema), 42P01 and 3F000 on PostgreSQL
+     */
+    static boolean isMissingTable(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return switch (state) {
+            case "42S02", "42S03", "42S04", "90079", "42P01", "3F000" -> true;
+            default -> e.getErrorCode() == 1146;
+        };
+    }
+
+    /**
+     * SQLState class 08 is a connection failure on every driver; 57P01 to 57P03 are PostgreSQL's server shutting down
+     * or restarting under an open connection.
+     */
+    private static boolean isBrokenConnection(SQLException e) {
+        String state = e.getSQLState();
+        return e instanceof SQLNonTransientConnectionException || e instanceof SQLRecoverableException
+                || state != null && (state.startsWith("08") || state.startsWith("57P0"));
+    }
+
+    /**
+     * One statement that adds to a counter column of the row with a given name and reads the new value back, on the
+     * same connection: {@code UPDATE ... RETURNING} on PostgreSQL, {@code SELECT ... FROM FINAL TABLE (UPDATE ...)} on
+     * H2, and on MySQL and MariaDB an {@code UPDATE} that stores the new value with {@code LAST_INSERT_ID(expr)}
+     * followed by {@code SELECT LAST_INSERT_ID()} (a value of the connection, read before anyone else can use it).
+     * In auto-commit the row lock lasts the one update: concurrent clients queue rather than deadlock.
+     *
+     * @param update the statement that advances the row (and, except on MySQL, returns its new value)
+     * @param readBack MySQL's {@code SELECT LAST_INSERT_ID()}, otherwise {@code null}
+     * @param byGuard whether the row must also match a guard column (the ticket's increment)
+     */
+    record Counter(String update, String readBack, boolean byGuard) {
+
+        /**
+         * @param table a checked table name
+         * @param column the counter column
+         * @param guard a column the row must also match, or {@code null}
+         */
+        static Counter of(DatabaseDialect dialect, String table, String column, String guard) {
+            String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?");
+            return switch (dialect) {
+                case MYSQL -> new Counter("UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + column
+                        + " + ?)" + where, "SELECT LAST_INSERT_ID()", guard != null);
+                case POSTGRESQL -> new Counter("UPDATE " + table + " SET " + column + " = " + column + " + ?" + where
+                        + " RETURNING " + column, null, guard != null);
+                case H2 -> new Counter("SELECT " + column + " FROM FINAL TABLE (UPDATE " + table + " SET " + column
+                        + " = " + column + " + ?" + where + ")", null, guard != null);
+            };
+        }
+
+        /**
+         * @param guardValue the value the guard column must hold; ignored without a guard
+         * @return the counter's new value, or {@link #NO_ROW} when no row matched
+         */
+        long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue)
+                throws SQLException {
+            try (PreparedStatement advance = statements.prepare(connection, update)) {
+                advance.setLong(1, delta);
+                advance.setString(2, name);
+                if (byGuard) {
+                    advance.setInt(3, guardValue);
+                }
+                if (readBack == null) {
+                    try (ResultSet result = advance.executeQuery()) {
+                        return result.next() ? result.getLong(1) : NO_ROW;
+                    }
+                }
+                // Checked first: without a matched row LAST_INSERT_ID() still holds whatever this pooled connection
+                // last stored, possibly another name's value.
+                if (advance.executeUpdate() != 1) {
+                    return NO_ROW;
+                }
+            }
+            try (PreparedStatement read = statements.prepare(connection, readBack);
+                    ResultSet result = read.executeQuery()) {
+                if (!result.next()) {
+                    throw new SQLException("SELECT LAST_INSERT_ID() returned no row");
+                }
+                return result.getLong(1);
+            }
+        }
+    }
+}
