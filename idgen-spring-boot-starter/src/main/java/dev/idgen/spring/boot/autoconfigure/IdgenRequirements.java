@@ -54,13 +54,12 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
                             == IdgenProperties.SegmentStoreType.JDBC;
                     String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
                     Class<?>[] store = definition.isDefault()
-                            ? new Class<?>[] { SegmentStore.class, IdService.class, DataSource.class }
-                            : new Class<?>[] { DataSource.class };
+                            ? new Class<?>[] { SegmentStore.class, IdService.class } : own;
                     if (!jdbc) {
                         require(REDIS, feature, classLoader, beanFactory, store);
                     }
                     // The Redis stores keep their durable floor in the database too.
-                    require(JDBC, feature, classLoader, beanFactory, store);
+                    require(JDBC, feature, classLoader, beanFactory, withDataSource(store));
                 }
                 case TICKET -> require(JDBC, definition.strategySetting(), classLoader, beanFactory,
                         withDataSource(own));
