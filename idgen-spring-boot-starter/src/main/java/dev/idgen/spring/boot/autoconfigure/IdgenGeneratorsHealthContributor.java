@@ -1,8 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
-import dev.idgen.core.ReadableIdService;
-import dev.idgen.core.RoutingIdService;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -19,13 +17,12 @@ public final class IdgenGeneratorsHealthContributor implements CompositeHealthCo
 
     /**
      * @param generators every generator by name
-     * @param readableIds the readable-ID service, or null: reported with the default generator
-     * @param redis the {@code RedisScriptExecutor} idgen's Redis backends use, or null
+     * @param contributors each backend's contributor
      */
-    public IdgenGeneratorsHealthContributor(Map<String, IdService> generators, ReadableIdService readableIds,
-            Object redis) {
-        generators.forEach((name, generator) -> indicators.put(name, new IdgenHealthIndicator(generator,
-                RoutingIdService.DEFAULT_GENERATOR.equals(name) ? readableIds : null, redis)));
+    public IdgenGeneratorsHealthContributor(Map<String, IdService> generators,
+            java.util.List<IdgenGeneratorHealth> contributors) {
+        generators.forEach((name, generator) -> indicators.put(name,
+                new IdgenHealthIndicator(name, generator, contributors)));
     }
 
     /**

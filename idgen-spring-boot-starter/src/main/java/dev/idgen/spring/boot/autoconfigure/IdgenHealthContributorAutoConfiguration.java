@@ -2,6 +2,9 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
@@ -28,10 +31,8 @@ public final class IdgenHealthContributorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "idgenHealthIndicator")
     @Conditional(NoNamedGenerators.class)
-    IdgenHealthIndicator idgenHealthIndicator(IdService idService,
-            org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds,
-            org.springframework.beans.factory.BeanFactory beanFactory) {
-        return new IdgenHealthIndicator(idService, readableIds.getIfUnique(), redis(beanFactory));
+    IdgenHealthIndicator idgenHealthIndicator(IdService idService, List<IdgenGeneratorHealth> contributors) {
+        return new IdgenHealthIndicator(RoutingIdService.DEFAULT_GENERATOR, idService, contributors);
     }
 
     /**
@@ -41,18 +42,41 @@ public final class IdgenHealthContributorAutoConfiguration {
     @ConditionalOnMissingBean(name = { "idgenHealthIndicator", "idgenHealthContributor" })
     @Conditional(NamedGenerators.class)
     IdgenGeneratorsHealthContributor idgenHealthContributor(IdService idService,
-            org.springframework.beans.factory.ObjectProvider<dev.idgen.core.ReadableIdService> readableIds,
-            org.springframework.beans.factory.BeanFactory beanFactory) {
+            List<IdgenGeneratorHealth> contributors) {
         // The application's own IdService, if it defined one, is the only generator idgen can see.
         java.util.Map<String, IdService> generators = idService instanceof RoutingIdService routing
                 ? routing.generators() : java.util.Map.of(RoutingIdService.DEFAULT_GENERATOR, idService);
-        return new IdgenGeneratorsHealthContributor(generators, readableIds.getIfUnique(), redis(beanFactory));
+        return new IdgenGeneratorsHealthContributor(generators, contributors);
     }
 
-    private Object redis(org.springframework.beans.factory.BeanFactory beanFactory) {
-        // Redis classes are touched only when Lettuce is there.
-        return org.springframework.util.ClassUtils.isPresent("io.lettuce.core.RedisClient",
-                getClass().getClassLoader()) ? RedisHealth.executor(beanFactory) : null;
+    @Bean
+    SnowflakeGeneratorHealth idgenSnowflakeHealth() {
+        return new SnowflakeGeneratorHealth();
+    }
+
+    @Bean
+    SegmentGeneratorHealth idgenSegmentHealth() {
+        return new SegmentGeneratorHealth();
+    }
+
+    @Bean
+    TicketHealth idgenTicketHealth() {
+        return new TicketHealth();
+    }
+
+    /**
+     * Redis's part, when Lettuce is there: the topology for every generator, the redis strategy's counters, and the
+     * readable-ID buckets with the default generator.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.lettuce.core.RedisClient")
+    static class RedisHealthConfiguration {
+
+        @Bean
+        RedisHealth idgenRedisHealth(ObjectProvider<dev.idgen.redis.RedisScriptExecutor> executor,
+                ObjectProvider<dev.idgen.core.ReadableIdService> readableIds) {
+            return new RedisHealth(executor.getIfUnique(), readableIds.getIfUnique());
+        }
     }
 
     /**

@@ -19,8 +19,23 @@ public final class IdgenMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    IdgenMeterBinder idgenMeterBinder(IdService idService) {
-        return new IdgenMeterBinder(idService);
+    IdgenMeterBinder idgenMeterBinder(IdService idService, java.util.List<IdgenGeneratorMeters> meters) {
+        return new IdgenMeterBinder(idService, meters);
+    }
+
+    @Bean
+    SnowflakeMeters idgenSnowflakeMeters() {
+        return new SnowflakeMeters();
+    }
+
+    @Bean
+    SegmentMeters idgenSegmentMeters() {
+        return new SegmentMeters();
+    }
+
+    @Bean
+    TicketMeters idgenTicketMeters() {
+        return new TicketMeters();
     }
 
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)

@@ -10,12 +10,36 @@ import org.springframework.boot.health.contributor.Health;
  * The Redis parts of the {@code idgen} health: the topology and what each master answered; for the redis strategy
  * DOWN while no master answers {@code INFO replication} within idgen.redis.timeout; with readable IDs DOWN while every bucket's circuit is open. Kept apart so the health indicator loads no Redis class when Redis is not used.
  */
-final class RedisHealth {
+final class RedisHealth implements IdgenGeneratorHealth {
 
-    private RedisHealth() {
+    private final RedisScriptExecutor executor;
+
+    private final dev.idgen.core.ReadableIdService readableIds;
+
+    /**
+     * @param executor the Redis executor idgen's Redis backends use, or null
+     * @param readableIds the readable-ID service, or null: reported with the default generator
+     */
+    RedisHealth(RedisScriptExecutor executor, dev.idgen.core.ReadableIdService readableIds) {
+        this.executor = executor;
+        this.readableIds = readableIds;
     }
 
-    static void buckets(Health.Builder builder, dev.idgen.core.ReadableIdService readableIds) {
+    /** Every generator: any of them may use Redis (a lease store, a segment store) whatever its strategy. */
+    @Override
+    public String strategy() {
+        return null;
+    }
+
+    @Override
+    public void contribute(String generator, IdService service, Health.Builder builder) {
+        contribute(builder, service, executor);
+        if (readableIds != null && dev.idgen.core.RoutingIdService.DEFAULT_GENERATOR.equals(generator)) {
+            buckets(builder, readableIds);
+        }
+    }
+
+    private static void buckets(Health.Builder builder, dev.idgen.core.ReadableIdService readableIds) {
         if (!(readableIds instanceof dev.idgen.redis.BucketedRedisSequence buckets)) {
             return;
         }
@@ -28,17 +52,10 @@ final class RedisHealth {
     }
 
     /**
-     * @return the Redis executor idgen uses, or {@code null}
-     */
-    static Object executor(org.springframework.beans.factory.BeanFactory beanFactory) {
-        return beanFactory.getBeanProvider(RedisScriptExecutor.class).getIfUnique();
-    }
-
-    /**
      * Names the topology and what each master answered; for the redis strategy DOWN while no master answers.
      */
-    static void contribute(Health.Builder builder, IdService idService, Object executor) {
-        RedisScriptExecutor redis = executor instanceof RedisScriptExecutor given ? given
+    private static void contribute(Health.Builder builder, IdService idService, RedisScriptExecutor executor) {
+        RedisScriptExecutor redis = executor != null ? executor
                 : idService instanceof RedisIdService service ? service.counter().redis() : null;
         if (redis == null) {
             return;

@@ -11,12 +11,15 @@ import org.springframework.boot.health.contributor.Health;
  * Ticket-server health: each server UP or DOWN (its circuit breaker open), the strategy DOWN when all are. Reading it
  * issues no ID and does not touch the databases: the breakers already know.
  */
-final class TicketHealth {
+final class TicketHealth implements IdgenGeneratorHealth {
 
-    private TicketHealth() {
+    @Override
+    public String strategy() {
+        return TicketIdService.STRATEGY;
     }
 
-    static void contribute(Health.Builder builder, IdService idService) {
+    @Override
+    public void contribute(String generator, IdService idService, Health.Builder builder) {
         if (!(idService instanceof TicketIdService tickets)) {
             return;
         }

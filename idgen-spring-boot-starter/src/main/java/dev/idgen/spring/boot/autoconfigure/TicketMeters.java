@@ -11,12 +11,15 @@ import io.micrometer.core.instrument.Tags;
 /**
  * Ticket-server meters.
  */
-final class TicketMeters {
+final class TicketMeters implements IdgenGeneratorMeters {
 
-    private TicketMeters() {
+    @Override
+    public String strategy() {
+        return TicketIdService.STRATEGY;
     }
 
-    static void bind(MeterRegistry registry, IdService idService, Tags tags) {
+    @Override
+    public void bind(MeterRegistry registry, IdService idService, Tags tags) {
         if (!(idService instanceof TicketIdService tickets)) {
             return;
         }

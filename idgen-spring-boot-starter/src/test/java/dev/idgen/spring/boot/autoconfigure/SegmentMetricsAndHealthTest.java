@@ -98,16 +98,16 @@ class SegmentMetricsAndHealthTest {
                     .hasMessageContaining("limit of 130 names");
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.find("idgen.segment.step").gauges()).as("one per metered name")
-                    .hasSize(IdgenMeterBinder.METERED_NAMES);
-            assertThat(registry.get("idgen.segment.waits").tag("name", IdgenMeterBinder.OTHER_NAMES)
+                    .hasSize(SegmentMeters.METERED_NAMES);
+            assertThat(registry.get("idgen.segment.waits").tag("name", SegmentMeters.OTHER_NAMES)
                     .functionCounter().count()).as("each of the 30 other names waited for its first segment")
                     .isEqualTo(30);
-            assertThat(registry.get("idgen.segment.fetches").tag("name", IdgenMeterBinder.OTHER_NAMES)
+            assertThat(registry.get("idgen.segment.fetches").tag("name", SegmentMeters.OTHER_NAMES)
                     .tag("outcome", "success").functionTimer().count()).isGreaterThanOrEqualTo(30);
             Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("nameCount", 130).containsEntry("maxNames", 130);
-            assertThat((Map<?, ?>) health.getDetails().get("names")).hasSize(IdgenHealthIndicator.LISTED_NAMES);
+            assertThat((Map<?, ?>) health.getDetails().get("names")).hasSize(SegmentGeneratorHealth.LISTED_NAMES);
         });
     }
 

@@ -309,7 +309,7 @@ class ReplicatedRedisFailoverTest {
         closeables.add(executor);
         executor.awaitReady(Duration.ofSeconds(60));
         IdgenHealthIndicator health = new IdgenHealthIndicator(new RedisIdService(new RedisWindowedCounter(executor,
-                new InMemorySegmentStore(0, Duration.ZERO), prefix + "h:", 1000)), null, executor);
+                new InMemorySegmentStore(0, Duration.ZERO), prefix + "h:", 1000)));
         closeables.add(health);
         List<long[]> downs = new ArrayList<>();
         Thread healthPoller = pollHealth(health, downs);
