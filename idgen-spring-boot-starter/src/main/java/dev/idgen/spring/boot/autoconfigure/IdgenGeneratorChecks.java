@@ -21,14 +21,14 @@ final class IdgenGeneratorChecks {
     static void check(IdgenGenerators generators) {
         Map<String, Use> tables = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            IdgenProperties.Jdbc jdbc = definition.properties().getJdbc();
+            IdgenJdbcProperties jdbc = definition.properties().getJdbc();
             switch (definition.strategy()) {
                 case SEGMENT, REDIS -> claim(tables, jdbc.getTable(), "segment", definition.property("jdbc.table"));
                 case TICKET -> claim(tables, definition.ticket().getTable(), "ticket",
                         definition.property("ticket.table"));
                 case SNOWFLAKE -> {
                     if (definition.properties().getSnowflake().getWorkerIdAssigner()
-                            == IdgenProperties.WorkerIdAssignerType.JDBC) {
+                            == IdgenSnowflakeProperties.WorkerIdAssignerType.JDBC) {
                         claim(tables, jdbc.getWorkerTable(), "worker id lease",
                                 definition.property("jdbc.worker-table"));
                     }

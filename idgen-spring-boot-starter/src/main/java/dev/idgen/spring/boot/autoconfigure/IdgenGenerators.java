@@ -172,10 +172,10 @@ final class IdgenGenerators {
         String redisUse() {
             return switch (strategy) {
                 case REDIS -> strategySetting();
-                case SEGMENT -> properties.getSegment().getStore() != IdgenProperties.SegmentStoreType.JDBC
+                case SEGMENT -> properties.getSegment().getStore() != IdgenSegmentProperties.StoreType.JDBC
                         ? segmentStoreSetting() : null;
                 case SNOWFLAKE -> properties.getSnowflake().getWorkerIdAssigner()
-                        == IdgenProperties.WorkerIdAssignerType.REDIS ? workerIdAssignerSetting() : null;
+                        == IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS ? workerIdAssignerSetting() : null;
                 case TICKET -> null;
             };
         }

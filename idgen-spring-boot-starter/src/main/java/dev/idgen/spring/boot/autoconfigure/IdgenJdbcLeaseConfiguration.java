@@ -34,7 +34,7 @@ class IdgenJdbcLeaseConfiguration {
         if (dataSource == null) {
             throw IdgenStartupException.missingDataSource(definition.workerIdAssignerSetting(), null);
         }
-        IdgenProperties.Jdbc jdbc = definition.properties().getJdbc();
+        IdgenJdbcProperties jdbc = definition.properties().getJdbc();
         java.time.Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), Map.of("table", "worker-table"),
                 () -> new JdbcWorkerIdLeaseStore(dataSource, jdbc.getWorkerTable(), jdbc.getInitializeSchema(),

@@ -147,7 +147,7 @@ class IdgenRedisConfiguration {
         String feature = definition.segmentStoreSetting();
         JdbcSegmentStore database = IdgenSegmentConfiguration.windowStore(definition, beans, feature);
         RedisSegmentStore store = new RedisSegmentStore(counter(definition, database, beans));
-        return definition.properties().getSegment().getStore() == IdgenProperties.SegmentStoreType.DUAL
+        return definition.properties().getSegment().getStore() == IdgenSegmentProperties.StoreType.DUAL
                 ? new DualSegmentStore(store, database) : store;
     }
 

@@ -51,7 +51,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
             switch (definition.strategy()) {
                 case SEGMENT -> {
                     boolean jdbc = definition.properties().getSegment().getStore()
-                            == IdgenProperties.SegmentStoreType.JDBC;
+                            == IdgenSegmentProperties.StoreType.JDBC;
                     String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
                     Class<?>[] store = definition.isDefault()
                             ? new Class<?>[] { SegmentStore.class, IdService.class } : own;
@@ -69,7 +69,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
                 }
                 case SNOWFLAKE -> {
                     if (definition.properties().getSnowflake().getWorkerIdAssigner()
-                            == IdgenProperties.WorkerIdAssignerType.REDIS) {
+                            == IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS) {
                         require(REDIS, definition.workerIdAssignerSetting(), classLoader, beanFactory,
                                 definition.isDefault() ? new Class<?>[] { WorkerIdLeaseStore.class,
                                         WorkerIdAssigner.class } : own);

@@ -40,7 +40,7 @@ class IdgenSegmentConfiguration {
             @Override
             public IdService create(IdgenGenerators.Definition definition) {
                 SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(definition.property("segment"),
-                        () -> definition.properties().getSegment().settings());
+                        () -> settings(definition.properties().getSegment()));
                 int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
                         () -> dev.idgen.core.NameLimit.check(definition.properties().getMaxNames()));
                 SegmentStore store = definition.isDefault() ? defaultStore.getIfAvailable() : store(definition, beans);
@@ -57,7 +57,7 @@ class IdgenSegmentConfiguration {
 
     /** A named generator's store, or null when its database is missing. */
     private static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
-        if (definition.properties().getSegment().getStore() != IdgenProperties.SegmentStoreType.JDBC) {
+        if (definition.properties().getSegment().getStore() != IdgenSegmentProperties.StoreType.JDBC) {
             return IdgenRedisConfiguration.segmentStore(definition, beans);
         }
         DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
@@ -65,7 +65,7 @@ class IdgenSegmentConfiguration {
     }
 
     static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource) {
-        IdgenProperties.Jdbc jdbc = definition.properties().getJdbc();
+        IdgenJdbcProperties jdbc = definition.properties().getJdbc();
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), () -> new JdbcSegmentStore(dataSource,
                 jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
@@ -97,5 +97,19 @@ class IdgenSegmentConfiguration {
         SegmentStore idgenSegmentStore(DataSource dataSource, org.springframework.core.env.Environment environment) {
             return jdbcStore(IdgenGenerators.of(environment).defaultGenerator(), dataSource);
         }
+    }
+
+    /**
+     * @return the settings, checked by the core
+     */
+    static SegmentSettings settings(IdgenSegmentProperties segment) {
+        SegmentSettings.Builder builder = SegmentSettings.builder().step(segment.getStep())
+                .maxStep(segment.getMaxStep()).bufferDuration(segment.getBufferDuration())
+                .preloadThreshold(segment.getPreloadThreshold()).awaitTimeout(segment.getAwaitTimeout())
+                .stripeSize(segment.getStripeSize()).firstLoadTimeout(segment.getFirstLoadTimeout());
+        if (segment.getMinStep() != null) {
+            builder.minStep(segment.getMinStep());
+        }
+        return builder.build();
     }
 }

@@ -78,7 +78,7 @@ class IdgenSnowflakeConfiguration {
                 org.springframework.core.env.Environment environment) {
             IdgenGenerators.Definition definition = IdgenGenerators.of(environment).defaultGenerator();
             WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner()
-                    == IdgenProperties.WorkerIdAssignerType.STATIC ? null : leaseStores.getIfUnique();
+                    == IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC ? null : leaseStores.getIfUnique();
             return assigner(definition, store, timeSource);
         }
 
@@ -95,21 +95,21 @@ class IdgenSnowflakeConfiguration {
      */
     static WorkerIdAssigner assigner(IdgenGenerators.Definition definition, WorkerIdLeaseStore store,
             TimeSource timeSource) {
-        IdgenProperties.Snowflake snowflake = definition.properties().getSnowflake();
+        IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
-        if (snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.STATIC) {
+        if (snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC) {
             long workerId = snowflake.getWorkerId();
             return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
         }
         if (store == null) {
             String feature = definition.workerIdAssignerSetting();
-            throw snowflake.getWorkerIdAssigner() == IdgenProperties.WorkerIdAssignerType.REDIS
+            throw snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS
                     ? new IdgenStartupException(feature + " needs one Spring Data Redis connection factory",
                             "Add org.springframework.boot:spring-boot-starter-data-redis and set"
                                     + " spring.data.redis.host and spring.data.redis.port")
                     : IdgenStartupException.missingDataSource(feature, null);
         }
-        IdgenProperties.Lease lease = snowflake.getLease();
+        IdgenSnowflakeProperties.Lease lease = snowflake.getLease();
         // Each generator holds a lease of its own: a named one's owner differs from the default one's even when
         // they inherit one configured instance id, so that neither renews nor releases the other's lease.
         String instanceId = definition.isDefault() || lease.getInstanceId() == null ? lease.getInstanceId()
@@ -127,10 +127,10 @@ class IdgenSnowflakeConfiguration {
 
     static SnowflakeGenerator generator(IdgenGenerators.Definition definition, WorkerIdAssigner workerIdAssigner,
             TimeSource timeSource) {
-        IdgenProperties.Snowflake snowflake = definition.properties().getSnowflake();
+        IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
         SnowflakeLayout layout = InvalidIdgenProperty.rethrowAsProperty(prefix,
-                Map.of("layoutBits", snowflake.explicitBitsProperty()), () -> snowflake.layout().build());
+                Map.of("layoutBits", explicitBitsProperty(snowflake)), () -> layout(snowflake).build());
         try {
             return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> SnowflakeGenerator.builder()
                     .layout(layout)
@@ -144,5 +144,41 @@ class IdgenSnowflakeConfiguration {
                     layout.timestampBits(), e.getMessage() + " (" + prefix + ".epoch, " + prefix + ".time-unit, "
                             + prefix + ".timestamp-bits)");
         }
+    }
+
+    /**
+     * @return the preset with the explicitly set parts applied
+     */
+    static SnowflakeLayout.Builder layout(IdgenSnowflakeProperties snowflake) {
+        IdgenSnowflakeProperties.Preset preset = snowflake.getPreset() != null ? snowflake.getPreset()
+                : IdgenSnowflakeProperties.Preset.STANDARD;
+        SnowflakeLayout.Builder builder = (switch (preset) {
+            case STANDARD -> SnowflakeLayout.standard();
+            case JAVASCRIPT_SAFE -> SnowflakeLayout.javascriptSafe();
+        }).toBuilder();
+        if (snowflake.getEpoch() != null) {
+            builder.epoch(snowflake.getEpoch());
+        }
+        if (snowflake.getTimeUnit() != null) {
+            builder.tickUnit(snowflake.getTimeUnit());
+        }
+        if (snowflake.getTimestampBits() != null) {
+            builder.timestampBits(snowflake.getTimestampBits());
+        }
+        if (snowflake.getWorkerBits() != null) {
+            builder.workerBits(snowflake.getWorkerBits());
+        }
+        if (snowflake.getSequenceBits() != null) {
+            builder.sequenceBits(snowflake.getSequenceBits());
+        }
+        return builder;
+    }
+
+    /**
+     * @return the bit-count property the user set explicitly (the one to blame when the three sum over 63)
+     */
+    static String explicitBitsProperty(IdgenSnowflakeProperties snowflake) {
+        return snowflake.getSequenceBits() != null ? "sequence-bits" : snowflake.getWorkerBits() != null
+                ? "worker-bits" : snowflake.getTimestampBits() != null ? "timestamp-bits" : "preset";
     }
 }

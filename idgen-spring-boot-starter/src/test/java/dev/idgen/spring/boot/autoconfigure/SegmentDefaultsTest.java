@@ -11,19 +11,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The segment defaults are spelled twice: in {@link SegmentSettings} and, as literals the configuration processor can
- * read into the metadata, in {@link IdgenProperties.Segment}. This holds the two equal, for every setting the core
+ * read into the metadata, in {@link IdgenSegmentProperties}. This holds the two equal, for every setting the core
  * has: a new one without its property fails here too.
  */
 class SegmentDefaultsTest {
 
     @Test
     void everySegmentPropertyDefaultsToTheCoresDefault() throws Exception {
-        IdgenProperties.Segment properties = new IdgenProperties.Segment();
+        IdgenSegmentProperties properties = new IdgenSegmentProperties();
         List<String> checked = new ArrayList<>();
         for (RecordComponent component : SegmentSettings.class.getRecordComponents()) {
             String name = component.getName();
             Object core = component.getAccessor().invoke(SegmentSettings.DEFAULTS);
-            Method getter = IdgenProperties.Segment.class.getMethod(
+            Method getter = IdgenSegmentProperties.class.getMethod(
                     "get" + Character.toUpperCase(name.charAt(0)) + name.substring(1));
             Object property = getter.invoke(properties);
             if (name.equals("minStep")) {

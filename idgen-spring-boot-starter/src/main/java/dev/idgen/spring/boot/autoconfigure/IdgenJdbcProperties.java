@@ -1,0 +1,98 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import java.time.Duration;
+
+/**
+ * The segment table, reached in plain JDBC on the application's DataSource.
+ */
+public class IdgenJdbcProperties {
+
+    /**
+     * The segment table: letters, digits and underscores, optionally schema-qualified.
+     */
+    private String table = "idgen_segment";
+
+    /**
+     * When to create idgen's tables (segments, worker id leases and tickets): 'embedded' (only on an embedded
+     * database such as H2), 'always' or 'never'.
+     */
+    private dev.idgen.jdbc.SchemaInitialization initializeSchema =
+            dev.idgen.jdbc.SchemaInitialization.EMBEDDED;
+
+    /**
+     * The max_id a new name starts from; its first ID is one more.
+     */
+    private long initialValue = 0;
+
+    /**
+     * The longest one idgen statement may take in the database (a query timeout, whole seconds).
+     */
+    private Duration timeout = Duration.ofSeconds(3);
+
+    /**
+     * The table of leased worker ids, for idgen.snowflake.worker-id-assigner=jdbc.
+     */
+    private String workerTable = "idgen_worker";
+
+    public String getWorkerTable() {
+        return workerTable;
+    }
+
+    public void setWorkerTable(String workerTable) {
+        this.workerTable = workerTable;
+    }
+
+    public String getTable() {
+        return table;
+    }
+
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    public dev.idgen.jdbc.SchemaInitialization getInitializeSchema() {
+        return initializeSchema;
+    }
+
+    public void setInitializeSchema(dev.idgen.jdbc.SchemaInitialization initializeSchema) {
+        this.initializeSchema = initializeSchema;
+    }
+
+    public long getInitialValue() {
+        return initialValue;
+    }
+
+    public void setInitialValue(long initialValue) {
+        this.initialValue = initialValue;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    /**
+     * @return the timeout, checked to be between 1s and 1m
+     * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
+     *         {@code idgen.jdbc.timeout} otherwise
+     */
+    public Duration checkedTimeout() {
+        return checkedTimeout("idgen.jdbc");
+    }
+
+    /**
+     * @param prefix where these settings live, for example {@code idgen.generators.invoice.jdbc}
+     * @return the timeout, checked
+     */
+    Duration checkedTimeout(String prefix) {
+        if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0
+                || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException(
+                    prefix + ".timeout", timeout, "must be between 1s and 1m");
+        }
+        return timeout;
+    }
+}
