@@ -28,11 +28,20 @@ public final class IdgenStartupLogAutoConfiguration {
 
         static final Log LOG = LogFactory.getLog(IdgenStartupLogAutoConfiguration.class);
 
+        private static final String READY = "idgen ready: ";
+
         private StartupLog() {
         }
 
         static String describe(IdService idService) {
-            StringBuilder line = new StringBuilder("idgen ready: strategy=").append(idService.strategy());
+            if (idService instanceof dev.idgen.core.RoutingIdService routing) {
+                // One clause per generator: the default one first, then each named one.
+                java.util.StringJoiner line = new java.util.StringJoiner("; ", READY, "");
+                routing.generators().forEach((name, generator) -> line.add("generator " + name + ": "
+                        + describe(generator).substring(READY.length())));
+                return line.toString();
+            }
+            StringBuilder line = new StringBuilder(READY).append("strategy=").append(idService.strategy());
             if (idService instanceof SnowflakeIdService snowflake) {
                 SnowflakeGenerator generator = snowflake.generator();
                 line.append(", workerId=").append(generator.workerId());

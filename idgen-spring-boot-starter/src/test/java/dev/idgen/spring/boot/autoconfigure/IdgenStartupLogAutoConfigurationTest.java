@@ -44,6 +44,14 @@ class IdgenStartupLogAutoConfigurationTest {
     }
 
     @Test
+    void namedGeneratorsAreLoggedOnTheSameLineAfterTheDefaultOne(CapturedOutput output) {
+        runner.withPropertyValues("idgen.snowflake.worker-id=7", "idgen.generators.flake.strategy=snowflake",
+                "idgen.generators.flake.snowflake.worker-id=9").run(context -> assertThat(output.getAll())
+                        .containsOnlyOnce("idgen ready: generator default: strategy=snowflake, workerId=7 (static:")
+                        .contains("; generator flake: strategy=snowflake, workerId=9 (static:"));
+    }
+
+    @Test
     void nothingIsLoggedWhenIdgenIsOff(CapturedOutput output) {
         runner.withPropertyValues("idgen.enabled=false").run(context -> assertThat(output.getAll())
                 .doesNotContain("idgen ready"));
