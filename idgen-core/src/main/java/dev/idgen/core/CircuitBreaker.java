@@ -12,6 +12,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link #onFailure()} (or {@link #onAbandoned()} when the call ended for a reason that says nothing about the
  * backend, such as an interrupt).
  *
+ * <p>A caller that must know whether its call is the probe (to report only a probe's answer, or to give back only its
+ * own probe) reads {@link #isOpen()} instead: while it is {@code false} the call goes through unasked, and otherwise
+ * {@link #tryProbe()} says whether this caller won the probe.
+ *
  * <h2>States and transitions</h2>
  * <ul>
  * <li><b>Closed</b>: every {@link #tryAcquire()} returns {@code true}. A failure opens the breaker.</li>
@@ -46,8 +50,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * not the backend's effects.
  *
  * <h2>Cost</h2>
- * While closed, {@link #tryAcquire()} and {@link #onSuccess()} are one volatile read each and allocate nothing; the
- * clock is read and a state allocated only on a transition.
+ * While closed, {@link #tryAcquire()}, {@link #isOpen()} and {@link #onSuccess()} are one volatile read each and
+ * allocate nothing; the clock is read and a state allocated only on a transition.
  */
 public final class CircuitBreaker {
 
@@ -101,9 +105,23 @@ public final class CircuitBreaker {
      */
     public boolean tryAcquire() {
         Snapshot seen = current.get();
-        if (seen == CLOSED) {
-            return true;
-        }
+        return seen == CLOSED || probe(seen);
+    }
+
+    /**
+     * Like {@link #tryAcquire()}, but {@code true} only for the probe: for a caller that saw {@link #isOpen()} and
+     * has to tell its probe from an ordinary call.
+     *
+     * @return {@code true} when the breaker was open (or its probe lost) long enough and this caller won the one
+     *         probe; {@code false} when it is closed (it closed since the caller looked: the call may go through
+     *         unasked), still open, or being probed by someone else
+     */
+    public boolean tryProbe() {
+        Snapshot seen = current.get();
+        return seen != CLOSED && probe(seen);
+    }
+
+    private boolean probe(Snapshot seen) {
         long now = timeSource.nanoTime();
         if (now - seen.until() < 0) {
             return false;
@@ -113,27 +131,30 @@ public final class CircuitBreaker {
 
     /**
      * Reports that a call answered. Closes a half-open breaker (the probe succeeded); changes nothing otherwise.
+     *
+     * @return whether this report closed the breaker, so that a caller can say once that the backend is back
      */
-    public void onSuccess() {
+    public boolean onSuccess() {
         Snapshot seen = current.get();
-        if (seen.state() == State.HALF_OPEN) {
-            // Lost only to a transition that is newer than this answer (a failure, or a new probe): that one stands.
-            current.compareAndSet(seen, CLOSED);
-        }
+        // Lost only to a transition that is newer than this answer (a failure, or a new probe): that one stands.
+        return seen.state() == State.HALF_OPEN && current.compareAndSet(seen, CLOSED);
     }
 
     /**
      * Reports that a call failed. Opens a closed or half-open breaker for {@code openDuration} from now; an open
      * breaker keeps its time.
+     *
+     * @return whether this report opened the breaker ({@code false} when it was open already), so that a caller can
+     *         say once that the backend failed
      */
-    public void onFailure() {
+    public boolean onFailure() {
         while (true) {
             Snapshot seen = current.get();
             if (seen.state() == State.OPEN) {
-                return;
+                return false;
             }
             if (current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime() + openNanos))) {
-                return;
+                return true;
             }
             // Someone else moved it meanwhile (closed it, probed it, opened it): look again.
         }

@@ -117,6 +117,48 @@ class CircuitBreakerTest {
     }
 
     @Test
+    void tryProbeIsTrueForTheProbeOnlyNeverForAClosedBreaker() {
+        assertThat(breaker.tryProbe()).as("closed: an ordinary call, not a probe").isFalse();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.tryAcquire()).isTrue();
+
+        breaker.onFailure();
+        time.advance(OPEN.minusNanos(1_000_000));
+        assertThat(breaker.tryProbe()).as("1 ms before the open time is up").isFalse();
+        time.advance(Duration.ofMillis(1));
+        assertThat(breaker.tryProbe()).as("the probe").isTrue();
+        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.tryProbe()).as("a second caller while the probe runs").isFalse();
+        assertThat(breaker.tryAcquire()).isFalse();
+
+        time.advance(OPEN);
+        assertThat(breaker.tryProbe()).as("the first probe presumed lost").isTrue();
+        breaker.onSuccess();
+        assertThat(breaker.tryProbe()).isFalse();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void reportsSayWhetherTheyMovedTheBreaker() {
+        assertThat(breaker.onSuccess()).as("closed already").isFalse();
+        assertThat(breaker.onFailure()).as("closed to open").isTrue();
+        assertThat(breaker.onFailure()).as("open already").isFalse();
+        assertThat(breaker.onSuccess()).as("a late success leaves it open").isFalse();
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+
+        time.advance(OPEN);
+        assertThat(breaker.tryProbe()).isTrue();
+        assertThat(breaker.onFailure()).as("the probe failed: half-open to open").isTrue();
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+
+        time.advance(OPEN);
+        assertThat(breaker.tryProbe()).isTrue();
+        assertThat(breaker.onSuccess()).as("the probe answered: half-open to closed").isTrue();
+        assertThat(breaker.onSuccess()).as("a second answer finds it closed").isFalse();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
     void theWallClockMovingBackwardsDoesNotKeepItOpen() {
         breaker.onFailure();
         time.advance(Duration.ofHours(-1));
@@ -226,13 +268,15 @@ class CircuitBreakerTest {
             }
             List<Future<?>> racers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
+                int racer = t;
                 racers.add(pool.submit(() -> {
                     for (int r = 0; r < rounds; r++) {
                         start.await(30, TimeUnit.SECONDS);
                         boolean won = false;
-                        // Each thread asks several times, so losers retry while the winner's probe is in flight.
+                        // Each thread asks several times, so losers retry while the winner's probe is in flight, and
+                        // both ways of asking share the one probe.
                         for (int k = 0; k < 4; k++) {
-                            if (breaker.tryAcquire()) {
+                            if ((k + racer) % 2 == 0 ? breaker.tryAcquire() : breaker.tryProbe()) {
                                 winners[r].incrementAndGet();
                                 won = true;
                             }

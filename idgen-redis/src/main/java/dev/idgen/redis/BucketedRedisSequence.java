@@ -1,5 +1,6 @@
 package dev.idgen.redis;
 
+import dev.idgen.core.CircuitBreaker;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
@@ -14,7 +15,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -73,14 +73,16 @@ import java.util.concurrent.locks.LockSupport;
  * repeated hour would write two different milliseconds as the same time part.
  *
  * <h2>When Redis fails</h2>
- * Each bucket has a circuit breaker. A bucket whose command fails ({@link RedisUnavailableException}) opens and is
- * skipped; {@code openDuration} after it opened, exactly one caller (the winner of a compare-and-set) sends it a
- * probe, which closes it on any answer (busy included) and opens it again, for another {@code openDuration}, on a
- * failure. One call tries the buckets in turn until one gives an ID, until it has tried every bucket, or until it has
- * spent the executor's timeout (a call costs at most about twice the timeout: the last command started within it
- * may take its own timeout). A pass in which every bucket that answered was busy waits a fraction of a millisecond
- * and goes round again, still within the timeout. When no bucket answered, the call throws
- * {@link StoreUnavailableException}.
+ * Each bucket has a {@link CircuitBreaker}. A bucket whose command fails ({@link RedisUnavailableException}) opens
+ * and is skipped; {@code openDuration} after it opened, exactly one caller (the winner of a compare-and-set) sends it
+ * a probe, which closes it on any answer (busy included) and opens it again, for another {@code openDuration}, on a
+ * failure. A probe that ends for another reason (an interrupt) gives the bucket back, so that the next caller probes
+ * it at once; one still unanswered {@code openDuration} after it started is presumed lost, and the next caller probes
+ * too. The failover fence above is no part of the breaker: a fenced bucket answers, busy. One call tries the buckets
+ * in turn until one gives an ID, until it has tried every bucket, or until it has spent the executor's timeout (a
+ * call costs at most about twice the timeout: the last command started within it may take its own timeout). A pass
+ * in which every bucket that answered was busy waits a fraction of a millisecond and goes round again, still within
+ * the timeout. When no bucket answered, the call throws {@link StoreUnavailableException}.
  *
  * <p>Thread-safe. Besides the round trip, a call allocates only the ID's bytes and its string (see
  * {@link ReadableIdFormat#format}).
@@ -101,16 +103,6 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     /** The longest {@code openDuration} accepted. */
     public static final Duration MAX_OPEN_DURATION = Duration.ofHours(1);
-
-    /** The state of a bucket's circuit breaker. */
-    public enum CircuitState {
-        /** The bucket is used. */
-        CLOSED,
-        /** One caller is probing the bucket; the others skip it. */
-        HALF_OPEN,
-        /** The bucket's last command failed: it is skipped until {@code openDuration} has passed. */
-        OPEN
-    }
 
     private static final System.Logger LOG = System.getLogger(BucketedRedisSequence.class.getName());
 
@@ -163,29 +155,20 @@ public final class BucketedRedisSequence implements ReadableIdService {
     /** How long a pass of busy buckets waits before the next: well under the millisecond that frees them. */
     private static final long BUSY_PAUSE_NANOS = 100_000;
 
-    private static final Circuit CLOSED = new Circuit(CircuitState.CLOSED, 0);
-
-    /**
-     * A breaker's state as an immutable object, swapped by compare-and-set: a new object per transition means a caller
-     * that read an older state can never win a swap against a newer one (no ABA between "open since t" states). The
-     * states live in one {@link AtomicReferenceArray} without padding: they are written only on transitions and read
-     * on every call, and false sharing costs only when neighbours are written often.
-     */
-    private record Circuit(CircuitState state, long openedAt) {
-    }
-
     private final RedisScriptExecutor redis;
     private final String prefix;
     private final int buckets;
     private final ReadableIdFormat format;
     private final Duration openDuration;
-    private final long openNanos;
-    private final TimeSource timeSource;
     private final long timeoutNanos;
     private final byte[][][] keys;
     private final byte[] maxSequenceArgument;
     private final AtomicInteger cursor = new AtomicInteger();
-    private final AtomicReferenceArray<Circuit> circuits;
+    /**
+     * One per bucket, without padding: a breaker is written only on its transitions and read on every call, and false
+     * sharing costs only when neighbours are written often.
+     */
+    private final CircuitBreaker[] breakers;
     private final LongAdder busySkips = new LongAdder();
     private final LongAdder wraps = new LongAdder();
     private final LongAdder failures = new LongAdder();
@@ -230,17 +213,15 @@ public final class BucketedRedisSequence implements ReadableIdService {
         }
         this.buckets = buckets;
         this.openDuration = openDuration;
-        this.openNanos = openDuration.toNanos();
-        this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
         this.timeoutNanos = redis.timeout().toNanos();
         this.keys = new byte[buckets][][];
         for (int i = 0; i < buckets; i++) {
             keys[i] = new byte[][] { (prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8) };
         }
         this.maxSequenceArgument = Long.toString(maxSequence).getBytes(StandardCharsets.US_ASCII);
-        this.circuits = new AtomicReferenceArray<>(buckets);
+        this.breakers = new CircuitBreaker[buckets];
         for (int i = 0; i < buckets; i++) {
-            circuits.set(i, CLOSED);
+            breakers[i] = new CircuitBreaker(openDuration, timeSource);
         }
     }
 
@@ -260,13 +241,12 @@ public final class BucketedRedisSequence implements ReadableIdService {
             boolean anyBusy = false;
             for (int k = 0; k < buckets; k++) {
                 int bucket = start + k < buckets ? start + k : start + k - buckets;
-                Circuit circuit = circuits.get(bucket);
-                Circuit probe = null;
-                if (circuit != CLOSED) {
-                    probe = tryProbe(bucket, circuit);
-                    if (probe == null) {
-                        continue;
-                    }
+                CircuitBreaker breaker = breakers[bucket];
+                // A closed bucket is called without asking its breaker, so that only a probe reports an answer: an
+                // ordinary call's answer, older than a failure, must not close a bucket someone else is probing.
+                boolean probe = breaker.isOpen();
+                if (probe && !breaker.tryProbe()) {
+                    continue;
                 }
                 List<Object> answer;
                 try {
@@ -274,7 +254,10 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 } catch (RedisUnavailableException e) {
                     failures.increment();
                     lastFailure = e;
-                    open(bucket, probe != null ? probe : CLOSED, e);
+                    if (breaker.onFailure()) {
+                        LOG.log(System.Logger.Level.DEBUG, () -> "Bucket " + bucketName(bucket) + " failed, open for "
+                                + openDuration + ": " + e.getMessage());
+                    }
                     if (System.nanoTime() - started >= timeoutNanos) {
                         throw new StoreUnavailableException("No readable ID from " + redis.describe() + " within "
                                 + redis.timeout() + " (idgen.redis.timeout): " + openBuckets() + " of " + buckets
@@ -283,12 +266,13 @@ public final class BucketedRedisSequence implements ReadableIdService {
                     continue;
                 } catch (RuntimeException | Error e) {
                     // Not Redis's fault (for example an interrupt): let someone else probe at once.
-                    if (probe != null) {
-                        circuits.compareAndSet(bucket, probe, circuit);
+                    if (probe) {
+                        breaker.onAbandoned();
                     }
                     throw e;
                 }
-                if (probe != null && circuits.compareAndSet(bucket, probe, CLOSED)) {
+                // Busy is an answer too: the breaker judges whether Redis answers, not whether it had a sequence.
+                if (probe && breaker.onSuccess()) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "Bucket " + bucketName(bucket) + " answers again: closed");
                 }
                 long ms = ((Number) answer.get(0)).longValue();
@@ -341,11 +325,13 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     /**
      * @param bucket a bucket, from 0 to {@link #bucketCount()} - 1
-     * @return its breaker's state
+     * @return its breaker's state: {@link CircuitBreaker.State#CLOSED} while the bucket is used,
+     *         {@link CircuitBreaker.State#OPEN} while it is skipped after a failure,
+     *         {@link CircuitBreaker.State#HALF_OPEN} while one caller probes it
      */
-    public CircuitState circuitState(int bucket) {
+    public CircuitBreaker.State circuitState(int bucket) {
         Objects.checkIndex(bucket, buckets);
-        return circuits.get(bucket).state();
+        return breakers[bucket].state();
     }
 
     /**
@@ -353,8 +339,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
      */
     public int openBuckets() {
         int open = 0;
-        for (int i = 0; i < buckets; i++) {
-            if (circuits.get(i) != CLOSED) {
+        for (CircuitBreaker breaker : breakers) {
+            if (breaker.isOpen()) {
                 open++;
             }
         }
@@ -429,28 +415,6 @@ public final class BucketedRedisSequence implements ReadableIdService {
     @Override
     public String toString() {
         return "BucketedRedisSequence[" + buckets + " buckets under '" + prefix + "', " + redis.describe() + "]";
-    }
-
-    /**
-     * @return the probe's state if this caller won the probe of an open bucket whose time is up, else {@code null}
-     */
-    private Circuit tryProbe(int bucket, Circuit circuit) {
-        if (circuit.state() != CircuitState.OPEN || timeSource.nanoTime() - circuit.openedAt() < openNanos) {
-            return null;
-        }
-        Circuit probe = new Circuit(CircuitState.HALF_OPEN, circuit.openedAt());
-        return circuits.compareAndSet(bucket, circuit, probe) ? probe : null;
-    }
-
-    /**
-     * Opens a bucket that was {@code from} (closed, or this caller's probe), for a fresh {@code openDuration}. If
-     * someone else changed it meanwhile, their state stands.
-     */
-    private void open(int bucket, Circuit from, RedisUnavailableException cause) {
-        if (circuits.compareAndSet(bucket, from, new Circuit(CircuitState.OPEN, timeSource.nanoTime()))) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "Bucket " + bucketName(bucket) + " failed, open for "
-                    + openDuration + ": " + cause.getMessage());
-        }
     }
 
     private StoreUnavailableException busyTooLong(RedisUnavailableException lastFailure, long fencedUntil) {

@@ -3,11 +3,12 @@ package dev.idgen.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idgen.core.CircuitBreaker.State;
+import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ManualTimeSource;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
-import dev.idgen.redis.BucketedRedisSequence.CircuitState;
 import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
 import java.nio.charset.StandardCharsets;
@@ -264,7 +265,7 @@ class BucketedRedisSequenceTest {
                     assertFailsWithin(sequence, Duration.ofMillis(1500));
                 }
                 for (int bucket = 0; bucket < 4; bucket++) {
-                    assertThat(sequence.circuitState(bucket)).isEqualTo(CircuitState.OPEN);
+                    assertThat(sequence.circuitState(bucket)).isEqualTo(State.OPEN);
                 }
                 assertThat(sequence.openBuckets()).isEqualTo(4);
                 long roundTrips = roundTrips(executor);
@@ -294,10 +295,71 @@ class BucketedRedisSequenceTest {
                     assertThat(sequence.openBuckets()).as("one probe per call").isEqualTo(4 - closed);
                 }
                 for (int bucket = 0; bucket < 4; bucket++) {
-                    assertThat(sequence.circuitState(bucket)).isEqualTo(CircuitState.CLOSED);
+                    assertThat(sequence.circuitState(bucket)).isEqualTo(State.CLOSED);
                 }
                 assertThat(sequence.allOpen()).isFalse();
                 assertThat(sequence.failures()).isGreaterThanOrEqualTo(8);
+            } finally {
+                ownFactory.destroy();
+            }
+        }
+    }
+
+    @Test
+    void anInterruptedProbeLetsTheNextCallerProbeAtOnceAndABusyProbeClosesTheBucket() throws Exception {
+        try (OwnRedis own = OwnRedis.start()) {
+            LettuceConnectionFactory ownFactory = own.connectionFactory();
+            try {
+                RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(ownFactory),
+                        Duration.ofMillis(300), new RedisRoundTrips());
+                ManualTimeSource time = new ManualTimeSource(Instant.parse("2025-01-01T00:00:00Z"));
+                BucketedRedisSequence sequence = new BucketedRedisSequence(executor, prefix, 1, 99, ZoneOffset.UTC,
+                        Duration.ofSeconds(5), time);
+                assertThat(sequence.nextReadableId("A")).hasSize(15 + 1 + 1 + 2);
+
+                // A stopped Redis keeps the connection but answers nothing: every command times out.
+                own.signal("STOP");
+                try {
+                    assertThat(assertFailsWithin(sequence, Duration.ofMillis(1500)))
+                            .hasMessageContaining("1 of 1 buckets are open");
+                    assertThat(sequence.circuitState(0)).isEqualTo(State.OPEN);
+                    assertThat(sequence.failures()).isEqualTo(1);
+
+                    time.advance(Duration.ofSeconds(5));
+                    Thread.currentThread().interrupt();
+                    try {
+                        assertThatThrownBy(() -> sequence.nextReadableId("A"))
+                                .isInstanceOf(IdGenerationException.class).hasMessageContaining("Interrupted");
+                    } finally {
+                        assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+                    }
+                    assertThat(sequence.failures()).as("an interrupt says nothing about Redis").isEqualTo(1);
+                    assertThat(sequence.circuitState(0)).as("the probe given back").isEqualTo(State.OPEN);
+
+                    // No time passes: the next caller probes at once, and the probe's failure opens it afresh.
+                    assertFailsWithin(sequence, Duration.ofMillis(1500));
+                    assertThat(sequence.failures()).as("the probe was sent").isEqualTo(2);
+                    assertThat(assertFailsWithin(sequence, Duration.ofMillis(100)))
+                            .hasMessageContaining("All 1 buckets");
+                    assertThat(sequence.failures()).isEqualTo(2);
+                } finally {
+                    own.signal("CONT");
+                }
+                awaitAnswer(executor);
+
+                // The bucket wrapped a minute ahead of the Redis clock: Redis answers, but only "busy".
+                try (var connection = ownFactory.getConnection()) {
+                    connection.hashCommands().hSet(key(0), "wrap".getBytes(), Long.toString(
+                            connection.serverCommands().time(TimeUnit.MILLISECONDS) + 60_000).getBytes());
+                }
+                time.advance(Duration.ofSeconds(5));
+                assertThat(assertFailsWithin(sequence, Duration.ofMillis(1500))).as("busy, not open")
+                        .hasMessageContaining("had used up its 100 sequences");
+                assertThat(sequence.circuitState(0)).as("busy is an answer: the probe closed it")
+                        .isEqualTo(State.CLOSED);
+                assertThat(sequence.openBuckets()).isZero();
+                assertThat(sequence.failures()).isEqualTo(2);
+                assertThat(sequence.busySkips()).isPositive();
             } finally {
                 ownFactory.destroy();
             }

@@ -1,5 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.core.CircuitBreaker;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.redis.BucketedRedisSequence;
@@ -80,7 +81,7 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
             }
             for (int i = 0; i < buckets.bucketCount(); i++) {
                 int bucket = i;
-                Gauge.builder("idgen.redis.bucket.state", buckets, b -> b.circuitState(bucket).ordinal())
+                Gauge.builder("idgen.redis.bucket.state", buckets, b -> gaugeValue(b.circuitState(bucket)))
                         .tag("bucket", Integer.toString(bucket))
                         .description("A readable-ID bucket's circuit: 0 closed, 1 half-open, 2 open")
                         .register(registry);
@@ -95,6 +96,15 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
             FunctionCounter.builder("idgen.redis.buckets.failovers", buckets, BucketedRedisSequence::failovers)
                     .description("Times a bucket was found written under another master (a failover) and fenced")
                     .register(registry);
+        }
+
+        /** Spelled out, not the enum's ordinal: dashboards and alerts read these published numbers. */
+        static int gaugeValue(CircuitBreaker.State state) {
+            return switch (state) {
+                case CLOSED -> 0;
+                case HALF_OPEN -> 1;
+                case OPEN -> 2;
+            };
         }
     }
 }

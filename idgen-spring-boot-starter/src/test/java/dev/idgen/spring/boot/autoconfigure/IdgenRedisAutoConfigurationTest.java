@@ -186,6 +186,11 @@ class IdgenRedisAutoConfigurationTest {
                     var health = context.getBean(IdgenHealthIndicator.class).health(true);
                     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                     assertThat(health.getDetails().get("error").toString()).contains("readable-ID bucket");
+                    SimpleMeterRegistry registry = context.getBean(SimpleMeterRegistry.class);
+                    context.getBean(IdgenRedisMeterBinder.class).bindTo(registry);
+                    assertThat(registry.get("idgen.redis.bucket.state").gauges()).as("2 is open, as documented")
+                            .hasSize(4).allSatisfy(gauge -> assertThat(gauge.value()).isEqualTo(2.0));
+                    assertThat(registry.get("idgen.redis.buckets.open").gauge().value()).isEqualTo(4.0);
                 });
     }
 
