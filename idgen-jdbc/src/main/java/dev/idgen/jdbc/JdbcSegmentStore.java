@@ -15,8 +15,9 @@ import javax.sql.DataSource;
  * PostgreSQL and H2, with the DDL in {@code META-INF/idgen/segment-*.sql}.
  *
  * <p>An allocation is one statement that adds {@code step} to the row's {@code max_id} and reads the new value back
- * (see {@link JdbcStatements.Counter}), committed on its own: the row lock it takes lasts that one statement and
- * makes allocations from any number of instances follow one another. A name not yet in the table is inserted with the
+ * on the same connection ({@code UPDATE ... RETURNING} on PostgreSQL, {@code SELECT ... FROM FINAL TABLE (UPDATE ...)}
+ * on H2, {@code LAST_INSERT_ID(expr)} and {@code SELECT LAST_INSERT_ID()} on MySQL and MariaDB), committed on its
+ * own: the row lock it takes lasts that one statement and makes allocations from any number of instances follow one another. A name not yet in the table is inserted with the
  * initial value first; when two instances insert the same name at once, one wins and the other's duplicate key is
  * ignored before both advance the row.
  *

@@ -26,8 +26,8 @@ import javax.sql.DataSource;
  * next worker id. {@link #renew} and {@link #release} are one conditional {@code UPDATE} each.
  *
  * <p>Give it a plain {@code DataSource} (a connection pool), not a transaction-aware proxy: each operation borrows a
- * connection of its own and switches it to auto-commit while it works (see {@link JdbcStatements}), so a lease never
- * joins, and is never rolled back with, an application transaction.
+ * connection of its own and switches it to auto-commit while it works, so a lease never joins, and is never rolled
+ * back with, an application transaction.
  *
  * <p>The dialect is read from the database on first use, and the table created then if configured, so an
  * application starts while its database is down.

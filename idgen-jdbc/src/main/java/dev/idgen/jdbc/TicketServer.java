@@ -29,8 +29,8 @@ import javax.sql.DataSource;
  *
  * <p>A call is one statement that advances the row by {@code count * increment} and reads the new value back on the
  * same connection ({@code UPDATE ... RETURNING} on PostgreSQL, {@code FINAL TABLE} on H2,
- * {@code LAST_INSERT_ID(expr)} and {@code SELECT LAST_INSERT_ID()} on MySQL and MariaDB; see
- * {@link JdbcStatements.Counter}). The row lock lasts that one statement, so concurrent clients queue instead of
+ * {@code LAST_INSERT_ID(expr)} and {@code SELECT LAST_INSERT_ID()} on MySQL and MariaDB).
+ * The row lock lasts that one statement, so concurrent clients queue instead of
  * deadlocking as Flickr's {@code REPLACE INTO} does on InnoDB.
  *
  * <p>Every call runs on a connection of its own in auto-commit, outside any application transaction: the update is
