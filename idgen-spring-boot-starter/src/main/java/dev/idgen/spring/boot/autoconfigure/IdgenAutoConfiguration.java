@@ -28,8 +28,7 @@ import org.springframework.core.env.Environment;
  * {@link RoutingIdService}, and each named generator's sequence is also a bean: inject it with
  * {@code @Qualifier("invoice") IdSequence invoice}.
  */
-@AutoConfiguration(afterName = { "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration",
-        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+@AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)

@@ -34,7 +34,7 @@ public final class IdgenStartupException extends RuntimeException {
 
     /**
      * @param feature the setting that needs the dependency, e.g. {@code idgen.strategy=segment}
-     * @param what the dependency in words, e.g. {@code MyBatis}
+     * @param what the dependency in words, e.g. {@code Spring Data Redis with Lettuce}
      * @param missingClass a class of the dependency that is not on the classpath
      * @param coordinates the artifact to add, {@code groupId:artifactId}
      * @return the failure
@@ -53,7 +53,7 @@ public final class IdgenStartupException extends RuntimeException {
      */
     static IdgenStartupException missingDataSource(String feature, String alternative) {
         return new IdgenStartupException(feature + " needs a DataSource, but there is no single DataSource bean",
-                "Add org.springframework.boot:spring-boot-starter-jdbc (mybatis-spring-boot-starter brings it) and a"
+                "Add org.springframework.boot:spring-boot-starter-jdbc and a"
                         + " JDBC driver, and set spring.datasource.url" + (alternative == null ? "" : "; or " + alternative));
     }
 
