@@ -33,7 +33,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
 @Import({ IdgenSnowflakeConfiguration.class, IdgenSegmentConfiguration.class, IdgenTicketConfiguration.class,
-        IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
+        IdgenRedisStrategyConfiguration.class, IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     /**

@@ -36,8 +36,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * idgen's Redis backends, on the application's Spring Data Redis (Lettuce) connection: the {@code redis} strategy,
- * the {@code redis} and {@code dual} segment stores and Redis worker id leases. Configured only when one of them is
+ * idgen's Redis backend, on the application's Spring Data Redis (Lettuce) connection: the executor every Redis feature
+ * shares, the {@code redis} and {@code dual} segment stores, Redis worker id leases and readable IDs (the
+ * {@code redis} strategy itself is {@link IdgenRedisStrategyConfiguration}). Configured only when one of them is
  * asked for.
  */
 @Configuration(proxyBeanMethods = false)
@@ -83,44 +84,6 @@ class IdgenRedisConfiguration {
     }
 
     // The nested configurations below are registered as members of the outer class; each repeats the class check.
-
-    /**
-     * The {@code redis} strategy: the default generator's counter is a bean the application may replace; a named
-     * generator counts under its own {@code redis.*} settings.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
-            "io.lettuce.core.RedisClient" })
-    @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.REDIS)
-    static class RedisStrategyConfiguration {
-
-        @Bean
-        IdgenGeneratorFactory idgenRedisGenerators(ObjectProvider<RedisWindowedCounter> defaultCounter,
-                org.springframework.beans.factory.BeanFactory beans) {
-            return new IdgenGeneratorFactory() {
-
-                @Override
-                public IdgenProperties.Strategy strategy() {
-                    return IdgenProperties.Strategy.REDIS;
-                }
-
-                @Override
-                public IdService create(IdgenGenerators.Definition definition) {
-                    return new RedisIdService(definition.isDefault() ? defaultCounter.getObject()
-                            : counter(definition, beans, definition.strategySetting()));
-                }
-            };
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.REDIS, defaultOnly = true)
-        RedisWindowedCounter idgenRedisCounter(org.springframework.beans.factory.BeanFactory beans,
-                Environment environment) {
-            IdgenGenerators.Definition definition = IdgenGenerators.of(environment).defaultGenerator();
-            return counter(definition, beans, definition.strategySetting());
-        }
-    }
 
     /**
      * The default generator's segment store when {@code idgen.segment.store} is {@code redis} or {@code dual}.
@@ -200,7 +163,7 @@ class IdgenRedisConfiguration {
         }
     }
 
-    private static RedisWindowedCounter counter(IdgenGenerators.Definition definition,
+    static RedisWindowedCounter counter(IdgenGenerators.Definition definition,
             org.springframework.beans.factory.BeanFactory beans, String feature) {
         return counter(definition, IdgenSegmentConfiguration.windowStore(definition, beans, feature), beans);
     }
