@@ -6,9 +6,16 @@ import java.util.Map;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
- * What no single generator can see: two generators whose tables would collide. Generators may share a table of one
- * kind (each writes only the rows of its own names), but one table cannot hold two kinds of row: a segment table
- * read as a ticket table, or as the worker id lease table, would hand a row's IDs out twice.
+ * What no single generator can see:
+ * <ul>
+ * <li>two generators whose tables would collide. Generators may share a table of one kind (each writes only the rows
+ * of its own names), but one table cannot hold two kinds of row: a segment row read as a ticket row, or as a worker id
+ * lease, fails the statements that expect the other (the comparison is by table name, case-insensitive);</li>
+ * <li>two Snowflake generators on one static worker id: each name stays unique, but the two would issue equal IDs for
+ * different names, and Snowflake IDs are meant to be unique across names;</li>
+ * <li>a Redis-counted generator named {@code workers} beside Redis worker id leases under the same prefix: its
+ * counter key is the lease hash's.</li>
+ * </ul>
  */
 final class IdgenGeneratorChecks {
 
@@ -19,6 +26,48 @@ final class IdgenGeneratorChecks {
      * @throws InvalidConfigurationPropertyValueException naming the second generator's property and the first's
      */
     static void check(IdgenGenerators generators) {
+        checkTables(generators);
+        checkWorkerIds(generators);
+        checkRedisKeys(generators);
+    }
+
+    private static void checkWorkerIds(IdgenGenerators generators) {
+        Map<Long, String> workerIds = new HashMap<>();
+        for (IdgenGenerators.Definition definition : generators.all()) {
+            IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
+            if (definition.strategy() != IdgenProperties.Strategy.SNOWFLAKE
+                    || snowflake.getWorkerIdAssigner() != IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC) {
+                continue;
+            }
+            String property = definition.property("snowflake.worker-id");
+            String first = workerIds.putIfAbsent(snowflake.getWorkerId(), property);
+            if (first != null) {
+                throw new InvalidConfigurationPropertyValueException(property, snowflake.getWorkerId(), "it is also "
+                        + first + ": two Snowflake generators on one worker id issue the same IDs (for different"
+                        + " names); give each its own worker id, or lease them (snowflake.worker-id-assigner)");
+            }
+        }
+    }
+
+    private static void checkRedisKeys(IdgenGenerators generators) {
+        for (IdgenGenerators.Definition leasing : generators.all()) {
+            if (leasing.strategy() != IdgenProperties.Strategy.SNOWFLAKE || leasing.properties().getSnowflake()
+                    .getWorkerIdAssigner() != IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS) {
+                continue;
+            }
+            IdgenGenerators.Definition counted = generators.named().get("workers");
+            boolean countsInRedis = counted != null && counted.redisUse() != null
+                    && counted.strategy() != IdgenProperties.Strategy.SNOWFLAKE;
+            if (countsInRedis && counted.redis().getPrefix().equals(leasing.redis().getPrefix())) {
+                throw new InvalidConfigurationPropertyValueException(counted.property("redis.prefix"),
+                        counted.redis().getPrefix(), "the counter of the name 'workers' would be the worker id lease"
+                                + " hash of " + leasing.workerIdAssignerSetting() + " under the same prefix; give"
+                                + " one of them another idgen...redis.prefix");
+            }
+        }
+    }
+
+    private static void checkTables(IdgenGenerators generators) {
         Map<String, Use> tables = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
             IdgenJdbcProperties jdbc = definition.properties().getJdbc();

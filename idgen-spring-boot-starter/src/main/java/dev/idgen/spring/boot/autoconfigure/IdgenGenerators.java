@@ -39,7 +39,7 @@ final class IdgenGenerators {
      */
     static IdgenGenerators of(Environment environment) {
         Binder binder = Binder.get(environment);
-        Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX);
+        Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
         Map<String, IdgenProperties.Generator> configured = binder
                 .bind(GENERATORS, Bindable.mapOf(String.class, IdgenProperties.Generator.class))
@@ -57,7 +57,7 @@ final class IdgenGenerators {
                 throw new InvalidConfigurationPropertyValueException(prefix, name, "a generator's name is the"
                         + " sequence name it serves: " + e.getMessage());
             }
-            named.put(name, bind(binder, name, prefix));
+            named.put(name, bind(binder, name, prefix, GENERATORS + ".[" + name + "]"));
         }
         return new IdgenGenerators(defaultGenerator, Collections.unmodifiableMap(named));
     }
@@ -71,12 +71,26 @@ final class IdgenGenerators {
     static IdgenGenerators ofValid(Environment environment) {
         try {
             return of(environment);
-        } catch (InvalidConfigurationPropertyValueException e) {
+        } catch (InvalidConfigurationPropertyValueException
+                | org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException e) {
             return null;
         }
     }
 
-    private static Definition bind(Binder binder, String name, String prefix) {
+    /** Settings one application has once, whatever its generators: set under a generator they would do nothing. */
+    private static final java.util.List<String> SHARED = java.util.List.of("redis.timeout", "redis.buckets",
+            "admin", "enabled");
+
+    /** The layout parts a preset fixes: a generator choosing a preset of its own inherits none of them. */
+    private static final java.util.List<String> LAYOUT = java.util.List.of("epoch", "time-unit", "timestamp-bits",
+            "worker-bits", "sequence-bits");
+
+    /**
+     * @param prefix where the generator's settings live, for messages: {@code idgen.generators.order.v2}
+     * @param key the same as a name the binder reads whatever characters the generator's name has:
+     *        {@code idgen.generators.[order.v2]}
+     */
+    private static Definition bind(Binder binder, String name, String prefix, String key) {
         IdgenProperties properties = new IdgenProperties();
         IdgenTicketProperties ticket = new IdgenTicketProperties();
         IdgenRedisProperties redis = new IdgenRedisProperties();
@@ -84,14 +98,46 @@ final class IdgenGenerators {
         binder.bind(PREFIX + ".ticket", Bindable.ofInstance(ticket));
         binder.bind(PREFIX + ".redis", Bindable.ofInstance(redis));
         if (!prefix.equals(PREFIX)) {
+            for (String shared : SHARED) {
+                if (isSet(binder, key + "." + shared)) {
+                    throw new InvalidConfigurationPropertyValueException(prefix + "." + shared, "(set)", "is shared"
+                            + " by every generator: set " + PREFIX + "." + shared + " instead");
+                }
+            }
             // Over the top-level values: only what the generator sets replaces them.
-            binder.bind(prefix, Bindable.ofInstance(properties));
-            binder.bind(prefix + ".ticket", Bindable.ofInstance(ticket));
-            binder.bind(prefix + ".redis", Bindable.ofInstance(redis));
+            binder.bind(key, Bindable.ofInstance(properties));
+            binder.bind(key + ".ticket", Bindable.ofInstance(ticket));
+            binder.bind(key + ".redis", Bindable.ofInstance(redis));
+            if (isSet(binder, key + ".snowflake.preset")) {
+                // A preset chosen here starts the layout over: top-level bits or units would bend it (a
+                // javascript-safe preset with 10 inherited worker bits would pass 2^53).
+                IdgenSnowflakeProperties snowflake = properties.getSnowflake();
+                for (String part : LAYOUT) {
+                    if (!isSet(binder, key + ".snowflake." + part)) {
+                        clearLayoutPart(snowflake, part);
+                    }
+                }
+            }
         }
         IdgenProperties.Strategy strategy = IdgenProperties.Strategy.of(properties.getStrategy(),
                 prefix + ".strategy");
         return new Definition(name, prefix, strategy, properties, ticket, redis);
+    }
+
+    private static boolean isSet(Binder binder, String name) {
+        return binder.bind(name, Bindable.of(String.class)).isBound()
+                || binder.bind(name, Bindable.mapOf(String.class, Object.class)).isBound();
+    }
+
+    private static void clearLayoutPart(IdgenSnowflakeProperties snowflake, String part) {
+        switch (part) {
+            case "epoch" -> snowflake.setEpoch(null);
+            case "time-unit" -> snowflake.setTimeUnit(null);
+            case "timestamp-bits" -> snowflake.setTimestampBits(null);
+            case "worker-bits" -> snowflake.setWorkerBits(null);
+            case "sequence-bits" -> snowflake.setSequenceBits(null);
+            default -> throw new IllegalArgumentException(part);
+        }
     }
 
     /** The top-level generator, serving every name without a generator of its own. */

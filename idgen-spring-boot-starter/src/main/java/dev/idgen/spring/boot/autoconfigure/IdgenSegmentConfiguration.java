@@ -47,7 +47,8 @@ class IdgenSegmentConfiguration {
                 if (store == null) {
                     throw new IdgenStartupException(definition.strategySetting() + " needs a segment store, but there"
                             + " is no single DataSource bean", "Add org.springframework.boot:spring-boot-starter-jdbc and"
-                            + " a JDBC driver, and set spring.datasource.url; or declare a SegmentStore bean");
+                            + " a JDBC driver, and set spring.datasource.url"
+                            + (definition.isDefault() ? "; or declare a SegmentStore bean" : ""));
                 }
                 return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).maxNames(maxNames)
                         .build();

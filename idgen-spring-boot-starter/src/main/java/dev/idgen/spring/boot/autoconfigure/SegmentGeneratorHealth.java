@@ -18,8 +18,8 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Segment health: each name's buffers, and whether the store answers. The store check runs on a thread of this
- * contributor's own, bounded by {@link #STORE_CHECK_TIMEOUT}; {@link #close()} stops it.
+ * Segment health: each name's buffers, and whether the store answers. Each generator's store check runs on a thread
+ * of this contributor's own for that generator, bounded by {@link #STORE_CHECK_TIMEOUT}; {@link #close()} stops them.
  */
 final class SegmentGeneratorHealth implements IdgenGeneratorHealth, AutoCloseable {
 
@@ -33,7 +33,13 @@ final class SegmentGeneratorHealth implements IdgenGeneratorHealth, AutoCloseabl
      */
     static final Duration STORE_CHECK_TIMEOUT = Duration.ofSeconds(1);
 
-    private final ExecutorService storeChecker = IdgenHealthIndicator.daemonExecutor("idgen-health-store-check");
+    /**
+     * One thread per segment generator: a store that hangs holds its own generator's check, never another
+     * generator's.
+     */
+    private final Map<SegmentIdService, ExecutorService> storeCheckers = new ConcurrentHashMap<>();
+
+    private volatile boolean closed;
 
     /** Each service's store check running now, if any. */
     private final Map<SegmentIdService, CompletableFuture<Void>> storeChecks = new ConcurrentHashMap<>();
@@ -53,7 +59,8 @@ final class SegmentGeneratorHealth implements IdgenGeneratorHealth, AutoCloseabl
     /** Stops the store check's thread. */
     @Override
     public void close() {
-        storeChecker.shutdownNow();
+        closed = true;
+        storeCheckers.values().forEach(ExecutorService::shutdownNow);
     }
 
     /**
@@ -66,7 +73,12 @@ final class SegmentGeneratorHealth implements IdgenGeneratorHealth, AutoCloseabl
         CompletableFuture<Void> check = storeChecks.get(segments);
         if (check == null || check.isDone()) {
             try {
-                check = CompletableFuture.runAsync(() -> segments.store().checkAvailable(), storeChecker);
+                if (closed) {
+                    throw new java.util.concurrent.RejectedExecutionException("closed");
+                }
+                ExecutorService checker = storeCheckers.computeIfAbsent(segments,
+                        service -> IdgenHealthIndicator.daemonExecutor("idgen-health-store-check"));
+                check = CompletableFuture.runAsync(() -> segments.store().checkAvailable(), checker);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 return "The idgen health indicator is closed";
             }

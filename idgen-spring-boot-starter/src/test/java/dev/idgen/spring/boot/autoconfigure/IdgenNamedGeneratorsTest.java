@@ -246,6 +246,48 @@ class IdgenNamedGeneratorsTest {
                 }));
     }
 
+    @Test
+    void aGeneratorNameWithADotIsBoundWhole() {
+        runner.withPropertyValues("idgen.generators.[order.v2].strategy=ticket").run(context -> {
+            IdService ids = context.getBean(IdService.class);
+            assertThat(((RoutingIdService) ids).generators()).containsKey("order.v2");
+            assertThat(ids.decode("order.v2", ids.nextId("order.v2")).toMap()).containsEntry("strategy", "ticket")
+                    .containsEntry("generator", "order.v2");
+        });
+    }
+
+    @Test
+    void settingsTheWholeApplicationSharesAreRefusedUnderAGenerator() {
+        runner.withPropertyValues("idgen.generators.coupon.redis.timeout=2s").run(context -> assertThat(
+                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                    assertThat(e.getName()).isEqualTo("idgen.generators.coupon.redis.timeout");
+                    assertThat(e.getReason()).contains("set idgen.redis.timeout instead");
+                }));
+    }
+
+    @Test
+    void twoSnowflakeGeneratorsOnOneStaticWorkerIdAreRefused() {
+        runner.withPropertyValues("idgen.generators.flake.strategy=snowflake").run(context -> assertThat(
+                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                    assertThat(e.getName()).isEqualTo("idgen.generators.flake.snowflake.worker-id");
+                    assertThat(e.getReason()).contains("idgen.snowflake.worker-id");
+                }));
+    }
+
+    @Test
+    void aPresetChosenByAGeneratorInheritsNoTopLevelLayoutPart() {
+        runner.withPropertyValues("idgen.snowflake.worker-bits=12", "idgen.snowflake.sequence-bits=10",
+                "idgen.generators.web.strategy=snowflake", "idgen.generators.web.snowflake.worker-id=1",
+                "idgen.generators.web.snowflake.preset=javascript-safe").run(context -> {
+                    IdService web = ((RoutingIdService) context.getBean(IdService.class)).generators().get("web");
+                    long id = web.nextId("web");
+                    assertThat(id).isLessThan(1L << 53);
+                    assertThat(((SnowflakeIdService) web).generator().layout().workerBits()).isEqualTo(6);
+                });
+    }
+
     private static long count(String sql) throws Exception {
         try (Connection connection = TestServices.mariadb().connect();
                 Statement statement = connection.createStatement();
