@@ -35,7 +35,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
             Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnIdgenStrategy.class.getName());
             IdgenProperties.Strategy strategy = (IdgenProperties.Strategy) attributes.get("value");
             boolean defaultOnly = (Boolean) attributes.get("defaultOnly");
-            IdgenGenerators generators = IdgenGenerators.ofValid(context.getEnvironment());
+            IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
             boolean match = generators != null && (defaultOnly ? generators.defaultGenerator().strategy() == strategy
                     : generators.uses(strategy));
             String what = (defaultOnly ? "the default generator" : "a generator") + " uses " + strategy.value();

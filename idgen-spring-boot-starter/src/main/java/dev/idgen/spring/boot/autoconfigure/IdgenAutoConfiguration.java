@@ -53,7 +53,7 @@ public final class IdgenAutoConfiguration {
 
             @Override
             public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-                IdgenGenerators generators = IdgenGenerators.ofValid(environment);
+                IdgenGenerators generators = IdgenGenerators.ofValid(registry, environment);
                 if (!(registry instanceof BeanFactory beans) || generators == null) {
                     return;
                 }
@@ -79,8 +79,7 @@ public final class IdgenAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    IdService idService(Environment environment, List<IdgenGeneratorFactory> factories) {
-        IdgenGenerators generators = IdgenGenerators.of(environment);
+    IdService idService(IdgenGenerators generators, List<IdgenGeneratorFactory> factories) {
         IdgenGeneratorChecks.check(generators);
         Map<IdgenProperties.Strategy, IdgenGeneratorFactory> byStrategy = new EnumMap<>(
                 IdgenProperties.Strategy.class);

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -24,6 +25,9 @@ final class IdgenGenerators {
 
     static final String GENERATORS = PREFIX + ".generators";
 
+    /** The name of the bean factory singleton that keeps one context's binding (see {@link #of(Object, Environment)}). */
+    static final String SINGLETON = "idgenGenerators";
+
     private final Definition defaultGenerator;
 
     private final Map<String, Definition> named;
@@ -34,10 +38,27 @@ final class IdgenGenerators {
     }
 
     /**
+     * The generators of one application context, bound once: the binding is kept as a singleton of the context's bean
+     * factory, as Spring Boot keeps its condition report, so that the conditions, the requirement check and the bean
+     * methods that ask do not each bind the whole {@code idgen} tree again (each binding costs milliseconds).
+     *
+     * @param beans the context's bean factory, or null to bind without keeping the result
      * @throws InvalidConfigurationPropertyValueException naming the full property of an unknown strategy or a bad
-     *         generator name
+     *         generator name; a failed binding is not kept
      */
-    static IdgenGenerators of(Environment environment) {
+    static IdgenGenerators of(Object beans, Environment environment) {
+        SingletonBeanRegistry registry = beans instanceof SingletonBeanRegistry singletons ? singletons : null;
+        if (registry != null && registry.getSingleton(SINGLETON) instanceof IdgenGenerators kept) {
+            return kept;
+        }
+        IdgenGenerators generators = bind(environment);
+        if (registry != null) {
+            registry.registerSingleton(SINGLETON, generators);
+        }
+        return generators;
+    }
+
+    private static IdgenGenerators bind(Environment environment) {
         Binder binder = Binder.get(environment);
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
@@ -68,9 +89,9 @@ final class IdgenGenerators {
      *
      * @return the generators, or null when a setting is invalid
      */
-    static IdgenGenerators ofValid(Environment environment) {
+    static IdgenGenerators ofValid(Object beans, Environment environment) {
         try {
-            return of(environment);
+            return of(beans, environment);
         } catch (InvalidConfigurationPropertyValueException
                 | org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException e) {
             return null;

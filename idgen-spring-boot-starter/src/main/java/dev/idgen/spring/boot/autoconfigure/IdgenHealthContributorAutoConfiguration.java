@@ -86,7 +86,7 @@ public final class IdgenHealthContributorAutoConfiguration {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            IdgenGenerators generators = IdgenGenerators.ofValid(context.getEnvironment());
+            IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
             return generators == null || generators.named().isEmpty() ? ConditionOutcome.match("no idgen.generators") : ConditionOutcome.noMatch("idgen.generators");
         }
     }
@@ -98,7 +98,7 @@ public final class IdgenHealthContributorAutoConfiguration {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            IdgenGenerators generators = IdgenGenerators.ofValid(context.getEnvironment());
+            IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
             return generators == null || generators.named().isEmpty() ? ConditionOutcome.noMatch("no idgen.generators") : ConditionOutcome.match("idgen.generators");
         }
     }

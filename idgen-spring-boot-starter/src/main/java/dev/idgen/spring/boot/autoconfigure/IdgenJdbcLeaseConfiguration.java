@@ -20,9 +20,8 @@ class IdgenJdbcLeaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WorkerIdLeaseStore idgenWorkerIdLeaseStore(ObjectProvider<DataSource> dataSources,
-            org.springframework.core.env.Environment environment) {
-        return store(IdgenGenerators.of(environment).defaultGenerator(), dataSources.getIfUnique());
+    WorkerIdLeaseStore idgenWorkerIdLeaseStore(ObjectProvider<DataSource> dataSources, IdgenGenerators generators) {
+        return store(generators.defaultGenerator(), dataSources.getIfUnique());
     }
 
     /**

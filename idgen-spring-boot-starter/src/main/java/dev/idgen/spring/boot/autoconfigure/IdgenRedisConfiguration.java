@@ -66,10 +66,10 @@ class IdgenRedisConfiguration {
         @Bean
         @ConditionalOnMissingBean
         RedisScriptExecutor idgenRedisScriptExecutor(ObjectProvider<RedisConnectionFactory> connectionFactories,
-                IdgenRedisProperties properties, RedisRoundTrips roundTrips, Environment environment) {
+                IdgenRedisProperties properties, RedisRoundTrips roundTrips, IdgenGenerators generators) {
             RedisConnectionFactory factory = connectionFactories.getIfUnique();
             if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-                throw new IdgenStartupException(RedisInUse.why(environment) + " needs one Spring Data Redis"
+                throw new IdgenStartupException(RedisInUse.why(generators, properties.getBuckets().isEnabled()) + " needs one Spring Data Redis"
                         + " connection factory on Lettuce, but found " + (factory == null ? "none"
                                 : factory.getClass().getName()), "Add"
                         + " org.springframework.boot:spring-boot-starter-data-redis (Lettuce is its default client) and"
@@ -97,8 +97,9 @@ class IdgenRedisConfiguration {
         @Bean
         @ConditionalOnMissingBean(SegmentStore.class)
         @Conditional(RedisSegmentStoreSelected.class)
-        SegmentStore idgenSegmentStore(org.springframework.beans.factory.BeanFactory beans, Environment environment) {
-            return segmentStore(IdgenGenerators.of(environment).defaultGenerator(), beans);
+        SegmentStore idgenSegmentStore(org.springframework.beans.factory.BeanFactory beans,
+                IdgenGenerators generators) {
+            return segmentStore(generators.defaultGenerator(), beans);
         }
     }
 
@@ -136,8 +137,8 @@ class IdgenRedisConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WorkerIdLeaseStore idgenWorkerIdLeaseStore(org.springframework.beans.factory.BeanFactory beans,
-                Environment environment) {
-            return leaseStore(IdgenGenerators.of(environment).defaultGenerator(), beans);
+                IdgenGenerators generators) {
+            return leaseStore(generators.defaultGenerator(), beans);
         }
     }
 
@@ -198,20 +199,25 @@ class IdgenRedisConfiguration {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String why = why(context.getEnvironment());
+            String why = why(context.getBeanFactory(), context.getEnvironment());
             return why != null ? ConditionOutcome.match(why) : ConditionOutcome.noMatch("no idgen Redis backend");
         }
 
-        static String why(Environment environment) {
-            IdgenGenerators generators = IdgenGenerators.ofValid(environment);
+        static String why(Object beans, Environment environment) {
+            return why(IdgenGenerators.ofValid(beans, environment),
+                    environment.getProperty("idgen.redis.buckets.enabled", Boolean.class, false));
+        }
+
+        /**
+         * @param generators the generators, or null when their settings are invalid
+         * @param bucketsEnabled idgen.redis.buckets.enabled
+         */
+        static String why(IdgenGenerators generators, boolean bucketsEnabled) {
             IdgenGenerators.Definition user = generators == null ? null : generators.find(d -> d.redisUse() != null);
             if (user != null) {
                 return user.redisUse();
             }
-            if (environment.getProperty("idgen.redis.buckets.enabled", Boolean.class, false)) {
-                return "idgen.redis.buckets.enabled=true";
-            }
-            return null;
+            return bucketsEnabled ? "idgen.redis.buckets.enabled=true" : null;
         }
     }
 

@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /**
  * The {@code redis} strategy: the default generator's counter is a bean the application may replace; a named
@@ -42,8 +41,8 @@ class IdgenRedisStrategyConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.REDIS, defaultOnly = true)
     RedisWindowedCounter idgenRedisCounter(org.springframework.beans.factory.BeanFactory beans,
-            Environment environment) {
-        IdgenGenerators.Definition definition = IdgenGenerators.of(environment).defaultGenerator();
+            IdgenGenerators generators) {
+        IdgenGenerators.Definition definition = generators.defaultGenerator();
         return IdgenRedisConfiguration.counter(definition, beans, definition.strategySetting());
     }
 }

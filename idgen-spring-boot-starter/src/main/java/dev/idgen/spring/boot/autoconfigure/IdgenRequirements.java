@@ -43,7 +43,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
 
     @Override
     public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
-        IdgenGenerators generators = IdgenGenerators.of(environment);
+        IdgenGenerators generators = IdgenGenerators.of(beanFactory, environment);
         ClassLoader classLoader = beanFactory.getBeanClassLoader();
         for (IdgenGenerators.Definition definition : generators.all()) {
             // The default generator's pieces are beans the application may define itself; a named one's are not.

@@ -95,8 +95,8 @@ class IdgenSegmentConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        SegmentStore idgenSegmentStore(DataSource dataSource, org.springframework.core.env.Environment environment) {
-            return jdbcStore(IdgenGenerators.of(environment).defaultGenerator(), dataSource);
+        SegmentStore idgenSegmentStore(DataSource dataSource, IdgenGenerators generators) {
+            return jdbcStore(generators.defaultGenerator(), dataSource);
         }
     }
 

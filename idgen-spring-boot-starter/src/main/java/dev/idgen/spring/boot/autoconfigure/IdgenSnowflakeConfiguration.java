@@ -74,9 +74,8 @@ class IdgenSnowflakeConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties,
-                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource,
-                org.springframework.core.env.Environment environment) {
-            IdgenGenerators.Definition definition = IdgenGenerators.of(environment).defaultGenerator();
+                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource, IdgenGenerators generators) {
+            IdgenGenerators.Definition definition = generators.defaultGenerator();
             WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner()
                     == IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC ? null : leaseStores.getIfUnique();
             return assigner(definition, store, timeSource);
@@ -85,8 +84,8 @@ class IdgenSnowflakeConfiguration {
         @Bean
         @ConditionalOnMissingBean
         SnowflakeGenerator idgenSnowflakeGenerator(WorkerIdAssigner workerIdAssigner, TimeSource timeSource,
-                org.springframework.core.env.Environment environment) {
-            return generator(IdgenGenerators.of(environment).defaultGenerator(), workerIdAssigner, timeSource);
+                IdgenGenerators generators) {
+            return generator(generators.defaultGenerator(), workerIdAssigner, timeSource);
         }
     }
 
