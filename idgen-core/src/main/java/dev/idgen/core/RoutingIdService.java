@@ -113,6 +113,16 @@ public final class RoutingIdService implements IdService, AutoCloseable {
     }
 
     /**
+     * @param service any service
+     * @return its generators by name: a routing service's {@link #generators()}, or any other service alone under
+     *         {@value #DEFAULT_GENERATOR}
+     */
+    public static Map<String, IdService> generatorsOf(IdService service) {
+        return service instanceof RoutingIdService routing ? routing.generators()
+                : Map.of(DEFAULT_GENERATOR, service);
+    }
+
+    /**
      * Closes every generator that is {@link AutoCloseable}, the named ones first; the first failure is rethrown after
      * all were tried.
      */

@@ -44,9 +44,7 @@ public final class IdgenHealthContributorAutoConfiguration {
     IdgenGeneratorsHealthContributor idgenHealthContributor(IdService idService,
             List<IdgenGeneratorHealth> contributors) {
         // The application's own IdService, if it defined one, is the only generator idgen can see.
-        java.util.Map<String, IdService> generators = idService instanceof RoutingIdService routing
-                ? routing.generators() : java.util.Map.of(RoutingIdService.DEFAULT_GENERATOR, idService);
-        return new IdgenGeneratorsHealthContributor(generators, contributors);
+        return new IdgenGeneratorsHealthContributor(RoutingIdService.generatorsOf(idService), contributors);
     }
 
     @Bean

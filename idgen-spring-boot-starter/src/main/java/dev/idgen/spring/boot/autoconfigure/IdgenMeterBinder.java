@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Publishes idgen's counters as Micrometer meters, tagged with the generator ({@code default} or a named one's
@@ -54,9 +53,7 @@ public final class IdgenMeterBinder implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Map<String, IdService> generators = idService instanceof RoutingIdService routing ? routing.generators()
-                : Map.of(RoutingIdService.DEFAULT_GENERATOR, idService);
-        generators.forEach((generator, service) -> {
+        RoutingIdService.generatorsOf(idService).forEach((generator, service) -> {
             Tags tags = Tags.of("generator", generator, "strategy", service.strategy());
             for (IdgenGeneratorMeters backend : meters) {
                 if (backend.strategy().equals(service.strategy())) {
