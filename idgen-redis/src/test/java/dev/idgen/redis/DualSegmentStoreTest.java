@@ -97,14 +97,13 @@ class DualSegmentStoreTest {
             ownRedis.signal("CONT");
             until(() -> { draw.run(); return redisAnswers.getAsLong() > answersWhileStopped && issued.size() > 5000; },
                     "blocks from Redis again");
+            // Blocks are prefetched as deep as the caller's rate needs, so a fixed number of draws may all come from
+            // blocks already loaded: draw until a later block comes from Redis again.
             long answersBeforeLast = redisAnswers.getAsLong();
-            for (int i = 0; i < 2000; i++) {
-                draw.run();
-            }
+            until(() -> { draw.run(); return redisAnswers.getAsLong() > answersBeforeLast; },
+                    "later blocks from Redis");
 
             assertThat(failures).as("calls that failed").isEmpty();
-            assertThat(redisAnswers.getAsLong()).as("Redis serves the last blocks again")
-                    .isGreaterThan(answersBeforeLast);
             for (int i = 1; i < issued.size(); i++) {
                 assertThat(issued.get(i)).as("ID %d after %d", i, i - 1).isGreaterThan(issued.get(i - 1));
             }

@@ -3,6 +3,7 @@ package dev.idgen.core.segment;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
+import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -13,11 +14,24 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The two buffers of one name: the segment being served and the next one, loaded in the background once the current
- * one is used past the preload threshold.
+ * The buffers of one name: the segment being served and the blocks loaded ahead of it, fetched in the background once
+ * the current one is used past the preload threshold.
  *
  * <p>The hot path is one {@code getAndAdd} on the current range's cursor. Only when a range is used up do callers take
- * the lock, to switch to the next range or wait (parked, bounded) for it. Exactly one load per name runs at a time.
+ * the lock, to switch to the next ready block or wait (parked, bounded) for one. Exactly one load per name runs at a
+ * time.
+ *
+ * <p><b>Adaptive prefetch.</b> A caller waits only if the blocks loaded ahead run out before a load completes. So the
+ * buffer keeps {@link #prefetchDepth} blocks ready, enough for {@value #SAFETY} times the IDs served during one load:
+ * the rate observed while serving (how long each block lasted) times the load latency observed from the moment a load
+ * was asked for until its block was ready (which includes waiting for the loader thread, not only the store). Both
+ * estimates are maxima that halve every {@code HALF_LIFE_NANOS} (30 s) unless a sample is higher, so a spike deepens
+ * the prefetch at once and it shrinks slowly once things are calm. At
+ * ordinary rates one block lasts minutes (the dynamic step) and the depth stays 1, the classic double buffer; it
+ * grows only where blocks at {@code maxStep} last less than a few load latencies. The blocks one load needs come in
+ * one allocation of {@code blocks x step} IDs, split here, so a deeper prefetch costs no extra round trips. IDs
+ * prefetched and not served when the instance stops are gaps, as in the double buffer: at most
+ * {@value #MAX_DEPTH} blocks.
  */
 final class SegmentBuffer {
 
@@ -32,9 +46,33 @@ final class SegmentBuffer {
     private final ScheduledExecutorService loader;
     private final TimeSource timeSource;
 
+    /** How many times the IDs served during one load the ready blocks should hold. */
+    static final int SAFETY = 3;
+
+    /** The most blocks kept ready (and so fetched in one load). */
+    static final int MAX_DEPTH = 32;
+
     private volatile SegmentRange current;
-    /** Written only by the loader, under {@link #lock}; taken by a switching caller, under the lock. */
-    private volatile SegmentRange next;
+    /** Blocks loaded ahead of {@link #current}, oldest first. Guarded by {@link #lock}. */
+    private final ArrayDeque<SegmentRange> ready = new ArrayDeque<>();
+    /** {@code ready.size()}, for the hot path's preload check without the lock. Written under the lock. */
+    private volatile int readyBlocks;
+    /** IDs in the ready blocks, for stats. Written under the lock. */
+    private volatile long readyIds;
+    /** How many blocks to keep ready, at least 1. Written under the lock. */
+    private volatile int prefetchDepth = 1;
+    /** When the current range became current ({@link TimeSource#nanoTime()}), -1 before. Guarded by lock. */
+    private long currentSince = -1;
+    /** IDs per second while serving, a decaying maximum over the blocks served. Guarded by lock. */
+    private double servingRate;
+    /** When {@link #servingRate} was last sampled. Guarded by lock. */
+    private long servingRateAt;
+    /** From asking for a load to its block being ready, a decaying maximum. Guarded by lock. */
+    private long loadLatencyNanos;
+    /** When {@link #loadLatencyNanos} was last sampled. Guarded by lock. */
+    private long loadLatencyAt;
+    /** When the running load was asked for. Written before the loader runs it (the loading flag orders them). */
+    private volatile long loadRequestedAt;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -163,7 +201,7 @@ final class SegmentBuffer {
      * ID, so it never throws: a loader that refuses work is reported to the caller that runs out instead.
      */
     private void preload() {
-        if (next == null) {
+        if (readyBlocks < prefetchDepth) {
             startLoad();
         }
     }
@@ -173,6 +211,7 @@ final class SegmentBuffer {
      */
     private boolean startLoad() {
         if (loading.compareAndSet(false, true)) {
+            loadRequestedAt = timeSource.nanoTime();
             try {
                 loader.execute(this::load);
             } catch (RejectedExecutionException e) {
@@ -206,11 +245,24 @@ final class SegmentBuffer {
                     refusing = true;
                     throw new StoreUnavailableException("No IDs left for '" + name + "': " + lostData);
                 }
-                SegmentRange following = next;
+                SegmentRange following = ready.poll();
                 if (following != null) {
-                    next = null;
                     following.servedBefore = exhausted == null ? 0 : exhausted.servedBefore + exhausted.size();
+                    long now = timeSource.nanoTime();
+                    if (exhausted != null && currentSince >= 0 && now > currentSince) {
+                        double rate = exhausted.size() * 1e9 / (now - currentSince);
+                        servingRate = Math.max(rate, decayed(servingRate, now - servingRateAt));
+                        servingRateAt = now;
+                    }
+                    currentSince = now;
                     current = following;
+                    readyBlocks = ready.size();
+                    readyIds -= following.size();
+                    if (readyBlocks < prefetchDepth - 1) {
+                        // More than one block short: the preload threshold of the new current block would come too
+                        // late. (One short is the double buffer's normal state, which that threshold refills.)
+                        startLoad();
+                    }
                     return;
                 }
                 if (completedLoads > loadsAtStart && lastFailure != null) {
@@ -247,18 +299,21 @@ final class SegmentBuffer {
     }
 
     private void load() {
-        if (refusedForGood != null || next != null && current != null) {
+        int wanted = prefetchDepth - readyBlocks;
+        if (refusedForGood != null || current != null && wanted <= 0) {
             // Refused for good (no load may move the store on), or a preload that lost a race with a load which
-            // already filled the next buffer: nothing to do.
+            // already filled the ready blocks: nothing to do.
             loading.set(false);
             return;
         }
+        // A name's first load fetches one block: nothing is known yet about its rate.
+        int blocks = current == null ? 1 : Math.max(1, Math.min(MAX_DEPTH, wanted));
         long size = nextStep();
         long started = System.nanoTime();
         Segment segment = null;
         Throwable failure = null;
         try {
-            segment = store.allocate(name, size);
+            segment = store.allocate(name, size * blocks);
             if (segment == null) {
                 throw new StoreUnavailableException("The segment store returned no segment for '" + name + "'");
             }
@@ -272,6 +327,7 @@ final class SegmentBuffer {
         }
         fetches.incrementAndGet();
         boolean retry;
+        boolean more = false;
         lock.lock();
         try {
             String refusal = null;
@@ -293,12 +349,26 @@ final class SegmentBuffer {
             }
             if (failure == null) {
                 highestAllocated = segment.last();
-                SegmentRange range = new SegmentRange(segment, settings.preloadThreshold());
-                if (current == null) {
-                    current = range;
-                } else {
-                    next = range;
+                for (int i = 0; i < blocks; i++) {
+                    long first = segment.first() + i * size;
+                    SegmentRange range = new SegmentRange(new Segment(first, first + size - 1),
+                            settings.preloadThreshold());
+                    if (current == null) {
+                        current = range;
+                        currentSince = timeSource.nanoTime();
+                    } else {
+                        ready.add(range);
+                        readyIds += range.size();
+                    }
                 }
+                readyBlocks = ready.size();
+                long loaded = timeSource.nanoTime();
+                long latency = loaded - loadRequestedAt;
+                loadLatencyNanos = Math.max(latency, (long) decayed(loadLatencyNanos, loaded - loadLatencyAt));
+                loadLatencyAt = loaded;
+                double idsPerLoad = servingRate * loadLatencyNanos / 1e9;
+                prefetchDepth = (int) Math.max(1, Math.min(MAX_DEPTH, Math.ceil(idsPerLoad * SAFETY / size)));
+                more = readyBlocks < prefetchDepth - 1;
                 lastFailure = null;
                 refusing = false;
                 consecutiveFailures = 0;
@@ -313,9 +383,13 @@ final class SegmentBuffer {
             // Keep trying in the background (backing off) until a load succeeds: while the current range still
             // serves, the store coming back is noticed before the buffer runs out; once it has run out, the name
             // recovers (and its health with it) without waiting for a caller to come and fail first.
-            retry = failure != null && next == null && refusedForGood == null;
+            retry = failure != null && ready.isEmpty() && refusedForGood == null;
         } finally {
             lock.unlock();
+        }
+        if (more) {
+            // The depth grew while this load ran, more than the next preload threshold can make up in time.
+            startLoad();
         }
         // One pending retry per name at most: loads that callers start meanwhile do not add more.
         if (retry && retryPending.compareAndSet(false, true)) {
@@ -329,6 +403,17 @@ final class SegmentBuffer {
                 retryPending.set(false); // shutting down
             }
         }
+    }
+
+    /**
+     * How fast the rate and latency estimates forget a maximum: by half every this many nanoseconds. Long enough to
+     * remember the store's occasional stall (a checkpoint, a failover, a busy machine) from one to the next; short
+     * enough that a burst does not hold a deep prefetch for long.
+     */
+    static final long HALF_LIFE_NANOS = 30_000_000_000L;
+
+    private static double decayed(double estimate, long elapsedNanos) {
+        return elapsedNanos <= 0 ? estimate : estimate * Math.pow(0.5, (double) elapsedNanos / HALF_LIFE_NANOS);
     }
 
     private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
@@ -368,10 +453,8 @@ final class SegmentBuffer {
 
     SegmentBufferStats stats() {
         SegmentRange range = current;
-        SegmentRange following = next;
         Throwable failure = lastFailure;
-        return new SegmentBufferStats(name, range == null ? 0 : range.remaining(),
-                following == null ? 0 : following.remaining(), step, served(), fetches.get(), fetchFailures.get(),
+        return new SegmentBufferStats(name, range == null ? 0 : range.remaining(), readyIds, step, served(), fetches.get(), fetchFailures.get(),
                 fetchNanos.get(), failedFetchNanos.get(), waits.sum(), ratePerSecond, loading.get(),
                 failure == null ? null : String.valueOf(failure.getMessage()), refusing);
     }

@@ -8,7 +8,7 @@ import java.util.Optional;
  *
  * @param name the sequence name
  * @param currentRemaining IDs left in the segment being served
- * @param nextRemaining IDs in the next segment, 0 when it is not loaded
+ * @param nextRemaining IDs in the blocks loaded ahead of the current one, 0 when none is loaded
  * @param step the size of the latest fetch
  * @param served IDs handed out by this instance
  * @param fetches segment fetches attempted
@@ -27,7 +27,7 @@ public record SegmentBufferStats(String name, long currentRemaining, long nextRe
         String lastFailure, boolean refusing) {
 
     /**
-     * @return IDs left in both buffers
+     * @return IDs left in the current block and the ones loaded ahead
      */
     public long remaining() {
         return currentRemaining + nextRemaining;

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@link IdService} over segments (号段): blocks of IDs leased from a {@link SegmentStore} and served from memory,
- * two buffers per name, the next one loaded in the background before the current one runs out.
+ * blocks loaded ahead in the background before the current one runs out, as many as the observed rate and store
+ * latency need (see {@code SegmentBuffer}).
  *
  * <p>With the default {@link SegmentSettings#stripeSize()} of 0, within one instance a name's IDs strictly increase:
  * every caller takes from one shared cursor. With striping on, each thread claims a run of IDs and serves it alone;
@@ -45,6 +46,8 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     private final boolean ownsLoader;
     private final boolean striped;
     private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
+    /** The same buffers, for the lookup on every call. */
+    private final NameTable<SegmentBuffer> table = new NameTable<>();
     private final NameLimit names;
     private final java.util.List<java.util.function.Consumer<String>> nameListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -216,9 +219,15 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     }
 
     private SegmentBuffer buffer(String name) {
-        // Every name in the map was checked on the way in, so a hit needs no check.
-        SegmentBuffer buffer = name == null ? null : buffers.get(name);
+        // Every name in the table was checked on the way in, so a hit needs no check.
+        SegmentBuffer buffer = name == null ? null : table.get(name);
         if (buffer != null) {
+            return buffer;
+        }
+        buffer = name == null ? null : buffers.get(name);
+        if (buffer != null) {
+            // Created by another thread, which has not put it in the table yet.
+            table.putIfAbsent(name, buffer);
             return buffer;
         }
         IdArguments.checkName(name);
@@ -228,6 +237,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
             created[0] = true;
             return new SegmentBuffer(key, store, settings, loader, timeSource);
         });
+        table.putIfAbsent(name, fresh);
         if (created[0]) {
             nameListeners.forEach(listener -> listener.accept(name));
         }
@@ -281,7 +291,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
 
         /**
          * @param maxNames how many names the service may serve, from 1 to 1,000,000; a new name past it is refused
-         *        with {@link NameLimitExceededException}. Each name holds two buffers in memory.
+         *        with {@link NameLimitExceededException}. Each name holds its buffers in memory.
          * @return this builder
          */
         public Builder maxNames(int maxNames) {

@@ -3,8 +3,10 @@ package dev.idgen.core.segment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
-// The cursor is the one word every caller of a name writes; padding keeps it off the cache lines of the fields
-// around it (the JCTools idiom: superclass fields are laid out first).
+// The cursor is the one word every caller of a name writes; padding keeps it off the cache lines of other objects
+// (the JCTools idiom: superclass fields are laid out first). The two bounds every caller compares its ID with sit
+// next to it: the caller's atomic add has just brought that line into its core, so reading them costs no further
+// miss, which matters when many names take turns in the cache.
 abstract class SegmentRangePadBefore {
     long p00, p01, p02, p03, p04, p05, p06, p07;
 }
@@ -12,10 +14,23 @@ abstract class SegmentRangePadBefore {
 abstract class SegmentRangeCursor extends SegmentRangePadBefore {
     /** The next ID to hand out; past {@code last} once the range is used up. */
     volatile long cursor;
+    /** The last ID of the range. */
+    final long last;
+    /** The ID whose taker starts loading the next segment. */
+    final long preloadAt;
+
+    SegmentRangeCursor(long last, long preloadAt) {
+        this.last = last;
+        this.preloadAt = preloadAt;
+    }
 }
 
 abstract class SegmentRangePadAfter extends SegmentRangeCursor {
     long p10, p11, p12, p13, p14, p15, p16, p17;
+
+    SegmentRangePadAfter(long last, long preloadAt) {
+        super(last, preloadAt);
+    }
 }
 
 /**
@@ -34,9 +49,6 @@ final class SegmentRange extends SegmentRangePadAfter {
     }
 
     final long first;
-    final long last;
-    /** The ID whose taker starts loading the next segment. */
-    final long preloadAt;
 
     /**
      * IDs the name handed out before this range became current. Written once, under the buffer's lock, before the
@@ -45,9 +57,8 @@ final class SegmentRange extends SegmentRangePadAfter {
     long servedBefore;
 
     SegmentRange(Segment segment, double preloadThreshold) {
+        super(segment.last(), Math.min(segment.last(), segment.first() + (long) (segment.size() * preloadThreshold)));
         this.first = segment.first();
-        this.last = segment.last();
-        this.preloadAt = Math.min(last, first + (long) (segment.size() * preloadThreshold));
         CURSOR.setRelease(this, first);
     }
 

@@ -97,6 +97,55 @@ class SegmentIdServiceTest {
     }
 
     @Test
+    void aFastConsumerOfASlowStoreDeepensThePrefetchAndFetchesSeveralBlocksInOneRoundTrip() throws Exception {
+        // Blocks of 1,000 against a store taking 20 ms: any consumer loop uses a block far faster than one load takes,
+        // so the double buffer alone would leave it waiting on nearly every block.
+        List<Long> sizes = new CopyOnWriteArrayList<>();
+        InMemorySegmentStore slow = new InMemorySegmentStore(0, Duration.ofMillis(20));
+        SegmentIdService ids = service((name, step) -> {
+            sizes.add(step);
+            return slow.allocate(name, step);
+        }, settings(1000).build());
+        long last = 0;
+        for (int i = 0; i < 200_000; i++) {
+            long id = ids.nextId("orders");
+            assertThat(id).isGreaterThan(last);
+            last = id;
+        }
+        assertThat(sizes).as("one round trip fetched several blocks").anyMatch(size -> size > 1000);
+        assertThat(sizes).allMatch(size -> size % 1000 == 0 && size <= 1000L * SegmentBuffer.MAX_DEPTH);
+        // Once the consumer stops, the loads it asked for fill the ready blocks beyond the double buffer's one.
+        eventually(() -> !stats(ids, "orders").loading() && stats(ids, "orders").nextRemaining() > 1000);
+        long before = last;
+        long[] rest = ids.nextIds("orders", 5000);
+        assertThat(rest[0]).isGreaterThan(before);
+        assertThat(rest).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aSteadyModerateRateKeepsTheDoubleBuffer() throws Exception {
+        // 3 s loads (on the service's clock), but a block lasts 10 s at this rate: one block ahead is enough.
+        List<Long> sizes = new CopyOnWriteArrayList<>();
+        InMemorySegmentStore memory = new InMemorySegmentStore();
+        ManualTimeSource time = new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z"));
+        SegmentIdService ids = SegmentIdService.builder((name, step) -> {
+            sizes.add(step);
+            time.advanceMillis(3000);
+            return memory.allocate(name, step);
+        }).timeSource(time).settings(settings(100).build()).build();
+        services.add(ids);
+        for (int i = 0; i < 1000; i++) {
+            time.advanceMillis(100); // 10 IDs a second: a block of 100 lasts 10 s
+            ids.nextId("orders");
+            if (i % 100 == 20) {
+                eventually(() -> !stats(ids, "orders").loading());
+            }
+        }
+        assertThat(sizes).containsOnly(100L);
+        assertThat(stats(ids, "orders").nextRemaining()).isLessThanOrEqualTo(100);
+    }
+
+    @Test
     void aCallerGivesUpAfterTheAwaitTimeoutWhenTheStoreIsSlow() {
         InMemorySegmentStore hanging = new InMemorySegmentStore(0, Duration.ofSeconds(3));
         SegmentIdService ids = service(hanging, settings(10).awaitTimeout(Duration.ofMillis(200))
