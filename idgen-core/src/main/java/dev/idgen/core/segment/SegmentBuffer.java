@@ -299,12 +299,21 @@ final class SegmentBuffer {
     }
 
     private void load() {
-        int wanted = prefetchDepth - readyBlocks;
-        if (refusedForGood != null || current != null && wanted <= 0) {
-            // Refused for good (no load may move the store on), or a preload that lost a race with a load which
-            // already filled the ready blocks: nothing to do.
-            loading.set(false);
-            return;
+        int wanted;
+        lock.lock();
+        try {
+            wanted = prefetchDepth - ready.size();
+            if (refusedForGood != null || current != null && wanted <= 0) {
+                // Refused for good (no load may move the store on), or a preload that lost a race with a load which
+                // already filled the ready blocks: nothing to do. Decided and the flag cleared under the lock: a
+                // caller that runs out takes the lock, so it either finds a ready block or finds no load running
+                // and starts one. (Decided outside it, a caller could use up the blocks seen here and then wait,
+                // with no load coming, for the whole await timeout.)
+                loading.set(false);
+                return;
+            }
+        } finally {
+            lock.unlock();
         }
         // A name's first load fetches one block: nothing is known yet about its rate.
         int blocks = current == null ? 1 : Math.max(1, Math.min(MAX_DEPTH, wanted));
