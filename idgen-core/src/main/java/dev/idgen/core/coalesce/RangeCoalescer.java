@@ -1,0 +1,261 @@
+package dev.idgen.core.coalesce;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.StoreUnavailableException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Combines concurrent callers of one counter into one round trip: callers that arrive while a round trip is in flight
+ * queue up, and when it returns, one of them takes the whole queue's worth ({@code INCRBY n}, {@code UPDATE … + n})
+ * in the next round trip and hands the range out.
+ *
+ * <p><b>Invariants.</b>
+ * <ul>
+ * <li>At most one round trip per coalescer is in flight ({@link #inFlight}); it runs on a caller's own thread (no
+ * hand-off to another thread), so a lone caller pays two uncontended lock operations over the bare round trip.</li>
+ * <li>A round trip serves only callers that were queued before it started. So a call that starts after another call
+ * returned is served by a later round trip than that call, and gets a larger value (the store's counter only moves
+ * forward): the order of the plain one-call-one-round-trip path holds.</li>
+ * <li>Each value of a range goes to exactly one caller. A caller that gives up waiting (its deadline, an interrupt)
+ * while still queued leaves the queue, so no range is taken for it; once its round trip has started it waits for it,
+ * which the store's own timeout bounds.</li>
+ * <li>A round trip that fails fails every caller it was for, with its exception; the queue behind it is served by the
+ * next round trip, led by the first of it.</li>
+ * </ul>
+ *
+ * <p>Callers that queue allocate one small record each; the lone-caller path allocates nothing.
+ */
+public final class RangeCoalescer {
+
+    /**
+     * One round trip to the store.
+     */
+    @FunctionalInterface
+    public interface RangeSource {
+        /**
+         * Takes {@code n} values from the store in one round trip.
+         *
+         * @param n how many, from 1 to the coalescer's batch limit
+         * @return the last value taken: the values are {@code last - (n - 1) * stride} up to {@code last}, {@code stride}
+         *         apart
+         */
+        long take(int n);
+    }
+
+    private static final int WAITING = 0;
+    private static final int SERVED = 1;
+    private static final int FAILED = 2;
+    private static final int LEAD = 3;
+
+    /** A queued caller. {@link #value}, {@link #failure} and {@link #batch} are written before {@link #state}. */
+    private static final class Waiter {
+        final Thread thread;
+        long value;
+        RuntimeException failure;
+        Waiter[] batch;
+        int batchSize;
+        volatile int state;
+
+        Waiter(Thread thread) {
+            this.thread = thread;
+        }
+    }
+
+    private final RangeSource source;
+    private final int maxBatch;
+    private final long stride;
+    private final long maxWaitNanos;
+    private final String what;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Whether a round trip is in flight or about to start. Guarded by {@link #lock}. */
+    private boolean inFlight;
+    /** Callers waiting for the next round trip, oldest first. Guarded by {@link #lock}. */
+    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+
+    private final java.util.concurrent.atomic.LongAdder roundTrips = new java.util.concurrent.atomic.LongAdder();
+
+    /**
+     * @param source the round trip
+     * @param maxBatch the most callers one round trip serves, at least 1
+     * @param stride how far apart the values of one range are, at least 1 (ticket servers that interleave use their
+     *        count)
+     * @param maxWait how long a caller waits in the queue before it gives up with a {@link StoreUnavailableException}
+     * @param what names the counter in errors, e.g. {@code "the Redis counter 'orders'"}
+     */
+    public RangeCoalescer(RangeSource source, int maxBatch, long stride, Duration maxWait, String what) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1, but was " + maxBatch);
+        }
+        if (stride < 1) {
+            throw new IllegalArgumentException("stride must be at least 1, but was " + stride);
+        }
+        if (maxWait.isNegative() || maxWait.isZero()) {
+            throw new IllegalArgumentException("maxWait must be positive, but was " + maxWait);
+        }
+        this.source = source;
+        this.maxBatch = maxBatch;
+        this.stride = stride;
+        this.maxWaitNanos = maxWait.toNanos();
+        this.what = what;
+    }
+
+    /**
+     * @return the next value, from a round trip this call ran or one it shared
+     * @throws RuntimeException what the round trip threw; {@link StoreUnavailableException} when no round trip took
+     *         this call within the maximum wait; {@link IdGenerationException} when interrupted while queued
+     */
+    public long next() {
+        Waiter waiter;
+        lock.lock();
+        try {
+            if (!inFlight) {
+                inFlight = true;
+                waiter = null;
+            } else {
+                waiter = new Waiter(Thread.currentThread());
+                queue.addLast(waiter);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (waiter == null) {
+            return lead(null, null, 0);
+        }
+        int state = await(waiter);
+        if (state == SERVED) {
+            return waiter.value;
+        }
+        if (state == FAILED) {
+            throw waiter.failure;
+        }
+        return lead(waiter, waiter.batch, waiter.batchSize);
+    }
+
+    /**
+     * @return how many round trips ran
+     */
+    public long roundTrips() {
+        return roundTrips.sum();
+    }
+
+    /**
+     * @return how many callers are queued for the next round trip (for tests)
+     */
+    int queued() {
+        lock.lock();
+        try {
+            return queue.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int await(Waiter waiter) {
+        long deadline = System.nanoTime() + maxWaitNanos;
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                int state = waiter.state;
+                if (state != WAITING) {
+                    return state;
+                }
+                long remaining = deadline - System.nanoTime();
+                boolean giveUp = remaining <= 0 || Thread.interrupted();
+                if (giveUp) {
+                    boolean left;
+                    lock.lock();
+                    try {
+                        left = queue.remove(waiter);
+                    } finally {
+                        lock.unlock();
+                    }
+                    if (left) {
+                        if (remaining > 0) {
+                            Thread.currentThread().interrupt();
+                            throw new IdGenerationException("Interrupted while waiting for a round trip to " + what);
+                        }
+                        throw new StoreUnavailableException("No round trip to " + what + " took this call within "
+                                + Duration.ofNanos(maxWaitNanos).toMillis() + " ms: the store answers too slowly for"
+                                + " the callers queued for it");
+                    }
+                    // Already taken into a round trip: wait for it; the store's own timeout bounds it.
+                    interrupted |= remaining > 0;
+                    while ((state = waiter.state) == WAITING) {
+                        LockSupport.park(this);
+                        interrupted |= Thread.interrupted();
+                    }
+                    return state;
+                }
+                LockSupport.parkNanos(this, remaining);
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Runs one round trip for this caller and {@code batch}, hands the range out, and passes the lead to the first
+     * caller queued meanwhile, if any.
+     */
+    private long lead(Waiter self, Waiter[] batch, int batchSize) {
+        int n = batchSize + 1;
+        long last;
+        try {
+            last = source.take(n);
+        } catch (RuntimeException | Error e) {
+            RuntimeException failure = e instanceof RuntimeException r ? r
+                    : new IdGenerationException("The round trip to " + what + " failed: " + e, e);
+            passLead();
+            for (int i = 0; i < batchSize; i++) {
+                Waiter waiter = batch[i];
+                waiter.failure = failure;
+                waiter.state = FAILED;
+                LockSupport.unpark(waiter.thread);
+            }
+            throw e;
+        }
+        roundTrips.increment();
+        // Pass the lead before waking the batch: the next round trip starts as soon as possible, and only callers
+        // queued before it (after this one returned) are in it.
+        passLead();
+        long first = last - (long) (n - 1) * stride;
+        for (int i = 0; i < batchSize; i++) {
+            Waiter waiter = batch[i];
+            waiter.value = first + (long) (i + 1) * stride;
+            waiter.state = SERVED;
+            LockSupport.unpark(waiter.thread);
+        }
+        return first;
+    }
+
+    private void passLead() {
+        Waiter next;
+        lock.lock();
+        try {
+            next = queue.pollFirst();
+            if (next == null) {
+                inFlight = false;
+                return;
+            }
+            int size = Math.min(queue.size(), maxBatch - 1);
+            if (size > 0) {
+                Waiter[] batch = new Waiter[size];
+                for (int i = 0; i < size; i++) {
+                    batch[i] = queue.pollFirst();
+                }
+                next.batch = batch;
+            }
+            next.batchSize = size;
+        } finally {
+            lock.unlock();
+        }
+        next.state = LEAD;
+        LockSupport.unpark(next.thread);
+    }
+}

@@ -1,0 +1,278 @@
+package dev.idgen.core.coalesce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.core.StoreUnavailableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class RangeCoalescerTest {
+
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    /** A counter in a "store": INCRBY n x stride, returning the new value; records each n. */
+    private static final class Counter implements RangeCoalescer.RangeSource {
+        final AtomicLong value = new AtomicLong();
+        final List<Integer> sizes = new CopyOnWriteArrayList<>();
+        final long stride;
+        volatile CountDownLatch gate;
+        /** Which round trip (1 = the first) fails with {@link #failure}; 0: none. */
+        volatile int failAt;
+        volatile RuntimeException failure;
+
+        Counter(long stride) {
+            this.stride = stride;
+        }
+
+        @Override
+        public long take(int n) {
+            sizes.add(n);
+            int roundTrip = sizes.size();
+            CountDownLatch g = gate;
+            if (g != null) {
+                try {
+                    g.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (roundTrip == failAt) {
+                throw failure;
+            }
+            // A round trip takes a little while, so callers pile up behind it.
+            LockSupport.parkNanos(20_000);
+            return value.addAndGet(n * stride);
+        }
+    }
+
+    private static RangeCoalescer coalescer(Counter counter, int maxBatch, Duration maxWait) {
+        return new RangeCoalescer(counter, maxBatch, counter.stride, maxWait, "the test counter");
+    }
+
+    private static void until(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aLoneCallerMakesOneRoundTripOfOnePerCall() {
+        Counter counter = new Counter(1);
+        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(10));
+        long[] values = new long[100];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = coalescer.next();
+        }
+        assertThat(values).startsWith(1, 2, 3).endsWith(100).isSorted();
+        assertThat(counter.sizes).hasSize(100).containsOnly(1);
+        assertThat(coalescer.roundTrips()).isEqualTo(100);
+    }
+
+    private record Call(long start, long end, long value) {
+    }
+
+    @Test
+    void concurrentCallersShareRoundTripsEachValueGoesToOneCallerAndALaterCallGetsALargerValue() throws Exception {
+        Counter counter = new Counter(1);
+        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(60));
+        int threads = 16;
+        int perThread = 2_000;
+        List<Future<List<Call>>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            futures.add(executor.submit(() -> {
+                List<Call> calls = new ArrayList<>(perThread);
+                for (int i = 0; i < perThread; i++) {
+                    long start = System.nanoTime();
+                    long value = coalescer.next();
+                    calls.add(new Call(start, System.nanoTime(), value));
+                }
+                return calls;
+            }));
+        }
+        List<Call> calls = new ArrayList<>();
+        for (Future<List<Call>> future : futures) {
+            calls.addAll(future.get(120, TimeUnit.SECONDS));
+        }
+        int total = threads * perThread;
+        assertThat(calls.stream().mapToLong(Call::value).sorted().toArray())
+                .as("every value from 1 to the counter's end, once").containsExactly(
+                        java.util.stream.LongStream.rangeClosed(1, total).toArray());
+        assertThat(counter.value.get()).as("nothing taken that was not handed out").isEqualTo(total);
+        assertThat(coalescer.roundTrips()).as("round trips").isLessThan(total).isEqualTo(counter.sizes.size());
+
+        // Order: for every call, each call that returned before it started got a smaller value.
+        calls.sort(Comparator.comparingLong(Call::end));
+        long[] ends = calls.stream().mapToLong(Call::end).toArray();
+        long[] highestBefore = new long[calls.size()];
+        long highest = Long.MIN_VALUE;
+        for (int i = 0; i < calls.size(); i++) {
+            highest = Math.max(highest, calls.get(i).value());
+            highestBefore[i] = highest;
+        }
+        for (Call call : calls) {
+            int returnedBefore = lowerBound(ends, call.start());
+            if (returnedBefore > 0) {
+                assertThat(call.value()).as("a call that started after others returned")
+                        .isGreaterThan(highestBefore[returnedBefore - 1]);
+            }
+        }
+    }
+
+    /** How many of the sorted {@code values} are below {@code key}. */
+    private static int lowerBound(long[] values, long key) {
+        int index = Arrays.binarySearch(values, key);
+        if (index < 0) {
+            return -index - 1;
+        }
+        while (index > 0 && values[index - 1] == key) {
+            index--;
+        }
+        return index;
+    }
+
+    @Test
+    void aRangeOfAStridedCounterGoesOutStrideApart() throws Exception {
+        Counter counter = new Counter(3);
+        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(60));
+        counter.value.set(1);
+        List<Future<Long>> values = new ArrayList<>();
+        counter.gate = new CountDownLatch(1);
+        values.add(executor.submit(coalescer::next));
+        until(() -> counter.sizes.size() == 1, "the first round trip");
+        for (int i = 0; i < 5; i++) {
+            values.add(executor.submit(coalescer::next));
+        }
+        until(() -> coalescer.queued() == 5, "five callers queued");
+        counter.gate.countDown();
+        List<Long> got = new ArrayList<>();
+        for (Future<Long> value : values) {
+            got.add(value.get(60, TimeUnit.SECONDS));
+        }
+        assertThat(got).containsExactlyInAnyOrder(4L, 7L, 10L, 13L, 16L, 19L);
+        assertThat(counter.sizes).containsExactly(1, 5);
+    }
+
+    @Test
+    void noRoundTripServesMoreCallersThanTheBatchLimit() throws Exception {
+        Counter counter = new Counter(1);
+        RangeCoalescer coalescer = coalescer(counter, 4, Duration.ofSeconds(60));
+        counter.gate = new CountDownLatch(1);
+        List<Future<Long>> values = new ArrayList<>();
+        values.add(executor.submit(coalescer::next));
+        until(() -> counter.sizes.size() == 1, "the first round trip");
+        for (int i = 0; i < 9; i++) {
+            values.add(executor.submit(coalescer::next));
+        }
+        until(() -> coalescer.queued() == 9, "nine callers queued");
+        counter.gate.countDown();
+        List<Long> got = new ArrayList<>();
+        for (Future<Long> value : values) {
+            got.add(value.get(60, TimeUnit.SECONDS));
+        }
+        assertThat(got).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+        assertThat(counter.sizes).containsExactly(1, 4, 4, 1);
+    }
+
+    @Test
+    void aFailedRoundTripFailsTheCallersItWasForAndTheQueueBehindItIsServed() throws Exception {
+        Counter counter = new Counter(1);
+        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(60));
+        counter.gate = new CountDownLatch(1);
+        Future<Long> first = executor.submit(coalescer::next);
+        until(() -> counter.sizes.size() == 1, "the first round trip");
+        List<Future<Long>> failing = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            failing.add(executor.submit(coalescer::next));
+        }
+        until(() -> coalescer.queued() == 3, "three callers queued");
+        IllegalStateException broken = new IllegalStateException("store went away");
+        counter.failAt = 2;
+        counter.failure = broken;
+        counter.gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).as("the round trip before the failure").isEqualTo(1);
+        for (Future<Long> f : failing) {
+            assertThatThrownBy(() -> f.get(60, TimeUnit.SECONDS)).hasCause(broken);
+        }
+        assertThat(counter.sizes).containsExactly(1, 3);
+        assertThat(coalescer.next()).as("the next caller, after the failure").isEqualTo(2);
+    }
+
+    @Test
+    void aCallerThatWaitsTooLongInTheQueueGivesUpAndTakesNoValue() throws Exception {
+        Counter counter = new Counter(1);
+        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofMillis(200));
+        counter.gate = new CountDownLatch(1);
+        Future<Long> first = executor.submit(coalescer::next);
+        until(() -> counter.sizes.size() == 1, "the first round trip");
+        CompletableFuture<Long> queued = CompletableFuture.supplyAsync(coalescer::next, executor);
+        assertThatThrownBy(() -> queued.get(60, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("No round trip to the test counter took this call within 200 ms");
+        assertThat(coalescer.queued()).isZero();
+        counter.gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+        counter.gate = null;
+        assertThat(coalescer.next()).as("no value was taken for the caller that gave up").isEqualTo(2);
+    }
+
+    @Test
+    void anInterruptedQueuedCallerLeavesTheQueueWithItsInterruptKept() throws Exception {
+        Counter counter = new Counter(1);
+        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(60));
+        counter.gate = new CountDownLatch(1);
+        Future<Long> first = executor.submit(coalescer::next);
+        until(() -> counter.sizes.size() == 1, "the first round trip");
+        AtomicInteger interruptKept = new AtomicInteger(-1);
+        Thread caller = new Thread(() -> {
+            try {
+                coalescer.next();
+            } catch (dev.idgen.core.IdGenerationException e) {
+                interruptKept.set(Thread.currentThread().isInterrupted() ? 1 : 0);
+            }
+        });
+        caller.start();
+        until(() -> coalescer.queued() == 1, "the caller queued");
+        caller.interrupt();
+        caller.join(60_000);
+        assertThat(interruptKept).hasValue(1);
+        counter.gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+        counter.gate = null;
+        assertThat(coalescer.next()).isEqualTo(2);
+    }
+
+    @Test
+    void badSettingsAreRefusedNamingTheArgument() {
+        Counter counter = new Counter(1);
+        assertThatThrownBy(() -> new RangeCoalescer(counter, 0, 1, Duration.ofSeconds(1), "x"))
+                .hasMessageContaining("maxBatch must be at least 1");
+        assertThatThrownBy(() -> new RangeCoalescer(counter, 1, 0, Duration.ofSeconds(1), "x"))
+                .hasMessageContaining("stride must be at least 1");
+        assertThatThrownBy(() -> new RangeCoalescer(counter, 1, 1, Duration.ZERO, "x"))
+                .hasMessageContaining("maxWait must be positive");
+    }
+}
