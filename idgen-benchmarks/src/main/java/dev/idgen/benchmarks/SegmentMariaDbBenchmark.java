@@ -2,7 +2,6 @@ package dev.idgen.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.segment.SegmentIdService;
-import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import java.time.Duration;
@@ -21,9 +20,9 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Segments from a real MariaDB in steady state (blocks of 1,000,000 and up, so the preload keeps ahead from the first
- * block on), one thread: throughput, and the per-call latency distribution (JMH
- * sample time) whose tail shows whether callers ever wait for the database.
+ * Segments from a real MariaDB at default settings, one thread: throughput, and the per-call latency distribution
+ * (JMH sample time) whose tail shows whether callers ever wait for the database. The waits, warm-up included (the
+ * step ramps up from 1,000 there), are printed at the end; {@link PerformanceTable} counts them after warm-up.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
@@ -43,18 +42,14 @@ public class SegmentMariaDbBenchmark {
         pool = MariaDb.pool(2);
         JdbcSegmentStore store = new JdbcSegmentStore(pool, "idgen_bench_segment", 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
-        ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1_000_000).maxStep(50_000_000)
-                .bufferDuration(Duration.ofSeconds(5)).build()).build();
+        ids = SegmentIdService.builder(store).build();
         atomicLong = new java.util.concurrent.atomic.AtomicLong();
     }
 
     @TearDown
     public void tearDown() {
         long waits = ids.stats("bench").map(stats -> stats.waits()).orElse(0L);
-        if (waits > 1) {
-            // Only the very first call may wait (the first block); any other wait means the preload fell behind.
-            throw new IllegalStateException("Callers waited for the database " + waits + " times");
-        }
+        System.err.println("Callers waited for the database " + waits + " times, warm-up included");
         ids.close();
         pool.close();
     }
