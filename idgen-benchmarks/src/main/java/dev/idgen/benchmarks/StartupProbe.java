@@ -39,8 +39,8 @@ import org.springframework.core.metrics.StartupStep;
  * <li>{@code classes}: classes loaded so far;</li>
  * <li>with {@code -D}{@value #DETAIL}{@code =true}, {@code idgenMs}: the self time (own duration less that of the
  * steps nested in it) of the {@code spring.beans.instantiate} start-up steps of idgen's beans, and {@code idgenTop}:
- * the largest of them. The steps are recorded by a {@link BufferingApplicationStartup} installed when the application
- * starts; recording costs time, so StartupShare takes these from separate runs.</li>
+ * the largest of them; {@code steps}: how many steps were recorded. A {@link BufferingApplicationStartup} installed
+ * when the application starts records them, on both sides of a pair alike.</li>
  * </ul>
  * With {@code -D}{@value #STAND_IN}{@code =true} it registers {@link StandInIdService}, the one bean the sample cannot
  * start without once idgen's auto-configuration is excluded (its controller takes an {@link IdService}).
@@ -71,7 +71,7 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
             starting.getSpringApplication().setApplicationStartup(steps);
         } else if (event instanceof ApplicationPreparedEvent prepared && Boolean.getBoolean(STAND_IN)) {
             ((GenericApplicationContext) prepared.getApplicationContext())
-                    .registerBean("idService", IdService.class, StandInIdService::new);
+                    .registerBean("idService", StandInIdService.class, StandInIdService::new);
         } else if (event instanceof ApplicationReadyEvent ready) {
             report(ready);
         }

@@ -57,10 +57,11 @@ import java.util.zip.ZipInputStream;
  *
  * <p>Figures per start (from the probe, at {@code ApplicationReadyEvent}): JVM uptime (wall time until the application
  * is ready to serve), CPU time of the main thread (where Spring creates the context and its beans) and of the whole
- * process, and loaded classes. With {@code detail=true} a few more starts of the side with idgen record Spring's
- * start-up steps ({@code BufferingApplicationStartup}) and sum the self time of idgen's beans' creation steps: what
- * idgen's beans cost themselves, beside what is not a bean step (class loading, Spring evaluating idgen's conditions
- * and parsing its configuration classes). These starts are kept out of the pairs because recording steps costs time.
+ * process, and loaded classes. With {@code detail=true} (the default) every start, on both sides alike, records
+ * Spring's start-up steps ({@code BufferingApplicationStartup}; the sample records about 400, a few milliseconds'
+ * work), and the starts with idgen sum the self time of idgen's beans' creation steps: what idgen's beans cost
+ * themselves, beside what is not a bean step (loading classes before their beans, Spring evaluating idgen's
+ * conditions and parsing its configuration classes).
  *
  * <p>Markdown for the README goes to standard output, progress to standard error. Exits 0 whether the share is under
  * the 150 ms target or not (the text says which, and what costs it); non-zero only when it could not measure: the
@@ -87,12 +88,10 @@ public final class StartupShare {
 
     /**
      * run.sh runs it with no arguments and should spend about two minutes here: on two shared cores a start of the
-     * sample took 4.5-6.5 s, stopping it about half a second, and 8 pairs with the warm-up and the detail starts are
-     * 20 starts. More pairs narrow the interval (pairs=20 for the figures the README quotes).
+     * sample, from launch to stopped, took 6-8 s (20 pairs took 5.5 minutes), and 8 pairs with the warm-up are 17
+     * starts. More pairs narrow the interval.
      */
     private static final int DEFAULT_PAIRS = 8;
-
-    private static final int DETAIL_RUNS = 3;
 
     private static final int TAIL_LINES = 40;
 
@@ -159,15 +158,15 @@ public final class StartupShare {
                 pairs, jar, idgenAutoConfigurations);
         // Both sides read the same jar: one start puts it in the page cache for both.
         System.err.println("warm-up (not counted):");
-        start(true, false);
+        start(true, detail);
         List<Start> with = new ArrayList<>();
         List<Start> without = new ArrayList<>();
         for (int pair = 0; pair < pairs; pair++) {
             // Alternating which side goes first cancels a machine speeding up or slowing down within a pair.
             boolean withFirst = pair % 2 == 0;
             System.err.printf(Locale.ROOT, "pair %d/%d:%n", pair + 1, pairs);
-            Start first = start(withFirst, false);
-            Start second = start(!withFirst, false);
+            Start first = start(withFirst, detail);
+            Start second = start(!withFirst, detail);
             Start a = withFirst ? first : second;
             Start b = withFirst ? second : first;
             with.add(a);
@@ -176,21 +175,10 @@ public final class StartupShare {
                     + " classes %+.0f%n", a.wallMs() - b.wallMs(), a.mainCpuMs() - b.mainCpuMs(),
                     a.processCpuMs() - b.processCpuMs(), a.classes() - b.classes());
         }
-        List<Start> detailed = new ArrayList<>();
-        if (detail) {
-            System.err.println("with idgen, start-up steps recorded (not in the pairs: recording costs time):");
-        }
-        for (int i = 0; detail && i < DETAIL_RUNS; i++) {
-            Start start = start(true, true);
-            detailed.add(start);
-            System.err.printf(Locale.ROOT, "  detail %d/%d: %d steps recorded; idgen's %d beans %.1f ms (largest:"
-                    + " %s)%n", i + 1, DETAIL_RUNS, start.steps(), start.idgenBeans(), start.idgenMs(),
-                    start.idgenTop());
-        }
-        return report(with, without, detailed);
+        return report(with, without, detail);
     }
 
-    private String report(List<Start> with, List<Start> without, List<Start> detailed) {
+    private String report(List<Start> with, List<Start> without, boolean detail) {
         double[] wall = differences(with, without, Start::wallMs);
         double share = median(wall);
         StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "Start-up share (%d %s of starts of the"
@@ -204,18 +192,23 @@ public final class StartupShare {
                 figure(differences(with, without, Start::mainCpuMs)),
                 figure(differences(with, without, Start::processCpuMs)),
                 figure(differences(with, without, Start::classes))));
-        Start typical = null;
-        if (!detailed.isEmpty()) {
-            List<Start> byIdgen = new ArrayList<>(detailed);
-            byIdgen.sort(Comparator.comparingDouble(Start::idgenMs));
-            typical = byIdgen.get(byIdgen.size() / 2);
-            text.append(String.format(Locale.ROOT, "; creating idgen's %d beans takes %.0f ms (self time of their"
-                    + " start-up steps, median of %d starts; largest: %s ms)", typical.idgenBeans(),
-                    typical.idgenMs(), detailed.size(), typical.idgenTop().replace(",", ", ").replace(":", " ")));
+        double[] idgenMs = sorted(with.stream().mapToDouble(Start::idgenMs).toArray());
+        if (detail) {
+            // The largest beans of the start whose bean total is the median (the lower one of an even count).
+            Start typical = with.stream().sorted(Comparator.comparingDouble(Start::idgenMs)).toList()
+                    .get((with.size() - 1) / 2);
+            double[] interval = interval(idgenMs);
+            text.append(String.format(Locale.ROOT, "; creating idgen's %d beans takes %.0f ms (%.0f..%.0f; self time"
+                    + " of their start-up steps in the starts with idgen; largest: %s ms)", typical.idgenBeans(),
+                    median(idgenMs), interval[0], interval[1],
+                    typical.idgenTop().replace(",", ", ").replace(":", " ")));
         }
         text.append('.');
         double[] interval = interval(wall);
-        if (interval[1] < TARGET_MS) {
+        if (wall.length < 6) {
+            text.append(String.format(Locale.ROOT, " Too few pairs for a confidence interval: no verdict on the %.0f ms"
+                    + " target.", TARGET_MS));
+        } else if (interval[1] < TARGET_MS) {
             text.append(String.format(Locale.ROOT, " Under the %.0f ms target.", TARGET_MS));
         } else if (share < TARGET_MS) {
             text.append(String.format(Locale.ROOT, " Under the %.0f ms target by the median, but the interval reaches"
@@ -223,10 +216,10 @@ public final class StartupShare {
         } else {
             text.append(String.format(Locale.ROOT, " **Above the %.0f ms target**%s: ", TARGET_MS,
                     interval[0] < TARGET_MS ? " by the median (the interval reaches below it)" : ""));
-            text.append(typical == null ? "run with detail=true to see what idgen's beans cost."
+            text.append(!detail ? "run with detail=true to see what idgen's beans cost."
                     : String.format(Locale.ROOT, "of the %.0f ms, creating idgen's beans takes %.0f ms; the rest is"
                             + " loading idgen's classes and Spring's work on its auto-configurations outside bean"
-                            + " creation (conditions, configuration classes).", share, typical.idgenMs()));
+                            + " creation (conditions, configuration classes).", share, median(idgenMs)));
         }
         return text.toString();
     }
@@ -258,8 +251,10 @@ public final class StartupShare {
         try {
             Start start = parse(ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
             System.err.printf(Locale.ROOT, "  %-7s wall %5.0f ms, main CPU %5.0f ms, process CPU %5.0f ms,"
-                    + " %5.0f classes, load %s%n", withIdgen ? "with" : "without", start.wallMs(), start.mainCpuMs(),
-                    start.processCpuMs(), start.classes(), loadAverage());
+                    + " %5.0f classes, load %s%s%n", withIdgen ? "with" : "without", start.wallMs(), start.mainCpuMs(),
+                    start.processCpuMs(), start.classes(), loadAverage(), !detail ? "" : String.format(Locale.ROOT,
+                            "; %d steps, idgen's %d beans %.1f ms (largest: %s)", start.steps(), start.idgenBeans(),
+                            start.idgenMs(), start.idgenTop()));
             return start;
         } catch (TimeoutException e) {
             throw new IllegalStateException("The sample did not start within " + START_TIMEOUT.toSeconds() + " s ("
