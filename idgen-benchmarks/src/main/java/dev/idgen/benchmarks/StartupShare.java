@@ -57,9 +57,9 @@ import java.util.zip.ZipInputStream;
  *
  * <p>Figures per start (from the probe, at {@code ApplicationReadyEvent}): JVM uptime (wall time until the application
  * is ready to serve), CPU time of the main thread (where Spring creates the context and its beans) and of the whole
- * process, and loaded classes. With {@code detail=true} (the default) every start, on both sides alike, records
- * Spring's start-up steps ({@code BufferingApplicationStartup}; the sample records about 400, a few milliseconds'
- * work), and the starts with idgen sum the self time of idgen's beans' creation steps: what idgen's beans cost
+ * process, and loaded classes. With {@code detail=true} (the default) every start records Spring's start-up steps
+ * ({@code BufferingApplicationStartup}, about 400 steps; both sides record, so the recording cancels out in the
+ * differences), and the starts with idgen sum the self time of idgen's beans' creation steps: what idgen's beans cost
  * themselves, beside what is not a bean step (loading classes before their beans, Spring evaluating idgen's
  * conditions and parsing its configuration classes).
  *
@@ -214,12 +214,14 @@ public final class StartupShare {
             text.append(String.format(Locale.ROOT, " Under the %.0f ms target by the median, but the interval reaches"
                     + " above it: the starts varied too much to be sure (more pairs, a quieter machine).", TARGET_MS));
         } else {
+            boolean unsure = interval[0] < TARGET_MS;
             text.append(String.format(Locale.ROOT, " **Above the %.0f ms target**%s: ", TARGET_MS,
-                    interval[0] < TARGET_MS ? " by the median (the interval reaches below it)" : ""));
+                    unsure ? " by the median, but the interval reaches below it" : ""));
             text.append(!detail ? "run with detail=true to see what idgen's beans cost."
                     : String.format(Locale.ROOT, "of the %.0f ms, creating idgen's beans takes %.0f ms; the rest is"
                             + " loading idgen's classes and Spring's work on its auto-configurations outside bean"
-                            + " creation (conditions, configuration classes).", share, median(idgenMs)));
+                            + " creation (conditions, configuration classes)%s.", share, median(idgenMs),
+                            unsure ? ", or the starts' variation" : ""));
         }
         return text.toString();
     }
