@@ -139,18 +139,16 @@ public final class StartupShare {
                     + IMPORTS + "; rebuild with: " + BUILD);
             System.exit(1);
         }
+        Path probe = writeProbe();
+        // Also on Ctrl-C or kill: no application left running, no probe directory left in /tmp.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             Process child = RUNNING.get();
             if (child != null) {
                 child.destroyForcibly();
             }
-        }, "startup-share-cleanup"));
-        Path probe = writeProbe();
-        try {
-            System.out.println(new StartupShare(SAMPLE_JAR, probe, autoConfigurations).measure(pairs, detail));
-        } finally {
             deleteTree(probe);
-        }
+        }, "startup-share-cleanup"));
+        System.out.println(new StartupShare(SAMPLE_JAR, probe, autoConfigurations).measure(pairs, detail));
     }
 
     private String measure(int pairs, boolean detail) throws Exception {
@@ -372,7 +370,7 @@ public final class StartupShare {
         return directory;
     }
 
-    private static void deleteTree(Path directory) throws IOException {
+    private static void deleteTree(Path directory) {
         try (Stream<Path> paths = Files.walk(directory)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> {
                 try {
@@ -381,6 +379,8 @@ public final class StartupShare {
                     throw new UncheckedIOException(e);
                 }
             });
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("StartupShare: could not delete " + directory + ": " + e);
         }
     }
 
