@@ -16,7 +16,7 @@ ONLY="${ONLY:-.*}"
 JAR=idgen-benchmarks/target/benchmarks.jar
 
 if [ -z "${SKIP_BUILD:-}" ]; then
-  ./mvnw -B -q -pl idgen-benchmarks -am package -DskipTests >&2
+  ./mvnw -B -q -pl idgen-samples,idgen-benchmarks -am package -DskipTests >&2
 fi
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -28,7 +28,7 @@ started="$(date -u '+%Y-%m-%d %H:%M UTC')"
 status=0
 table="$(java -Xms1g -Xmx1g -cp "$JAR" dev.idgen.benchmarks.PerformanceTable "$ROUNDS" "$ONLY")" || status=$?
 startup=""
-if [[ "startup" =~ $ONLY ]] && grep -q 'StartupShare' <(unzip -l "$JAR" 2>/dev/null); then
+if [[ "startup" =~ ^($ONLY)$ ]]; then
   startup="$(java -cp "$JAR" dev.idgen.benchmarks.StartupShare)" || status=$?
 fi
 
