@@ -56,7 +56,7 @@ final class JdbcStatements<S> {
     }
 
     /** Only used to abort a connection whose network timeout ran out, which needs no thread of its own. */
-    private static final Executor IN_CALLER = Runnable::run;
+    static final Executor IN_CALLER = Runnable::run;
 
     /** What {@link Counter#advance} returns when no row matched. */
     static final long NO_ROW = Long.MIN_VALUE;
@@ -148,16 +148,24 @@ final class JdbcStatements<S> {
         } catch (SQLException | RuntimeException e) {
             failure = e;
         }
+        throw unavailable(operation, failure);
+    }
+
+    /**
+     * @param operation what failed, for the message: "Could not <i>operation</i> in <i>description</i>"
+     * @return {@code failure} as the store reports it
+     */
+    StoreUnavailableException unavailable(String operation, Exception failure) {
         if (failure instanceof StoreUnavailableException unavailable) {
-            throw unavailable;
+            return unavailable;
         }
         // Pools report a database they cannot reach with unchecked exceptions too (Hikari's first connection).
-        throw new StoreUnavailableException("Could not " + operation + " in " + description + ": "
+        return new StoreUnavailableException("Could not " + operation + " in " + description + ": "
                 + failure.getMessage(), failure);
     }
 
     /** A failure worth one more attempt on another connection: none could be borrowed, or the one borrowed broke. */
-    private static final class Retryable extends Exception {
+    static final class Retryable extends Exception {
 
         private static final long serialVersionUID = 1L;
 
@@ -232,7 +240,7 @@ final class JdbcStatements<S> {
     /**
      * @return the connection's network timeout, or -1 when its driver has none to set
      */
-    private static int networkTimeout(Connection connection) throws SQLException {
+    static int networkTimeout(Connection connection) throws SQLException {
         try {
             return connection.getNetworkTimeout();
         } catch (SQLFeatureNotSupportedException | AbstractMethodError e) {
@@ -240,7 +248,25 @@ final class JdbcStatements<S> {
         }
     }
 
-    private S statements(Connection connection) throws SQLException {
+    /**
+     * @return the table in words, e.g. {@code "the segment table idgen_segment"}
+     */
+    String description() {
+        return description;
+    }
+
+    /**
+     * @return the store's statements once a connection has prepared them, otherwise {@code null}
+     */
+    S prepared() {
+        return statements;
+    }
+
+    /**
+     * @return the store's statements, prepared on {@code connection} (identifying the database, creating the table)
+     *         the first time
+     */
+    S statements(Connection connection) throws SQLException {
         S known = statements;
         if (known != null) {
             return known;
@@ -303,6 +329,15 @@ final class JdbcStatements<S> {
         return prepared;
     }
 
+    /**
+     * @return like {@link #prepare}, a statement whose update reports its generated keys
+     */
+    private PreparedStatement prepareReturningKeys(Connection connection, String sql) throws SQLException {
+        PreparedStatement prepared = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+        prepared.setQueryTimeout(timeoutSeconds);
+        return prepared;
+    }
+
     /** SQLState class 23, integrity constraint violation: for idgen's tables, only ever the primary key. */
     static boolean isDuplicateKey(SQLException e) {
         return e.getSQLState() != null && e.getSQLState().startsWith("23");
@@ -329,7 +364,7 @@ final class JdbcStatements<S> {
      * SQLState class 08 is a connection failure on every driver; 57P01 to 57P03 are PostgreSQL's server shutting down
      * or restarting under an open connection.
      */
-    private static boolean isBrokenConnection(SQLException e) {
+    static boolean isBrokenConnection(SQLException e) {
         String state = e.getSQLState();
         return e instanceof SQLNonTransientConnectionException || e instanceof SQLRecoverableException
                 || state != null && (state.startsWith("08") || state.startsWith("57P0"));
@@ -342,11 +377,35 @@ final class JdbcStatements<S> {
      * followed by {@code SELECT LAST_INSERT_ID()} (a value of the connection, read before anyone else can use it).
      * In auto-commit the row lock lasts the one update: concurrent clients queue rather than deadlock.
      *
-     * @param update the statement that advances the row (and, except on MySQL, returns its new value)
-     * @param readBack MySQL's {@code SELECT LAST_INSERT_ID()}, otherwise {@code null}
-     * @param byGuard whether the row must also match a guard column (the ticket's increment)
+     * <p>On MySQL and MariaDB a counter {@linkplain #of(DatabaseDialect, String, String, String, boolean) may read the
+     * new value from the update's own reply} instead: the server reports the value {@code LAST_INSERT_ID(expr)} stored
+     * in the update's OK packet, which JDBC drivers return as its generated key, so the {@code SELECT} and its round
+     * trip are not needed. The first update checks the key against {@code SELECT LAST_INSERT_ID()}; a driver whose key
+     * differs, or that reports none, is never trusted with it again (by this counter) and the {@code SELECT} is kept.
      */
-    record Counter(String update, String readBack, boolean byGuard) {
+    static final class Counter {
+
+        private static final int UNCHECKED = 0;
+        private static final int TRUSTED = 1;
+        private static final int DISTRUSTED = 2;
+
+        /** The statement that advances the row (and, except on MySQL, returns its new value). */
+        private final String update;
+        /** MySQL's {@code SELECT LAST_INSERT_ID()}, otherwise {@code null}. */
+        private final String readBack;
+        /** Whether the row must also match a guard column (the ticket's increment). */
+        private final boolean byGuard;
+        /** Whether to read MySQL's new value from the update's reply (its generated key). */
+        private final boolean fromReply;
+        /** Whether the driver's generated key has been checked and found right; written once or twice. */
+        private volatile int reply = UNCHECKED;
+
+        private Counter(String update, String readBack, boolean byGuard, boolean fromReply) {
+            this.update = update;
+            this.readBack = readBack;
+            this.byGuard = byGuard;
+            this.fromReply = fromReply && readBack != null;
+        }
 
         /**
          * @param table a checked table name
@@ -354,15 +413,33 @@ final class JdbcStatements<S> {
          * @param guard a column the row must also match, or {@code null}
          */
         static Counter of(DatabaseDialect dialect, String table, String column, String guard) {
+            return of(dialect, table, column, guard, false);
+        }
+
+        /**
+         * @param table a checked table name
+         * @param column the counter column
+         * @param guard a column the row must also match, or {@code null}
+         * @param fromReply on MySQL and MariaDB, whether to read the new value from the update's reply (one round trip
+         *        instead of two, once the driver's answer has been checked)
+         */
+        static Counter of(DatabaseDialect dialect, String table, String column, String guard, boolean fromReply) {
             String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?");
             return switch (dialect) {
                 case MYSQL -> new Counter("UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + column
-                        + " + ?)" + where, "SELECT LAST_INSERT_ID()", guard != null);
+                        + " + ?)" + where, "SELECT LAST_INSERT_ID()", guard != null, fromReply);
                 case POSTGRESQL -> new Counter("UPDATE " + table + " SET " + column + " = " + column + " + ?" + where
-                        + " RETURNING " + column, null, guard != null);
+                        + " RETURNING " + column, null, guard != null, false);
                 case H2 -> new Counter("SELECT " + column + " FROM FINAL TABLE (UPDATE " + table + " SET " + column
-                        + " = " + column + " + ?" + where + ")", null, guard != null);
+                        + " = " + column + " + ?" + where + ")", null, guard != null, false);
             };
+        }
+
+        /**
+         * @return how many statements one advance sends: 1, or 2 on MySQL unless its reply is read
+         */
+        int statementsPerAdvance() {
+            return readBack == null || fromReply && reply == TRUSTED ? 1 : 2;
         }
 
         /**
@@ -371,7 +448,10 @@ final class JdbcStatements<S> {
          */
         long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue)
                 throws SQLException {
-            try (PreparedStatement advance = statements.prepare(connection, update)) {
+            boolean keys = fromReply && reply != DISTRUSTED;
+            long key = NO_ROW;
+            try (PreparedStatement advance = keys ? statements.prepareReturningKeys(connection, update)
+                    : statements.prepare(connection, update)) {
                 advance.setLong(1, delta);
                 advance.setString(2, name);
                 if (byGuard) {
@@ -387,14 +467,32 @@ final class JdbcStatements<S> {
                 if (advance.executeUpdate() != 1) {
                     return NO_ROW;
                 }
+                if (keys) {
+                    try (ResultSet generated = advance.getGeneratedKeys()) {
+                        if (generated.next()) {
+                            key = generated.getLong(1);
+                            if (generated.next()) {
+                                key = NO_ROW; // one row updated, one key expected: anything else is not the value
+                            }
+                        }
+                    }
+                    if (key > 0 && reply == TRUSTED) {
+                        return key;
+                    }
+                }
             }
+            long value;
             try (PreparedStatement read = statements.prepare(connection, readBack);
                     ResultSet result = read.executeQuery()) {
                 if (!result.next()) {
                     throw new SQLException("SELECT LAST_INSERT_ID() returned no row");
                 }
-                return result.getLong(1);
+                value = result.getLong(1);
             }
+            if (keys && reply == UNCHECKED) {
+                reply = key == value ? TRUSTED : DISTRUSTED;
+            }
+            return value;
         }
     }
 }
