@@ -324,17 +324,32 @@ final class JdbcStatements<S> {
      * @return a statement of the connection with this store's query timeout; the caller closes it
      */
     PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+        return prepare(connection, sql, true);
+    }
+
+    /**
+     * @param queryTimeout whether to give the statement this store's query timeout: not when the caller has bounded
+     *        the connection's reads more tightly already (a query timeout costs on every statement: MariaDB's driver
+     *        prefixes it as {@code SET STATEMENT max_statement_time=n FOR}, PostgreSQL's schedules a timer task)
+     * @return a statement of the connection; the caller closes it
+     */
+    PreparedStatement prepare(Connection connection, String sql, boolean queryTimeout) throws SQLException {
         PreparedStatement prepared = connection.prepareStatement(sql);
-        prepared.setQueryTimeout(timeoutSeconds);
+        if (queryTimeout) {
+            prepared.setQueryTimeout(timeoutSeconds);
+        }
         return prepared;
     }
 
     /**
-     * @return like {@link #prepare}, a statement whose update reports its generated keys
+     * @return like {@link #prepare(Connection, String, boolean)}, a statement whose update reports its generated keys
      */
-    private PreparedStatement prepareReturningKeys(Connection connection, String sql) throws SQLException {
+    private PreparedStatement prepareReturningKeys(Connection connection, String sql, boolean queryTimeout)
+            throws SQLException {
         PreparedStatement prepared = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
-        prepared.setQueryTimeout(timeoutSeconds);
+        if (queryTimeout) {
+            prepared.setQueryTimeout(timeoutSeconds);
+        }
         return prepared;
     }
 
@@ -448,10 +463,21 @@ final class JdbcStatements<S> {
          */
         long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue)
                 throws SQLException {
+            return advance(statements, connection, name, delta, guardValue, true);
+        }
+
+        /**
+         * @param guardValue the value the guard column must hold; ignored without a guard
+         * @param queryTimeout whether the statements get the store's query timeout (see
+         *        {@link JdbcStatements#prepare(Connection, String, boolean)})
+         * @return the counter's new value, or {@link #NO_ROW} when no row matched
+         */
+        long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue,
+                boolean queryTimeout) throws SQLException {
             boolean keys = fromReply && reply != DISTRUSTED;
             long key = NO_ROW;
-            try (PreparedStatement advance = keys ? statements.prepareReturningKeys(connection, update)
-                    : statements.prepare(connection, update)) {
+            try (PreparedStatement advance = keys ? statements.prepareReturningKeys(connection, update, queryTimeout)
+                    : statements.prepare(connection, update, queryTimeout)) {
                 advance.setLong(1, delta);
                 advance.setString(2, name);
                 if (byGuard) {
@@ -482,7 +508,7 @@ final class JdbcStatements<S> {
                 }
             }
             long value;
-            try (PreparedStatement read = statements.prepare(connection, readBack);
+            try (PreparedStatement read = statements.prepare(connection, readBack, queryTimeout);
                     ResultSet result = read.executeQuery()) {
                 if (!result.next()) {
                     throw new SQLException("SELECT LAST_INSERT_ID() returned no row");

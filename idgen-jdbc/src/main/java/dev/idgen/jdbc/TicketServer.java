@@ -63,8 +63,10 @@ import javax.sql.DataSource;
  * on a small executor of the server's own while the caller waits at most until its deadline, and are then kept for
  * the next calls for a short while ({@link ConnectionLeases}: back to the pool after 100 ms idle or 1 s out). A
  * round trip on a kept connection runs on the caller's own thread, with the connection's network timeout (its socket
- * reads) set to the time the call has left: no thread hand-off in the normal case. A call that times out may still
- * have advanced the row: that wastes IDs (a gap), never repeats one. (On H2 over TCP, which ignores network timeouts,
+ * reads) set to the time the call has left: no thread hand-off in the normal case, and no query timeout either (the
+ * network timeout ends the wait no later; a statement the server is still running then, say waiting for the row's
+ * lock, ends on the server's own terms). A call that times out may still have advanced the row: that wastes IDs (a
+ * gap), never repeats one. (On H2 over TCP, which ignores network timeouts,
  * and on a driver without them, every round trip runs on the executor instead, the caller waiting at most until its
  * deadline.)
  */
@@ -253,7 +255,16 @@ public final class TicketServer implements AutoCloseable {
         try {
             // A connection found broken (after a restart) is replaced once: each attempt advances the row again, so
             // a retry can waste IDs (a gap) but never repeat one.
-            long last = execute("take IDs", deadline, (connection, sql) -> takeOnce(connection, sql, name, count));
+            long last;
+            Sql known = statements.prepared();
+            if (known != null && known.onCallerThread()) {
+                // On this thread; the connection's reads are bounded by the time left, sooner than a query timeout.
+                last = leases.execute("take IDs", deadline,
+                        (connection, sql) -> takeOnce(connection, sql, name, count, false));
+            } else {
+                last = bounded(deadline, () -> statements.executeRetryingOnce("take IDs",
+                        (connection, sql) -> takeOnce(connection, sql, name, count, true)));
+            }
             breaker.onSuccess();
             // Read before write: many threads rewriting this shared word on every call would contend.
             if (lastError != null) {
@@ -264,18 +275,6 @@ public final class TicketServer implements AutoCloseable {
         } catch (RuntimeException e) {
             throw failed(e);
         }
-    }
-
-    /**
-     * Runs a round trip on a kept connection on this thread, or, until the database is known or on a driver that
-     * cannot bound its reads, on the executor while this thread waits; either way by the deadline.
-     */
-    private <T> T execute(String operation, long deadline, JdbcStatements.Work<Sql, T> work) {
-        Sql sql = statements.prepared();
-        if (sql != null && sql.onCallerThread()) {
-            return leases.execute(operation, deadline, work);
-        }
-        return bounded(deadline, () -> statements.executeRetryingOnce(operation, work));
     }
 
     /**
@@ -361,22 +360,27 @@ public final class TicketServer implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    private long takeOnce(Connection connection, Sql sql, String name, int count) throws SQLException {
+    /**
+     * @param queryTimeout whether the statements get a query timeout: not on a connection whose reads the caller has
+     *        bounded by the time left
+     */
+    private long takeOnce(Connection connection, Sql sql, String name, int count, boolean queryTimeout)
+            throws SQLException {
         long delta = (long) count * increment;
         try {
             for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-                long last = sql.advance().advance(statements, connection, name, delta, increment);
+                long last = sql.advance().advance(statements, connection, name, delta, increment, queryTimeout);
                 if (last != JdbcStatements.NO_ROW) {
                     return last;
                 }
-                int existing = incrementOf(connection, sql, name);
+                int existing = incrementOf(connection, sql, name, queryTimeout);
                 if (existing >= 0 && existing != increment) {
                     throw new StoreUnavailableException("The ticket row for '" + name + "' on server " + id
                             + " was written for " + existing + " servers, but " + increment + " are configured now;"
                             + " its IDs would collide with another server's. Migrate the rows before changing the"
                             + " number of servers");
                 }
-                insertIfAbsent(connection, sql, name);
+                insertIfAbsent(connection, sql, name, queryTimeout);
             }
         } catch (SQLException e) {
             if (JdbcStatements.isMissingTable(e)) {
@@ -390,8 +394,8 @@ public final class TicketServer implements AutoCloseable {
     /**
      * @return the row's increment, or -1 when there is no row
      */
-    private int incrementOf(Connection connection, Sql sql, String name) throws SQLException {
-        try (PreparedStatement select = statements.prepare(connection, sql.incrementOf())) {
+    private int incrementOf(Connection connection, Sql sql, String name, boolean queryTimeout) throws SQLException {
+        try (PreparedStatement select = statements.prepare(connection, sql.incrementOf(), queryTimeout)) {
             select.setString(1, name);
             try (ResultSet result = select.executeQuery()) {
                 return result.next() ? result.getInt(1) : -1;
@@ -399,8 +403,9 @@ public final class TicketServer implements AutoCloseable {
         }
     }
 
-    private void insertIfAbsent(Connection connection, Sql sql, String name) throws SQLException {
-        try (PreparedStatement insert = statements.prepare(connection, sql.insert())) {
+    private void insertIfAbsent(Connection connection, Sql sql, String name, boolean queryTimeout)
+            throws SQLException {
+        try (PreparedStatement insert = statements.prepare(connection, sql.insert(), queryTimeout)) {
             insert.setString(1, name);
             insert.setLong(2, offset);
             insert.setInt(3, increment);
