@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,14 +60,13 @@ import javax.sql.DataSource;
  * (stopped, paused, a dropped network) can hold a connection attempt or a pool's acquisition or validation far longer
  * than any statement timeout, none of which is the caller's to wait for: so connections are borrowed from the pool
  * on a small executor of the server's own while the caller waits at most until its deadline, and are then kept for
- * the next calls for a short while ({@link ConnectionLeases}: back to the pool after 100 ms idle or 1 s out). A
- * round trip on a kept connection runs on the caller's own thread, with the connection's network timeout (its socket
- * reads) set to the time the call has left: no thread hand-off in the normal case, and no query timeout either (the
- * network timeout ends the wait no later; a statement the server is still running then, say waiting for the row's
- * lock, ends on the server's own terms). A call that times out may still have advanced the row: that wastes IDs (a
- * gap), never repeats one. (On H2 over TCP, which ignores network timeouts,
- * and on a driver without them, every round trip runs on the executor instead, the caller waiting at most until its
- * deadline.)
+ * the next calls for a short while ({@link ConnectionLeases}: back to the pool after 100 ms idle or 1 s out). A round
+ * trip on a kept connection runs on the caller's own thread with the connection's network timeout (its socket reads)
+ * set to the time the call has left: no thread hand-off in the normal case, and no query timeout (the network timeout
+ * ends the wait no later; a statement the server still runs then, say one waiting for the row's lock, ends on the
+ * server's terms). A call that times out may still have advanced the row: that wastes IDs (a gap), never repeats one.
+ * On H2 (embedded H2 has no socket, over TCP it ignores network timeouts) and on a driver without network timeouts,
+ * every round trip runs on the executor, the caller waiting at most until its deadline.
  */
 public final class TicketServer implements AutoCloseable {
 
@@ -111,7 +109,7 @@ public final class TicketServer implements AutoCloseable {
      * The statements of one dialect, built once the database is known.
      *
      * @param onCallerThread whether a round trip may run on its caller's thread: the driver bounds socket reads by
-     *        the network timeout (not H2 over TCP, which ignores it)
+     *        the network timeout (not H2)
      */
     private record Sql(DatabaseDialect dialect, JdbcStatements.Counter advance, String incrementOf, String insert,
             String reset, boolean onCallerThread) {
@@ -441,18 +439,12 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
-     * @return whether the connection's network timeout bounds its socket reads: the driver has one, and it is not H2
-     *         over TCP (which accepts and ignores it; embedded H2 has no socket)
+     * @return whether the connection's network timeout bounds everything a statement waits for: the driver has one,
+     *         and it is not H2 (embedded, a statement waiting for a lock has no socket to time out; over TCP, H2
+     *         accepts the network timeout and ignores it)
      */
     private static boolean boundsItsReads(Connection connection, DatabaseDialect dialect) throws SQLException {
-        if (JdbcStatements.networkTimeout(connection) < 0) {
-            return false;
-        }
-        if (dialect != DatabaseDialect.H2) {
-            return true;
-        }
-        String url = String.valueOf(connection.getMetaData().getURL()).toLowerCase(Locale.ROOT);
-        return !url.startsWith("jdbc:h2:tcp:") && !url.startsWith("jdbc:h2:ssl:") && !url.contains("auto_server=true");
+        return dialect != DatabaseDialect.H2 && JdbcStatements.networkTimeout(connection) >= 0;
     }
 
     private void probe(Connection connection, DatabaseDialect dialect) throws SQLException {
