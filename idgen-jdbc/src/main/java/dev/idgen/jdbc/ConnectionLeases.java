@@ -192,7 +192,7 @@ final class ConnectionLeases<S> {
             executor.execute(borrowing);
         } catch (RejectedExecutionException e) {
             throw new StoreUnavailableException("Could not borrow a connection for " + description()
-                    + ": the store is closed or too many connections are being borrowed at once", e);
+                    + ": the store is closed", e);
         }
         try {
             return borrowing.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -31,11 +31,12 @@ import javax.sql.DataSource;
  * {@link Preparation}; a failed preparation is tried again by the next operation, so a store starts while its
  * database is down.
  *
- * <p>Every statement has a query timeout of {@code timeout} rounded up to whole seconds. A query timeout is enforced
- * by the server (MariaDB's {@code max_statement_time}) or by a cancel request (PostgreSQL), which does nothing while
- * the server or the network is silent; so the connection's socket reads are bounded too, a little later (the query
- * timeout, which leaves the connection usable, normally fires first), unless its pool or driver already bounds them as
- * tightly. Setting it is a socket option, not a round trip.
+ * <p>Every statement has a query timeout of {@code timeout} rounded up to whole seconds (unless its caller has bounded
+ * the connection's reads more tightly itself: {@link #prepare(Connection, String, boolean)}). A query timeout is
+ * enforced by the server (MariaDB's {@code max_statement_time}) or by a cancel request (PostgreSQL), which does
+ * nothing while the server or the network is silent; so the connection's socket reads are bounded too, a little later
+ * (the query timeout, which leaves the connection usable, normally fires first), unless its pool or driver already
+ * bounds them as tightly. Setting it is a socket option, not a round trip.
  *
  * <p>Failures become {@link StoreUnavailableException} naming the operation and the table.
  *

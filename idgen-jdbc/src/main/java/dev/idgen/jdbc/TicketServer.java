@@ -15,8 +15,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -73,8 +73,8 @@ public final class TicketServer implements AutoCloseable {
     private static final int INSERT_ATTEMPTS = 3;
 
     /**
-     * The most tasks one server runs on its executor at once (borrowing or giving back a connection, a round trip on a
-     * driver that cannot bound its own reads); a call that finds them all busy fails.
+     * The most tasks one server runs on its executor at once (borrowing or giving back a connection, a round trip on H2
+     * or a driver that cannot bound its own reads); more wait in line, their callers within their own deadlines.
      */
     private static final int MAX_CONCURRENT_TASKS = 64;
 
@@ -183,14 +183,15 @@ public final class TicketServer implements AutoCloseable {
                 reason -> new UnsupportedTicketDatabaseException("Ticket server " + id + ": " + reason),
                 this::prepare);
         AtomicInteger threads = new AtomicInteger();
-        // Threads as needed, reused while busy, gone after a minute idle: tasks are rare (borrowing and giving back
-        // connections) unless the driver makes every round trip one.
-        this.executor = new ThreadPoolExecutor(0, MAX_CONCURRENT_TASKS, 60, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), runnable -> {
+        // Threads end after a few seconds idle: tasks are rare (borrowing and giving back connections about once a
+        // second) unless the database makes every round trip one.
+        this.executor = new ThreadPoolExecutor(MAX_CONCURRENT_TASKS, MAX_CONCURRENT_TASKS, 2, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
                     Thread thread = new Thread(runnable, "idgen-ticket-" + id + "-" + threads.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
                 });
+        this.executor.allowCoreThreadTimeOut(true);
         this.leases = new ConnectionLeases<>(dataSource, statements, executor, timeout, this::timedOut);
     }
 
@@ -319,8 +320,7 @@ public final class TicketServer implements AutoCloseable {
         try {
             future = executor.submit(work);
         } catch (RejectedExecutionException e) {
-            throw new StoreUnavailableException("Ticket server " + id + (executor.isShutdown() ? " is shut down"
-                    : " has " + MAX_CONCURRENT_TASKS + " database calls running already"), e);
+            throw new StoreUnavailableException("Ticket server " + id + " is shut down", e);
         }
         try {
             return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
