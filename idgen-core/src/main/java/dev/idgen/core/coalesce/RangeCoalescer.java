@@ -14,11 +14,15 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Invariants.</b>
  * <ul>
- * <li>At most one round trip per coalescer is in flight ({@link #inFlight}); it runs on a caller's own thread (no
- * hand-off to another thread), so a lone caller pays two uncontended lock operations over the bare round trip.</li>
+ * <li>At most {@code maxInFlight} round trips per coalescer are in flight ({@link #inFlight}; one unless the
+ * constructor says otherwise); each runs on a caller's own thread (no hand-off to another thread), so a lone caller
+ * pays two uncontended lock operations over the bare round trip. A caller that finds fewer in flight starts one at
+ * once; the others queue.</li>
  * <li>A round trip serves only callers that were queued before it started. So a call that starts after another call
- * returned is served by a later round trip than that call, and gets a larger value (the store's counter only moves
- * forward): the order of the plain one-call-one-round-trip path holds.</li>
+ * returned is served by a round trip that started after that call's had returned, and gets a larger value (the
+ * store's counter only moves forward): the order of the plain one-call-one-round-trip path holds, however many round
+ * trips are in flight. (Round trips in flight together serve calls that overlap in time, which may get their values
+ * in either order.)</li>
  * <li>Each value of a range goes to exactly one caller. A caller that gives up waiting (its deadline, an interrupt)
  * while still queued leaves the queue, so no range is taken for it; once its round trip has started it waits for it,
  * which the store's own timeout bounds.</li>
@@ -31,6 +35,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  *
  * <p>Callers that queue allocate one small record each; the lone-caller path allocates nothing.
+ *
+ * <p><b>How many in flight.</b> With one, the callers a round trip served come back while the next one is already
+ * under way (it took the callers queued meanwhile), so they wait for it and then one more: callers alternate in two
+ * groups, each call waits about two round trips, and a store whose round trips are slow for reasons other than load
+ * (a commit's disk flush, network latency) serves about half as many calls as plain calls would. A few round trips in
+ * flight let returning callers start the next one sooner, at the cost of smaller batches.
  */
 public final class RangeCoalescer {
 
@@ -95,8 +105,10 @@ public final class RangeCoalescer {
     private final String what;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Whether a round trip is in flight or about to start. Guarded by {@link #lock}. */
-    private boolean inFlight;
+    /** How many round trips are in flight or about to start. Guarded by {@link #lock}. */
+    private int inFlight;
+    /** The most round trips in flight at once. */
+    private final int maxInFlight;
     /** Callers waiting for the next round trip, oldest first. Guarded by {@link #lock}. */
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
@@ -126,6 +138,26 @@ public final class RangeCoalescer {
      * @param what names the counter in errors, e.g. {@code "ticket server db1 for 'orders'"}
      */
     public RangeCoalescer(TimedRangeSource source, int maxBatch, long stride, Duration maxWait, String what) {
+        this(source, maxBatch, 1, stride, maxWait, what);
+    }
+
+    /**
+     * A coalescer with a deadline for each round trip (as above) and up to {@code maxInFlight} round trips in flight
+     * at once (see the class comment).
+     *
+     * @param source the round trip, given its deadline
+     * @param maxBatch the most callers one round trip serves, at least 1
+     * @param maxInFlight the most round trips in flight at once, at least 1
+     * @param stride how far apart the values of one range are, at least 1
+     * @param maxWait how long a caller may wait, queueing and its round trip together
+     * @param what names the counter in errors
+     */
+    public RangeCoalescer(TimedRangeSource source, int maxBatch, int maxInFlight, long stride, Duration maxWait,
+            String what) {
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("maxInFlight must be at least 1, but was " + maxInFlight);
+        }
+        this.maxInFlight = maxInFlight;
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, but was " + maxBatch);
         }
@@ -152,8 +184,8 @@ public final class RangeCoalescer {
         Waiter waiter;
         lock.lock();
         try {
-            if (!inFlight) {
-                inFlight = true;
+            if (inFlight < maxInFlight) {
+                inFlight++;
                 waiter = null;
             } else {
                 waiter = new Waiter(Thread.currentThread(), deadline);
@@ -299,7 +331,7 @@ public final class RangeCoalescer {
                 expired.add(next);
             }
             if (next == null) {
-                inFlight = false;
+                inFlight--;
             } else {
                 int size = Math.min(queue.size(), maxBatch - 1);
                 if (size > 0) {

@@ -98,7 +98,27 @@ class RangeCoalescerTest {
     @Test
     void concurrentCallersShareRoundTripsEachValueGoesToOneCallerAndALaterCallGetsALargerValue() throws Exception {
         Counter counter = new Counter(1);
-        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(60));
+        sixteenThreadsShareRoundTripsInOrder(counter, coalescer(counter, 1024, Duration.ofSeconds(60)));
+    }
+
+    @Test
+    void withSeveralRoundTripsInFlightNoMoreRunAtOnceAndALaterCallStillGetsALargerValue() throws Exception {
+        Counter counter = new Counter(1);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        RangeCoalescer coalescer = new RangeCoalescer((int n, long deadline) -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                return counter.take(n);
+            } finally {
+                running.decrementAndGet();
+            }
+        }, 1024, 4, 1, Duration.ofSeconds(60), "the test counter");
+        sixteenThreadsShareRoundTripsInOrder(counter, coalescer);
+        assertThat(most.get()).as("round trips in flight at once").isBetween(2, 4);
+    }
+
+    private void sixteenThreadsShareRoundTripsInOrder(Counter counter, RangeCoalescer coalescer) throws Exception {
         int threads = 16;
         int perThread = 2_000;
         List<Future<List<Call>>> futures = new ArrayList<>();
@@ -324,5 +344,7 @@ class RangeCoalescerTest {
                 .hasMessageContaining("stride must be at least 1");
         assertThatThrownBy(() -> new RangeCoalescer(counter, 1, 1, Duration.ZERO, "x"))
                 .hasMessageContaining("maxWait must be positive");
+        assertThatThrownBy(() -> new RangeCoalescer((int n, long deadline) -> n, 1, 0, 1, Duration.ofSeconds(1), "x"))
+                .hasMessageContaining("maxInFlight must be at least 1");
     }
 }
