@@ -123,7 +123,8 @@ public final class TicketIdService implements IdService, AutoCloseable {
     }
 
     private long take(String name, int count) {
-        int start = Math.floorMod(next.getAndIncrement(), servers.size());
+        // One server: no shared round-robin counter for every call to write.
+        int start = servers.size() == 1 ? 0 : Math.floorMod(next.getAndIncrement(), servers.size());
         StoreUnavailableException failure = null;
         for (int i = 0; i < servers.size(); i++) {
             TicketServer server = servers.get((start + i) % servers.size());
