@@ -397,7 +397,8 @@ final class JdbcStatements<S> {
      * new value from the update's own reply} instead: the server reports the value {@code LAST_INSERT_ID(expr)} stored
      * in the update's OK packet, which JDBC drivers return as its generated key, so the {@code SELECT} and its round
      * trip are not needed. The first update checks the key against {@code SELECT LAST_INSERT_ID()}; a driver whose key
-     * differs, or that reports none, is never trusted with it again (by this counter) and the {@code SELECT} is kept.
+     * differs, that reports none or that fails to, is never trusted with it again (by this counter) and the
+     * {@code SELECT} is kept.
      */
     static final class Counter {
 
@@ -495,14 +496,7 @@ final class JdbcStatements<S> {
                     return NO_ROW;
                 }
                 if (keys) {
-                    try (ResultSet generated = advance.getGeneratedKeys()) {
-                        if (generated.next()) {
-                            key = generated.getLong(1);
-                            if (generated.next()) {
-                                key = NO_ROW; // one row updated, one key expected: anything else is not the value
-                            }
-                        }
-                    }
+                    key = generatedKey(advance);
                     if (key > 0 && reply == TRUSTED) {
                         return key;
                     }
@@ -516,10 +510,30 @@ final class JdbcStatements<S> {
                 }
                 value = result.getLong(1);
             }
-            if (keys && reply == UNCHECKED) {
-                reply = key == value ? TRUSTED : DISTRUSTED;
+            if (keys && reply != DISTRUSTED && key != value) {
+                reply = DISTRUSTED;
+            } else if (keys && reply == UNCHECKED) {
+                reply = TRUSTED;
             }
             return value;
+        }
+
+        /**
+         * @return the update's one generated key, or {@link #NO_ROW} when the driver reports none, more than one, or
+         *         fails to (a driver or wrapper may throw rather than return none): the value is then read with
+         *         {@code SELECT LAST_INSERT_ID()}, still the connection's after the update
+         */
+        private static long generatedKey(PreparedStatement advance) {
+            try (ResultSet generated = advance.getGeneratedKeys()) {
+                if (!generated.next()) {
+                    return NO_ROW;
+                }
+                long key = generated.getLong(1);
+                // One row updated, one key expected: anything else is not the value.
+                return generated.next() ? NO_ROW : key;
+            } catch (SQLException | RuntimeException e) {
+                return NO_ROW;
+            }
         }
     }
 }
