@@ -30,16 +30,16 @@ import javax.sql.DataSource;
  * one thread costs about a quarter of a round trip. A connection already in hand is bounded on the caller's own
  * thread: before each use its network timeout (the socket's read timeout) is set to the time the call has left, so a
  * database that stops answering fails the call by its deadline, and the driver closes the connection. Nothing else a
- * statement does waits on the database. (A store only runs calls here on drivers that support network timeouts and
- * are not H2 over TCP, which ignores them.)
+ * statement does waits on the database. (A store only runs calls here on drivers that support network timeouts, and
+ * not on H2: embedded, a lock wait has no socket to time out; over TCP, H2 ignores network timeouts.)
  *
  * <p><b>Lifecycle.</b> A connection is borrowed on the executor, switched to auto-commit, lent to one call at a time
  * and kept between calls, most recently used first. It goes back to its pool as lent (auto-commit and network timeout
  * restored) once it has been idle for {@link #IDLE_NANOS} or out of the pool for {@link #HOLD_NANOS}, when a statement
  * on it failed in a way that may have broken it (the other idle ones then go back too: a restart breaks them all), or
  * when the store closes. So the pool sees each connection back at least about once a second, and an application that
- * shares the pool finds idgen's connections back in it 100 ms after idgen's last call. How many are out at once is
- * how many calls run at once, at most {@link #MAX_IDLE} of them kept idle.
+ * shares the pool finds idgen's connections back in it within about 200 ms of idgen's last call. How many are out at
+ * once is how many round trips run at once, at most {@link #MAX_IDLE} of them kept idle.
  *
  * @param <S> the store's statements
  */
