@@ -31,11 +31,12 @@ import javax.sql.DataSource;
  * {@link Preparation}; a failed preparation is tried again by the next operation, so a store starts while its
  * database is down.
  *
- * <p>Every statement has a query timeout of {@code timeout} rounded up to whole seconds. A query timeout is enforced
- * by the server (MariaDB's {@code max_statement_time}) or by a cancel request (PostgreSQL), which does nothing while
- * the server or the network is silent; so the connection's socket reads are bounded too, a little later (the query
- * timeout, which leaves the connection usable, normally fires first), unless its pool or driver already bounds them as
- * tightly. Setting it is a socket option, not a round trip.
+ * <p>Every statement has a query timeout of {@code timeout} rounded up to whole seconds (unless its caller has bounded
+ * the connection's reads more tightly itself: {@link #prepare(Connection, String, boolean)}). A query timeout is
+ * enforced by the server (MariaDB's {@code max_statement_time}) or by a cancel request (PostgreSQL), which does
+ * nothing while the server or the network is silent; so the connection's socket reads are bounded too, a little later
+ * (the query timeout, which leaves the connection usable, normally fires first), unless its pool or driver already
+ * bounds them as tightly. Setting it is a socket option, not a round trip.
  *
  * <p>Failures become {@link StoreUnavailableException} naming the operation and the table.
  *
@@ -56,7 +57,7 @@ final class JdbcStatements<S> {
     }
 
     /** Only used to abort a connection whose network timeout ran out, which needs no thread of its own. */
-    private static final Executor IN_CALLER = Runnable::run;
+    static final Executor IN_CALLER = Runnable::run;
 
     /** What {@link Counter#advance} returns when no row matched. */
     static final long NO_ROW = Long.MIN_VALUE;
@@ -148,16 +149,24 @@ final class JdbcStatements<S> {
         } catch (SQLException | RuntimeException e) {
             failure = e;
         }
+        throw unavailable(operation, failure);
+    }
+
+    /**
+     * @param operation what failed, for the message: "Could not <i>operation</i> in <i>description</i>"
+     * @return {@code failure} as the store reports it
+     */
+    StoreUnavailableException unavailable(String operation, Exception failure) {
         if (failure instanceof StoreUnavailableException unavailable) {
-            throw unavailable;
+            return unavailable;
         }
         // Pools report a database they cannot reach with unchecked exceptions too (Hikari's first connection).
-        throw new StoreUnavailableException("Could not " + operation + " in " + description + ": "
+        return new StoreUnavailableException("Could not " + operation + " in " + description + ": "
                 + failure.getMessage(), failure);
     }
 
     /** A failure worth one more attempt on another connection: none could be borrowed, or the one borrowed broke. */
-    private static final class Retryable extends Exception {
+    static final class Retryable extends Exception {
 
         private static final long serialVersionUID = 1L;
 
@@ -232,7 +241,7 @@ final class JdbcStatements<S> {
     /**
      * @return the connection's network timeout, or -1 when its driver has none to set
      */
-    private static int networkTimeout(Connection connection) throws SQLException {
+    static int networkTimeout(Connection connection) throws SQLException {
         try {
             return connection.getNetworkTimeout();
         } catch (SQLFeatureNotSupportedException | AbstractMethodError e) {
@@ -240,7 +249,25 @@ final class JdbcStatements<S> {
         }
     }
 
-    private S statements(Connection connection) throws SQLException {
+    /**
+     * @return the table in words, e.g. {@code "the segment table idgen_segment"}
+     */
+    String description() {
+        return description;
+    }
+
+    /**
+     * @return the store's statements once a connection has prepared them, otherwise {@code null}
+     */
+    S prepared() {
+        return statements;
+    }
+
+    /**
+     * @return the store's statements, prepared on {@code connection} (identifying the database, creating the table)
+     *         the first time
+     */
+    S statements(Connection connection) throws SQLException {
         S known = statements;
         if (known != null) {
             return known;
@@ -298,8 +325,32 @@ final class JdbcStatements<S> {
      * @return a statement of the connection with this store's query timeout; the caller closes it
      */
     PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+        return prepare(connection, sql, true);
+    }
+
+    /**
+     * @param queryTimeout whether to give the statement this store's query timeout: not when the caller has bounded
+     *        the connection's reads more tightly already (a query timeout costs on every statement: MariaDB's driver
+     *        prefixes it as {@code SET STATEMENT max_statement_time=n FOR}, PostgreSQL's schedules a timer task)
+     * @return a statement of the connection; the caller closes it
+     */
+    PreparedStatement prepare(Connection connection, String sql, boolean queryTimeout) throws SQLException {
         PreparedStatement prepared = connection.prepareStatement(sql);
-        prepared.setQueryTimeout(timeoutSeconds);
+        if (queryTimeout) {
+            prepared.setQueryTimeout(timeoutSeconds);
+        }
+        return prepared;
+    }
+
+    /**
+     * @return like {@link #prepare(Connection, String, boolean)}, a statement whose update reports its generated keys
+     */
+    private PreparedStatement prepareReturningKeys(Connection connection, String sql, boolean queryTimeout)
+            throws SQLException {
+        PreparedStatement prepared = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+        if (queryTimeout) {
+            prepared.setQueryTimeout(timeoutSeconds);
+        }
         return prepared;
     }
 
@@ -329,7 +380,7 @@ final class JdbcStatements<S> {
      * SQLState class 08 is a connection failure on every driver; 57P01 to 57P03 are PostgreSQL's server shutting down
      * or restarting under an open connection.
      */
-    private static boolean isBrokenConnection(SQLException e) {
+    static boolean isBrokenConnection(SQLException e) {
         String state = e.getSQLState();
         return e instanceof SQLNonTransientConnectionException || e instanceof SQLRecoverableException
                 || state != null && (state.startsWith("08") || state.startsWith("57P0"));
@@ -342,11 +393,36 @@ final class JdbcStatements<S> {
      * followed by {@code SELECT LAST_INSERT_ID()} (a value of the connection, read before anyone else can use it).
      * In auto-commit the row lock lasts the one update: concurrent clients queue rather than deadlock.
      *
-     * @param update the statement that advances the row (and, except on MySQL, returns its new value)
-     * @param readBack MySQL's {@code SELECT LAST_INSERT_ID()}, otherwise {@code null}
-     * @param byGuard whether the row must also match a guard column (the ticket's increment)
+     * <p>On MySQL and MariaDB a counter {@linkplain #of(DatabaseDialect, String, String, String, boolean) may read the
+     * new value from the update's own reply} instead: the server reports the value {@code LAST_INSERT_ID(expr)} stored
+     * in the update's OK packet, which JDBC drivers return as its generated key, so the {@code SELECT} and its round
+     * trip are not needed. The first update checks the key against {@code SELECT LAST_INSERT_ID()}; a driver whose key
+     * differs, that reports none or that fails to, is never trusted with it again (by this counter) and the
+     * {@code SELECT} is kept.
      */
-    record Counter(String update, String readBack, boolean byGuard) {
+    static final class Counter {
+
+        private static final int UNCHECKED = 0;
+        private static final int TRUSTED = 1;
+        private static final int DISTRUSTED = 2;
+
+        /** The statement that advances the row (and, except on MySQL, returns its new value). */
+        private final String update;
+        /** MySQL's {@code SELECT LAST_INSERT_ID()}, otherwise {@code null}. */
+        private final String readBack;
+        /** Whether the row must also match a guard column (the ticket's increment). */
+        private final boolean byGuard;
+        /** Whether to read MySQL's new value from the update's reply (its generated key). */
+        private final boolean fromReply;
+        /** Whether the driver's generated key has been checked and found right; written once or twice. */
+        private volatile int reply = UNCHECKED;
+
+        private Counter(String update, String readBack, boolean byGuard, boolean fromReply) {
+            this.update = update;
+            this.readBack = readBack;
+            this.byGuard = byGuard;
+            this.fromReply = fromReply && readBack != null;
+        }
 
         /**
          * @param table a checked table name
@@ -354,15 +430,33 @@ final class JdbcStatements<S> {
          * @param guard a column the row must also match, or {@code null}
          */
         static Counter of(DatabaseDialect dialect, String table, String column, String guard) {
+            return of(dialect, table, column, guard, false);
+        }
+
+        /**
+         * @param table a checked table name
+         * @param column the counter column
+         * @param guard a column the row must also match, or {@code null}
+         * @param fromReply on MySQL and MariaDB, whether to read the new value from the update's reply (one round trip
+         *        instead of two, once the driver's answer has been checked)
+         */
+        static Counter of(DatabaseDialect dialect, String table, String column, String guard, boolean fromReply) {
             String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?");
             return switch (dialect) {
                 case MYSQL -> new Counter("UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + column
-                        + " + ?)" + where, "SELECT LAST_INSERT_ID()", guard != null);
+                        + " + ?)" + where, "SELECT LAST_INSERT_ID()", guard != null, fromReply);
                 case POSTGRESQL -> new Counter("UPDATE " + table + " SET " + column + " = " + column + " + ?" + where
-                        + " RETURNING " + column, null, guard != null);
+                        + " RETURNING " + column, null, guard != null, false);
                 case H2 -> new Counter("SELECT " + column + " FROM FINAL TABLE (UPDATE " + table + " SET " + column
-                        + " = " + column + " + ?" + where + ")", null, guard != null);
+                        + " = " + column + " + ?" + where + ")", null, guard != null, false);
             };
+        }
+
+        /**
+         * @return how many statements one advance sends: 1, or 2 on MySQL unless its reply is read
+         */
+        int statementsPerAdvance() {
+            return readBack == null || fromReply && reply == TRUSTED ? 1 : 2;
         }
 
         /**
@@ -371,7 +465,21 @@ final class JdbcStatements<S> {
          */
         long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue)
                 throws SQLException {
-            try (PreparedStatement advance = statements.prepare(connection, update)) {
+            return advance(statements, connection, name, delta, guardValue, true);
+        }
+
+        /**
+         * @param guardValue the value the guard column must hold; ignored without a guard
+         * @param queryTimeout whether the statements get the store's query timeout (see
+         *        {@link JdbcStatements#prepare(Connection, String, boolean)})
+         * @return the counter's new value, or {@link #NO_ROW} when no row matched
+         */
+        long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue,
+                boolean queryTimeout) throws SQLException {
+            boolean keys = fromReply && reply != DISTRUSTED;
+            long key = NO_ROW;
+            try (PreparedStatement advance = keys ? statements.prepareReturningKeys(connection, update, queryTimeout)
+                    : statements.prepare(connection, update, queryTimeout)) {
                 advance.setLong(1, delta);
                 advance.setString(2, name);
                 if (byGuard) {
@@ -387,13 +495,44 @@ final class JdbcStatements<S> {
                 if (advance.executeUpdate() != 1) {
                     return NO_ROW;
                 }
+                if (keys) {
+                    key = generatedKey(advance);
+                    if (key > 0 && reply == TRUSTED) {
+                        return key;
+                    }
+                }
             }
-            try (PreparedStatement read = statements.prepare(connection, readBack);
+            long value;
+            try (PreparedStatement read = statements.prepare(connection, readBack, queryTimeout);
                     ResultSet result = read.executeQuery()) {
                 if (!result.next()) {
                     throw new SQLException("SELECT LAST_INSERT_ID() returned no row");
                 }
-                return result.getLong(1);
+                value = result.getLong(1);
+            }
+            if (keys && reply != DISTRUSTED && key != value) {
+                reply = DISTRUSTED;
+            } else if (keys && reply == UNCHECKED) {
+                reply = TRUSTED;
+            }
+            return value;
+        }
+
+        /**
+         * @return the update's one generated key, or {@link #NO_ROW} when the driver reports none, more than one, or
+         *         fails to (a driver or wrapper may throw rather than return none): the value is then read with
+         *         {@code SELECT LAST_INSERT_ID()}, still the connection's after the update
+         */
+        private static long generatedKey(PreparedStatement advance) {
+            try (ResultSet generated = advance.getGeneratedKeys()) {
+                if (!generated.next()) {
+                    return NO_ROW;
+                }
+                long key = generated.getLong(1);
+                // One row updated, one key expected: anything else is not the value.
+                return generated.next() ? NO_ROW : key;
+            } catch (SQLException | RuntimeException e) {
+                return NO_ROW;
             }
         }
     }

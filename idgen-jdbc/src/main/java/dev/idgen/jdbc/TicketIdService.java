@@ -9,11 +9,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@link IdService} over Flickr-style ticket servers: every call takes its IDs from a database row, with no local
- * caching (caching is what the segment strategy is for).
+ * caching (caching is what the segment strategy is for). Concurrent {@link #nextId(String)} calls for one name on one
+ * server share a round trip ({@link TicketServer}).
  *
- * <p>With N servers, server k hands out k + N, k + 2N, ...: their IDs never collide. Calls go round-robin to the
- * servers whose circuit breaker is closed (or due for a probe); a failing server is skipped until its retry-after has
- * passed. When every server fails, the call throws {@link StoreUnavailableException}.
+ * <p>With N servers, server k hands out k + N, k + 2N, ...: their IDs never collide. Each call goes to one server,
+ * round-robin over the servers whose circuit breaker is closed (or due for a probe); a failing server is skipped until
+ * its retry-after has passed, and a call it failed tries the next one. When every server fails, the call throws
+ * {@link StoreUnavailableException}. Each server tried waits at most the timeout.
+ *
+ * <p><b>Order.</b> With one server, a call that starts after another call returned gets a larger ID. With several,
+ * that holds among the IDs of any one server, but not across servers: each row advances at the pace of the calls
+ * sent to it, so a later call served by another server may get a smaller ID. IDs are unique either way.
  */
 public final class TicketIdService implements IdService, AutoCloseable {
 
@@ -48,6 +54,12 @@ public final class TicketIdService implements IdService, AutoCloseable {
         return take(IdArguments.checkName(name), 1);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One round trip of its own (not shared with other calls) that takes the {@code count} IDs: they are
+     * {@code N} apart with N servers.
+     */
     @Override
     public long[] nextIds(String name, int count) {
         IdArguments.checkName(name);
@@ -111,7 +123,8 @@ public final class TicketIdService implements IdService, AutoCloseable {
     }
 
     private long take(String name, int count) {
-        int start = Math.floorMod(next.getAndIncrement(), servers.size());
+        // One server: no shared round-robin counter for every call to write.
+        int start = servers.size() == 1 ? 0 : Math.floorMod(next.getAndIncrement(), servers.size());
         StoreUnavailableException failure = null;
         for (int i = 0; i < servers.size(); i++) {
             TicketServer server = servers.get((start + i) % servers.size());
@@ -119,7 +132,7 @@ public final class TicketIdService implements IdService, AutoCloseable {
                 continue;
             }
             try {
-                return server.take(name, count);
+                return count == 1 ? server.nextId(name) : server.take(name, count);
             } catch (StoreUnavailableException e) {
                 failure = e;
             }

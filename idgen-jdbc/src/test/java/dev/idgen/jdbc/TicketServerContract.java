@@ -14,6 +14,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -23,6 +25,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +53,13 @@ abstract class TicketServerContract {
      */
     protected abstract String ddlResource();
 
+    /**
+     * @return whether round trips run on the caller's thread on kept connections (not on H2: on the executor)
+     */
+    protected boolean keepsConnections() {
+        return true;
+    }
+
     private String newTable() {
         String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         tables.add(table);
@@ -64,7 +76,7 @@ abstract class TicketServerContract {
         return server(pool(8), table, offset, increment, initialization);
     }
 
-    private TicketServer server(HikariDataSource pool, String table, int offset, int increment,
+    private TicketServer server(DataSource pool, String table, int offset, int increment,
             SchemaInitialization initialization) {
         return new TicketServer("server-" + offset, pool, table, offset, increment, initialization, TIMEOUT,
                 Duration.ofSeconds(5), TimeSource.system());
@@ -132,6 +144,204 @@ abstract class TicketServerContract {
         } finally {
             executor.shutdownNow();
         }
+    }
+
+    /** One {@code nextId} call: when it started and returned ({@link System#nanoTime()}) and what it got. */
+    record Call(long start, long end, long id) {
+    }
+
+    @Test
+    void sixteenThreadsShareRoundTripsGetDistinctIdsAndALaterCallGetsALargerId() throws Exception {
+        TicketServer server = server(pool(16), newTable(), 0, 1, SchemaInitialization.ALWAYS);
+        TicketIdService ids = service(server);
+        String name = name();
+        ids.nextId(name); // creates the row: 1
+        int threads = 16;
+        int perThread = 200;
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<List<Call>>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                results.add(executor.submit(() -> {
+                    start.await();
+                    List<Call> calls = new ArrayList<>(perThread);
+                    for (int i = 0; i < perThread; i++) {
+                        long begin = System.nanoTime();
+                        long id = ids.nextId(name);
+                        calls.add(new Call(begin, System.nanoTime(), id));
+                    }
+                    return calls;
+                }));
+            }
+            long roundTripsBefore = server.calls();
+            start.countDown();
+            List<Call> calls = new ArrayList<>();
+            for (Future<List<Call>> result : results) {
+                calls.addAll(result.get(2, TimeUnit.MINUTES));
+            }
+            int total = threads * perThread;
+            long[] sorted = calls.stream().mapToLong(Call::id).sorted().toArray();
+            assertThat(sorted).as("every ID from 2 on, once: no duplicate, no gap")
+                    .containsExactly(java.util.stream.LongStream.rangeClosed(2, total + 1).toArray());
+            long roundTrips = server.calls() - roundTripsBefore;
+            assertThat(roundTrips).as("round trips for %d calls", total).isPositive().isLessThan(total);
+            assertThat(server.issued()).isEqualTo(total + 1);
+            assertLaterCallsGetLargerIds(calls);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** For every call, each call that returned before it started got a smaller ID. */
+    static void assertLaterCallsGetLargerIds(List<Call> recorded) {
+        List<Call> calls = new ArrayList<>(recorded);
+        calls.sort(Comparator.comparingLong(Call::end));
+        long[] ends = calls.stream().mapToLong(Call::end).toArray();
+        long[] highestBefore = new long[calls.size()];
+        long highest = Long.MIN_VALUE;
+        for (int i = 0; i < calls.size(); i++) {
+            highest = Math.max(highest, calls.get(i).id());
+            highestBefore[i] = highest;
+        }
+        for (Call call : calls) {
+            int returnedBefore = lowerBound(ends, call.start());
+            if (returnedBefore > 0) {
+                assertThat(call.id()).as("a call that started after others had returned")
+                        .isGreaterThan(highestBefore[returnedBefore - 1]);
+            }
+        }
+    }
+
+    /** How many of the sorted {@code values} are below {@code key}. */
+    private static int lowerBound(long[] values, long key) {
+        int index = Arrays.binarySearch(values, key);
+        if (index < 0) {
+            return -index - 1;
+        }
+        while (index > 0 && values[index - 1] == key) {
+            index--;
+        }
+        return index;
+    }
+
+    @Test
+    void aLoneCallerKeepsItsConnectionBetweenCallsAndGivesItBackWhenIdle() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(keepsConnections(), "round trips run on the executor");
+        HikariDataSource pool = pool(4);
+        CountingDataSource counting = new CountingDataSource(pool);
+        TicketServer server = server(counting, newTable(), 0, 1, SchemaInitialization.ALWAYS);
+        String name = name();
+        assertThat(server.nextId(name)).isEqualTo(1);
+        int borrowedBefore = counting.borrowed.get();
+        int calls = 100;
+        long started = System.nanoTime();
+        for (int i = 2; i <= calls + 1; i++) {
+            assertThat(server.nextId(name)).isEqualTo(i);
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+        // A kept connection goes back after a second out of the pool: one borrowing per second of calls, plus one.
+        assertThat(counting.borrowed.get() - borrowedBefore).as("connections borrowed for %d calls", calls)
+                .isLessThanOrEqualTo((int) Math.min(calls / 4, seconds + 2));
+        assertThat(server.statementsPerRoundTrip()).as("one statement per round trip").isEqualTo(1);
+        until(() -> pool.getHikariPoolMXBean().getActiveConnections() == 0, "the kept connection back in the pool");
+        assertThat(server.nextId(name)).as("served again after giving it back").isEqualTo(calls + 2);
+    }
+
+    private static void until(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
+            Thread.sleep(10); // polling the condition, within the deadline
+        }
+    }
+
+    /** A pool that counts the connections borrowed from it. */
+    private static final class CountingDataSource implements DataSource {
+
+        final AtomicInteger borrowed = new AtomicInteger();
+        private final DataSource target;
+
+        CountingDataSource(DataSource target) {
+            this.target = target;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            borrowed.incrementAndGet();
+            return target.getConnection();
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public java.io.PrintWriter getLogWriter() throws SQLException {
+            return target.getLogWriter();
+        }
+
+        @Override
+        public void setLogWriter(java.io.PrintWriter out) throws SQLException {
+            target.setLogWriter(out);
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) throws SQLException {
+            target.setLoginTimeout(seconds);
+        }
+
+        @Override
+        public int getLoginTimeout() throws SQLException {
+            return target.getLoginTimeout();
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() {
+            return java.util.logging.Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) throws SQLException {
+            return target.unwrap(type);
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) throws SQLException {
+            return target.isWrapperFor(type);
+        }
+    }
+
+    @Test
+    void aCallWaitingForARowLockedByAnotherTransactionFailsWithinTheTimeoutAndTheNextIsServed() throws Exception {
+        String table = newTable();
+        String name = name();
+        Duration timeout = Duration.ofSeconds(1);
+        TicketServer server = new TicketServer("locked", pool(4), table, 0, 1, SchemaInitialization.ALWAYS, timeout,
+                Duration.ZERO, TimeSource.system());
+        assertThat(server.nextId(name)).isEqualTo(1);
+        assertThat(server.nextId(name)).isEqualTo(2);
+        try (Connection holder = endpoint().connect()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement("UPDATE " + table + " SET id = id WHERE name = ?")) {
+                lock.setString(1, name);
+                assertThat(lock.executeUpdate()).isEqualTo(1);
+            }
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> server.nextId(name)).isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("locked");
+            long took = System.nanoTime() - start;
+            // The database would wait for the lock far longer (InnoDB 50 s); generous slack for a loaded machine.
+            assertThat(took).as("the call took %d ms", TimeUnit.NANOSECONDS.toMillis(took))
+                    .isLessThan(timeout.plusSeconds(4).toNanos());
+            holder.rollback();
+        }
+        assertThat(server.isOpen()).isTrue();
+        assertThat(server.tryAcquire()).as("retry-after 0: the next call probes").isTrue();
+        // The abandoned update may still run once the lock is free: a gap, never a repeat.
+        assertThat(server.nextId(name)).isGreaterThan(2);
+        assertThat(server.isOpen()).isFalse();
     }
 
     @Test

@@ -14,19 +14,33 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Invariants.</b>
  * <ul>
- * <li>At most one round trip per coalescer is in flight ({@link #inFlight}); it runs on a caller's own thread (no
- * hand-off to another thread), so a lone caller pays two uncontended lock operations over the bare round trip.</li>
+ * <li>At most {@code maxInFlight} round trips per coalescer are in flight ({@link #inFlight}; one unless the
+ * constructor says otherwise); each runs on a caller's own thread (no hand-off to another thread), so a lone caller
+ * pays two uncontended lock operations over the bare round trip. A caller that finds fewer in flight starts one at
+ * once; the others queue.</li>
  * <li>A round trip serves only callers that were queued before it started. So a call that starts after another call
- * returned is served by a later round trip than that call, and gets a larger value (the store's counter only moves
- * forward): the order of the plain one-call-one-round-trip path holds.</li>
+ * returned is served by a round trip that started after that call's had returned, and gets a larger value (the
+ * store's counter only moves forward): the order of the plain one-call-one-round-trip path holds, however many round
+ * trips are in flight. (Round trips in flight together serve calls that overlap in time, which may get their values
+ * in either order.)</li>
  * <li>Each value of a range goes to exactly one caller. A caller that gives up waiting (its deadline, an interrupt)
  * while still queued leaves the queue, so no range is taken for it; once its round trip has started it waits for it,
  * which the store's own timeout bounds.</li>
  * <li>A round trip that fails fails every caller it was for, with its exception; the queue behind it is served by the
- * next round trip, led by the first of it.</li>
+ * next round trip, led by the first of it whose wait has not run out (one whose wait ran out is failed as if it had
+ * given up in the queue: it would start a round trip with no time left).</li>
+ * <li>With a {@link TimedRangeSource}, each round trip is given its leader's deadline: the moment its maximum wait,
+ * counted from its call, runs out. The leader is the oldest caller of its round trip, so a source that keeps to the
+ * deadline ends every caller's wait within that caller's own maximum wait, queueing included.</li>
  * </ul>
  *
  * <p>Callers that queue allocate one small record each; the lone-caller path allocates nothing.
+ *
+ * <p><b>How many in flight.</b> With one, the callers a round trip served come back while the next one is already
+ * under way (it took the callers queued meanwhile), so they wait for it and then one more: callers alternate in two
+ * groups, each call waits about two round trips, and a store whose round trips are slow for reasons other than load
+ * (a commit's disk flush, network latency) serves about half as many calls as plain calls would. A few round trips in
+ * flight let returning callers start the next one sooner, at the cost of smaller batches.
  */
 public final class RangeCoalescer {
 
@@ -45,6 +59,23 @@ public final class RangeCoalescer {
         long take(int n);
     }
 
+    /**
+     * One round trip to the store that keeps to a deadline.
+     */
+    @FunctionalInterface
+    public interface TimedRangeSource {
+        /**
+         * Takes {@code n} values from the store in one round trip, giving up by {@code deadline}.
+         *
+         * @param n how many, from 1 to the coalescer's batch limit
+         * @param deadline the {@link System#nanoTime()} by which the round trip should end: the moment its leading
+         *        caller's maximum wait runs out, never earlier than any other of its callers' (it may already be
+         *        close)
+         * @return the last value taken, as {@link RangeSource#take(int)} returns it
+         */
+        long take(int n, long deadline);
+    }
+
     private static final int WAITING = 0;
     private static final int SERVED = 1;
     private static final int FAILED = 2;
@@ -53,26 +84,31 @@ public final class RangeCoalescer {
     /** A queued caller. {@link #value}, {@link #failure} and {@link #batch} are written before {@link #state}. */
     private static final class Waiter {
         final Thread thread;
+        /** When this caller's maximum wait runs out, on {@link System#nanoTime()}. */
+        final long deadline;
         long value;
         RuntimeException failure;
         Waiter[] batch;
         int batchSize;
         volatile int state;
 
-        Waiter(Thread thread) {
+        Waiter(Thread thread, long deadline) {
             this.thread = thread;
+            this.deadline = deadline;
         }
     }
 
-    private final RangeSource source;
+    private final TimedRangeSource source;
     private final int maxBatch;
     private final long stride;
     private final long maxWaitNanos;
     private final String what;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Whether a round trip is in flight or about to start. Guarded by {@link #lock}. */
-    private boolean inFlight;
+    /** How many round trips are in flight or about to start. Guarded by {@link #lock}. */
+    private int inFlight;
+    /** The most round trips in flight at once. */
+    private final int maxInFlight;
     /** Callers waiting for the next round trip, oldest first. Guarded by {@link #lock}. */
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
@@ -87,6 +123,41 @@ public final class RangeCoalescer {
      * @param what names the counter in errors, e.g. {@code "the Redis counter 'orders'"}
      */
     public RangeCoalescer(RangeSource source, int maxBatch, long stride, Duration maxWait, String what) {
+        this(untimed(source), maxBatch, stride, maxWait, what);
+    }
+
+    /**
+     * A coalescer whose round trips are each given a deadline: its leading caller's, so that no caller waits longer
+     * than {@code maxWait} in all when the source keeps to it.
+     *
+     * @param source the round trip, given its deadline
+     * @param maxBatch the most callers one round trip serves, at least 1
+     * @param stride how far apart the values of one range are, at least 1
+     * @param maxWait how long a caller may wait, queueing and its round trip together; one still queued when it runs
+     *        out gives up with a {@link StoreUnavailableException}
+     * @param what names the counter in errors, e.g. {@code "ticket server db1 for 'orders'"}
+     */
+    public RangeCoalescer(TimedRangeSource source, int maxBatch, long stride, Duration maxWait, String what) {
+        this(source, maxBatch, 1, stride, maxWait, what);
+    }
+
+    /**
+     * A coalescer with a deadline for each round trip (as above) and up to {@code maxInFlight} round trips in flight
+     * at once (see the class comment).
+     *
+     * @param source the round trip, given its deadline
+     * @param maxBatch the most callers one round trip serves, at least 1
+     * @param maxInFlight the most round trips in flight at once, at least 1
+     * @param stride how far apart the values of one range are, at least 1
+     * @param maxWait how long a caller may wait, queueing and its round trip together
+     * @param what names the counter in errors
+     */
+    public RangeCoalescer(TimedRangeSource source, int maxBatch, int maxInFlight, long stride, Duration maxWait,
+            String what) {
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("maxInFlight must be at least 1, but was " + maxInFlight);
+        }
+        this.maxInFlight = maxInFlight;
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, but was " + maxBatch);
         }
@@ -96,7 +167,7 @@ public final class RangeCoalescer {
         if (maxWait.isNegative() || maxWait.isZero()) {
             throw new IllegalArgumentException("maxWait must be positive, but was " + maxWait);
         }
-        this.source = source;
+        this.source = java.util.Objects.requireNonNull(source, "source");
         this.maxBatch = maxBatch;
         this.stride = stride;
         this.maxWaitNanos = maxWait.toNanos();
@@ -109,21 +180,22 @@ public final class RangeCoalescer {
      *         this call within the maximum wait; {@link IdGenerationException} when interrupted while queued
      */
     public long next() {
+        long deadline = System.nanoTime() + maxWaitNanos;
         Waiter waiter;
         lock.lock();
         try {
-            if (!inFlight) {
-                inFlight = true;
+            if (inFlight < maxInFlight) {
+                inFlight++;
                 waiter = null;
             } else {
-                waiter = new Waiter(Thread.currentThread());
+                waiter = new Waiter(Thread.currentThread(), deadline);
                 queue.addLast(waiter);
             }
         } finally {
             lock.unlock();
         }
         if (waiter == null) {
-            return lead(null, null, 0);
+            return lead(deadline, null, 0);
         }
         int state = await(waiter);
         if (state == SERVED) {
@@ -132,7 +204,7 @@ public final class RangeCoalescer {
         if (state == FAILED) {
             throw waiter.failure;
         }
-        return lead(waiter, waiter.batch, waiter.batchSize);
+        return lead(waiter.deadline, waiter.batch, waiter.batchSize);
     }
 
     /**
@@ -155,7 +227,7 @@ public final class RangeCoalescer {
     }
 
     private int await(Waiter waiter) {
-        long deadline = System.nanoTime() + maxWaitNanos;
+        long deadline = waiter.deadline;
         boolean interrupted = false;
         try {
             for (;;) {
@@ -178,9 +250,7 @@ public final class RangeCoalescer {
                             Thread.currentThread().interrupt();
                             throw new IdGenerationException("Interrupted while waiting for a round trip to " + what);
                         }
-                        throw new StoreUnavailableException("No round trip to " + what + " took this call within "
-                                + Duration.ofNanos(maxWaitNanos).toMillis() + " ms: the store answers too slowly for"
-                                + " the callers queued for it");
+                        throw waitedTooLong();
                     }
                     // Already taken into a round trip: wait for it; the store's own timeout bounds it.
                     interrupted |= remaining > 0;
@@ -199,15 +269,28 @@ public final class RangeCoalescer {
         }
     }
 
+    private StoreUnavailableException waitedTooLong() {
+        return new StoreUnavailableException("No round trip to " + what + " took this call within "
+                + Duration.ofNanos(maxWaitNanos).toMillis() + " ms: the store answers too slowly for the callers"
+                + " queued for it");
+    }
+
+    private static TimedRangeSource untimed(RangeSource source) {
+        java.util.Objects.requireNonNull(source, "source");
+        return (n, deadline) -> source.take(n);
+    }
+
     /**
      * Runs one round trip for this caller and {@code batch}, hands the range out, and passes the lead to the first
      * caller queued meanwhile, if any.
+     *
+     * @param deadline this caller's deadline, the round trip's
      */
-    private long lead(Waiter self, Waiter[] batch, int batchSize) {
+    private long lead(long deadline, Waiter[] batch, int batchSize) {
         int n = batchSize + 1;
         long last;
         try {
-            last = source.take(n);
+            last = source.take(n, deadline);
         } catch (RuntimeException | Error e) {
             RuntimeException failure = e instanceof RuntimeException r ? r
                     : new IdGenerationException("The round trip to " + what + " failed: " + e, e);
@@ -236,26 +319,44 @@ public final class RangeCoalescer {
 
     private void passLead() {
         Waiter next;
+        java.util.List<Waiter> expired = null;
         lock.lock();
         try {
-            next = queue.pollFirst();
-            if (next == null) {
-                inFlight = false;
-                return;
-            }
-            int size = Math.min(queue.size(), maxBatch - 1);
-            if (size > 0) {
-                Waiter[] batch = new Waiter[size];
-                for (int i = 0; i < size; i++) {
-                    batch[i] = queue.pollFirst();
+            long now = System.nanoTime();
+            // Rarely any: a caller whose wait ran out normally leaves the queue itself.
+            while ((next = queue.pollFirst()) != null && next.deadline - now <= 0) {
+                if (expired == null) {
+                    expired = new java.util.ArrayList<>();
                 }
-                next.batch = batch;
+                expired.add(next);
             }
-            next.batchSize = size;
+            if (next == null) {
+                inFlight--;
+            } else {
+                int size = Math.min(queue.size(), maxBatch - 1);
+                if (size > 0) {
+                    Waiter[] batch = new Waiter[size];
+                    for (int i = 0; i < size; i++) {
+                        batch[i] = queue.pollFirst();
+                    }
+                    next.batch = batch;
+                }
+                next.batchSize = size;
+            }
         } finally {
             lock.unlock();
         }
-        next.state = LEAD;
-        LockSupport.unpark(next.thread);
+        if (expired != null) {
+            // Each fails as it would have leaving the queue itself; no value was taken for it.
+            for (Waiter waiter : expired) {
+                waiter.failure = waitedTooLong();
+                waiter.state = FAILED;
+                LockSupport.unpark(waiter.thread);
+            }
+        }
+        if (next != null) {
+            next.state = LEAD;
+            LockSupport.unpark(next.thread);
+        }
     }
 }

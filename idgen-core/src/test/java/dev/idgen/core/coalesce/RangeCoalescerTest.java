@@ -98,7 +98,27 @@ class RangeCoalescerTest {
     @Test
     void concurrentCallersShareRoundTripsEachValueGoesToOneCallerAndALaterCallGetsALargerValue() throws Exception {
         Counter counter = new Counter(1);
-        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(60));
+        sixteenThreadsShareRoundTripsInOrder(counter, coalescer(counter, 1024, Duration.ofSeconds(60)));
+    }
+
+    @Test
+    void withSeveralRoundTripsInFlightNoMoreRunAtOnceAndALaterCallStillGetsALargerValue() throws Exception {
+        Counter counter = new Counter(1);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        RangeCoalescer coalescer = new RangeCoalescer((int n, long deadline) -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                return counter.take(n);
+            } finally {
+                running.decrementAndGet();
+            }
+        }, 1024, 4, 1, Duration.ofSeconds(60), "the test counter");
+        sixteenThreadsShareRoundTripsInOrder(counter, coalescer);
+        assertThat(most.get()).as("round trips in flight at once").isBetween(2, 4);
+    }
+
+    private void sixteenThreadsShareRoundTripsInOrder(Counter counter, RangeCoalescer coalescer) throws Exception {
         int threads = 16;
         int perThread = 2_000;
         List<Future<List<Call>>> futures = new ArrayList<>();
@@ -266,6 +286,56 @@ class RangeCoalescerTest {
     }
 
     @Test
+    void aTimedSourceIsGivenTheDeadlineOfItsRoundTripsOldestCaller() throws Exception {
+        Duration maxWait = Duration.ofSeconds(30);
+        long maxWaitNanos = maxWait.toNanos();
+        AtomicLong value = new AtomicLong();
+        List<long[]> trips = new CopyOnWriteArrayList<>(); // {n, deadline}
+        CountDownLatch gate = new CountDownLatch(1);
+        RangeCoalescer coalescer = new RangeCoalescer((int n, long deadline) -> {
+            trips.add(new long[] { n, deadline });
+            if (trips.size() == 1) {
+                try {
+                    gate.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return value.addAndGet(n);
+        }, 1024, 1, maxWait, "the timed counter");
+
+        long firstStart = System.nanoTime();
+        Future<Long> first = executor.submit(coalescer::next);
+        until(() -> trips.size() == 1, "the first round trip");
+        long firstDeadline = trips.get(0)[1];
+        assertThat(firstDeadline - firstStart).as("a lone caller's own deadline").isBetween(maxWaitNanos,
+                maxWaitNanos + (System.nanoTime() - firstStart));
+
+        // Three callers queue one after another; the oldest leads the next round trip, with its own deadline.
+        long[] starts = new long[3];
+        List<Future<Long>> queued = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            int index = i;
+            starts[i] = System.nanoTime();
+            queued.add(executor.submit(coalescer::next));
+            until(() -> coalescer.queued() == index + 1, "caller " + index + " queued");
+        }
+        long queuedAll = System.nanoTime();
+        gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+        for (Future<Long> f : queued) {
+            assertThat(f.get(60, TimeUnit.SECONDS)).isBetween(2L, 4L);
+        }
+        assertThat(trips).hasSize(2);
+        assertThat(trips.get(1)[0]).isEqualTo(3);
+        long deadline = trips.get(1)[1];
+        assertThat(deadline).as("the oldest queued caller's deadline")
+                .isBetween(starts[0] + maxWaitNanos, starts[1] + maxWaitNanos);
+        assertThat(deadline).as("no later than any caller's of the round trip").isLessThanOrEqualTo(
+                queuedAll + maxWaitNanos);
+    }
+
+    @Test
     void badSettingsAreRefusedNamingTheArgument() {
         Counter counter = new Counter(1);
         assertThatThrownBy(() -> new RangeCoalescer(counter, 0, 1, Duration.ofSeconds(1), "x"))
@@ -274,5 +344,7 @@ class RangeCoalescerTest {
                 .hasMessageContaining("stride must be at least 1");
         assertThatThrownBy(() -> new RangeCoalescer(counter, 1, 1, Duration.ZERO, "x"))
                 .hasMessageContaining("maxWait must be positive");
+        assertThatThrownBy(() -> new RangeCoalescer((int n, long deadline) -> n, 1, 0, 1, Duration.ofSeconds(1), "x"))
+                .hasMessageContaining("maxInFlight must be at least 1");
     }
 }

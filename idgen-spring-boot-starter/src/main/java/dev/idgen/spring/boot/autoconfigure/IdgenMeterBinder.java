@@ -23,7 +23,8 @@ import java.util.List;
  * the rest summed under the name {@value #OTHER_NAMES};</li>
  * <li>leases: {@code idgen.lease.remaining}, {@code idgen.lease.worker.id}, {@code idgen.lease.renewals},
  * {@code idgen.lease.renewal.failures}, {@code idgen.lease.reacquisitions};</li>
- * <li>ticket servers, tagged {@code server}: {@code idgen.ticket.calls}, {@code idgen.ticket.errors} and
+ * <li>ticket servers, tagged {@code server}: {@code idgen.ticket.calls} (round trips: concurrent calls for one name
+ * share one), {@code idgen.ticket.ids} (IDs handed out), {@code idgen.ticket.errors} (failed round trips) and
  * {@code idgen.ticket.circuit.open} (1 while the server is skipped).</li>
  * </ul>
  */

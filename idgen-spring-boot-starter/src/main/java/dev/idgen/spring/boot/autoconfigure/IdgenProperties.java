@@ -209,7 +209,10 @@ public class IdgenProperties implements InitializingBean {
         /** Segments (号段): blocks of IDs leased from a store and served from memory. */
         SEGMENT,
 
-        /** Flickr-style ticket servers: one database round trip per call, no caching. */
+        /**
+         * Flickr-style ticket servers: a database row update per call, no caching; concurrent calls for one name share
+         * one update.
+         */
         TICKET,
 
         /** One Redis {@code INCR} per call, inside windows reserved from a database. */

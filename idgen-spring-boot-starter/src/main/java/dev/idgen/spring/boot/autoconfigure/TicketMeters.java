@@ -9,7 +9,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * Ticket-server meters.
+ * Ticket-server meters: per server, round trips ({@code idgen.ticket.calls}), the IDs they handed out
+ * ({@code idgen.ticket.ids}; more IDs than round trips is calls sharing them), failed round trips and the breaker.
  */
 final class TicketMeters implements IdgenGeneratorMeters {
 
@@ -28,9 +29,14 @@ final class TicketMeters implements IdgenGeneratorMeters {
         for (TicketServer server : tickets.servers()) {
             Tags serverTags = tags.and("server", server.id());
             FunctionCounter.builder("idgen.ticket.calls", server, TicketServer::calls)
-                    .description("Calls to a ticket server").tags(serverTags).register(registry);
+                    .description("Round trips to a ticket server (statements advancing a row); concurrent calls for"
+                            + " one name share one")
+                    .tags(serverTags).register(registry);
+            FunctionCounter.builder("idgen.ticket.ids", server, TicketServer::issued)
+                    .description("IDs a ticket server handed out; per round trip, how many calls shared one")
+                    .tags(serverTags).register(registry);
             FunctionCounter.builder("idgen.ticket.errors", server, TicketServer::errors)
-                    .description("Calls to a ticket server that failed").tags(serverTags).register(registry);
+                    .description("Round trips to a ticket server that failed").tags(serverTags).register(registry);
             Gauge.builder("idgen.ticket.circuit.open", server, s -> s.isOpen() ? 1 : 0)
                     .description("1 while the server's circuit breaker is open").tags(serverTags).register(registry);
         }

@@ -173,6 +173,8 @@ class IdgenTicketAutoConfigurationTest {
                     assertThat(registry.get("idgen.ticket.circuit.open").tag("server", "down").gauge().value())
                             .isEqualTo(1);
                     assertThat(registry.get("idgen.ticket.calls").tag("server", "ticketA").functionCounter().count())
+                            .as("one round trip per call: one caller at a time").isEqualTo(6);
+                    assertThat(registry.get("idgen.ticket.ids").tag("server", "ticketA").functionCounter().count())
                             .isEqualTo(6);
                     assertThat(registry.get("idgen.ids.generated").tag("strategy", "ticket").functionCounter().count())
                             .isEqualTo(6);
