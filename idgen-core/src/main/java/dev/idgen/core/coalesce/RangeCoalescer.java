@@ -23,7 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * while still queued leaves the queue, so no range is taken for it; once its round trip has started it waits for it,
  * which the store's own timeout bounds.</li>
  * <li>A round trip that fails fails every caller it was for, with its exception; the queue behind it is served by the
- * next round trip, led by the first of it.</li>
+ * next round trip, led by the first of it. Except when it failed because its leading caller was interrupted (the
+ * store's wait throws on an interrupt): that fails the leader only, and the others go back to the head of the queue
+ * for the next round trip.</li>
  * </ul>
  *
  * <p>Callers that queue allocate one small record each; the lone-caller path allocates nothing.
@@ -209,6 +211,14 @@ public final class RangeCoalescer {
         try {
             last = source.take(n);
         } catch (RuntimeException | Error e) {
+            if (batchSize > 0 && Thread.currentThread().isInterrupted()) {
+                // This caller was interrupted (a cancelled request, a pool shutting down), which fails the store's
+                // wait: not the store's failure and not the others' business. They were queued before this round
+                // trip started, so the next one may serve them in its place.
+                requeue(batch, batchSize);
+                passLead();
+                throw e;
+            }
             RuntimeException failure = e instanceof RuntimeException r ? r
                     : new IdGenerationException("The round trip to " + what + " failed: " + e, e);
             passLead();
@@ -232,6 +242,18 @@ public final class RangeCoalescer {
             LockSupport.unpark(waiter.thread);
         }
         return first;
+    }
+
+    /** Puts the callers of a round trip that did not run back at the head of the queue, in their order. */
+    private void requeue(Waiter[] batch, int batchSize) {
+        lock.lock();
+        try {
+            for (int i = batchSize - 1; i >= 0; i--) {
+                queue.addFirst(batch[i]);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void passLead() {
