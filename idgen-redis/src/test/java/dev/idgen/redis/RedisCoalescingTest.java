@@ -220,4 +220,139 @@ class RedisCoalescingTest {
         assertThat(failed).isGreaterThan(THREADS);
         assertDistinctAndOrdered(succeeded);
     }
+
+    /** One readable-ID call: when it started and returned, its bucket, and its (ms, seq) as one number. */
+    record ReadableCall(long start, long end, String id, int bucket, long position) {
+    }
+
+    private static List<ReadableCall> drawReadable(BucketedRedisSequence sequence, String bizCode, int calls) {
+        List<ReadableCall> drawn = new ArrayList<>(calls);
+        long sequences = sequence.maxSequence() + 1;
+        for (int i = 0; i < calls; i++) {
+            long started = System.nanoTime();
+            String id = sequence.nextReadableId(bizCode);
+            long ended = System.nanoTime();
+            BucketedDecodedId decoded = sequence.decodeReadable(id);
+            drawn.add(new ReadableCall(started, ended, id, decoded.bucket(),
+                    decoded.timestamp().toEpochMilli() * sequences + decoded.sequence()));
+        }
+        return drawn;
+    }
+
+    /** Per bucket, a call that started after another call returned got a later (ms, seq); no ID twice. */
+    private static void assertReadableDistinctAndOrderedPerBucket(List<ReadableCall> calls, int buckets) {
+        assertThat(calls.stream().map(ReadableCall::id).distinct().count()).as("distinct IDs").isEqualTo(calls.size());
+        for (int bucket = 0; bucket < buckets; bucket++) {
+            int b = bucket;
+            List<Call> inBucket = calls.stream().filter(call -> call.bucket() == b)
+                    .map(call -> new Call(call.start(), call.end(), call.position())).toList();
+            assertThat(inBucket).as("calls served by bucket %d", bucket).isNotEmpty();
+            assertDistinctAndOrdered(inBucket);
+        }
+    }
+
+    @Test
+    void concurrentReadableCallersOfACodeShareRoundTripsWithEveryIdOnceAndLaterCallsLaterInTheirBucket()
+            throws Exception {
+        LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
+                TestServices.redis().port());
+        toClose.add(factory::destroy);
+        toClose.add(() -> OwnRedis.deleteKeys(factory, prefix));
+        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
+                Duration.ofSeconds(5), new RedisRoundTrips()));
+        // Few buckets with few sequences: round trips often find a bucket running out and go on to the next, and
+        // buckets wrap; 12 threads on one code and 4 on another.
+        int buckets = 4;
+        BucketedRedisSequence sequence = new BucketedRedisSequence(redis, prefix, buckets, 99,
+                java.time.ZoneOffset.UTC, Duration.ofSeconds(5), dev.idgen.core.TimeSource.system());
+        int perThread = 1_500;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<List<ReadableCall>>> futures = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            String bizCode = t % 4 == 3 ? "INV" : "ORD";
+            futures.add(executor.submit(() -> {
+                start.await();
+                return drawReadable(sequence, bizCode, perThread);
+            }));
+        }
+        start.countDown();
+        List<ReadableCall> calls = new ArrayList<>();
+        for (Future<List<ReadableCall>> future : futures) {
+            calls.addAll(future.get(5, TimeUnit.MINUTES));
+        }
+        assertThat(calls).hasSize(THREADS * perThread);
+        assertReadableDistinctAndOrderedPerBucket(calls, buckets);
+        assertThat(sequence.coalescedCalls()).isEqualTo(calls.size());
+        assertThat(sequence.coalescedRoundTrips()).as("round trips that served them").isPositive()
+                .isLessThan(sequence.coalescedCalls() * 3 / 4);
+        assertThat(sequence.wraps()).as("buckets that ran out and wrapped").isPositive();
+        assertThat(sequence.failures()).isZero();
+    }
+
+    @Test
+    void aStoppedRedisFailsQueuedReadableCallersWithinTheBoundAndNothingRepeatsAfterItAnswersAgain()
+            throws Exception {
+        OwnRedis ownRedis = OwnRedis.start();
+        toClose.add(ownRedis);
+        toClose.add(() -> ownRedis.signal("CONT"));
+        LettuceConnectionFactory factory = ownRedis.connectionFactory();
+        toClose.add(factory::destroy);
+        Duration timeout = Duration.ofMillis(300);
+        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
+                timeout, new RedisRoundTrips()));
+        int buckets = 8;
+        BucketedRedisSequence sequence = new BucketedRedisSequence(redis, prefix, buckets, 99_999,
+                java.time.ZoneOffset.UTC, Duration.ofMillis(200), dev.idgen.core.TimeSource.system());
+        assertThat(sequence.maxQueueWait()).isEqualTo(timeout.multipliedBy(2));
+        // A call's bound while Redis does not answer: its wait in the queue, then its round trip (the executor's
+        // timeout, and the last command's own), plus scheduling slack for a loaded machine.
+        long boundNanos = sequence.maxQueueWait().plus(timeout.multipliedBy(2)).plusSeconds(3).toNanos();
+
+        List<ReadableCall> succeeded = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> failureNanos = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Future<?>> callers = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            callers.add(executor.submit(() -> {
+                while (running.get()) {
+                    long started = System.nanoTime();
+                    try {
+                        succeeded.addAll(drawReadable(sequence, "ORD", 1));
+                    } catch (RuntimeException e) {
+                        failureNanos.add(System.nanoTime() - started);
+                        failures.add(e);
+                    }
+                }
+                return null;
+            }));
+        }
+        until(() -> succeeded.size() > 2_000 && sequence.coalescedRoundTrips() < sequence.coalescedCalls(),
+                "readable IDs from Redis, round trips shared");
+        assertThat(failures).as("failures while Redis answers").isEmpty();
+
+        ownRedis.signal("STOP");
+        int succeededBeforeStop = succeeded.size();
+        until(() -> failures.size() >= 3 * THREADS, "callers failing while Redis is stopped");
+        long answeredAfterStop = succeeded.size() - succeededBeforeStop;
+        ownRedis.signal("CONT");
+        int failed = failures.size();
+        until(() -> succeeded.size() > succeededBeforeStop + answeredAfterStop + 2_000, "readable IDs again");
+        running.set(false);
+        for (Future<?> caller : callers) {
+            caller.get(2, TimeUnit.MINUTES);
+        }
+
+        assertThat(answeredAfterStop).as("calls answered after the stop (round trips already answered)")
+                .isLessThanOrEqualTo(THREADS);
+        assertThat(failures.subList(0, failed)).allSatisfy(failure -> assertThat(failure)
+                .isInstanceOf(StoreUnavailableException.class)
+                .message().satisfiesAnyOf(
+                        message -> assertThat(message).contains("No readable ID from").contains("within " + timeout),
+                        message -> assertThat(message).contains("buckets of the readable IDs").contains("are open"),
+                        message -> assertThat(message).contains("No round trip to the readable IDs")));
+        assertThat(failureNanos.subList(0, failed)).as("how long each failing call took, ns")
+                .allSatisfy(nanos -> assertThat(nanos).isLessThan(boundNanos));
+        assertReadableDistinctAndOrderedPerBucket(new ArrayList<>(succeeded), buckets);
+    }
 }
