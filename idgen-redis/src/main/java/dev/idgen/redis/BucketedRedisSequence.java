@@ -6,6 +6,7 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.coalesce.BatchCoalescer;
 import dev.idgen.core.readable.ReadableIdFormat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Readable IDs such as {@code 250314093015123ORD04200017} from {@code N} independent counters ("buckets") in Redis,
- * one script round trip per ID.
+ * one script round trip per ID for a lone caller, and one for many concurrent callers of a business code (see
+ * <em>Round trips</em>).
  *
  * <h2>Format</h2>
  * {@link ReadableIdFormat}: {@code yyMMddHHmmssSSS} of the Redis server time the ID was issued at, in {@link #zone()}
@@ -32,16 +34,31 @@ import java.util.concurrent.locks.LockSupport;
  * Bucket {@code i} is the Redis hash {@code prefix + "bucket:{i}"} with the fields {@code ms} (the last millisecond it
  * issued at), {@code seq} (the last sequence it issued) and {@code wrap} (the millisecond its sequence last ran out
  * in). The hash tag puts the buckets on different Redis Cluster slots, so a cluster spreads them over its primaries.
- * Callers take turns over the buckets ({@code getAndIncrement} of one counter per call), and one script per call
- * does, atomically on the bucket (Redis runs a script alone, start to end, which is the lock):
+ * Round trips take turns over the buckets ({@code getAndIncrement} of one counter per round trip), and one script
+ * per round trip, for {@code n} callers, does, atomically on the bucket (Redis runs a script alone, start to end, which
+ * is the lock):
  * <ol>
  * <li>{@code now} = the Redis server's {@code TIME} in milliseconds, raised to the bucket's {@code ms} if the Redis
  * clock is behind it: per bucket, time never goes backwards, even when the Redis clock steps back;</li>
  * <li>if {@code now <= wrap}, the bucket already used up its sequences in this millisecond: the answer is
  * <em>busy</em> and the caller tries the next bucket (busy is no failure);</li>
- * <li>{@code seq = HINCRBY seq 1}; past {@code maxSequence} the bucket wraps: {@code seq = -1}, {@code wrap = now},
- * and the answer is busy; otherwise {@code ms = now} and the answer is {@code (now, seq)}.</li>
+ * <li>if {@code seq} already is {@code maxSequence}, the bucket wraps: {@code seq = -1}, {@code wrap = now}, and the
+ * answer is busy; otherwise it takes {@code k = min(n, maxSequence - seq)} sequences: {@code seq += k},
+ * {@code ms = now}, and the answer is {@code (now, seq - k + 1 .. seq)}. With {@code n = 1} that is one
+ * {@code HINCRBY seq 1} per ID, as before this took {@code n}.</li>
  * </ol>
+ * When {@code k < n} the round trip goes on to the next bucket for the rest.
+ *
+ * <h2>Round trips</h2>
+ * Concurrent callers of one business code share round trips ({@link BatchCoalescer}): while a round trip of the code
+ * is in flight, callers queue; when it returns, the next one takes sequences for all of them (at most
+ * {@value #MAX_COALESCED}), and each caller formats its own ID from its share. A lone caller runs its round trip on its
+ * own thread, as before. Codes are spread over {@value #LANES} coalescers by hash, so codes may share one too (the
+ * sequences do not depend on the code). A round trip serves only callers queued before it started, so a call that
+ * started after another call of this instance returned gets its sequence from a later script run; on the same bucket
+ * that is a larger {@code (ms, seq)}. IDs of different buckets are still ordered only by their time part.
+ * {@link #coalescedCalls()} over {@link #coalescedRoundTrips()} is how many callers a round trip served on
+ * average.
  *
  * <h2>Why no two IDs are equal</h2>
  * Within one bucket no pair {@code (ms, seq)} is issued twice. Between two wraps (one <em>cycle</em>) {@code seq}
@@ -78,14 +95,16 @@ import java.util.concurrent.locks.LockSupport;
  * a probe, which closes it on any answer (busy included) and opens it again, for another {@code openDuration}, on a
  * failure. A probe that ends for another reason (an interrupt) gives the bucket back, so that the next caller probes
  * it at once; one still unanswered {@code openDuration} after it started is presumed lost, and the next caller probes
- * too. The failover fence above is no part of the breaker: a fenced bucket answers, busy. One call tries the buckets
- * in turn until one gives an ID, until it has tried every bucket, or until it has spent the executor's timeout (a
- * call costs at most about twice the timeout: the last command started within it may take its own timeout). A pass
- * in which every bucket that answered was busy waits a fraction of a millisecond and goes round again, still within
- * the timeout. When no bucket answered, the call throws {@link StoreUnavailableException}.
+ * too. The failover fence above is no part of the breaker: a fenced bucket answers, busy. One round trip tries the
+ * buckets in turn until it has the sequences for its callers, until it has tried every bucket, or until it has spent
+ * the executor's timeout (a round trip costs at most about twice the timeout: the last command started within it may
+ * take its own timeout). A pass in which every bucket that answered was busy waits a fraction of a millisecond and
+ * goes round again, still within the timeout. When no bucket answered, every caller of the round trip gets
+ * {@link StoreUnavailableException}. A caller queued behind a round trip gives up after twice the timeout with a
+ * {@link StoreUnavailableException} of its own, so a call costs at most about four times the timeout.
  *
- * <p>Thread-safe. Besides the round trip, a call allocates only the ID's bytes and its string (see
- * {@link ReadableIdFormat#format}).
+ * <p>Thread-safe. Besides the round trip (and, when it queues, a record of its own), a call allocates only the ID's
+ * bytes and its string (see {@link ReadableIdFormat#format}).
  */
 public final class BucketedRedisSequence implements ReadableIdService {
 
@@ -106,13 +125,16 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     private static final System.Logger LOG = System.getLogger(BucketedRedisSequence.class.getName());
 
-    // The answer is {ms, seq}; {-1, wrap} when this call wrapped the bucket and {-2, wrap} while the bucket is still in
-    // the millisecond it wrapped in: both are busy. {-3, fence} when the bucket was last written under another
+    // ARGV[3] is n, how many sequences the caller wants. The answer is {ms, last, k}: the sequences last - k + 1 to last
+    // of millisecond ms, k from 1 to n (fewer than n when the bucket reached maxSequence: its next call wraps it);
+    // {-1, wrap} when this call wrapped the bucket (it found the last sequence taken) and {-2, wrap} while the bucket is
+    // still in the millisecond it wrapped in: both are busy. With n = 1 this is exactly what one HINCRBY per ID did, so
+    // instances of either version may share the buckets. {-3, fence} when the bucket was last written under another
     // replication id (a failover), or found without one on a node that was promoted at some time (it may have been lost
     // with the lag, or written by an older idgen): it is fenced, busy until the clock passes the fence. A new (or lost)
     // bucket starts at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286:
-    // exact in Lua's doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms.
-    static final RedisScript NEXT = RedisScript.of("idgen-bucket-next", RedisScript.REPLICATION + """
+    // exact in Lua's doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms, n.
+    static final RedisScript NEXT = RedisScript.of("idgen-bucket-next-n", RedisScript.REPLICATION + """
             local time = redis.call('TIME')
             local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
             local state = redis.call('HMGET', KEYS[1], 'ms', 'wrap', 'seq', 'replid')
@@ -128,14 +150,16 @@ public final class BucketedRedisSequence implements ReadableIdService {
             end
             local wrap = tonumber(state[2])
             if wrap and now <= wrap then return {-2, wrap} end
-            if not state[3] then redis.call('HSET', KEYS[1], 'seq', -1) end
-            local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-            if seq > tonumber(ARGV[1]) then
+            local seq = tonumber(state[3] or '-1')
+            local max = tonumber(ARGV[1])
+            if seq >= max then
               redis.call('HSET', KEYS[1], 'seq', -1, 'wrap', now, 'ms', now)
               return {-1, now}
             end
-            redis.call('HSET', KEYS[1], 'ms', now)
-            return {now, seq}
+            local n = math.min(tonumber(ARGV[3]), max - seq)
+            seq = seq + n
+            redis.call('HSET', KEYS[1], 'seq', seq, 'ms', now)
+            return {now, seq, n}
             """);
 
     /**
@@ -151,6 +175,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
     private static final long FENCED = -3;
 
     private static final long WRAPPED = -1;
+
+    private static final byte[] ONE = {'1'};
 
     /** How long a pass of busy buckets waits before the next: well under the millisecond that frees them. */
     private static final long BUSY_PAUSE_NANOS = 100_000;
@@ -173,6 +199,20 @@ public final class BucketedRedisSequence implements ReadableIdService {
     private final LongAdder wraps = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private final LongAdder fences = new LongAdder();
+    private final LongAdder coalescedCalls = new LongAdder();
+    private final LongAdder coalescedRoundTrips = new LongAdder();
+
+    /**
+     * How many coalescers the business codes are spread over: callers of one code always share one, and codes whose
+     * hashes collide share one too (a bucket's sequences do not depend on the code).
+     */
+    static final int LANES = 16;
+
+    /** The most callers one round trip serves. */
+    public static final int MAX_COALESCED = 1024;
+
+    private final BatchCoalescer<Batch>[] lanes;
+    private final Duration maxQueueWait;
 
     /**
      * With {@value #DEFAULT_BUCKETS} buckets, {@code maxSequence} {@value #DEFAULT_MAX_SEQUENCE}, UTC, an
@@ -223,22 +263,82 @@ public final class BucketedRedisSequence implements ReadableIdService {
         for (int i = 0; i < buckets; i++) {
             breakers[i] = new CircuitBreaker(openDuration, timeSource);
         }
+        this.maxQueueWait = redis.timeout().multipliedBy(2);
+        @SuppressWarnings("unchecked")
+        BatchCoalescer<Batch>[] created = new BatchCoalescer[LANES];
+        String what = "the readable IDs on " + redis.describe();
+        for (int i = 0; i < LANES; i++) {
+            created[i] = new BatchCoalescer<>(this::take, MAX_COALESCED, maxQueueWait, what);
+        }
+        this.lanes = created;
     }
 
     /**
-     * @throws StoreUnavailableException when no bucket answered (all open, or every try failed), or when the
-     *         executor's timeout was spent in this call
+     * What one round trip took for {@code n} callers: pieces of consecutive sequences, each of one bucket and one
+     * millisecond (usually one piece; more when a bucket ran out of sequences in the middle). Index {@code i} is the
+     * {@code i}-th sequence over the pieces in order.
+     */
+    private final class Batch {
+        int pieces;
+        int[] bucket = new int[1];
+        long[] ms = new long[1];
+        long[] firstSequence = new long[1];
+        int[] count = new int[1];
+        int size;
+
+        void add(int pieceBucket, long pieceMs, long lastSequence, int pieceCount) {
+            if (pieces == bucket.length) {
+                int length = pieces * 2;
+                bucket = java.util.Arrays.copyOf(bucket, length);
+                ms = java.util.Arrays.copyOf(ms, length);
+                firstSequence = java.util.Arrays.copyOf(firstSequence, length);
+                count = java.util.Arrays.copyOf(count, length);
+            }
+            bucket[pieces] = pieceBucket;
+            ms[pieces] = pieceMs;
+            firstSequence[pieces] = lastSequence - pieceCount + 1;
+            count[pieces] = pieceCount;
+            pieces++;
+            size += pieceCount;
+        }
+
+        String id(int index, String bizCode) {
+            int piece = 0;
+            int offset = index;
+            while (offset >= count[piece]) {
+                offset -= count[piece];
+                piece++;
+            }
+            return readableId(ms[piece], bizCode, bucket[piece], firstSequence[piece] + offset);
+        }
+    }
+
+    /**
+     * @throws StoreUnavailableException when no bucket answered (all open, or every try failed), when the executor's
+     *         timeout was spent in the round trip that served this call, or when this call waited in the queue for
+     *         twice the executor's timeout without a round trip taking it
      */
     @Override
     public String nextReadableId(String bizCode) {
         ReadableIdFormat.checkBizCode(bizCode);
+        return lanes[(bizCode.hashCode() & 0x7fff_ffff) % LANES].next((batch, index) -> batch.id(index, bizCode));
+    }
+
+    /**
+     * One round trip for {@code n} callers: takes {@code n} sequences from the buckets in turn, starting at the next
+     * bucket of the cursor.
+     */
+    private Batch take(int n) {
+        Batch batch = new Batch();
+        byte[] wanted = n == 1 ? ONE : Integer.toString(n).getBytes(StandardCharsets.US_ASCII);
         int start = Math.floorMod(cursor.getAndIncrement(), buckets);
         // The budget is real time, as the executor's timeout is; the TimeSource only measures openDuration.
         long started = System.nanoTime();
         RedisUnavailableException lastFailure = null;
         long fencedUntil = -1;
         while (true) {
-            boolean anyBusy = false;
+            boolean anyAnswered = false;
+            boolean anyTaken = false;
             for (int k = 0; k < buckets; k++) {
                 int bucket = start + k < buckets ? start + k : start + k - buckets;
                 CircuitBreaker breaker = breakers[bucket];
@@ -250,7 +350,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 }
                 List<Object> answer;
                 try {
-                    answer = redis.evalList(NEXT, keys[bucket], maxSequenceArgument, FENCE_ARGUMENT);
+                    answer = redis.evalList(NEXT, keys[bucket], maxSequenceArgument, FENCE_ARGUMENT, wanted);
                 } catch (RedisUnavailableException e) {
                     failures.increment();
                     lastFailure = e;
@@ -275,34 +375,46 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 if (probe && breaker.onSuccess()) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "Bucket " + bucketName(bucket) + " answers again: closed");
                 }
+                anyAnswered = true;
                 long ms = ((Number) answer.get(0)).longValue();
                 if (ms >= 0) {
-                    return readableId(ms, bizCode, bucket, ((Number) answer.get(1)).longValue());
+                    int taken = ((Number) answer.get(2)).intValue();
+                    batch.add(bucket, ms, ((Number) answer.get(1)).longValue(), taken);
+                    if (batch.size == n) {
+                        coalescedRoundTrips.increment();
+                        coalescedCalls.add(n);
+                        return batch;
+                    }
+                    // The bucket ran out of sequences for the rest: its next call wraps it, so go on to the next.
+                    anyTaken = true;
+                    wanted = Integer.toString(n - batch.size).getBytes(StandardCharsets.US_ASCII);
+                } else {
+                    busySkips.increment();
+                    if (ms == WRAPPED) {
+                        wraps.increment();
+                    } else if (ms == FENCED) {
+                        fences.increment();
+                    }
+                    if (ms == FENCED || fencedUntil >= 0) {
+                        fencedUntil = Math.max(fencedUntil, ((Number) answer.get(1)).longValue());
+                    }
                 }
-                busySkips.increment();
-                if (ms == WRAPPED) {
-                    wraps.increment();
-                } else if (ms == FENCED) {
-                    fences.increment();
-                }
-                if (ms == FENCED || fencedUntil >= 0) {
-                    fencedUntil = Math.max(fencedUntil, ((Number) answer.get(1)).longValue());
-                }
-                anyBusy = true;
                 if (System.nanoTime() - started >= timeoutNanos) {
                     throw busyTooLong(lastFailure, fencedUntil);
                 }
             }
-            if (!anyBusy) {
+            if (!anyAnswered) {
                 throw new StoreUnavailableException("All " + buckets + " buckets of the readable IDs on "
                         + redis.describe() + " are open: their commands failed"
                         + (lastFailure != null ? " (last: " + lastFailure.getMessage() + ")" : "")
                         + "; each is tried again " + openDuration + " after it failed", lastFailure);
             }
-            // Every bucket that answered has used up the current millisecond: the next one frees them.
-            LockSupport.parkNanos(BUSY_PAUSE_NANOS);
-            if (System.nanoTime() - started >= timeoutNanos) {
-                throw busyTooLong(lastFailure, fencedUntil);
+            if (!anyTaken) {
+                // Every bucket that answered has used up the current millisecond: the next one frees them.
+                LockSupport.parkNanos(BUSY_PAUSE_NANOS);
+                if (System.nanoTime() - started >= timeoutNanos) {
+                    throw busyTooLong(lastFailure, fencedUntil);
+                }
             }
         }
     }
@@ -375,6 +487,29 @@ public final class BucketedRedisSequence implements ReadableIdService {
      */
     public long failovers() {
         return fences.sum();
+    }
+
+    /**
+     * @return how many readable IDs were handed out: one per call that got one
+     */
+    public long coalescedCalls() {
+        return coalescedCalls.sum();
+    }
+
+    /**
+     * @return how many round trips served those calls (each takes its callers' sequences from one bucket, from the
+     *         next when a bucket runs out); {@link #coalescedCalls()} over this is how many callers one served on
+     *         average
+     */
+    public long coalescedRoundTrips() {
+        return coalescedRoundTrips.sum();
+    }
+
+    /**
+     * @return how long a caller waits in the queue for a round trip before it gives up: twice the executor's timeout
+     */
+    public Duration maxQueueWait() {
+        return maxQueueWait;
     }
 
     /**

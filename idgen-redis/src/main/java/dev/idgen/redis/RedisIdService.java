@@ -6,10 +6,13 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.SequenceDecodedId;
 
 /**
- * {@code idgen.strategy=redis}: each ID is one script on the name's Redis counter that checks the counter's window
- * (and the master it was installed on) and takes {@code INCRBY 1}; {@link #nextIds} takes {@code INCRBY n}. IDs of a
- * name strictly increase across every instance, and survive Redis losing its data and failovers to lagging replicas:
- * see {@link RedisWindowedCounter}.
+ * {@code idgen.strategy=redis}: IDs come from one script on the name's Redis counter that checks the counter's window
+ * (and the master it was installed on) and takes {@code INCRBY n}. Concurrent {@link #nextId} callers of one name
+ * share one script: callers that arrive while the name's round trip is in flight queue, and the next round trip takes
+ * the range for all of them ({@link RedisWindowedCounter#next}); a lone caller pays one round trip, as before.
+ * {@link #nextIds} takes {@code INCRBY count} in one round trip of its own. IDs of a name never repeat across every
+ * instance, an ID issued to a call that started after another call returned (in any instance) is larger, and both
+ * survive Redis losing its data and failovers to lagging replicas: see {@link RedisWindowedCounter}.
  */
 public final class RedisIdService implements IdService {
 
@@ -27,7 +30,7 @@ public final class RedisIdService implements IdService {
 
     @Override
     public long nextId(String name) {
-        long id = counter.increment(IdArguments.checkName(name), 1);
+        long id = counter.next(IdArguments.checkName(name));
         generated.increment();
         return id;
     }

@@ -3,6 +3,7 @@ package dev.idgen.redis;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.coalesce.RangeCoalescer;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 import java.nio.charset.StandardCharsets;
@@ -102,13 +103,35 @@ public final class RedisWindowedCounter {
             return 1
             """);
 
-    /** A name's keys. */
+    /** The most callers of one name that one {@code INCRBY n} serves (fewer when the window is smaller). */
+    public static final int MAX_COALESCED = 1024;
+
+    /** A name's keys, and the coalescer of its {@link #next} callers (made by the first of them). */
     private static final class Counter {
+        private static final java.lang.invoke.VarHandle COALESCER;
+
+        static {
+            try {
+                COALESCER = java.lang.invoke.MethodHandles.lookup().findVarHandle(Counter.class, "coalescer",
+                        RangeCoalescer.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         final byte[][] keys;
+        /** Written once, through {@link #COALESCER}. */
+        private volatile RangeCoalescer coalescer;
 
         Counter(String counterKey) {
             this.keys = new byte[][] { counterKey.getBytes(StandardCharsets.UTF_8),
                     (counterKey + ":window").getBytes(StandardCharsets.UTF_8) };
+        }
+
+        /** @return {@code created}, or the coalescer another caller installed first */
+        RangeCoalescer install(RangeCoalescer created) {
+            RangeCoalescer witness = (RangeCoalescer) COALESCER.compareAndExchange(this, null, created);
+            return witness != null ? witness : created;
         }
     }
 
@@ -123,6 +146,10 @@ public final class RedisWindowedCounter {
     private final LongAdder windowsReserved = new LongAdder();
     private final LongAdder lostCounters = new LongAdder();
     private final LongAdder failovers = new LongAdder();
+    private final LongAdder coalescedCalls = new LongAdder();
+    private final LongAdder coalescedRoundTrips = new LongAdder();
+    private final int maxCoalesced;
+    private final java.time.Duration maxQueueWait;
     private static final byte[] ONE = {'1'};
 
     /**
@@ -154,6 +181,39 @@ public final class RedisWindowedCounter {
         this.windows = windows;
         this.prefix = RedisKeys.checkPrefix(prefix);
         this.windowSize = windowSize;
+        this.maxCoalesced = (int) Math.min(MAX_COALESCED, windowSize);
+        this.maxQueueWait = redis.timeout().multipliedBy(2);
+    }
+
+    /**
+     * The next value of the counter of {@code name}, for one caller: concurrent callers of one name share one round
+     * trip. While a round trip of the name is in flight, callers queue; when it returns, the next round trip takes
+     * {@code INCRBY n} for all of them (at most {@link #MAX_COALESCED}, and never more than the window size) and hands
+     * the range out, the oldest caller the lowest value. A lone caller runs its round trip on its own thread, as
+     * {@link #increment} does. A call that started after another call returned gets a larger value
+     * (a round trip serves only callers queued before it started, and the counter only moves forward; a call of
+     * another process that returned before this one started took its value from an earlier round trip too), and
+     * values of a name never repeat, across processes too.
+     *
+     * @param name a name, already checked
+     * @return the value
+     * @throws RedisUnavailableException when Redis does not answer in time (every caller of the round trip gets it)
+     * @throws StoreUnavailableException when a new window is needed and the database cannot give one, or when this
+     *         call waited in the queue for twice the executor's timeout without a round trip taking it
+     * @throws IdGenerationException when interrupted while queued
+     */
+    public long next(String name) {
+        Counter counter = counter(name);
+        RangeCoalescer coalescer = counter.coalescer;
+        if (coalescer == null) {
+            coalescer = counter.install(new RangeCoalescer(n -> {
+                long last = increment(name, counter, n);
+                coalescedRoundTrips.increment();
+                coalescedCalls.add(n);
+                return last;
+            }, maxCoalesced, 1, maxQueueWait, "the Redis counter '" + name + "' (" + redis.describe() + ")"));
+        }
+        return coalescer.next();
     }
 
     /**
@@ -166,7 +226,10 @@ public final class RedisWindowedCounter {
      * @throws StoreUnavailableException when a new window is needed and the database cannot give one
      */
     public long increment(String name, long n) {
-        Counter counter = counter(name);
+        return increment(name, counter(name), n);
+    }
+
+    private long increment(String name, Counter counter, long n) {
         byte[] amount = n == 1 ? ONE : Long.toString(n).getBytes(StandardCharsets.US_ASCII);
         for (int attempt = 0;; attempt++) {
             List<Object> answer = redis.evalList(INCREMENT, counter.keys, amount);
@@ -292,6 +355,29 @@ public final class RedisWindowedCounter {
      */
     public long failovers() {
         return failovers.sum();
+    }
+
+    /**
+     * @return how many values {@link #next} handed out: one per call
+     */
+    public long coalescedCalls() {
+        return coalescedCalls.sum();
+    }
+
+    /**
+     * @return how many round trips ({@code INCRBY n}) those calls shared; {@link #coalescedCalls()} over this is how
+     *         many callers one round trip served on average
+     */
+    public long coalescedRoundTrips() {
+        return coalescedRoundTrips.sum();
+    }
+
+    /**
+     * @return how long a {@link #next} caller waits in the queue for a round trip before it gives up: twice the
+     *         executor's timeout
+     */
+    public java.time.Duration maxQueueWait() {
+        return maxQueueWait;
     }
 
     public long windowSize() {

@@ -28,7 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * which the store's own timeout bounds.</li>
  * <li>A round trip that fails fails every caller it was for, with its exception; the queue behind it is served by the
  * next round trip, led by the first of it whose wait has not run out (one whose wait ran out is failed as if it had
- * given up in the queue: it would start a round trip with no time left).</li>
+ * given up in the queue: it would start a round trip with no time left). Except when it failed because its leading
+ * caller was interrupted (the store's wait throws on an interrupt): that fails the leader only, and the others go
+ * back to the head of the queue for the next round trip.</li>
  * <li>With a {@link TimedRangeSource}, each round trip is given its leader's deadline: the moment its maximum wait,
  * counted from its call, runs out. The leader is the oldest caller of its round trip, so a source that keeps to the
  * deadline ends every caller's wait within that caller's own maximum wait, queueing included.</li>
@@ -292,6 +294,14 @@ public final class RangeCoalescer {
         try {
             last = source.take(n, deadline);
         } catch (RuntimeException | Error e) {
+            if (batchSize > 0 && Thread.currentThread().isInterrupted()) {
+                // This caller was interrupted (a cancelled request, a pool shutting down), which fails the store's
+                // wait: not the store's failure and not the others' business. They were queued before this round
+                // trip started, so the next one may serve them in its place.
+                requeue(batch, batchSize);
+                passLead();
+                throw e;
+            }
             RuntimeException failure = e instanceof RuntimeException r ? r
                     : new IdGenerationException("The round trip to " + what + " failed: " + e, e);
             passLead();
@@ -315,6 +325,18 @@ public final class RangeCoalescer {
             LockSupport.unpark(waiter.thread);
         }
         return first;
+    }
+
+    /** Puts the callers of a round trip that did not run back at the head of the queue, in their order. */
+    private void requeue(Waiter[] batch, int batchSize) {
+        lock.lock();
+        try {
+            for (int i = batchSize - 1; i >= 0; i--) {
+                queue.addFirst(batch[i]);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void passLead() {

@@ -56,6 +56,8 @@ class RangeCoalescerTest {
                     g.await(60, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                    // As a store's client does: an interrupted wait fails the round trip.
+                    throw new dev.idgen.core.IdGenerationException("Interrupted while waiting for the store", e);
                 }
             }
             if (roundTrip == failAt) {
@@ -333,6 +335,47 @@ class RangeCoalescerTest {
                 .isBetween(starts[0] + maxWaitNanos, starts[1] + maxWaitNanos);
         assertThat(deadline).as("no later than any caller's of the round trip").isLessThanOrEqualTo(
                 queuedAll + maxWaitNanos);
+    }
+
+    @Test
+    void anInterruptedLeaderFailsAloneAndTheCallersOfItsRoundTripAreServedByTheNext() throws Exception {
+        Counter counter = new Counter(1);
+        RangeCoalescer coalescer = coalescer(counter, 1024, Duration.ofSeconds(60));
+        CountDownLatch firstGate = new CountDownLatch(1);
+        counter.gate = firstGate;
+        Future<Long> first = executor.submit(coalescer::next);
+        until(() -> counter.sizes.size() == 1, "the first round trip");
+        AtomicInteger leaderOutcome = new AtomicInteger(-1);
+        Thread leader = new Thread(() -> {
+            try {
+                coalescer.next();
+                leaderOutcome.set(0);
+            } catch (dev.idgen.core.IdGenerationException e) {
+                leaderOutcome.set(Thread.currentThread().isInterrupted() ? 1 : 2);
+            }
+        });
+        leader.start();
+        until(() -> coalescer.queued() == 1, "the next leader queued");
+        List<Future<Long>> others = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            others.add(executor.submit(coalescer::next));
+            int queued = i + 2;
+            until(() -> coalescer.queued() == queued, queued + " callers queued");
+        }
+        counter.gate = new CountDownLatch(1); // the second round trip hangs until its leader is interrupted
+        firstGate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+        until(() -> counter.sizes.size() == 2, "the second round trip, for three callers");
+        counter.gate = null;
+        leader.interrupt();
+        leader.join(60_000);
+        assertThat(leaderOutcome).as("the leader failed, its interrupt kept").hasValue(1);
+        List<Long> got = new ArrayList<>();
+        for (Future<Long> other : others) {
+            got.add(other.get(60, TimeUnit.SECONDS));
+        }
+        assertThat(got).as("the others, served by the next round trip").containsExactlyInAnyOrder(2L, 3L);
+        assertThat(counter.sizes).containsExactly(1, 3, 2);
     }
 
     @Test

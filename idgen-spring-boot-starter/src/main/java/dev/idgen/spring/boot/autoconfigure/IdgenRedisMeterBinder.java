@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Meters of idgen's Redis backends, all read from counters when scraped: Redis round trips by outcome
  * ({@code idgen.redis.round.trips}, a timer), database windows reserved and counters Redis lost, segments the dual
- * store took from the database, and the circuit state of each readable-ID bucket.
+ * store took from the database, the circuit state of each readable-ID bucket, and how concurrent calls of the
+ * {@code redis} strategy and of readable IDs share round trips ({@code idgen.redis.coalesced.calls} and
+ * {@code idgen.redis.coalesced.round.trips}, tagged {@code source}: their ratio is how many callers one round trip
+ * served).
  */
 public final class IdgenRedisMeterBinder implements MeterBinder {
 
@@ -65,9 +68,29 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
                             + " restart with an older dataset) and continued from a fresh window")
                     .register(registry);
         }
+        if (counter != null) {
+            // The redis strategy's counter: its nextId callers share round trips.
+            bindCoalesced(registry, "redis-strategy", counter, RedisWindowedCounter::coalescedCalls,
+                    RedisWindowedCounter::coalescedRoundTrips);
+        }
         if (readableIds != null) {
             BucketMeters.bind(registry, readableIds);
         }
+    }
+
+    /** Tag {@code source} of the coalescing meters: the {@code redis} strategy, or readable IDs. */
+    static final String SOURCE = "source";
+
+    static <T> void bindCoalesced(MeterRegistry registry, String source, T owner,
+            java.util.function.ToDoubleFunction<T> calls, java.util.function.ToDoubleFunction<T> roundTrips) {
+        FunctionCounter.builder("idgen.redis.coalesced.calls", owner, calls).tag(SOURCE, source)
+                .description("Calls served through shared Redis round trips (one ID each): concurrent callers of one"
+                        + " name (redis strategy) or business code (readable IDs) share one INCRBY n")
+                .register(registry);
+        FunctionCounter.builder("idgen.redis.coalesced.round.trips", owner, roundTrips).tag(SOURCE, source)
+                .description("Shared Redis round trips that served those calls; calls over round trips is how many"
+                        + " callers one round trip served")
+                .register(registry);
     }
 
     static final class BucketMeters {
@@ -96,6 +119,8 @@ public final class IdgenRedisMeterBinder implements MeterBinder {
             FunctionCounter.builder("idgen.redis.buckets.failovers", buckets, BucketedRedisSequence::failovers)
                     .description("Times a bucket was found written under another master (a failover) and fenced")
                     .register(registry);
+            bindCoalesced(registry, "readable-ids", buckets, BucketedRedisSequence::coalescedCalls,
+                    BucketedRedisSequence::coalescedRoundTrips);
         }
 
         /** Spelled out, not the enum's ordinal: dashboards and alerts read these published numbers. */

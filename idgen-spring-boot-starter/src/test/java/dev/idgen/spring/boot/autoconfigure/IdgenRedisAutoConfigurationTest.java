@@ -61,6 +61,10 @@ class IdgenRedisAutoConfigurationTest {
                     .isGreaterThanOrEqualTo(2);
             assertThat(registry.get("idgen.redis.windows").functionCounter().count()).isEqualTo(1);
             assertThat(registry.get("idgen.redis.failovers").functionCounter().count()).isZero();
+            assertThat(registry.get("idgen.redis.coalesced.calls").tag("source", "redis-strategy").functionCounter()
+                    .count()).as("nextId calls; nextIds takes its own round trip").isEqualTo(1);
+            assertThat(registry.get("idgen.redis.coalesced.round.trips").tag("source", "redis-strategy")
+                    .functionCounter().count()).isEqualTo(1);
         });
     }
 
@@ -161,6 +165,10 @@ class IdgenRedisAutoConfigurationTest {
                     context.getBean(IdgenRedisMeterBinder.class).bindTo(registry);
                     assertThat(registry.get("idgen.redis.bucket.state").gauges()).hasSize(16);
                     assertThat(registry.get("idgen.redis.buckets.open").gauge().value()).isZero();
+                    assertThat(registry.get("idgen.redis.coalesced.calls").tag("source", "readable-ids")
+                            .functionCounter().count()).isEqualTo(1);
+                    assertThat(registry.get("idgen.redis.coalesced.round.trips").tag("source", "readable-ids")
+                            .functionCounter().count()).isEqualTo(1);
                 });
         runner.withPropertyValues("idgen.redis.buckets.enabled=true", "idgen.redis.buckets.count=2000")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()

@@ -1,0 +1,324 @@
+package dev.idgen.core.coalesce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.StoreUnavailableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class BatchCoalescerTest {
+
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    /** What one round trip took: {@code n} labels from {@code first}, written as strings to show the shape is free. */
+    private record Labels(long first, int n) {
+        String label(int index) {
+            assertThat(index).isBetween(0, n - 1);
+            return "L" + (first + index);
+        }
+    }
+
+    /** A counter in a "store" handing out labels; records each n. */
+    private static final class Store implements BatchCoalescer.BatchSource<Labels> {
+        final AtomicLong value = new AtomicLong();
+        final List<Integer> sizes = new CopyOnWriteArrayList<>();
+        volatile CountDownLatch gate;
+        volatile int failAt;
+        volatile RuntimeException failure;
+
+        @Override
+        public Labels take(int n) {
+            sizes.add(n);
+            int roundTrip = sizes.size();
+            CountDownLatch g = gate;
+            if (g != null) {
+                try {
+                    g.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IdGenerationException("Interrupted while waiting for the store", e);
+                }
+            }
+            if (roundTrip == failAt) {
+                throw failure;
+            }
+            LockSupport.parkNanos(20_000);
+            return new Labels(value.getAndAdd(n) + 1, n);
+        }
+    }
+
+    private static BatchCoalescer<Labels> coalescer(Store store, int maxBatch, Duration maxWait) {
+        return new BatchCoalescer<>(store, maxBatch, maxWait, "the test store");
+    }
+
+    private static String next(BatchCoalescer<Labels> coalescer) {
+        return coalescer.next(Labels::label);
+    }
+
+    private static long number(String label) {
+        return Long.parseLong(label.substring(1));
+    }
+
+    private static void until(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aLoneCallerMakesOneRoundTripOfOnePerCall() {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofSeconds(10));
+        for (int i = 1; i <= 50; i++) {
+            assertThat(next(coalescer)).isEqualTo("L" + i);
+        }
+        assertThat(store.sizes).hasSize(50).containsOnly(1);
+        assertThat(coalescer.roundTrips()).isEqualTo(50);
+    }
+
+    private record Call(long start, long end, long value) {
+    }
+
+    @Test
+    void concurrentCallersShareRoundTripsEachShareGoesToOneCallerAndALaterCallGetsALaterOne() throws Exception {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofSeconds(60));
+        int threads = 16;
+        int perThread = 2_000;
+        List<Future<List<Call>>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            futures.add(executor.submit(() -> {
+                List<Call> calls = new ArrayList<>(perThread);
+                for (int i = 0; i < perThread; i++) {
+                    long start = System.nanoTime();
+                    long value = number(next(coalescer));
+                    calls.add(new Call(start, System.nanoTime(), value));
+                }
+                return calls;
+            }));
+        }
+        List<Call> calls = new ArrayList<>();
+        for (Future<List<Call>> future : futures) {
+            calls.addAll(future.get(120, TimeUnit.SECONDS));
+        }
+        int total = threads * perThread;
+        assertThat(calls.stream().mapToLong(Call::value).sorted().toArray())
+                .as("every share handed out once").containsExactly(
+                        java.util.stream.LongStream.rangeClosed(1, total).toArray());
+        assertThat(coalescer.roundTrips()).as("round trips").isLessThan(total).isEqualTo(store.sizes.size());
+
+        calls.sort(Comparator.comparingLong(Call::end));
+        long[] ends = calls.stream().mapToLong(Call::end).toArray();
+        long[] highestBefore = new long[calls.size()];
+        long highest = Long.MIN_VALUE;
+        for (int i = 0; i < calls.size(); i++) {
+            highest = Math.max(highest, calls.get(i).value());
+            highestBefore[i] = highest;
+        }
+        for (Call call : calls) {
+            int returnedBefore = lowerBound(ends, call.start());
+            if (returnedBefore > 0) {
+                assertThat(call.value()).as("a call that started after others returned")
+                        .isGreaterThan(highestBefore[returnedBefore - 1]);
+            }
+        }
+    }
+
+    private static int lowerBound(long[] values, long key) {
+        int index = Arrays.binarySearch(values, key);
+        if (index < 0) {
+            return -index - 1;
+        }
+        while (index > 0 && values[index - 1] == key) {
+            index--;
+        }
+        return index;
+    }
+
+    @Test
+    void noRoundTripServesMoreCallersThanTheBatchLimitAndTheOldestGetsTheFirstShare() throws Exception {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 4, Duration.ofSeconds(60));
+        store.gate = new CountDownLatch(1);
+        List<Future<String>> values = new ArrayList<>();
+        values.add(executor.submit(() -> next(coalescer)));
+        until(() -> store.sizes.size() == 1, "the first round trip");
+        for (int i = 0; i < 9; i++) {
+            values.add(executor.submit(() -> next(coalescer)));
+            int queued = i + 1;
+            until(() -> coalescer.queued() == queued, queued + " callers queued");
+        }
+        store.gate.countDown();
+        List<String> got = new ArrayList<>();
+        for (Future<String> value : values) {
+            got.add(value.get(60, TimeUnit.SECONDS));
+        }
+        assertThat(got).as("in the order the callers queued").containsExactly("L1", "L2", "L3", "L4", "L5", "L6",
+                "L7", "L8", "L9", "L10");
+        assertThat(store.sizes).containsExactly(1, 4, 4, 1);
+    }
+
+    @Test
+    void aFailedRoundTripFailsTheCallersItWasForAndTheQueueBehindItIsServed() throws Exception {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofSeconds(60));
+        store.gate = new CountDownLatch(1);
+        Future<String> first = executor.submit(() -> next(coalescer));
+        until(() -> store.sizes.size() == 1, "the first round trip");
+        List<Future<String>> failing = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            failing.add(executor.submit(() -> next(coalescer)));
+        }
+        until(() -> coalescer.queued() == 3, "three callers queued");
+        IllegalStateException broken = new IllegalStateException("store went away");
+        store.failAt = 2;
+        store.failure = broken;
+        store.gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
+        for (Future<String> f : failing) {
+            assertThatThrownBy(() -> f.get(60, TimeUnit.SECONDS)).hasCause(broken);
+        }
+        assertThat(store.sizes).containsExactly(1, 3);
+        assertThat(next(coalescer)).as("the next caller, after the failure").isEqualTo("L2");
+    }
+
+    @Test
+    void aCallerThatWaitsTooLongInTheQueueGivesUpAndTakesNoShare() throws Exception {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofMillis(200));
+        store.gate = new CountDownLatch(1);
+        Future<String> first = executor.submit(() -> next(coalescer));
+        until(() -> store.sizes.size() == 1, "the first round trip");
+        CompletableFuture<String> queued = CompletableFuture.supplyAsync(() -> next(coalescer), executor);
+        assertThatThrownBy(() -> queued.get(60, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("No round trip to the test store took this call within 200 ms");
+        assertThat(coalescer.queued()).isZero();
+        store.gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
+        store.gate = null;
+        assertThat(next(coalescer)).as("no share was taken for the caller that gave up").isEqualTo("L2");
+        assertThat(store.sizes).containsExactly(1, 1);
+    }
+
+    @Test
+    void anInterruptedQueuedCallerLeavesTheQueueWithItsInterruptKept() throws Exception {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofSeconds(60));
+        store.gate = new CountDownLatch(1);
+        Future<String> first = executor.submit(() -> next(coalescer));
+        until(() -> store.sizes.size() == 1, "the first round trip");
+        AtomicInteger interruptKept = new AtomicInteger(-1);
+        Thread caller = new Thread(() -> {
+            try {
+                next(coalescer);
+            } catch (IdGenerationException e) {
+                interruptKept.set(Thread.currentThread().isInterrupted() ? 1 : 0);
+            }
+        });
+        caller.start();
+        until(() -> coalescer.queued() == 1, "the caller queued");
+        caller.interrupt();
+        caller.join(60_000);
+        assertThat(interruptKept).hasValue(1);
+        store.gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
+        store.gate = null;
+        assertThat(next(coalescer)).isEqualTo("L2");
+    }
+
+    @Test
+    void anInterruptedLeaderFailsAloneAndTheCallersOfItsRoundTripAreServedByTheNext() throws Exception {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofSeconds(60));
+        CountDownLatch firstGate = new CountDownLatch(1);
+        store.gate = firstGate;
+        Future<String> first = executor.submit(() -> next(coalescer));
+        until(() -> store.sizes.size() == 1, "the first round trip");
+        AtomicInteger leaderOutcome = new AtomicInteger(-1);
+        Thread leader = new Thread(() -> {
+            try {
+                next(coalescer);
+                leaderOutcome.set(0);
+            } catch (IdGenerationException e) {
+                leaderOutcome.set(Thread.currentThread().isInterrupted() ? 1 : 2);
+            }
+        });
+        leader.start();
+        until(() -> coalescer.queued() == 1, "the next leader queued");
+        List<Future<String>> others = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            others.add(executor.submit(() -> next(coalescer)));
+            int queued = i + 2;
+            until(() -> coalescer.queued() == queued, queued + " callers queued");
+        }
+        store.gate = new CountDownLatch(1); // the second round trip hangs until its leader is interrupted
+        firstGate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
+        until(() -> store.sizes.size() == 2, "the second round trip, for three callers");
+        store.gate = null;
+        leader.interrupt();
+        leader.join(60_000);
+        assertThat(leaderOutcome).as("the leader failed, its interrupt kept").hasValue(1);
+        List<String> got = new ArrayList<>();
+        for (Future<String> other : others) {
+            got.add(other.get(60, TimeUnit.SECONDS));
+        }
+        assertThat(got).as("the others, served by the next round trip, in their order").containsExactly("L2", "L3");
+        assertThat(store.sizes).containsExactly(1, 3, 2);
+    }
+
+    @Test
+    void aFailingShareFailsOnlyItsCaller() throws Exception {
+        Store store = new Store();
+        BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofSeconds(60));
+        store.gate = new CountDownLatch(1);
+        Future<String> first = executor.submit(() -> next(coalescer));
+        until(() -> store.sizes.size() == 1, "the first round trip");
+        Future<String> failing = executor.submit(() -> coalescer.<String>next((labels, index) -> {
+            throw new IllegalArgumentException("cannot format " + labels.label(index));
+        }));
+        until(() -> coalescer.queued() == 1, "one caller queued");
+        Future<String> other = executor.submit(() -> next(coalescer));
+        until(() -> coalescer.queued() == 2, "two callers queued");
+        store.gate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
+        assertThatThrownBy(() -> failing.get(60, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("cannot format L2");
+        assertThat(other.get(60, TimeUnit.SECONDS)).isEqualTo("L3");
+    }
+
+    @Test
+    void badSettingsAreRefusedNamingTheArgument() {
+        Store store = new Store();
+        assertThatThrownBy(() -> new BatchCoalescer<>(store, 0, Duration.ofSeconds(1), "x"))
+                .hasMessageContaining("maxBatch must be at least 1");
+        assertThatThrownBy(() -> new BatchCoalescer<>(store, 1, Duration.ZERO, "x"))
+                .hasMessageContaining("maxWait must be positive");
+    }
+}
