@@ -23,8 +23,8 @@ public class IdgenProperties implements InitializingBean {
 
     /**
      * Which strategy issues the IDs: 'snowflake' (no server at run time), 'segment' (blocks of IDs leased from a
-     * database or Redis and served from memory), 'ticket' (one database round trip per call) or 'redis' (one Redis
-     * INCR per call, in windows reserved from a database).
+     * database or Redis and served from memory), 'ticket' (a database row update, shared by the calls for a name
+     * that arrive together) or 'redis' (an INCRBY, shared likewise, in windows reserved from a database).
      */
     private String strategy = Strategy.SNOWFLAKE.value();
 
