@@ -19,7 +19,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Readable IDs ({@link BucketedRedisSequence#nextReadableId}, 256 buckets, one script round trip per ID) beside raw
+ * Readable IDs ({@link BucketedRedisSequence#nextReadableId}, 256 buckets, one script round trip shared by the
+ * concurrent callers of a business code) beside raw
  * Lettuce {@code INCR} on the same Redis, both over one shared connection. Subclasses fix the thread count.
  */
 @State(Scope.Benchmark)

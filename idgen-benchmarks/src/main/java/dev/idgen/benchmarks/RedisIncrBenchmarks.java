@@ -16,7 +16,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The redis strategy on a real Redis beside the raw Lettuce it wraps. idgen: {@code RedisIdService.nextId}, one
- * script per ID that checks the window and the master's replication id and takes {@code INCRBY}, over Spring Data Redis's shared native Lettuce connection,
+ * script per round trip that checks the window and the master's replication id and takes {@code INCRBY n} for the
+ * concurrent callers of the name, over Spring Data Redis's shared native Lettuce connection,
  * windows of 100,000 reserved from MariaDB. Raw: {@code INCR} on one key through Lettuce's sync API on one shared
  * Lettuce connection. Both sides multiplex every calling thread over a single connection, no pool.
  * Redis as in {@link Redis} (a single Redis, a Sentinel master or a Cluster), MariaDB as in {@link MariaDb}.
