@@ -8,22 +8,44 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@link RangeCoalescer} for values that are not one {@code long} each: concurrent callers share one round trip that
- * takes a <em>batch</em> of {@code n} values of any shape, and each caller turns its share (the batch and its index in
- * it) into its value on its own thread. Readable IDs use it: one script takes {@code n} sequences of a bucket, and each
- * caller formats its own ID from the bucket, the millisecond and its sequence.
+ * Combines concurrent callers of one store into one round trip: callers that arrive while a round trip is in flight
+ * queue up, and when it returns, one of them takes the whole queue's worth in the next round trip: a <em>batch</em> of
+ * {@code n} values of any shape, from which each caller turns its share (the batch and its index in it, the oldest
+ * caller the lowest index) into its value on its own thread. {@link RangeCoalescer} is the batch of a counter (one
+ * {@code INCRBY n}, one {@code UPDATE … + n}); readable IDs take {@code n} sequences of a bucket, and each caller
+ * formats its own ID.
  *
- * <p>The invariants are {@link RangeCoalescer}'s:
+ * <p><b>Invariants.</b>
  * <ul>
- * <li>at most one round trip is in flight, on a caller's own thread;</li>
- * <li>a round trip serves only callers that were queued before it started, so a call that starts after another call
- * returned is served by a later round trip;</li>
- * <li>each index of a batch goes to exactly one caller, the oldest caller the lowest index; a caller that gives up
- * while still queued (its deadline, an interrupt) leaves the queue and no share is taken for it;</li>
- * <li>a round trip that fails fails every caller it was for, with its exception, except when it failed because its
- * leading caller was interrupted: that is the leader's own business, so the others go back to the head of the queue
- * and the next round trip serves them.</li>
+ * <li>At most {@code maxInFlight} round trips per coalescer are in flight ({@link #inFlight}; one unless the
+ * constructor says otherwise); each runs on a caller's own thread (no hand-off to another thread), so a lone caller
+ * pays two uncontended lock operations over the bare round trip. A caller that finds fewer in flight starts one at
+ * once; the others queue.</li>
+ * <li>A round trip serves only callers that were queued before it started. So a call that starts after another call
+ * returned is served by a round trip that started after that call's had returned, and gets a larger value (the
+ * store's counter only moves forward): the order of the plain one-call-one-round-trip path holds, however many round
+ * trips are in flight. (Round trips in flight together serve calls that overlap in time, which may get their values
+ * in either order.)</li>
+ * <li>Each index of a batch goes to exactly one caller. A caller that gives up waiting (its deadline, an interrupt)
+ * while still queued leaves the queue, so no share is taken for it; once its round trip has started it waits for it,
+ * which the store's own timeout bounds.</li>
+ * <li>A round trip that fails fails every caller it was for, with its exception; the queue behind it is served by the
+ * next round trip, led by the first of it whose wait has not run out (one whose wait ran out is failed as if it had
+ * given up in the queue: it would start a round trip with no time left). Except when it failed because its leading
+ * caller was interrupted (the store's wait throws on an interrupt): that fails the leader only, and the others go
+ * back to the head of the queue for the next round trip.</li>
+ * <li>With a {@link TimedRangeSource}, each round trip is given its leader's deadline: the moment its maximum wait,
+ * counted from its call, runs out. The leader is the oldest caller of its round trip, so a source that keeps to the
+ * deadline ends every caller's wait within that caller's own maximum wait, queueing included.</li>
  * </ul>
+ *
+ * <p>Callers that queue allocate one small record each; the lone-caller path allocates only what its source does.
+ *
+ * <p><b>How many in flight.</b> With one, the callers a round trip served come back while the next one is already
+ * under way (it took the callers queued meanwhile), so they wait for it and then one more: callers alternate in two
+ * groups, each call waits about two round trips, and a store whose round trips are slow for reasons other than load
+ * (a commit's disk flush, network latency) serves about half as many calls as plain calls would. A few round trips in
+ * flight let returning callers start the next one sooner, at the cost of smaller batches.
  *
  * @param <B> a batch: what one round trip took, enough for the callers it served
  */
@@ -43,6 +65,40 @@ public final class BatchCoalescer<B> {
          * @return the values, for indexes {@code 0} to {@code n - 1}
          */
         B take(int n);
+    }
+
+    /**
+     * One round trip to the store that keeps to a deadline.
+     *
+     * @param <B> the batch
+     */
+    @FunctionalInterface
+    public interface TimedBatchSource<B> {
+        /**
+         * Takes {@code n} values from the store in one round trip, giving up by {@code deadline}.
+         *
+         * @param n how many, from 1 to the coalescer's batch limit
+         * @param deadline the {@link System#nanoTime()} by which the round trip should end: the moment its leading
+         *        caller's maximum wait runs out, never earlier than any other of its callers' (it may already be
+         *        close)
+         * @return the values, for indexes {@code 0} to {@code n - 1}
+         */
+        B take(int n, long deadline);
+    }
+
+    /**
+     * Turns a caller's share of a batch into a {@code long}, on the caller's own thread.
+     *
+     * @param <B> the batch
+     */
+    @FunctionalInterface
+    public interface LongShare<B> {
+        /**
+         * @param batch the batch the caller was served from
+         * @param index the caller's index in it, from 0 to the batch's {@code n - 1}
+         * @return the caller's value
+         */
+        long value(B batch, int index);
     }
 
     /**
@@ -72,6 +128,8 @@ public final class BatchCoalescer<B> {
      */
     private static final class Waiter {
         final Thread thread;
+        /** When this caller's maximum wait runs out, on {@link System#nanoTime()}. */
+        final long deadline;
         Object served;
         int index;
         RuntimeException failure;
@@ -79,19 +137,22 @@ public final class BatchCoalescer<B> {
         int batchSize;
         volatile int state;
 
-        Waiter(Thread thread) {
+        Waiter(Thread thread, long deadline) {
             this.thread = thread;
+            this.deadline = deadline;
         }
     }
 
-    private final BatchSource<B> source;
+    private final TimedBatchSource<B> source;
     private final int maxBatch;
     private final long maxWaitNanos;
     private final String what;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Whether a round trip is in flight or about to start. Guarded by {@link #lock}. */
-    private boolean inFlight;
+    /** How many round trips are in flight or about to start. Guarded by {@link #lock}. */
+    private int inFlight;
+    /** The most round trips in flight at once. */
+    private final int maxInFlight;
     /** Callers waiting for the next round trip, oldest first. Guarded by {@link #lock}. */
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
@@ -104,20 +165,40 @@ public final class BatchCoalescer<B> {
      * @param what names the store in errors, e.g. {@code "the readable IDs on Redis at 127.0.0.1:6379"}
      */
     public BatchCoalescer(BatchSource<B> source, int maxBatch, Duration maxWait, String what) {
+        this(untimed(source), maxBatch, 1, maxWait, what);
+    }
+
+    /**
+     * A coalescer whose round trips are each given a deadline, its leading caller's, so that no caller waits longer
+     * than {@code maxWait} in all when the source keeps to it, with up to {@code maxInFlight} round trips in flight at
+     * once (see the class comment).
+     *
+     * @param source the round trip, given its deadline
+     * @param maxBatch the most callers one round trip serves, at least 1
+     * @param maxInFlight the most round trips in flight at once, at least 1
+     * @param maxWait how long a caller may wait, queueing and its round trip together; one still queued when it runs
+     *        out gives up with a {@link StoreUnavailableException}
+     * @param what names the store in errors, e.g. {@code "ticket server db1 for 'orders'"}
+     */
+    public BatchCoalescer(TimedBatchSource<B> source, int maxBatch, int maxInFlight, Duration maxWait, String what) {
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("maxInFlight must be at least 1, but was " + maxInFlight);
+        }
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, but was " + maxBatch);
         }
         if (maxWait.isNegative() || maxWait.isZero()) {
             throw new IllegalArgumentException("maxWait must be positive, but was " + maxWait);
         }
-        this.source = source;
+        this.maxInFlight = maxInFlight;
+        this.source = java.util.Objects.requireNonNull(source, "source");
         this.maxBatch = maxBatch;
         this.maxWaitNanos = maxWait.toNanos();
         this.what = what;
     }
 
     /**
-     * @param share turns this call's share of a batch into its value
+     * @param share turns this call's share of a batch into its value, on this call's thread
      * @param <T> the value
      * @return the value, from a round trip this call ran or one it shared
      * @throws RuntimeException what the round trip threw, or {@code share}; {@link StoreUnavailableException} when no
@@ -125,36 +206,68 @@ public final class BatchCoalescer<B> {
      *         queued
      */
     public <T> T next(Share<? super B, ? extends T> share) {
-        Waiter waiter;
+        long deadline = System.nanoTime() + maxWaitNanos;
+        Waiter waiter = queueUnlessFree(deadline);
+        if (waiter == null) {
+            return share.value(lead(deadline, null, 0), 0);
+        }
+        return share.value(served(waiter), waiter.index);
+    }
+
+    /**
+     * {@link #next(Share)} for a {@code long} value, without boxing it.
+     *
+     * @param share turns this call's share of a batch into its value, on this call's thread
+     * @return the value, from a round trip this call ran or one it shared
+     */
+    public long nextLong(LongShare<? super B> share) {
+        long deadline = System.nanoTime() + maxWaitNanos;
+        Waiter waiter = queueUnlessFree(deadline);
+        if (waiter == null) {
+            return share.value(lead(deadline, null, 0), 0);
+        }
+        return share.value(served(waiter), waiter.index);
+    }
+
+    /**
+     * @return null when this caller may start a round trip at once; otherwise its place in the queue
+     */
+    private Waiter queueUnlessFree(long deadline) {
         lock.lock();
         try {
-            if (!inFlight) {
-                inFlight = true;
-                waiter = null;
-            } else {
-                waiter = new Waiter(Thread.currentThread());
-                queue.addLast(waiter);
+            if (inFlight < maxInFlight) {
+                inFlight++;
+                return null;
             }
+            Waiter waiter = new Waiter(Thread.currentThread(), deadline);
+            queue.addLast(waiter);
+            return waiter;
         } finally {
             lock.unlock();
         }
-        if (waiter == null) {
-            return share.value(lead(null, 0), 0);
-        }
+    }
+
+    /**
+     * Waits for {@code waiter}'s round trip, or runs it when it is handed the lead.
+     *
+     * @return the batch it was served from; its share is {@code waiter.index}
+     */
+    private B served(Waiter waiter) {
         int state = await(waiter);
         if (state == SERVED) {
             @SuppressWarnings("unchecked")
             B batch = (B) waiter.served;
-            return share.value(batch, waiter.index);
+            return batch;
         }
         if (state == FAILED) {
             throw waiter.failure;
         }
-        return share.value(lead(waiter.batch, waiter.batchSize), 0);
+        waiter.index = 0;
+        return lead(waiter.deadline, waiter.batch, waiter.batchSize);
     }
 
     /**
-     * @return how many round trips ran (successful ones)
+     * @return how many round trips ran
      */
     public long roundTrips() {
         return roundTrips.sum();
@@ -173,7 +286,7 @@ public final class BatchCoalescer<B> {
     }
 
     private int await(Waiter waiter) {
-        long deadline = System.nanoTime() + maxWaitNanos;
+        long deadline = waiter.deadline;
         boolean interrupted = false;
         try {
             for (;;) {
@@ -196,12 +309,9 @@ public final class BatchCoalescer<B> {
                             Thread.currentThread().interrupt();
                             throw new IdGenerationException("Interrupted while waiting for a round trip to " + what);
                         }
-                        throw new StoreUnavailableException("No round trip to " + what + " took this call within "
-                                + Duration.ofNanos(maxWaitNanos).toMillis() + " ms: the store answers too slowly for"
-                                + " the callers queued for it");
+                        throw waitedTooLong();
                     }
-                    // Already taken into a round trip: wait for it; the store's own timeout bounds it. (Should it
-                    // make this caller the leader, the leader's interrupt fails no one else: see lead.)
+                    // Already taken into a round trip: wait for it; the store's own timeout bounds it.
                     interrupted |= remaining > 0;
                     while ((state = waiter.state) == WAITING) {
                         LockSupport.park(this);
@@ -218,22 +328,34 @@ public final class BatchCoalescer<B> {
         }
     }
 
+    private StoreUnavailableException waitedTooLong() {
+        return new StoreUnavailableException("No round trip to " + what + " took this call within "
+                + Duration.ofNanos(maxWaitNanos).toMillis() + " ms: the store answers too slowly for the callers"
+                + " queued for it");
+    }
+
+    private static <B> TimedBatchSource<B> untimed(BatchSource<B> source) {
+        java.util.Objects.requireNonNull(source, "source");
+        return (n, deadline) -> source.take(n);
+    }
+
     /**
      * Runs one round trip for this caller and {@code batch}, hands the shares out, and passes the lead to the first
      * caller queued meanwhile, if any.
      *
+     * @param deadline this caller's deadline, the round trip's
      * @return the batch; this caller's share is index 0
      */
-    private B lead(Waiter[] batch, int batchSize) {
+    private B lead(long deadline, Waiter[] batch, int batchSize) {
         int n = batchSize + 1;
         B taken;
         try {
-            taken = source.take(n);
+            taken = source.take(n, deadline);
         } catch (RuntimeException | Error e) {
             if (batchSize > 0 && Thread.currentThread().isInterrupted()) {
-                // This caller was interrupted (a cancelled request, a pool shutting down): not the store's failure and
-                // not the others' business. They were queued before this round trip started, so the next one may
-                // serve them in its place.
+                // This caller was interrupted (a cancelled request, a pool shutting down), which fails the store's
+                // wait: not the store's failure and not the others' business. They were queued before this round
+                // trip started, so the next one may serve them in its place.
                 requeue(batch, batchSize);
                 passLead();
                 throw e;
@@ -277,27 +399,44 @@ public final class BatchCoalescer<B> {
 
     private void passLead() {
         Waiter next;
+        java.util.List<Waiter> expired = null;
         lock.lock();
         try {
-            next = queue.pollFirst();
-            if (next == null) {
-                inFlight = false;
-                return;
-            }
-            int size = Math.min(queue.size(), maxBatch - 1);
-            Waiter[] batch = null;
-            if (size > 0) {
-                batch = new Waiter[size];
-                for (int i = 0; i < size; i++) {
-                    batch[i] = queue.pollFirst();
+            long now = System.nanoTime();
+            // Rarely any: a caller whose wait ran out normally leaves the queue itself.
+            while ((next = queue.pollFirst()) != null && next.deadline - now <= 0) {
+                if (expired == null) {
+                    expired = new java.util.ArrayList<>();
                 }
+                expired.add(next);
             }
-            next.batch = batch;
-            next.batchSize = size;
+            if (next == null) {
+                inFlight--;
+            } else {
+                int size = Math.min(queue.size(), maxBatch - 1);
+                if (size > 0) {
+                    Waiter[] batch = new Waiter[size];
+                    for (int i = 0; i < size; i++) {
+                        batch[i] = queue.pollFirst();
+                    }
+                    next.batch = batch;
+                }
+                next.batchSize = size;
+            }
         } finally {
             lock.unlock();
         }
-        next.state = LEAD;
-        LockSupport.unpark(next.thread);
+        if (expired != null) {
+            // Each fails as it would have leaving the queue itself; no value was taken for it.
+            for (Waiter waiter : expired) {
+                waiter.failure = waitedTooLong();
+                waiter.state = FAILED;
+                LockSupport.unpark(waiter.thread);
+            }
+        }
+        if (next != null) {
+            next.state = LEAD;
+            LockSupport.unpark(next.thread);
+        }
     }
 }

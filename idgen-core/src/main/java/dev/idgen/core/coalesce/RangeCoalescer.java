@@ -3,40 +3,22 @@ package dev.idgen.core.coalesce;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.StoreUnavailableException;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Combines concurrent callers of one counter into one round trip: callers that arrive while a round trip is in flight
  * queue up, and when it returns, one of them takes the whole queue's worth ({@code INCRBY n}, {@code UPDATE … + n})
- * in the next round trip and hands the range out.
+ * in the next round trip and hands the range out. A {@link BatchCoalescer} whose batch is a range of a counter, whose
+ * invariants it keeps:
  *
- * <p><b>Invariants.</b>
  * <ul>
- * <li>At most {@code maxInFlight} round trips per coalescer are in flight ({@link #inFlight}; one unless the
- * constructor says otherwise); each runs on a caller's own thread (no hand-off to another thread), so a lone caller
- * pays two uncontended lock operations over the bare round trip. A caller that finds fewer in flight starts one at
- * once; the others queue.</li>
- * <li>A round trip serves only callers that were queued before it started. So a call that starts after another call
- * returned is served by a round trip that started after that call's had returned, and gets a larger value (the
- * store's counter only moves forward): the order of the plain one-call-one-round-trip path holds, however many round
- * trips are in flight. (Round trips in flight together serve calls that overlap in time, which may get their values
- * in either order.)</li>
- * <li>Each value of a range goes to exactly one caller. A caller that gives up waiting (its deadline, an interrupt)
- * while still queued leaves the queue, so no range is taken for it; once its round trip has started it waits for it,
- * which the store's own timeout bounds.</li>
- * <li>A round trip that fails fails every caller it was for, with its exception; the queue behind it is served by the
- * next round trip, led by the first of it whose wait has not run out (one whose wait ran out is failed as if it had
- * given up in the queue: it would start a round trip with no time left). Except when it failed because its leading
- * caller was interrupted (the store's wait throws on an interrupt): that fails the leader only, and the others go
- * back to the head of the queue for the next round trip.</li>
- * <li>With a {@link TimedRangeSource}, each round trip is given its leader's deadline: the moment its maximum wait,
- * counted from its call, runs out. The leader is the oldest caller of its round trip, so a source that keeps to the
- * deadline ends every caller's wait within that caller's own maximum wait, queueing included.</li>
+ * <li>each value of a range goes to exactly one caller, the oldest caller the lowest value;</li>
+ * <li>a round trip serves only callers that were queued before it started, so a call that starts after another call
+ * returned gets a larger value (the store's counter only moves forward), however many round trips are in flight;</li>
+ * <li>a caller that gives up while still queued takes no value; a round trip that fails fails the callers it was
+ * for.</li>
  * </ul>
  *
- * <p>Callers that queue allocate one small record each; the lone-caller path allocates nothing.
+ * <p>Callers that queue allocate one small record each; a round trip allocates one more, for its range.
  *
  * <p><b>How many in flight.</b> With one, the callers a round trip served come back while the next one is already
  * under way (it took the callers queued meanwhile), so they wait for it and then one more: callers alternate in two
@@ -78,43 +60,12 @@ public final class RangeCoalescer {
         long take(int n, long deadline);
     }
 
-    private static final int WAITING = 0;
-    private static final int SERVED = 1;
-    private static final int FAILED = 2;
-    private static final int LEAD = 3;
-
-    /** A queued caller. {@link #value}, {@link #failure} and {@link #batch} are written before {@link #state}. */
-    private static final class Waiter {
-        final Thread thread;
-        /** When this caller's maximum wait runs out, on {@link System#nanoTime()}. */
-        final long deadline;
-        long value;
-        RuntimeException failure;
-        Waiter[] batch;
-        int batchSize;
-        volatile int state;
-
-        Waiter(Thread thread, long deadline) {
-            this.thread = thread;
-            this.deadline = deadline;
-        }
+    /** A round trip's range: index i of it is {@code first + i * stride}. */
+    private record Range(long first) {
     }
 
-    private final TimedRangeSource source;
-    private final int maxBatch;
-    private final long stride;
-    private final long maxWaitNanos;
-    private final String what;
-
-    private final ReentrantLock lock = new ReentrantLock();
-    /** How many round trips are in flight or about to start. Guarded by {@link #lock}. */
-    private int inFlight;
-    /** The most round trips in flight at once. */
-    private final int maxInFlight;
-    /** Callers waiting for the next round trip, oldest first. Guarded by {@link #lock}. */
-    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
-
-    private final java.util.concurrent.atomic.LongAdder roundTrips = new java.util.concurrent.atomic.LongAdder();
+    private final BatchCoalescer<Range> coalescer;
+    private final BatchCoalescer.LongShare<Range> share;
 
     /**
      * @param source the round trip
@@ -125,7 +76,7 @@ public final class RangeCoalescer {
      * @param what names the counter in errors, e.g. {@code "the Redis counter 'orders'"}
      */
     public RangeCoalescer(RangeSource source, int maxBatch, long stride, Duration maxWait, String what) {
-        this(untimed(source), maxBatch, stride, maxWait, what);
+        this(untimed(source), maxBatch, 1, stride, maxWait, what);
     }
 
     /**
@@ -156,24 +107,14 @@ public final class RangeCoalescer {
      */
     public RangeCoalescer(TimedRangeSource source, int maxBatch, int maxInFlight, long stride, Duration maxWait,
             String what) {
-        if (maxInFlight < 1) {
-            throw new IllegalArgumentException("maxInFlight must be at least 1, but was " + maxInFlight);
-        }
-        this.maxInFlight = maxInFlight;
-        if (maxBatch < 1) {
-            throw new IllegalArgumentException("maxBatch must be at least 1, but was " + maxBatch);
-        }
         if (stride < 1) {
             throw new IllegalArgumentException("stride must be at least 1, but was " + stride);
         }
-        if (maxWait.isNegative() || maxWait.isZero()) {
-            throw new IllegalArgumentException("maxWait must be positive, but was " + maxWait);
-        }
-        this.source = java.util.Objects.requireNonNull(source, "source");
-        this.maxBatch = maxBatch;
-        this.stride = stride;
-        this.maxWaitNanos = maxWait.toNanos();
-        this.what = what;
+        java.util.Objects.requireNonNull(source, "source");
+        this.coalescer = new BatchCoalescer<>(
+                (n, deadline) -> new Range(source.take(n, deadline) - (long) (n - 1) * stride), maxBatch,
+                maxInFlight, maxWait, what);
+        this.share = (range, index) -> range.first() + index * stride;
     }
 
     /**
@@ -182,203 +123,25 @@ public final class RangeCoalescer {
      *         this call within the maximum wait; {@link IdGenerationException} when interrupted while queued
      */
     public long next() {
-        long deadline = System.nanoTime() + maxWaitNanos;
-        Waiter waiter;
-        lock.lock();
-        try {
-            if (inFlight < maxInFlight) {
-                inFlight++;
-                waiter = null;
-            } else {
-                waiter = new Waiter(Thread.currentThread(), deadline);
-                queue.addLast(waiter);
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (waiter == null) {
-            return lead(deadline, null, 0);
-        }
-        int state = await(waiter);
-        if (state == SERVED) {
-            return waiter.value;
-        }
-        if (state == FAILED) {
-            throw waiter.failure;
-        }
-        return lead(waiter.deadline, waiter.batch, waiter.batchSize);
+        return coalescer.nextLong(share);
     }
 
     /**
      * @return how many round trips ran
      */
     public long roundTrips() {
-        return roundTrips.sum();
+        return coalescer.roundTrips();
     }
 
     /**
      * @return how many callers are queued for the next round trip (for tests)
      */
     int queued() {
-        lock.lock();
-        try {
-            return queue.size();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private int await(Waiter waiter) {
-        long deadline = waiter.deadline;
-        boolean interrupted = false;
-        try {
-            for (;;) {
-                int state = waiter.state;
-                if (state != WAITING) {
-                    return state;
-                }
-                long remaining = deadline - System.nanoTime();
-                boolean giveUp = remaining <= 0 || Thread.interrupted();
-                if (giveUp) {
-                    boolean left;
-                    lock.lock();
-                    try {
-                        left = queue.remove(waiter);
-                    } finally {
-                        lock.unlock();
-                    }
-                    if (left) {
-                        if (remaining > 0) {
-                            Thread.currentThread().interrupt();
-                            throw new IdGenerationException("Interrupted while waiting for a round trip to " + what);
-                        }
-                        throw waitedTooLong();
-                    }
-                    // Already taken into a round trip: wait for it; the store's own timeout bounds it.
-                    interrupted |= remaining > 0;
-                    while ((state = waiter.state) == WAITING) {
-                        LockSupport.park(this);
-                        interrupted |= Thread.interrupted();
-                    }
-                    return state;
-                }
-                LockSupport.parkNanos(this, remaining);
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private StoreUnavailableException waitedTooLong() {
-        return new StoreUnavailableException("No round trip to " + what + " took this call within "
-                + Duration.ofNanos(maxWaitNanos).toMillis() + " ms: the store answers too slowly for the callers"
-                + " queued for it");
+        return coalescer.queued();
     }
 
     private static TimedRangeSource untimed(RangeSource source) {
         java.util.Objects.requireNonNull(source, "source");
         return (n, deadline) -> source.take(n);
-    }
-
-    /**
-     * Runs one round trip for this caller and {@code batch}, hands the range out, and passes the lead to the first
-     * caller queued meanwhile, if any.
-     *
-     * @param deadline this caller's deadline, the round trip's
-     */
-    private long lead(long deadline, Waiter[] batch, int batchSize) {
-        int n = batchSize + 1;
-        long last;
-        try {
-            last = source.take(n, deadline);
-        } catch (RuntimeException | Error e) {
-            if (batchSize > 0 && Thread.currentThread().isInterrupted()) {
-                // This caller was interrupted (a cancelled request, a pool shutting down), which fails the store's
-                // wait: not the store's failure and not the others' business. They were queued before this round
-                // trip started, so the next one may serve them in its place.
-                requeue(batch, batchSize);
-                passLead();
-                throw e;
-            }
-            RuntimeException failure = e instanceof RuntimeException r ? r
-                    : new IdGenerationException("The round trip to " + what + " failed: " + e, e);
-            passLead();
-            for (int i = 0; i < batchSize; i++) {
-                Waiter waiter = batch[i];
-                waiter.failure = failure;
-                waiter.state = FAILED;
-                LockSupport.unpark(waiter.thread);
-            }
-            throw e;
-        }
-        roundTrips.increment();
-        // Pass the lead before waking the batch: the next round trip starts as soon as possible, and only callers
-        // queued before it (after this one returned) are in it.
-        passLead();
-        long first = last - (long) (n - 1) * stride;
-        for (int i = 0; i < batchSize; i++) {
-            Waiter waiter = batch[i];
-            waiter.value = first + (long) (i + 1) * stride;
-            waiter.state = SERVED;
-            LockSupport.unpark(waiter.thread);
-        }
-        return first;
-    }
-
-    /** Puts the callers of a round trip that did not run back at the head of the queue, in their order. */
-    private void requeue(Waiter[] batch, int batchSize) {
-        lock.lock();
-        try {
-            for (int i = batchSize - 1; i >= 0; i--) {
-                queue.addFirst(batch[i]);
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void passLead() {
-        Waiter next;
-        java.util.List<Waiter> expired = null;
-        lock.lock();
-        try {
-            long now = System.nanoTime();
-            // Rarely any: a caller whose wait ran out normally leaves the queue itself.
-            while ((next = queue.pollFirst()) != null && next.deadline - now <= 0) {
-                if (expired == null) {
-                    expired = new java.util.ArrayList<>();
-                }
-                expired.add(next);
-            }
-            if (next == null) {
-                inFlight--;
-            } else {
-                int size = Math.min(queue.size(), maxBatch - 1);
-                if (size > 0) {
-                    Waiter[] batch = new Waiter[size];
-                    for (int i = 0; i < size; i++) {
-                        batch[i] = queue.pollFirst();
-                    }
-                    next.batch = batch;
-                }
-                next.batchSize = size;
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (expired != null) {
-            // Each fails as it would have leaving the queue itself; no value was taken for it.
-            for (Waiter waiter : expired) {
-                waiter.failure = waitedTooLong();
-                waiter.state = FAILED;
-                LockSupport.unpark(waiter.thread);
-            }
-        }
-        if (next != null) {
-            next.state = LEAD;
-            LockSupport.unpark(next.thread);
-        }
     }
 }
