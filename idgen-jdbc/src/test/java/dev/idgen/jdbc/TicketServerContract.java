@@ -1,5 +1,7 @@
 package dev.idgen.jdbc;
 
+import dev.idgen.test.CallOrder;
+import dev.idgen.test.CallOrder.Call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,8 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -146,9 +146,6 @@ abstract class TicketServerContract {
         }
     }
 
-    /** One {@code nextId} call: when it started and returned ({@link System#nanoTime()}) and what it got. */
-    record Call(long start, long end, long id) {
-    }
 
     @Test
     void sixteenThreadsShareRoundTripsGetDistinctIdsAndALaterCallGetsALargerId() throws Exception {
@@ -187,42 +184,10 @@ abstract class TicketServerContract {
             long roundTrips = server.calls() - roundTripsBefore;
             assertThat(roundTrips).as("round trips for %d calls", total).isPositive().isLessThan(total);
             assertThat(server.issued()).isEqualTo(total + 1);
-            assertLaterCallsGetLargerIds(calls);
+            CallOrder.assertLaterCallsGetLargerIds(calls);
         } finally {
             executor.shutdownNow();
         }
-    }
-
-    /** For every call, each call that returned before it started got a smaller ID. */
-    static void assertLaterCallsGetLargerIds(List<Call> recorded) {
-        List<Call> calls = new ArrayList<>(recorded);
-        calls.sort(Comparator.comparingLong(Call::end));
-        long[] ends = calls.stream().mapToLong(Call::end).toArray();
-        long[] highestBefore = new long[calls.size()];
-        long highest = Long.MIN_VALUE;
-        for (int i = 0; i < calls.size(); i++) {
-            highest = Math.max(highest, calls.get(i).id());
-            highestBefore[i] = highest;
-        }
-        for (Call call : calls) {
-            int returnedBefore = lowerBound(ends, call.start());
-            if (returnedBefore > 0) {
-                assertThat(call.id()).as("a call that started after others had returned")
-                        .isGreaterThan(highestBefore[returnedBefore - 1]);
-            }
-        }
-    }
-
-    /** How many of the sorted {@code values} are below {@code key}. */
-    private static int lowerBound(long[] values, long key) {
-        int index = Arrays.binarySearch(values, key);
-        if (index < 0) {
-            return -index - 1;
-        }
-        while (index > 0 && values[index - 1] == key) {
-            index--;
-        }
-        return index;
     }
 
     @Test

@@ -105,7 +105,7 @@ class TicketServerFreezeTest {
             for (Future<List<Outcome>> thread : running) {
                 outcomes.addAll(thread.get(2, TimeUnit.MINUTES));
             }
-            List<TicketServerContract.Call> calls = new ArrayList<>();
+            List<dev.idgen.test.CallOrder.Call> calls = new ArrayList<>();
             Set<Long> seen = new HashSet<>();
             seen.add(1L);
             for (Outcome outcome : outcomes) {
@@ -113,7 +113,7 @@ class TicketServerFreezeTest {
                         TimeUnit.NANOSECONDS.toMillis(outcome.end() - outcome.start())).isLessThan(BOUND_NANOS);
                 if (outcome.failure() == null) {
                     assertThat(seen.add(outcome.id())).as("ID %d handed out twice", outcome.id()).isTrue();
-                    calls.add(new TicketServerContract.Call(outcome.start(), outcome.end(), outcome.id()));
+                    calls.add(new dev.idgen.test.CallOrder.Call(outcome.start(), outcome.end(), outcome.id()));
                 } else {
                     String message = outcome.failure().getMessage();
                     assertThat(message).as("a failure that says what happened").containsAnyOf(
@@ -122,7 +122,7 @@ class TicketServerFreezeTest {
                             "(circuits open)");
                 }
             }
-            TicketServerContract.assertLaterCallsGetLargerIds(calls);
+            dev.idgen.test.CallOrder.assertLaterCallsGetLargerIds(calls);
             assertThat(server.isOpen()).as("closed again").isFalse();
             ids.close();
         } finally {

@@ -1,5 +1,7 @@
 package dev.idgen.redis;
 
+import dev.idgen.test.CallOrder;
+import dev.idgen.test.CallOrder.Call;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.StoreUnavailableException;
@@ -8,8 +10,6 @@ import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -45,10 +45,6 @@ class RedisCoalescingTest {
         }
     }
 
-    /** One call: when it started and returned ({@code System.nanoTime()}), and what it got. */
-    record Call(long start, long end, long id) {
-    }
-
     private static void until(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!condition.getAsBoolean()) {
@@ -65,37 +61,8 @@ class RedisCoalescingTest {
         for (int i = 1; i < ids.length; i++) {
             assertThat(ids[i]).as("ID %d of %d, sorted", i, ids.length).isNotEqualTo(ids[i - 1]);
         }
-        List<Call> byEnd = new ArrayList<>(calls);
-        byEnd.sort(Comparator.comparingLong(Call::end));
-        long[] ends = byEnd.stream().mapToLong(Call::end).toArray();
-        long[] highestReturned = new long[byEnd.size()];
-        long highest = Long.MIN_VALUE;
-        for (int i = 0; i < byEnd.size(); i++) {
-            highest = Math.max(highest, byEnd.get(i).id());
-            highestReturned[i] = highest;
-        }
-        int checked = 0;
-        for (Call call : calls) {
-            int returnedBefore = lowerBound(ends, call.start());
-            if (returnedBefore > 0) {
-                checked++;
-                assertThat(call.id()).as("a call that started after %d calls returned", returnedBefore)
-                        .isGreaterThan(highestReturned[returnedBefore - 1]);
-            }
-        }
+        int checked = CallOrder.assertLaterCallsGetLargerIds(calls);
         assertThat(checked).as("calls that started after others returned").isGreaterThan(calls.size() / 2);
-    }
-
-    /** How many of the sorted {@code values} are below {@code key}. */
-    private static int lowerBound(long[] values, long key) {
-        int index = Arrays.binarySearch(values, key);
-        if (index < 0) {
-            return -index - 1;
-        }
-        while (index > 0 && values[index - 1] == key) {
-            index--;
-        }
-        return index;
     }
 
     @Test

@@ -7,8 +7,6 @@ import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -101,63 +99,35 @@ class BatchCoalescerTest {
         assertThat(coalescer.roundTrips()).isEqualTo(50);
     }
 
-    private record Call(long start, long end, long value) {
-    }
-
     @Test
     void concurrentCallersShareRoundTripsEachShareGoesToOneCallerAndALaterCallGetsALaterOne() throws Exception {
         Store store = new Store();
         BatchCoalescer<Labels> coalescer = coalescer(store, 1024, Duration.ofSeconds(60));
         int threads = 16;
         int perThread = 2_000;
-        List<Future<List<Call>>> futures = new ArrayList<>();
+        List<Future<List<CallOrder.Call>>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             futures.add(executor.submit(() -> {
-                List<Call> calls = new ArrayList<>(perThread);
+                List<CallOrder.Call> calls = new ArrayList<>(perThread);
                 for (int i = 0; i < perThread; i++) {
                     long start = System.nanoTime();
                     long value = number(next(coalescer));
-                    calls.add(new Call(start, System.nanoTime(), value));
+                    calls.add(new CallOrder.Call(start, System.nanoTime(), value));
                 }
                 return calls;
             }));
         }
-        List<Call> calls = new ArrayList<>();
-        for (Future<List<Call>> future : futures) {
+        List<CallOrder.Call> calls = new ArrayList<>();
+        for (Future<List<CallOrder.Call>> future : futures) {
             calls.addAll(future.get(120, TimeUnit.SECONDS));
         }
         int total = threads * perThread;
-        assertThat(calls.stream().mapToLong(Call::value).sorted().toArray())
+        assertThat(calls.stream().mapToLong(CallOrder.Call::id).sorted().toArray())
                 .as("every share handed out once").containsExactly(
                         java.util.stream.LongStream.rangeClosed(1, total).toArray());
         assertThat(coalescer.roundTrips()).as("round trips").isLessThan(total).isEqualTo(store.sizes.size());
 
-        calls.sort(Comparator.comparingLong(Call::end));
-        long[] ends = calls.stream().mapToLong(Call::end).toArray();
-        long[] highestBefore = new long[calls.size()];
-        long highest = Long.MIN_VALUE;
-        for (int i = 0; i < calls.size(); i++) {
-            highest = Math.max(highest, calls.get(i).value());
-            highestBefore[i] = highest;
-        }
-        for (Call call : calls) {
-            int returnedBefore = lowerBound(ends, call.start());
-            if (returnedBefore > 0) {
-                assertThat(call.value()).as("a call that started after others returned")
-                        .isGreaterThan(highestBefore[returnedBefore - 1]);
-            }
-        }
-    }
-
-    private static int lowerBound(long[] values, long key) {
-        int index = Arrays.binarySearch(values, key);
-        if (index < 0) {
-            return -index - 1;
-        }
-        while (index > 0 && values[index - 1] == key) {
-            index--;
-        }
-        return index;
+        CallOrder.assertLaterCallsGetLargerIds(calls);
     }
 
     @Test

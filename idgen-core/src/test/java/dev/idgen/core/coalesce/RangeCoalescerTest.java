@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idgen.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -94,8 +92,6 @@ class RangeCoalescerTest {
         assertThat(coalescer.roundTrips()).isEqualTo(100);
     }
 
-    private record Call(long start, long end, long value) {
-    }
 
     @Test
     void concurrentCallersShareRoundTripsEachValueGoesToOneCallerAndALaterCallGetsALargerValue() throws Exception {
@@ -123,57 +119,31 @@ class RangeCoalescerTest {
     private void sixteenThreadsShareRoundTripsInOrder(Counter counter, RangeCoalescer coalescer) throws Exception {
         int threads = 16;
         int perThread = 2_000;
-        List<Future<List<Call>>> futures = new ArrayList<>();
+        List<Future<List<CallOrder.Call>>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             futures.add(executor.submit(() -> {
-                List<Call> calls = new ArrayList<>(perThread);
+                List<CallOrder.Call> calls = new ArrayList<>(perThread);
                 for (int i = 0; i < perThread; i++) {
                     long start = System.nanoTime();
                     long value = coalescer.next();
-                    calls.add(new Call(start, System.nanoTime(), value));
+                    calls.add(new CallOrder.Call(start, System.nanoTime(), value));
                 }
                 return calls;
             }));
         }
-        List<Call> calls = new ArrayList<>();
-        for (Future<List<Call>> future : futures) {
+        List<CallOrder.Call> calls = new ArrayList<>();
+        for (Future<List<CallOrder.Call>> future : futures) {
             calls.addAll(future.get(120, TimeUnit.SECONDS));
         }
         int total = threads * perThread;
-        assertThat(calls.stream().mapToLong(Call::value).sorted().toArray())
+        assertThat(calls.stream().mapToLong(CallOrder.Call::id).sorted().toArray())
                 .as("every value from 1 to the counter's end, once").containsExactly(
                         java.util.stream.LongStream.rangeClosed(1, total).toArray());
         assertThat(counter.value.get()).as("nothing taken that was not handed out").isEqualTo(total);
         assertThat(coalescer.roundTrips()).as("round trips").isLessThan(total).isEqualTo(counter.sizes.size());
 
         // Order: for every call, each call that returned before it started got a smaller value.
-        calls.sort(Comparator.comparingLong(Call::end));
-        long[] ends = calls.stream().mapToLong(Call::end).toArray();
-        long[] highestBefore = new long[calls.size()];
-        long highest = Long.MIN_VALUE;
-        for (int i = 0; i < calls.size(); i++) {
-            highest = Math.max(highest, calls.get(i).value());
-            highestBefore[i] = highest;
-        }
-        for (Call call : calls) {
-            int returnedBefore = lowerBound(ends, call.start());
-            if (returnedBefore > 0) {
-                assertThat(call.value()).as("a call that started after others returned")
-                        .isGreaterThan(highestBefore[returnedBefore - 1]);
-            }
-        }
-    }
-
-    /** How many of the sorted {@code values} are below {@code key}. */
-    private static int lowerBound(long[] values, long key) {
-        int index = Arrays.binarySearch(values, key);
-        if (index < 0) {
-            return -index - 1;
-        }
-        while (index > 0 && values[index - 1] == key) {
-            index--;
-        }
-        return index;
+        CallOrder.assertLaterCallsGetLargerIds(calls);
     }
 
     @Test
