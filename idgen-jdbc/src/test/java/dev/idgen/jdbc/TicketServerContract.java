@@ -222,59 +222,18 @@ abstract class TicketServerContract {
     }
 
     /** A pool that counts the connections borrowed from it. */
-    private static final class CountingDataSource implements DataSource {
+    private static final class CountingDataSource extends ForwardingDataSource {
 
         final AtomicInteger borrowed = new AtomicInteger();
-        private final DataSource target;
 
         CountingDataSource(DataSource target) {
-            this.target = target;
+            super(target);
         }
 
         @Override
         public Connection getConnection() throws SQLException {
             borrowed.incrementAndGet();
             return target.getConnection();
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public java.io.PrintWriter getLogWriter() throws SQLException {
-            return target.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(java.io.PrintWriter out) throws SQLException {
-            target.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            target.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return target.getLoginTimeout();
-        }
-
-        @Override
-        public java.util.logging.Logger getParentLogger() {
-            return java.util.logging.Logger.getGlobal();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) throws SQLException {
-            return target.unwrap(type);
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) throws SQLException {
-            return target.isWrapperFor(type);
         }
     }
 

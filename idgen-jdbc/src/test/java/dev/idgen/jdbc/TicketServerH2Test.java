@@ -6,14 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.TimeSource;
 import dev.idgen.test.services.TestServices;
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +45,14 @@ class TicketServerH2Test extends TicketServerContract {
     }
 
     /** A real H2 whose metadata names another product, as a database idgen does not know would. */
-    private record RenamedDatabase(DataSource target, String productName) implements DataSource {
+    private static final class RenamedDatabase extends ForwardingDataSource {
+
+        private final String productName;
+
+        RenamedDatabase(DataSource target, String productName) {
+            super(target);
+            this.productName = productName;
+        }
 
         @Override
         public Connection getConnection() throws SQLException {
@@ -64,54 +68,6 @@ class TicketServerH2Test extends TicketServerContract {
                         }
                         return result;
                     });
-        }
-
-        private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-            try {
-                return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() throws SQLException {
-            return target.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) throws SQLException {
-            target.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            target.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return target.getLoginTimeout();
-        }
-
-        @Override
-        public Logger getParentLogger() {
-            return Logger.getGlobal();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) throws SQLException {
-            return target.unwrap(type);
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) throws SQLException {
-            return target.isWrapperFor(type);
         }
     }
 }

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.TimeSource;
 import dev.idgen.test.services.TestServices;
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +51,11 @@ class TicketServerMariaDbTest extends TicketServerContract {
      * A pool whose connections prepare statements without {@code RETURN_GENERATED_KEYS}, as a wrapper that drops the
      * flag would: the driver then throws from {@code getGeneratedKeys()} rather than report no key.
      */
-    private record WithoutGeneratedKeys(DataSource target) implements DataSource {
+    private static final class WithoutGeneratedKeys extends ForwardingDataSource {
+
+        WithoutGeneratedKeys(DataSource target) {
+            super(target);
+        }
 
         @Override
         public Connection getConnection() throws SQLException {
@@ -64,54 +64,6 @@ class TicketServerMariaDbTest extends TicketServerContract {
                     (proxy, method, args) -> method.getName().equals("prepareStatement") && args.length == 2
                             && args[1] instanceof Integer ? connection.prepareStatement((String) args[0])
                                     : invoke(connection, method, args));
-        }
-
-        private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-            try {
-                return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() throws SQLException {
-            return target.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) throws SQLException {
-            target.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            target.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return target.getLoginTimeout();
-        }
-
-        @Override
-        public Logger getParentLogger() {
-            return Logger.getGlobal();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) throws SQLException {
-            return target.unwrap(type);
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) throws SQLException {
-            return target.isWrapperFor(type);
         }
     }
 }
