@@ -177,6 +177,11 @@ final class ConnectionLeases<S> {
                 throw new JdbcStatements.Retryable(e);
             }
             throw e; // the statement failed, not the connection
+        } catch (RuntimeException | Error e) {
+            // Not a failure the driver reported in its protocol: the connection may be out of step with the server,
+            // and the next call could read this one's reply. Never reuse it.
+            keep = false;
+            throw e;
         } finally {
             release(lease, keep);
         }

@@ -510,12 +510,23 @@ final class JdbcStatements<S> {
                 }
                 value = result.getLong(1);
             }
-            if (keys && reply != DISTRUSTED && key != value) {
-                reply = DISTRUSTED;
-            } else if (keys && reply == UNCHECKED) {
-                reply = TRUSTED;
+            if (keys) {
+                judgeReply(key == value);
             }
             return value;
+        }
+
+        /**
+         * Settles whether the update's reply can be trusted, from one sample. Synchronized, and a disagreement is
+         * final: with several round trips in flight, one that saw the reply agree must not overwrite another that saw
+         * it disagree.
+         */
+        private synchronized void judgeReply(boolean agrees) {
+            if (!agrees) {
+                reply = DISTRUSTED;
+            } else if (reply == UNCHECKED) {
+                reply = TRUSTED;
+            }
         }
 
         /**

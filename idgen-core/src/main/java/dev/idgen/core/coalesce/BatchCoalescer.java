@@ -79,8 +79,7 @@ public final class BatchCoalescer<B> {
          *
          * @param n how many, from 1 to the coalescer's batch limit
          * @param deadline the {@link System#nanoTime()} by which the round trip should end: the moment its leading
-         *        caller's maximum wait runs out, never earlier than any other of its callers' (it may already be
-         *        close)
+         *        caller's maximum wait runs out, the earliest of its callers' (it may already be close)
          * @return the values, for indexes {@code 0} to {@code n - 1}
          */
         B take(int n, long deadline);
@@ -351,7 +350,9 @@ public final class BatchCoalescer<B> {
         B taken;
         try {
             taken = source.take(n, deadline);
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) {
+            // Throwable, not only unchecked: a source that throws a checked exception sneakily must still pass the
+            // lead and fail its batch, or the in-flight count leaks and the batch waits for good.
             if (batchSize > 0 && Thread.currentThread().isInterrupted()) {
                 // This caller was interrupted (a cancelled request, a pool shutting down), which fails the store's
                 // wait: not the store's failure and not the others' business. They were queued before this round

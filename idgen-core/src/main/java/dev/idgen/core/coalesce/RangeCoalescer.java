@@ -53,8 +53,7 @@ public final class RangeCoalescer {
          *
          * @param n how many, from 1 to the coalescer's batch limit
          * @param deadline the {@link System#nanoTime()} by which the round trip should end: the moment its leading
-         *        caller's maximum wait runs out, never earlier than any other of its callers' (it may already be
-         *        close)
+         *        caller's maximum wait runs out, the earliest of its callers' (it may already be close)
          * @return the last value taken, as {@link RangeSource#take(int)} returns it
          */
         long take(int n, long deadline);

@@ -61,8 +61,10 @@ final class SegmentBuffer {
     private volatile long readyIds;
     /** How many blocks to keep ready, at least 1. Written under the lock. */
     private volatile int prefetchDepth = 1;
-    /** When the current range became current ({@link TimeSource#nanoTime()}), -1 before. Guarded by lock. */
-    private long currentSince = -1;
+    /** When the current range became current ({@link TimeSource#nanoTime()}). Guarded by lock. */
+    private long currentSince;
+    /** Whether {@link #currentSince} is set (nanoTime has an arbitrary origin: no value can mean "unset"). */
+    private boolean currentSinceKnown;
     /** IDs per second while serving, a decaying maximum over the blocks served. Guarded by lock. */
     private double servingRate;
     /** When {@link #servingRate} was last sampled. Guarded by lock. */
@@ -249,12 +251,13 @@ final class SegmentBuffer {
                 if (following != null) {
                     following.servedBefore = exhausted == null ? 0 : exhausted.servedBefore + exhausted.size();
                     long now = timeSource.nanoTime();
-                    if (exhausted != null && currentSince >= 0 && now > currentSince) {
+                    if (exhausted != null && currentSinceKnown && now > currentSince) {
                         double rate = exhausted.size() * 1e9 / (now - currentSince);
                         servingRate = Math.max(rate, decayed(servingRate, now - servingRateAt));
                         servingRateAt = now;
                     }
                     currentSince = now;
+                    currentSinceKnown = true;
                     current = following;
                     readyBlocks = ready.size();
                     readyIds -= following.size();
@@ -358,13 +361,19 @@ final class SegmentBuffer {
             }
             if (failure == null) {
                 highestAllocated = segment.last();
+                // Split what the store returned, not what was asked for: a store that hands out less (or more)
+                // than blocks x size must not make a block reach past its segment, into IDs it does not own.
                 for (int i = 0; i < blocks; i++) {
                     long first = segment.first() + i * size;
-                    SegmentRange range = new SegmentRange(new Segment(first, first + size - 1),
-                            settings.preloadThreshold());
+                    if (first > segment.last()) {
+                        break;
+                    }
+                    long last = i == blocks - 1 ? segment.last() : Math.min(segment.last(), first + size - 1);
+                    SegmentRange range = new SegmentRange(new Segment(first, last), settings.preloadThreshold());
                     if (current == null) {
                         current = range;
                         currentSince = timeSource.nanoTime();
+                        currentSinceKnown = true;
                     } else {
                         ready.add(range);
                         readyIds += range.size();
