@@ -123,6 +123,31 @@ class SegmentIdServiceTest {
     }
 
     @Test
+    void aStoreThatHandsOutLessThanSeveralBlocksIsSplitWithinWhatItReturned() throws Exception {
+        // A store (another implementation) that caps every allocation at 1,500 IDs, whatever was asked: blocks cut
+        // from what was asked for would reach past its segment, into IDs the next allocation hands out again.
+        InMemorySegmentStore slow = new InMemorySegmentStore(0, Duration.ofMillis(20));
+        List<Segment> handedOut = new CopyOnWriteArrayList<>();
+        SegmentIdService ids = service((name, step) -> {
+            Segment segment = slow.allocate(name, Math.min(step, 1500));
+            handedOut.add(segment);
+            return segment;
+        }, settings(1000).build());
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        long last = 0;
+        for (int i = 0; i < 100_000; i++) {
+            long id = ids.nextId("orders");
+            assertThat(id).isGreaterThan(last);
+            assertThat(seen.add(id)).as("ID %d once", id).isTrue();
+            last = id;
+        }
+        long issued = last;
+        assertThat(handedOut).as("every ID issued lies in a segment the store handed out")
+                .anyMatch(segment -> segment.first() <= issued && issued <= segment.last());
+        assertThat(seen).allMatch(id -> handedOut.stream().anyMatch(s -> s.first() <= id && id <= s.last()));
+    }
+
+    @Test
     void aSteadyModerateRateKeepsTheDoubleBuffer() throws Exception {
         // 3 s loads (on the service's clock), but a block lasts 10 s at this rate: one block ahead is enough.
         List<Long> sizes = new CopyOnWriteArrayList<>();
