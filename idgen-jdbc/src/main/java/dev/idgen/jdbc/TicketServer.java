@@ -260,6 +260,12 @@ public final class TicketServer implements AutoCloseable {
     }
 
     private long roundTrip(String name, int count, long deadline) {
+        if (deadline - System.nanoTime() <= 0) {
+            // The time ran out before anything was sent (a caller that led a shared round trip was woken late on a
+            // busy machine): that says nothing about the server, so its breaker stays as it is.
+            breaker.onAbandoned();
+            throw timedOut(null);
+        }
         calls.increment();
         try {
             // A connection found broken (after a restart) is replaced once: each attempt advances the row again, so
