@@ -125,25 +125,14 @@ final class ConnectionLeases<S> {
      *         statement failed
      */
     <T> T execute(String operation, long deadline, JdbcStatements.Work<S, T> work) {
-        Exception failure;
-        try {
-            return attempt(deadline, work, false);
-        } catch (JdbcStatements.Retryable first) {
-            failure = first.getCause();
-            releaseIdle();
-            try {
-                return attempt(deadline, work, true);
-            } catch (JdbcStatements.Retryable second) {
-                second.getCause().addSuppressed(failure);
-                failure = second.getCause();
-            } catch (SQLException | RuntimeException second) {
-                second.addSuppressed(failure);
-                failure = second;
+        return statements.retryingOnce(operation, true, again -> {
+            if (again) {
+                // A kept connection broke, or none could be borrowed: give back the other kept ones too, which the
+                // same cause (a database restart) breaks alike.
+                releaseIdle();
             }
-        } catch (SQLException | RuntimeException e) {
-            failure = e;
-        }
-        throw statements.unavailable(operation, failure);
+            return attempt(deadline, work, again);
+        });
     }
 
     private <T> T attempt(long deadline, JdbcStatements.Work<S, T> work, boolean borrowNew)

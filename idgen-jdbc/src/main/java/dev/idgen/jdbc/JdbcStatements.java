@@ -130,14 +130,28 @@ final class JdbcStatements<S> {
     }
 
     private <T> T execute(String operation, Work<S, T> work, boolean retry) {
+        return retryingOnce(operation, retry, again -> attempt(work));
+    }
+
+    /** One attempt at a call; {@code again} says it is the second. */
+    @FunctionalInterface
+    interface Attempt<T> {
+        T run(boolean again) throws SQLException, Retryable;
+    }
+
+    /**
+     * Runs {@code attempt}, and when {@code retry} and it failed with {@link Retryable} (no connection, or a broken
+     * one), once more; reports the failure, the first one's suppressed under the second's, as the store does.
+     */
+    <T> T retryingOnce(String operation, boolean retry, Attempt<T> attempt) {
         Exception failure;
         try {
-            return attempt(work);
+            return attempt.run(false);
         } catch (Retryable first) {
             failure = first.getCause();
             if (retry) {
                 try {
-                    return attempt(work);
+                    return attempt.run(true);
                 } catch (Retryable second) {
                     second.getCause().addSuppressed(failure);
                     failure = second.getCause();
