@@ -1,6 +1,11 @@
 package dev.idgen.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import javax.sql.DataSource;
 
 /**
  * The MariaDB the database benchmarks run against: {@code IDGEN_BENCH_MARIADB_URL} (default
@@ -19,6 +24,26 @@ final class MariaDb {
         pool.setMaximumPoolSize(size);
         pool.setMinimumIdle(size);
         return pool;
+    }
+
+    /**
+     * The peer of idgen's tickets: Flickr's ticket on one pooled connection, in plain JDBC, as an application would
+     * write it ({@code UPDATE ... LAST_INSERT_ID(id + 1)}, then {@code SELECT LAST_INSERT_ID()}).
+     *
+     * @return the new ID of the row {@code name}
+     */
+    static long rawTicket(DataSource pool, String table, String name) throws SQLException {
+        try (Connection connection = pool.getConnection();
+                PreparedStatement update = connection.prepareStatement(
+                        "UPDATE " + table + " SET id = LAST_INSERT_ID(id + 1) WHERE name = ?");
+                PreparedStatement select = connection.prepareStatement("SELECT LAST_INSERT_ID()")) {
+            update.setString(1, name);
+            update.executeUpdate();
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
     }
 
     private static String env(String name, String fallback) {

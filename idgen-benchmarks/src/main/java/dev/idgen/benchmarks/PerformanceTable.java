@@ -19,8 +19,6 @@ import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.SpringLettuceConnectionSource;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -378,17 +376,7 @@ public final class PerformanceTable {
             sides.put("raw JDBC", n -> {
                 long x = 0;
                 for (int i = 0; i < n; i++) {
-                    try (Connection connection = pool.getConnection();
-                            PreparedStatement update = connection.prepareStatement(
-                                    "UPDATE " + TICKET_TABLE + " SET id = LAST_INSERT_ID(id + 1) WHERE name = ?");
-                            PreparedStatement select = connection.prepareStatement("SELECT LAST_INSERT_ID()")) {
-                        update.setString(1, "raw");
-                        update.executeUpdate();
-                        try (ResultSet row = select.executeQuery()) {
-                            row.next();
-                            x += row.getLong(1);
-                        }
-                    }
+                    x += MariaDb.rawTicket(pool, TICKET_TABLE, "raw");
                 }
                 return x;
             });

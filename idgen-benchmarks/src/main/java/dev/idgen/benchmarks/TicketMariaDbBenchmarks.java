@@ -5,8 +5,6 @@ import dev.idgen.core.TimeSource;
 import dev.idgen.jdbc.TicketIdService;
 import dev.idgen.jdbc.TicketServer;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -68,16 +66,6 @@ public abstract class TicketMariaDbBenchmarks {
 
     @Benchmark
     public long rawJdbc() throws SQLException {
-        try (Connection connection = pool.getConnection();
-                PreparedStatement update = connection.prepareStatement(
-                        "UPDATE " + TABLE + " SET id = LAST_INSERT_ID(id + 1) WHERE name = ?");
-                PreparedStatement select = connection.prepareStatement("SELECT LAST_INSERT_ID()")) {
-            update.setString(1, "raw");
-            update.executeUpdate();
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                return row.getLong(1);
-            }
-        }
+        return MariaDb.rawTicket(pool, TABLE, "raw");
     }
 }
