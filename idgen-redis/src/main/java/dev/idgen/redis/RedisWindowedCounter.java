@@ -106,32 +106,20 @@ public final class RedisWindowedCounter {
     /** The most callers of one name that one {@code INCRBY n} serves (fewer when the window is smaller). */
     public static final int MAX_COALESCED = 1024;
 
-    /** A name's keys, and the coalescer of its {@link #next} callers (made by the first of them). */
-    private static final class Counter {
-        private static final java.lang.invoke.VarHandle COALESCER;
-
-        static {
-            try {
-                COALESCER = java.lang.invoke.MethodHandles.lookup().findVarHandle(Counter.class, "coalescer",
-                        RangeCoalescer.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
+    /** A name's keys, and the coalescer of its {@link #next} callers. */
+    private final class Counter {
         final byte[][] keys;
-        /** Written once, through {@link #COALESCER}. */
-        private volatile RangeCoalescer coalescer;
+        final RangeCoalescer coalescer;
 
-        Counter(String counterKey) {
+        Counter(String name, String counterKey) {
             this.keys = new byte[][] { counterKey.getBytes(StandardCharsets.UTF_8),
                     (counterKey + ":window").getBytes(StandardCharsets.UTF_8) };
-        }
-
-        /** @return {@code created}, or the coalescer another caller installed first */
-        RangeCoalescer install(RangeCoalescer created) {
-            RangeCoalescer witness = (RangeCoalescer) COALESCER.compareAndExchange(this, null, created);
-            return witness != null ? witness : created;
+            this.coalescer = new RangeCoalescer(n -> {
+                long last = increment(name, this, n);
+                coalescedRoundTrips.increment();
+                coalescedCalls.add(n);
+                return last;
+            }, maxCoalesced, 1, maxQueueWait, "the Redis counter '" + name + "' (" + redis.describe() + ")");
         }
     }
 
@@ -203,17 +191,7 @@ public final class RedisWindowedCounter {
      * @throws IdGenerationException when interrupted while queued
      */
     public long next(String name) {
-        Counter counter = counter(name);
-        RangeCoalescer coalescer = counter.coalescer;
-        if (coalescer == null) {
-            coalescer = counter.install(new RangeCoalescer(n -> {
-                long last = increment(name, counter, n);
-                coalescedRoundTrips.increment();
-                coalescedCalls.add(n);
-                return last;
-            }, maxCoalesced, 1, maxQueueWait, "the Redis counter '" + name + "' (" + redis.describe() + ")"));
-        }
-        return coalescer.next();
+        return counter(name).coalescer.next();
     }
 
     /**
@@ -430,7 +408,7 @@ public final class RedisWindowedCounter {
         Counter counter = counters.get(name);
         return counter != null ? counter : counters.computeIfAbsent(name, key -> {
             names.admit(key);
-            return new Counter(prefix + "{" + key + "}");
+            return new Counter(key, prefix + "{" + key + "}");
         });
     }
 }
