@@ -49,9 +49,11 @@ class BatchCoalescerTest {
 
         @Override
         public Labels take(int n) {
+            // The gate is read before the round trip shows in sizes: a test that waits for sizes and then
+            // clears the gate must not find this round trip still about to read it.
+            CountDownLatch g = gate;
             sizes.add(n);
             int roundTrip = sizes.size();
-            CountDownLatch g = gate;
             if (g != null) {
                 try {
                     g.await(60, TimeUnit.SECONDS);
