@@ -18,7 +18,7 @@ import java.util.Map;
  *
  * <p>IDs increase per generator: a clock that steps back leaves the millisecond where it was and the sequence counts
  * on; a sequence used up (65,536 IDs in a millisecond) borrows the next millisecond, at most
- * {@value MillisCounter#MAX_AHEAD_MILLIS} ms ahead of the clock. Beyond that {@link #next()} throws
+ * 1000 ms ahead of the clock. Beyond that {@link #next()} throws
  * {@link ClockBackwardsException} until the clock catches up.
  *
  * <p>Thread-safe: {@link #next()} takes the generator's lock and allocates only the returned ID.

@@ -56,7 +56,7 @@ import java.util.UUID;
  *
  * <p><b>Counter.</b> Within a millisecond the 14-bit counter counts up from a random start with its top bit clear, so
  * at least 8,192 GUIDs fit in a millisecond; after that the next millisecond is borrowed, at most
- * {@value MillisCounter#MAX_AHEAD_MILLIS} ms ahead of the clock, and a clock that steps back leaves the timestamp where
+ * 1000 ms ahead of the clock, and a clock that steps back leaves the timestamp where
  * it was while the counter counts on. Beyond that {@link #next()} throws {@link ClockBackwardsException}. Across
  * processes, uniqueness rests on the 60 random bits (and the counter's random start).
  *

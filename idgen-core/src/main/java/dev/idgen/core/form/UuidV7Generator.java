@@ -31,7 +31,7 @@ import java.util.UUID;
  * {@code uuid} order) than the ones before it:
  * <ul>
  * <li>a clock that steps back leaves the timestamp where it was and the counter counts on;</li>
- * <li>a counter used up borrows the next millisecond, at most {@value MillisCounter#MAX_AHEAD_MILLIS} ms ahead of the
+ * <li>a counter used up borrows the next millisecond, at most 1000 ms ahead of the
  * clock; beyond that {@link #next()} throws {@link ClockBackwardsException} until the clock catches up.</li>
  * </ul>
  *

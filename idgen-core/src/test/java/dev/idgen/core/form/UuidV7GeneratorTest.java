@@ -232,5 +232,8 @@ class UuidV7GeneratorTest {
                 .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("id"))
                 .hasMessageContaining(message));
         assertThatThrownBy(() -> form.decode(null)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> UuidV7Generator.builder().build().form(null))
+                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("generator"));
     }
 }
