@@ -39,7 +39,7 @@ class PeriodTest {
     }
 
     @Test
-    void theDigitsAreTheOnesTheBriefComputes() {
+    void eachPeriodHasItsDefaultAndLargestDigits() {
         assertThat(Period.DAILY.maxDigits()).isEqualTo(10);
         assertThat(Period.MONTHLY.maxDigits()).isEqualTo(12);
         assertThat(Period.YEARLY.maxDigits()).isEqualTo(14);
