@@ -2,6 +2,7 @@ package dev.idgen.core.period;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.LayoutExhaustedException;
@@ -72,7 +73,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the counter names of the first {@value #MAX_CACHED_NAMES} names) is computed once and recomputed only when the clock
  * leaves it.
  */
-public final class PeriodicIdService implements IdService, AutoCloseable {
+public final class PeriodicIdService implements ForwardingIdService, AutoCloseable {
 
     /** How many names' counter names one period keeps; further names compose theirs on each call. */
     static final int MAX_CACHED_NAMES = 1024;

@@ -1,6 +1,8 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdSequence;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.TimeSource;
@@ -63,6 +65,14 @@ public final class IdgenAutoConfiguration {
                     definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
                     registry.registerBeanDefinition("idgenSequence." + name, definition);
                 }
+                java.util.Set<String> formed = new java.util.LinkedHashSet<>(generators.named().keySet());
+                formed.addAll(generators.standalone().keySet());
+                for (String name : formed) {
+                    RootBeanDefinition definition = new RootBeanDefinition(IdForm.class,
+                            () -> beans.getBean(IdForms.class).form(name));
+                    definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
+                    registry.registerBeanDefinition("idgenForm." + name, definition);
+                }
             }
         };
     }
@@ -79,22 +89,56 @@ public final class IdgenAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    IdService idService(IdgenGenerators generators, List<IdgenGeneratorFactory> factories) {
+    IdService idService(IdgenGenerators generators, List<IdgenGeneratorFactory> factories, TimeSource timeSource) {
         IdgenGeneratorChecks.check(generators);
+        generators.all().forEach(IdgenForms::check);
+        generators.standalone().values().forEach(IdgenForms::check);
         Map<IdgenProperties.Strategy, IdgenGeneratorFactory> byStrategy = new EnumMap<>(
                 IdgenProperties.Strategy.class);
         factories.forEach(factory -> byStrategy.put(factory.strategy(), factory));
-        IdService defaultGenerator = create(byStrategy, generators.defaultGenerator());
-        if (generators.named().isEmpty()) {
+        IdService defaultGenerator = create(byStrategy, generators.defaultGenerator(), timeSource);
+        if (generators.named().isEmpty() && generators.standalone().isEmpty()) {
             return defaultGenerator;
         }
         Map<String, IdService> named = new LinkedHashMap<>();
         try {
-            generators.named().forEach((name, definition) -> named.put(name, create(byStrategy, definition)));
+            generators.named().forEach((name, definition) -> named.put(name,
+                    create(byStrategy, definition, timeSource)));
+            generators.standalone().forEach((name, definition) -> named.put(name,
+                    IdgenForms.standalone(definition, timeSource)));
             return new RoutingIdService(defaultGenerator, named);
         } catch (RuntimeException e) {
             named.values().forEach(service -> closeQuietly(service, e));
             closeQuietly(defaultGenerator, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Every generator's {@link IdForm}: its IDs as strings, with their decode.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    IdForms idForms(IdService ids, IdgenGenerators generators) {
+        IdgenForms forms = new IdgenForms(ids, generators.defaultGenerator());
+        Map<String, IdService> routed = RoutingIdService.generatorsOf(ids);
+        generators.named().forEach((name, definition) -> forms.put(name,
+                IdgenForms.form(definition, name, ids.sequence(name), routed.get(name))));
+        generators.standalone().forEach((name, definition) -> {
+            if (routed.get(name) instanceof IdgenForms.FormOnlyIdService formOnly) {
+                forms.put(name, formOnly.form());
+            }
+        });
+        return forms;
+    }
+
+    private static IdService create(Map<IdgenProperties.Strategy, IdgenGeneratorFactory> factories,
+            IdgenGenerators.Definition definition, TimeSource timeSource) {
+        IdService base = create(factories, definition);
+        try {
+            return IdgenForms.shape(definition, base, timeSource);
+        } catch (RuntimeException e) {
+            closeQuietly(base, e);
             throw e;
         }
     }

@@ -32,9 +32,13 @@ final class IdgenGenerators {
 
     private final Map<String, Definition> named;
 
-    private IdgenGenerators(Definition defaultGenerator, Map<String, Definition> named) {
+    private final Map<String, Definition> standalone;
+
+    private IdgenGenerators(Definition defaultGenerator, Map<String, Definition> named,
+            Map<String, Definition> standalone) {
         this.defaultGenerator = defaultGenerator;
         this.named = named;
+        this.standalone = standalone;
     }
 
     /**
@@ -62,6 +66,7 @@ final class IdgenGenerators {
         Binder binder = Binder.get(environment);
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
+        Map<String, Definition> standalone = new LinkedHashMap<>();
         Map<String, IdgenProperties.Generator> configured = binder
                 .bind(GENERATORS, Bindable.mapOf(String.class, IdgenProperties.Generator.class))
                 .orElse(Map.of());
@@ -78,9 +83,11 @@ final class IdgenGenerators {
                 throw new InvalidConfigurationPropertyValueException(prefix, name, "a generator's name is the"
                         + " sequence name it serves: " + e.getMessage());
             }
-            named.put(name, bind(binder, name, prefix, GENERATORS + ".[" + name + "]"));
+            Definition definition = bind(binder, name, prefix, GENERATORS + ".[" + name + "]");
+            (definition.form().standalone() ? standalone : named).put(name, definition);
         }
-        return new IdgenGenerators(defaultGenerator, Collections.unmodifiableMap(named));
+        return new IdgenGenerators(defaultGenerator, Collections.unmodifiableMap(named),
+                Collections.unmodifiableMap(standalone));
     }
 
     /**
@@ -140,9 +147,45 @@ final class IdgenGenerators {
                 }
             }
         }
+        IdgenForms.Form form = IdgenForms.Form.of(properties.getForm(), prefix + ".form");
+        if ((form.standalone() || form == IdgenForms.Form.SHARD) && prefix.equals(PREFIX)) {
+            throw new InvalidConfigurationPropertyValueException(PREFIX + ".form", properties.getForm(), "the "
+                    + form.value() + " form needs a generator of its own: set " + GENERATORS + ".<name>.form="
+                    + form.value());
+        }
+        if (form.standalone() && isSet(binder, key + ".strategy")) {
+            throw new InvalidConfigurationPropertyValueException(prefix + ".strategy", properties.getStrategy(),
+                    "the " + form.value() + " form (" + prefix + ".form) issues IDs of its own, with no strategy:"
+                            + " remove " + prefix + ".strategy");
+        }
+        if (form == IdgenForms.Form.SHARD && !layoutSet(binder, key)) {
+            // The shard bits need room below bit 63: an unset layout becomes 41 bits of milliseconds with worker and
+            // sequence sharing what the shards leave.
+            int[] bits = IdgenForms.shardLayoutBits(properties.getShard().getLogicalShards(),
+                    prefix + ".shard.logical-shards");
+            IdgenSnowflakeProperties snowflake = properties.getSnowflake();
+            snowflake.setTimestampBits(bits[0]);
+            snowflake.setWorkerBits(bits[1]);
+            snowflake.setSequenceBits(bits[2]);
+        }
         IdgenProperties.Strategy strategy = IdgenProperties.Strategy.of(properties.getStrategy(),
                 prefix + ".strategy");
-        return new Definition(name, prefix, strategy, properties, ticket, redis);
+        return new Definition(name, prefix, strategy, properties, ticket, redis, form);
+    }
+
+    /** Whether the generator or the top level sets any part of the Snowflake layout, the preset included. */
+    private static boolean layoutSet(Binder binder, String key) {
+        for (String root : java.util.List.of(key, PREFIX)) {
+            if (isSet(binder, root + ".snowflake.preset")) {
+                return true;
+            }
+            for (String part : LAYOUT) {
+                if (isSet(binder, root + ".snowflake." + part)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean isSet(Binder binder, String name) {
@@ -169,6 +212,19 @@ final class IdgenGenerators {
     /** The generators of their own, by name, in configuration order. */
     Map<String, Definition> named() {
         return named;
+    }
+
+    /**
+     * The generators whose form issues IDs of its own, with no strategy ({@code form=uuid-v7}, ...), by name, in
+     * configuration order. They are in neither {@link #named()} nor {@link #all()}.
+     */
+    Map<String, Definition> standalone() {
+        return standalone;
+    }
+
+    /** Whether any generator of its own is configured, with a strategy or a standalone form. */
+    boolean hasOwnGenerators() {
+        return !named.isEmpty() || !standalone.isEmpty();
     }
 
     /** The default generator first, then the named ones. */
@@ -205,9 +261,10 @@ final class IdgenGenerators {
      * @param properties the {@code idgen.*} settings as they apply to it
      * @param ticket the {@code idgen.ticket.*} settings as they apply to it
      * @param redis the {@code idgen.redis.*} settings as they apply to it
+     * @param form the form of its IDs
      */
     record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
-            IdgenTicketProperties ticket, IdgenRedisProperties redis) {
+            IdgenTicketProperties ticket, IdgenRedisProperties redis, IdgenForms.Form form) {
 
         boolean isDefault() {
             return PREFIX.equals(prefix);

@@ -85,7 +85,7 @@ public final class IdgenHealthContributorAutoConfiguration {
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-            return generators == null || generators.named().isEmpty() ? ConditionOutcome.match("no idgen.generators") : ConditionOutcome.noMatch("idgen.generators");
+            return generators == null || !generators.hasOwnGenerators() ? ConditionOutcome.match("no idgen.generators") : ConditionOutcome.noMatch("idgen.generators");
         }
     }
 
@@ -97,7 +97,7 @@ public final class IdgenHealthContributorAutoConfiguration {
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-            return generators == null || generators.named().isEmpty() ? ConditionOutcome.noMatch("no idgen.generators") : ConditionOutcome.match("idgen.generators");
+            return generators == null || !generators.hasOwnGenerators() ? ConditionOutcome.noMatch("no idgen.generators") : ConditionOutcome.match("idgen.generators");
         }
     }
 }

@@ -134,9 +134,11 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
 
     private Health check() {
         Health.Builder builder = Health.up().withDetail("strategy", idService.strategy());
+        // A period or shard wrapper adds nothing to watch: its backend's health is the generator's.
+        IdService backend = dev.idgen.core.ForwardingIdService.innermost(idService);
         for (IdgenGeneratorHealth contributor : contributors) {
-            if (contributor.strategy() == null || contributor.strategy().equals(idService.strategy())) {
-                contributor.contribute(generator, idService, builder);
+            if (contributor.strategy() == null || contributor.strategy().equals(backend.strategy())) {
+                contributor.contribute(generator, backend, builder);
             }
         }
         return builder.build();

@@ -55,10 +55,11 @@ public final class IdgenMeterBinder implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         RoutingIdService.generatorsOf(idService).forEach((generator, service) -> {
-            Tags tags = Tags.of("generator", generator, "strategy", service.strategy());
+            IdService innermost = dev.idgen.core.ForwardingIdService.innermost(service);
+            Tags tags = Tags.of("generator", generator, "strategy", innermost.strategy());
             for (IdgenGeneratorMeters backend : meters) {
-                if (backend.strategy().equals(service.strategy())) {
-                    backend.bind(registry, service, tags);
+                if (backend.strategy().equals(innermost.strategy())) {
+                    backend.bind(registry, innermost, tags);
                 }
             }
         });

@@ -36,6 +36,51 @@ public class IdgenProperties implements InitializingBean {
      */
     private int maxNames = dev.idgen.core.segment.SegmentIdService.DEFAULT_MAX_NAMES;
 
+    /**
+     * The form of the generator's IDs. Over a strategy's 64-bit IDs: 'number' (decimal strings), 'crockford32' (13
+     * characters), 'base62' (11 characters), 'public' (encrypted, revealing nothing; needs public.keys) or 'shard'
+     * (logical shard bits from a key; Snowflake only). IDs of their own, without a strategy (named generators only):
+     * 'uuid-v7', 'guid' (ordered GUID), 'object-id', 'flake128' (128-bit flake) or 'simpleflake'.
+     */
+    private String form = "number";
+
+    /**
+     * A typed prefix for the 'crockford32' and 'base62' forms, Stripe style: lowercase letters and digits, starting
+     * with a letter, up to 16, then '_' (for example 'ord_'). Decoding checks it.
+     */
+    private String prefix;
+
+    @NestedConfigurationProperty
+    private final IdgenFormProperties.Shard shard = new IdgenFormProperties.Shard();
+
+    @NestedConfigurationProperty
+    private final IdgenFormProperties.Public publicIds = new IdgenFormProperties.Public();
+
+    @NestedConfigurationProperty
+    private final IdgenFormProperties.Guid guid = new IdgenFormProperties.Guid();
+
+    @NestedConfigurationProperty
+    private final IdgenFormProperties.Flake128 flake128 = new IdgenFormProperties.Flake128();
+
+    /**
+     * Counting per period on the ticket, segment and redis strategies: 'none', 'daily', 'monthly' or 'yearly'. The ID
+     * is the period's key (20261123, 202611, 2026) times 10^period-digits plus a number that starts at 1 each period;
+     * the period is part of the counter's key, so nothing is ever reset and no number repeats across periods.
+     */
+    private String period = "none";
+
+    /**
+     * How many decimal digits the number within a period has: daily 1 to 10 (default 8), monthly 1 to 12 (default
+     * 10), yearly 1 to 14 (default 11). The defaults keep IDs below 2^53. Past 10^digits - 1 in one period, the
+     * generator refuses rather than spill into another period's numbers.
+     */
+    private Integer periodDigits;
+
+    /**
+     * The time zone whose midnight starts a period.
+     */
+    private java.time.ZoneId periodZone = IdgenFormProperties.DEFAULT_PERIOD_ZONE;
+
     @NestedConfigurationProperty
     private final IdgenSnowflakeProperties snowflake = new IdgenSnowflakeProperties();
 
@@ -89,6 +134,62 @@ public class IdgenProperties implements InitializingBean {
                 () -> dev.idgen.core.NameLimit.check(maxNames));
     }
 
+    public String getForm() {
+        return form;
+    }
+
+    public void setForm(String form) {
+        this.form = form;
+    }
+
+    public String getPrefix() {
+        return prefix;
+    }
+
+    public void setPrefix(String prefix) {
+        this.prefix = prefix;
+    }
+
+    public IdgenFormProperties.Shard getShard() {
+        return shard;
+    }
+
+    public IdgenFormProperties.Public getPublic() {
+        return publicIds;
+    }
+
+    public IdgenFormProperties.Guid getGuid() {
+        return guid;
+    }
+
+    public IdgenFormProperties.Flake128 getFlake128() {
+        return flake128;
+    }
+
+    public String getPeriod() {
+        return period;
+    }
+
+    public void setPeriod(String period) {
+        this.period = period;
+    }
+
+    public Integer getPeriodDigits() {
+        return periodDigits;
+    }
+
+    public void setPeriodDigits(Integer periodDigits) {
+        this.periodDigits = periodDigits;
+    }
+
+    public java.time.ZoneId getPeriodZone() {
+        return periodZone;
+    }
+
+    public void setPeriodZone(java.time.ZoneId periodZone) {
+        this.periodZone = periodZone;
+    }
+
     public IdgenSnowflakeProperties getSnowflake() {
         return snowflake;
     }
@@ -121,6 +222,51 @@ public class IdgenProperties implements InitializingBean {
          */
         private String strategy;
 
+        /**
+         * The form of the generator's IDs. Over a strategy's 64-bit IDs: 'number' (decimal strings), 'crockford32' (13
+         * characters), 'base62' (11 characters), 'public' (encrypted, revealing nothing; needs public.keys) or 'shard'
+         * (logical shard bits from a key; Snowflake only). IDs of their own, without a strategy (named generators only):
+         * 'uuid-v7', 'guid' (ordered GUID), 'object-id', 'flake128' (128-bit flake) or 'simpleflake'.
+         */
+        private String form;
+
+        /**
+         * A typed prefix for the 'crockford32' and 'base62' forms, Stripe style: lowercase letters and digits, starting
+         * with a letter, up to 16, then '_' (for example 'ord_'). Decoding checks it.
+         */
+        private String prefix;
+
+        @NestedConfigurationProperty
+        private final IdgenFormProperties.Shard shard = new IdgenFormProperties.Shard();
+
+        @NestedConfigurationProperty
+        private final IdgenFormProperties.Public publicIds = new IdgenFormProperties.Public();
+
+        @NestedConfigurationProperty
+        private final IdgenFormProperties.Guid guid = new IdgenFormProperties.Guid();
+
+        @NestedConfigurationProperty
+        private final IdgenFormProperties.Flake128 flake128 = new IdgenFormProperties.Flake128();
+
+        /**
+         * Counting per period on the ticket, segment and redis strategies: 'none', 'daily', 'monthly' or 'yearly'. The ID
+         * is the period's key (20261123, 202611, 2026) times 10^period-digits plus a number that starts at 1 each period;
+         * the period is part of the counter's key, so nothing is ever reset and no number repeats across periods.
+         */
+        private String period;
+
+        /**
+         * How many decimal digits the number within a period has: daily 1 to 10 (default 8), monthly 1 to 12 (default
+         * 10), yearly 1 to 14 (default 11). The defaults keep IDs below 2^53. Past 10^digits - 1 in one period, the
+         * generator refuses rather than spill into another period's numbers.
+         */
+        private Integer periodDigits;
+
+        /**
+         * The time zone whose midnight starts a period.
+         */
+        private java.time.ZoneId periodZone;
+
         @NestedConfigurationProperty
     private final IdgenSnowflakeProperties snowflake = new IdgenSnowflakeProperties();
 
@@ -142,6 +288,62 @@ public class IdgenProperties implements InitializingBean {
 
         public void setStrategy(String strategy) {
             this.strategy = strategy;
+        }
+
+        public String getForm() {
+            return form;
+        }
+
+        public void setForm(String form) {
+            this.form = form;
+        }
+
+        public String getPrefix() {
+            return prefix;
+        }
+
+        public void setPrefix(String prefix) {
+            this.prefix = prefix;
+        }
+
+        public IdgenFormProperties.Shard getShard() {
+            return shard;
+        }
+
+        public IdgenFormProperties.Public getPublic() {
+            return publicIds;
+        }
+
+        public IdgenFormProperties.Guid getGuid() {
+            return guid;
+        }
+
+        public IdgenFormProperties.Flake128 getFlake128() {
+            return flake128;
+        }
+
+        public String getPeriod() {
+            return period;
+        }
+
+        public void setPeriod(String period) {
+            this.period = period;
+        }
+
+        public Integer getPeriodDigits() {
+            return periodDigits;
+        }
+
+        public void setPeriodDigits(Integer periodDigits) {
+            this.periodDigits = periodDigits;
+        }
+
+        public java.time.ZoneId getPeriodZone() {
+            return periodZone;
+        }
+
+        public void setPeriodZone(java.time.ZoneId periodZone) {
+            this.periodZone = periodZone;
         }
 
         public IdgenSnowflakeProperties getSnowflake() {

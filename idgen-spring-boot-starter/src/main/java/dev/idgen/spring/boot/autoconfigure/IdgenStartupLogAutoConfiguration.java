@@ -42,6 +42,10 @@ public final class IdgenStartupLogAutoConfiguration {
                 return line.toString();
             }
             StringBuilder line = new StringBuilder(READY).append("strategy=").append(idService.strategy());
+            if (idService instanceof dev.idgen.core.ForwardingIdService forwarding) {
+                line.append(", form=").append(forwarding);
+                idService = dev.idgen.core.ForwardingIdService.innermost(forwarding);
+            }
             if (idService instanceof SnowflakeIdService snowflake) {
                 SnowflakeGenerator generator = snowflake.generator();
                 line.append(", workerId=").append(generator.workerId());
