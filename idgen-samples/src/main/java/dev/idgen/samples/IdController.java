@@ -2,6 +2,8 @@ package dev.idgen.samples;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,10 +31,13 @@ class IdController {
 
     private final IdService ids;
 
+    private final IdForms forms;
+
     private final ObjectProvider<ReadableIdService> readableIds;
 
-    IdController(IdService ids, ObjectProvider<ReadableIdService> readableIds) {
+    IdController(IdService ids, IdForms forms, ObjectProvider<ReadableIdService> readableIds) {
         this.ids = ids;
+        this.forms = forms;
         this.readableIds = readableIds;
     }
 
@@ -66,18 +71,18 @@ class IdController {
     }
 
     /**
-     * {@code GET /ids/{name}?count=N}: the next N IDs of the named sequence (N defaults to 1 when {@code count} is
-     * absent; an empty {@code count=} is a bad count, not the default).
+     * {@code GET /ids/{name}?count=N[&shardKey=K]}: the next N IDs of the named sequence as the canonical strings of
+     * its generator's form (decimal numbers unless the generator has another form), N defaulting to 1 when
+     * {@code count} is absent (an empty {@code count=} is a bad count, not the default). {@code shardKey} is for
+     * shard-aware generators: the IDs then route with the key.
      */
     @GetMapping("/{name}")
-    List<String> next(@PathVariable String name, @RequestParam(required = false) String count) {
+    List<String> next(@PathVariable String name, @RequestParam(required = false) String count,
+            @RequestParam(required = false) String shardKey) {
         // No defaultValue: Spring would put it in for an empty count= too, and answer one ID to a malformed request.
-        long[] batch = ids.nextIds(name, count == null ? 1 : parseCount(count));
-        List<String> body = new ArrayList<>(batch.length);
-        for (long id : batch) {
-            body.add(Long.toString(id));
-        }
-        return body;
+        int n = count == null ? 1 : parseCount(count);
+        IdForm form = forms.form(name);
+        return List.of(shardKey == null ? form.next(n) : form.next(n, shardKey));
     }
 
     /**
@@ -85,7 +90,7 @@ class IdController {
      */
     @GetMapping("/decode/{id}")
     Map<String, Object> decode(@PathVariable String id) {
-        return body(ids.decode(parseId(id)));
+        return body(ids.decode(parseId(id)).toMap());
     }
 
     /**
@@ -95,12 +100,18 @@ class IdController {
      */
     @GetMapping("/{name}/decode/{id}")
     Map<String, Object> decode(@PathVariable String name, @PathVariable String id) {
-        return body(ids.decode(name, parseId(id)));
+        IdForm form = forms.form(name);
+        if (form.form().equals("number")) {
+            return body(ids.decode(name, parseId(id)).toMap());
+        }
+        // The form's own string: a UUID, an ObjectId, a public ID. What it carries, with its internal ID (a public
+        // ID's) as a string as every ID here is.
+        return body(form.decode(id));
     }
 
-    private static Map<String, Object> body(dev.idgen.core.DecodedId decoded) {
+    private static Map<String, Object> body(Map<String, Object> parts) {
         Map<String, Object> body = new LinkedHashMap<>();
-        decoded.toMap().forEach((key, value) -> body.put(key,
+        parts.forEach((key, value) -> body.put(key,
                 value instanceof Instant || key.equals("id") ? value.toString() : value));
         return body;
     }

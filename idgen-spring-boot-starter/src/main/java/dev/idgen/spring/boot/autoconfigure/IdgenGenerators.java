@@ -83,7 +83,9 @@ final class IdgenGenerators {
                 throw new InvalidConfigurationPropertyValueException(prefix, name, "a generator's name is the"
                         + " sequence name it serves: " + e.getMessage());
             }
-            Definition definition = bind(binder, name, prefix, GENERATORS + ".[" + name + "]");
+            // Brackets keep a name with dots whole; a dashed name (invoice-daily) from YAML only binds unbracketed.
+            String key = name.indexOf('.') >= 0 ? GENERATORS + ".[" + name + "]" : GENERATORS + "." + name;
+            Definition definition = bind(binder, name, prefix, key);
             (definition.form().standalone() ? standalone : named).put(name, definition);
         }
         return new IdgenGenerators(defaultGenerator, Collections.unmodifiableMap(named),
