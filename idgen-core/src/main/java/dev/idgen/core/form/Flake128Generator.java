@@ -18,8 +18,8 @@ import java.util.Map;
  *
  * <p>IDs increase per generator: a clock that steps back leaves the millisecond where it was and the sequence counts
  * on; a sequence used up (65,536 IDs in a millisecond) borrows the next millisecond, at most
- * 1000 ms ahead of the clock. Beyond that {@link #next()} throws
- * {@link ClockBackwardsException} until the clock catches up.
+ * 1000 ms ahead of the clock. There {@link #next()} waits for the clock to move on, or, when the clock is more than
+ * 10 ms short of that (it stepped back), throws {@link ClockBackwardsException} until the clock catches up.
  *
  * <p>Thread-safe: {@link #next()} takes the generator's lock and allocates only the returned ID.
  */
@@ -53,13 +53,21 @@ public final class Flake128Generator {
      *
      * @return an ID greater than every ID this generator issued before
      * @throws ClockBackwardsException when the millisecond's sequence is used up and the clock is so far behind that
-     *         borrowing the next millisecond would run more than a second ahead of it
-     * @throws IdGenerationException when the clock reads before 1970
+     *         borrowing the next millisecond would run more than a second ahead of it (a caller that has used up the
+     *         sequence a second ahead of a clock that moves on waits for it instead, a millisecond or so)
+     * @throws IdGenerationException when the clock reads before 1970, the clock stalls for a second while this call
+     *         waits for it, or the caller is interrupted while waiting
      */
     public Flake128Id next() {
-        synchronized (lock) {
-            clock.advance(timeSource.currentTimeMillis());
-            return new Flake128Id(clock.millis(), workerId, (int) clock.counter());
+        for (;;) {
+            long resume;
+            synchronized (lock) {
+                if (clock.advance(timeSource.currentTimeMillis())) {
+                    return new Flake128Id(clock.millis(), workerId, (int) clock.counter());
+                }
+                resume = clock.resumeMillis();
+            }
+            MillisCounter.awaitClock(timeSource, resume, "flake128");
         }
     }
 
@@ -156,7 +164,7 @@ public final class Flake128Generator {
                 throw new InvalidArgumentException("workerId", workerId, "workerId must be between 0 and "
                         + Flake128Id.MAX_WORKER_ID + " (48 bits), but was " + workerId);
             }
-            long id = workerId != null ? workerId : new SecureRandom().nextLong() & Flake128Id.MAX_WORKER_ID;
+            long id = workerId != null ? workerId : RandomBuffer.defaultSource().nextLong() & Flake128Id.MAX_WORKER_ID;
             return new Flake128Generator(timeSource, id);
         }
     }

@@ -52,6 +52,14 @@ public final class IdText {
 
     private final int radix;
 
+    /** log2(radix) when the radix is a power of two (Crockford's 32), else 0: digits are then bit fields. */
+    private final int shift;
+
+    /** The largest value that can take one more digit without passing {@link Long#MAX_VALUE}, and that digit. */
+    private final long lastSafeValue;
+
+    private final int lastSafeDigit;
+
     /** The fixed width, or 0 for decimal. */
     private final int width;
 
@@ -61,6 +69,9 @@ public final class IdText {
         this.encoding = encoding;
         this.digits = alphabet.getBytes(StandardCharsets.US_ASCII);
         this.radix = alphabet.length();
+        this.shift = Integer.bitCount(radix) == 1 ? Integer.numberOfTrailingZeros(radix) : 0;
+        this.lastSafeValue = Long.MAX_VALUE / radix;
+        this.lastSafeDigit = (int) (Long.MAX_VALUE % radix);
         this.width = width;
         this.prefix = prefix;
         if (values == null) {
@@ -78,6 +89,9 @@ public final class IdText {
         this.digits = encoding.digits;
         this.values = encoding.values;
         this.radix = encoding.radix;
+        this.shift = encoding.shift;
+        this.lastSafeValue = encoding.lastSafeValue;
+        this.lastSafeDigit = encoding.lastSafeDigit;
         this.width = encoding.width;
         this.prefix = prefix;
     }
@@ -129,10 +143,28 @@ public final class IdText {
         for (int i = 0; i < start; i++) {
             chars[i] = (byte) prefix.charAt(i);
         }
-        // Fills from the last digit; the leading places left over get digit 0, the padding.
-        for (int i = chars.length - 1; i >= start; i--) {
-            chars[i] = digits[(int) (id % radix)];
-            id /= radix;
+        // Fills from the last digit; the leading places left over get digit 0, the padding. A division by a radix
+        // read from a field is a hardware divide per digit; the power-of-two radix becomes shifts and Base62's a
+        // division by a constant, which the JIT turns into a multiplication.
+        int i = chars.length - 1;
+        if (shift != 0) {
+            int mask = radix - 1;
+            for (; i >= start; i--) {
+                chars[i] = digits[(int) id & mask];
+                id >>>= shift;
+            }
+        } else if (radix == 62) {
+            for (; i >= start; i--) {
+                long quotient = id / 62;
+                chars[i] = digits[(int) (id - quotient * 62)];
+                id = quotient;
+            }
+        } else {
+            for (; i >= start; i--) {
+                long quotient = id / radix;
+                chars[i] = digits[(int) (id - quotient * radix)];
+                id = quotient;
+            }
         }
         return new String(chars, StandardCharsets.ISO_8859_1);
     }
@@ -175,8 +207,8 @@ public final class IdText {
             if (digit < 0) {
                 throw Forms.badCharacter(text, i, "a character of " + encoding + " (" + alphabet() + ")");
             }
-            // value * radix + digit > Long.MAX_VALUE, without overflowing on the way.
-            if (value > (Long.MAX_VALUE - digit) / radix) {
+            // value * radix + digit > Long.MAX_VALUE, without overflowing and without a division per digit.
+            if (value > lastSafeValue || (value == lastSafeValue && digit > lastSafeDigit)) {
                 throw Forms.invalidId(text, "id " + Forms.shown(text) + " is beyond the largest 64-bit ID, "
                         + format(Long.MAX_VALUE));
             }

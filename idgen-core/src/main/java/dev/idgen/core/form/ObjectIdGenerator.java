@@ -67,7 +67,7 @@ public final class ObjectIdGenerator {
     }
 
     /**
-     * @return a builder with the system clock and a new {@link SecureRandom}
+     * @return a builder with the system clock and a new DRBG {@link SecureRandom}
      */
     public static Builder builder() {
         return new Builder();
@@ -223,8 +223,8 @@ public final class ObjectIdGenerator {
         }
 
         /**
-         * @param random where the 5 random bytes and the counter's start come from, once; a new
-         *        {@code SecureRandom()} by default
+         * @param random where the 5 random bytes and the counter's start come from, once; by default a new
+         *        {@code SecureRandom.getInstance("DRBG")}
          * @return this builder
          */
         public Builder random(SecureRandom random) {
@@ -240,7 +240,7 @@ public final class ObjectIdGenerator {
             if (timeSource == null) {
                 throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
             }
-            return new ObjectIdGenerator(timeSource, random != null ? random : new SecureRandom());
+            return new ObjectIdGenerator(timeSource, random != null ? random : RandomBuffer.defaultSource());
         }
     }
 }

@@ -57,7 +57,9 @@ import java.util.UUID;
  * <p><b>Counter.</b> Within a millisecond the 14-bit counter counts up from a random start with its top bit clear, so
  * at least 8,192 GUIDs fit in a millisecond; after that the next millisecond is borrowed, at most
  * 1000 ms ahead of the clock, and a clock that steps back leaves the timestamp where
- * it was while the counter counts on. Beyond that {@link #next()} throws {@link ClockBackwardsException}. Across
+ * it was while the counter counts on. At that limit {@link #next()} waits for the clock to move on (one thread can
+ * outrun 8,192 GUIDs per millisecond: the rate then settles at the counter's capacity), or, when the clock is more
+ * than 10 ms short of it (it stepped back), throws {@link ClockBackwardsException}. Across
  * processes, uniqueness rests on the 60 random bits (and the counter's random start).
  *
  * <p>Thread-safe: {@link #next()} takes the generator's lock and allocates only the returned UUID.
@@ -106,7 +108,7 @@ public final class OrderedGuidGenerator {
     }
 
     /**
-     * @return a builder for {@link Order#SQL_SERVER}, with the system clock and a new {@link SecureRandom}
+     * @return a builder for {@link Order#SQL_SERVER}, with the system clock and a new DRBG {@link SecureRandom}
      */
     public static Builder builder() {
         return new Builder();
@@ -117,27 +119,29 @@ public final class OrderedGuidGenerator {
      *
      * @return a version 8 UUID that sorts, in this generator's {@link Order}, after every GUID it issued before
      * @throws ClockBackwardsException when the millisecond's counter is used up and the clock is so far behind that
-     *         borrowing the next millisecond would run more than a second ahead of it
+     *         borrowing the next millisecond would run more than a second ahead of it (a caller that has used up the
+     *         counter a second ahead of a clock that moves on waits for it instead, a millisecond or so)
      * @throws LayoutExhaustedException after the year 10889, when 48 bits no longer hold the milliseconds
-     * @throws IdGenerationException when the clock reads before 1970
+     * @throws IdGenerationException when the clock reads before 1970, the clock stalls for a second while this call
+     *         waits for it, or the caller is interrupted while waiting
      */
     public UUID next() {
-        long msb;
-        long lsb;
-        synchronized (lock) {
-            clock.advance(timeSource.currentTimeMillis());
-            long millis = clock.millis();
-            long counter = clock.counter();
-            long bits = random.nextLong();
-            if (order == Order.SQL_SERVER) {
-                msb = bits & ~0xF000L | VERSION;
-                lsb = VARIANT | counter << 48 | millis;
-            } else {
-                msb = millis << 16 | VERSION | counter >>> 2;
-                lsb = VARIANT | (counter & 3) << 60 | bits >>> 4;
+        for (;;) {
+            long resume;
+            synchronized (lock) {
+                if (clock.advance(timeSource.currentTimeMillis())) {
+                    long millis = clock.millis();
+                    long counter = clock.counter();
+                    long bits = random.nextLong();
+                    if (order == Order.SQL_SERVER) {
+                        return new UUID(bits & ~0xF000L | VERSION, VARIANT | counter << 48 | millis);
+                    }
+                    return new UUID(millis << 16 | VERSION | counter >>> 2, VARIANT | (counter & 3) << 60 | bits >>> 4);
+                }
+                resume = clock.resumeMillis();
             }
+            MillisCounter.awaitClock(timeSource, resume, "ordered GUID");
         }
-        return new UUID(msb, lsb);
     }
 
     /**
@@ -266,8 +270,8 @@ public final class OrderedGuidGenerator {
         }
 
         /**
-         * @param random the one source of the random bits, never reseeded by the generator, which reads 512 bytes at
-         *        a time from it; a new {@code SecureRandom()} by default
+         * @param random the one source of the random bits, never reseeded by the generator, which reads 4 KiB at
+         *        a time from it; by default a new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A)
          * @return this builder
          */
         public Builder random(SecureRandom random) {
@@ -286,7 +290,7 @@ public final class OrderedGuidGenerator {
             if (timeSource == null) {
                 throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
             }
-            return new OrderedGuidGenerator(this, random != null ? random : new SecureRandom());
+            return new OrderedGuidGenerator(this, random != null ? random : RandomBuffer.defaultSource());
         }
     }
 }

@@ -83,7 +83,7 @@ public final class SimpleflakeGenerator {
     }
 
     /**
-     * @return a builder with {@link #DEFAULT_EPOCH}, the system clock and a new {@link SecureRandom}
+     * @return a builder with {@link #DEFAULT_EPOCH}, the system clock and a new DRBG {@link SecureRandom}
      */
     public static Builder builder() {
         return new Builder();
@@ -224,8 +224,8 @@ public final class SimpleflakeGenerator {
         }
 
         /**
-         * @param random the one source of the random bits, never reseeded by the generator, which reads 512 bytes at
-         *        a time from it; a new {@code SecureRandom()} by default
+         * @param random the one source of the random bits, never reseeded by the generator, which reads 4 KiB at
+         *        a time from it; by default a new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A)
          * @return this builder
          */
         public Builder random(SecureRandom random) {
@@ -252,7 +252,7 @@ public final class SimpleflakeGenerator {
                 throw new LayoutExhaustedException("The Simpleflake layout from epoch " + epoch + " ran out at "
                         + Instant.ofEpochMilli(epochMillis + END_MILLIS) + "; choose a later epoch");
             }
-            return new SimpleflakeGenerator(timeSource, epochMillis, random != null ? random : new SecureRandom());
+            return new SimpleflakeGenerator(timeSource, epochMillis, random != null ? random : RandomBuffer.defaultSource());
         }
     }
 }

@@ -32,7 +32,8 @@ import java.util.UUID;
  * <ul>
  * <li>a clock that steps back leaves the timestamp where it was and the counter counts on;</li>
  * <li>a counter used up borrows the next millisecond, at most 1000 ms ahead of the
- * clock; beyond that {@link #next()} throws {@link ClockBackwardsException} until the clock catches up.</li>
+ * clock; there {@link #next()} waits for the clock to move on, or throws {@link ClockBackwardsException} when the
+ * clock is more than 10 ms short of that (it stepped back), until the clock catches up.</li>
  * </ul>
  *
  * <p>Across generators and processes, uniqueness rests on the random bits: a seed of 41 bits and 32 bits per UUID.
@@ -77,7 +78,7 @@ public final class UuidV7Generator {
     }
 
     /**
-     * @return a builder with the system clock and a new {@link SecureRandom}
+     * @return a builder with the system clock and a new DRBG {@link SecureRandom}
      */
     public static Builder builder() {
         return new Builder();
@@ -88,21 +89,27 @@ public final class UuidV7Generator {
      *
      * @return a version 7 UUID, greater than every UUID this generator issued before
      * @throws ClockBackwardsException when the millisecond's counter is used up and the clock is so far behind that
-     *         borrowing the next millisecond would run more than a second ahead of it
+     *         borrowing the next millisecond would run more than a second ahead of it (a caller that has used up the
+     *         counter a second ahead of a clock that moves on waits for it instead, a millisecond or so)
      * @throws LayoutExhaustedException after the year 10889, when 48 bits no longer hold the milliseconds
-     * @throws IdGenerationException when the clock reads before 1970
+     * @throws IdGenerationException when the clock reads before 1970, the clock stalls for a second while this call
+     *         waits for it, or the caller is interrupted while waiting
      */
     public UUID next() {
-        long msb;
-        long lsb;
-        synchronized (lock) {
-            clock.advance(timeSource.currentTimeMillis());
-            long counter = clock.counter();
-            msb = clock.millis() << 16 | VERSION | counter >>> counterBitsInB;
-            lsb = VARIANT | (counter & ((1L << counterBitsInB) - 1)) << randomBits
-                    | random.nextLong() >>> (64 - randomBits);
+        for (;;) {
+            long resume;
+            synchronized (lock) {
+                if (clock.advance(timeSource.currentTimeMillis())) {
+                    long counter = clock.counter();
+                    long msb = clock.millis() << 16 | VERSION | counter >>> counterBitsInB;
+                    long lsb = VARIANT | (counter & ((1L << counterBitsInB) - 1)) << randomBits
+                            | random.nextLong() >>> (64 - randomBits);
+                    return new UUID(msb, lsb);
+                }
+                resume = clock.resumeMillis();
+            }
+            MillisCounter.awaitClock(timeSource, resume, "UUIDv7");
         }
-        return new UUID(msb, lsb);
     }
 
     /**
@@ -176,7 +183,7 @@ public final class UuidV7Generator {
 
         /**
          * @param random the one source of the random bits, used by this generator alone and never reseeded by it;
-         *        the generator reads 512 bytes at a time from it. A new {@code SecureRandom()} by default.
+         *        the generator reads 4 KiB at a time from it. By default a new {@code SecureRandom.getInstance("DRBG")}.
          * @return this builder
          */
         public Builder random(SecureRandom random) {
@@ -202,7 +209,7 @@ public final class UuidV7Generator {
                 throw new InvalidArgumentException("counterBits", counterBits, "counterBits must be between 12 and "
                         + COUNTER_BITS + ", but was " + counterBits);
             }
-            return new UuidV7Generator(this, random != null ? random : new SecureRandom());
+            return new UuidV7Generator(this, random != null ? random : RandomBuffer.defaultSource());
         }
     }
 }

@@ -91,10 +91,12 @@ class Flake128GeneratorTest {
         for (int i = 1; i < 65_536; i++) {
             generator.next();
         }
+        // The clock steps 11 ms further back: borrowing would now run 12 ms past the limit, too far to wait.
+        time.advanceMillis(-11);
         assertThatThrownBy(generator::next)
                 .isInstanceOfSatisfying(ClockBackwardsException.class,
-                        e -> assertThat(e.behindMillis()).isEqualTo(1000));
-        time.advanceMillis(1);
+                        e -> assertThat(e.behindMillis()).isEqualTo(1011));
+        time.advanceMillis(12);
         assertThat(generator.next().timestamp()).isEqualTo(START.plusMillis(2));
     }
 

@@ -178,9 +178,13 @@ class OrderedGuidGeneratorTest {
             for (int i = 1; i < 8193; i++) {
                 generator.next();
             }
+            // The clock steps 11 ms further back: borrowing would now run 12 ms past the limit, too far to wait.
+            clock.advanceMillis(-11);
             assertThatThrownBy(generator::next)
                     .isInstanceOfSatisfying(ClockBackwardsException.class,
-                            e -> assertThat(e.behindMillis()).isEqualTo(1000));
+                            e -> assertThat(e.behindMillis()).isEqualTo(1011));
+            clock.advanceMillis(12);
+            assertThat(timestamp(generator.next(), order)).as("back at the limit").isEqualTo(START.plusMillis(2));
         }
     }
 

@@ -7,6 +7,7 @@ import dev.idgen.core.ClockBackwardsException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.LayoutExhaustedException;
 import dev.idgen.core.ManualTimeSource;
+import dev.idgen.core.TimeSource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,6 +18,8 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class UuidV7GeneratorTest {
@@ -75,10 +78,11 @@ class UuidV7GeneratorTest {
     }
 
     @Test
-    void aUsedUpCounterBorrowsTheNextMillisecondAtMostOneSecondAhead() {
+    void aUsedUpCounterBorrowsTheNextMillisecondAtMostOneSecondAheadThenWaitsForTheClock() throws Exception {
         // A 12-bit counter seeded at 0x7FF (all random bytes 0xFF) counts 0x7FF..0xFFF: 2049 UUIDs per millisecond.
-        UuidV7Generator generator = UuidV7Generator.builder().timeSource(time).random(TestRandom.constant(0xFF))
-                .counterBits(12).build();
+        ReadCountingTime counting = new ReadCountingTime(time);
+        UuidV7Generator generator = UuidV7Generator.builder().timeSource(counting)
+                .random(TestRandom.constant(0xFF)).counterBits(12).build();
         List<UUID> firstMillisecond = new ArrayList<>();
         for (int i = 0; i < 2049; i++) {
             firstMillisecond.add(generator.next());
@@ -97,14 +101,65 @@ class UuidV7GeneratorTest {
         }
         assertThat(timestamp(previous)).isEqualTo(START.plusMillis(1000));
 
+        // At the limit a caller outran the counter, the clock did not step back: the call waits for the clock.
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            long readsBefore = counting.reads.get();
+            Future<UUID> waiting = executor.submit(generator::next);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (counting.reads.get() < readsBefore + 3 && !waiting.isDone() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(waiting).as("waits on the clock that stands still").isNotDone();
+            time.advanceMillis(1);
+            UUID resumed = waiting.get(60, TimeUnit.SECONDS);
+            assertThat(timestamp(resumed)).isEqualTo(START.plusMillis(1001));
+            assertThat(compareBytes(previous, resumed)).isNegative();
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void aClockSteppedBackFurtherThanTheWaitIsRefusedAtTheLimit() {
+        UuidV7Generator generator = UuidV7Generator.builder().timeSource(time).random(TestRandom.constant(0xFF))
+                .counterBits(12).build();
+        generator.next();
+        time.advanceMillis(-1011);
+        // 2048 more on the first millisecond, then borrowing would run 1012 ms ahead: 11 ms past the limit, too far
+        // to wait for.
+        for (int i = 0; i < 2048; i++) {
+            generator.next();
+        }
         assertThatThrownBy(generator::next)
                 .isInstanceOfSatisfying(ClockBackwardsException.class,
-                        e -> assertThat(e.behindMillis()).isEqualTo(1000))
+                        e -> assertThat(e.behindMillis()).isEqualTo(1011))
                 .hasMessageContaining("more than 1000 ms ahead of the clock");
-        time.advanceMillis(1);
-        UUID resumed = generator.next();
-        assertThat(timestamp(resumed)).isEqualTo(START.plusMillis(1001));
-        assertThat(compareBytes(previous, resumed)).isNegative();
+        time.advanceMillis(12);
+        assertThat(timestamp(generator.next())).as("back within the limit: borrowed").isEqualTo(START.plusMillis(1));
+    }
+
+    /** Counts the generator's clock readings, to see a caller waiting on the clock. */
+    static final class ReadCountingTime implements TimeSource {
+
+        final AtomicLong reads = new AtomicLong();
+
+        private final TimeSource delegate;
+
+        ReadCountingTime(TimeSource delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            reads.incrementAndGet();
+            return delegate.currentTimeMillis();
+        }
+
+        @Override
+        public long nanoTime() {
+            return delegate.nanoTime();
+        }
     }
 
     @Test
@@ -150,8 +205,8 @@ class UuidV7GeneratorTest {
             }
             generator.next();
         }
-        // 6,400 longs for the random bits and 64 seeds, 64 longs per block.
-        assertThat(random.nextBytesCalls.get()).isEqualTo(101);
+        // 6,400 longs for the random bits and 64 seeds, 512 longs per block: 6,464 / 512 rounded up.
+        assertThat(random.nextBytesCalls.get()).isEqualTo(13);
     }
 
     @Test
