@@ -148,10 +148,11 @@ public final class IdText {
         // division by a constant, which the JIT turns into a multiplication.
         int i = chars.length - 1;
         if (shift != 0) {
+            // Each digit is read from the ID on its own, not from the previous step's result, so the CPU can work
+            // on several at once.
             int mask = radix - 1;
-            for (; i >= start; i--) {
-                chars[i] = digits[(int) id & mask];
-                id >>>= shift;
+            for (int k = start, bits = (width - 1) * shift; k < chars.length; k++, bits -= shift) {
+                chars[k] = digits[(int) (id >>> bits) & mask];
             }
         } else if (radix == 62) {
             for (; i >= start; i--) {
