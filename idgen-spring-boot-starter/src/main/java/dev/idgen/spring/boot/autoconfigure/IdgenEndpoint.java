@@ -194,7 +194,6 @@ public final class IdgenEndpoint {
         detail.put("lastTimestamp", Instant.ofEpochMilli(generator.lastTimestampMillis()).toString());
         Map<String, Object> layout = new LinkedHashMap<>();
         layout.put("exhaustsAt", generator.layout().exhaustedAt().toString());
-        layout.put("remainingLifetime", nonNegative(generator.remainingLifetime()).toString());
         layout.put("remainingLifetimeDays", Math.max(0, generator.remainingLifetime().toDays()));
         detail.put("layout", layout);
         detail.put("clockBehindMillis", generator.clockBehindMillis());

@@ -168,6 +168,30 @@ class IdgenEndpointAutoConfigurationTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void showsTheRedisStrategysCountersAndTheReadableIdBreakers() {
+        String prefix = "ep" + SUFFIX + ":";
+        mariadb.withConfiguration(AutoConfigurations.of(
+                org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.host=" + TestServices.redis().host(),
+                        "spring.data.redis.port=" + TestServices.redis().port(), "idgen.redis.prefix=" + prefix,
+                        "idgen.strategy=redis", "idgen.redis.window-size=1000", "idgen.redis.buckets.enabled=true",
+                        "idgen.redis.buckets.count=8")
+                .run(context -> {
+                    context.getBean(IdService.class).nextId("orders");
+                    Map<String, Object> redis = context.getBean(IdgenEndpoint.class).generator("default");
+                    assertThat(redis).containsEntry("strategy", "redis").containsEntry("store", "redis")
+                            .containsEntry("redis", "Redis at " + TestServices.redis().host() + ":"
+                                    + TestServices.redis().port())
+                            .containsEntry("countersLost", 0L)
+                            .hasEntrySatisfying("windowsReserved", windows -> assertThat((Long) windows)
+                                    .isPositive());
+                    assertThat((Map<String, Object>) redis.get("readableIdBreakers")).containsEntry("buckets", 8)
+                            .containsEntry("open", 0);
+                });
+    }
+
+    @Test
     void decodesAnIdWithTheGeneratorsFormAndRefusesWhatItCannotRead() {
         mariadb.withPropertyValues("idgen.generators.uuid.form=uuid-v7", "idgen.generators.b32.form=crockford32",
                 "idgen.generators.b32.prefix=ord_", "idgen.generators.b32.snowflake.worker-id=1").run(context -> {
