@@ -16,7 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The {@code idgen} Actuator endpoint over HTTP, exposed by the sample's application.yml, on the {@code mixed} profile
  * (Snowflake, a ticket generator and a segment generator on an embedded H2).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// A database of its own: the IDs this test issues must not shift those MixedProfileTest expects.
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "spring.datasource.url=jdbc:h2:mem:idgen-endpoint;DB_CLOSE_DELAY=-1")
 @ActiveProfiles("mixed")
 class IdgenEndpointTest {
 
