@@ -23,7 +23,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * IDs over HTTP. IDs travel as decimal strings because JavaScript's numbers cannot hold every 64-bit long.
+ * IDs over HTTP. IDs travel as decimal strings because JavaScript's numbers cannot hold every 64-bit long: the
+ * 64-bit ones as {@link IdJson}, which the starter's {@code @IdgenId} JSON support writes as strings.
  */
 @RestController
 @RequestMapping("/ids")
@@ -77,11 +78,20 @@ class IdController {
      * shard-aware generators: the IDs then route with the key.
      */
     @GetMapping("/{name}")
-    List<String> next(@PathVariable String name, @RequestParam(required = false) String count,
+    List<?> next(@PathVariable String name, @RequestParam(required = false) String count,
             @RequestParam(required = false) String shardKey) {
         // No defaultValue: Spring would put it in for an empty count= too, and answer one ID to a malformed request.
         int n = count == null ? 1 : parseCount(count);
         IdForm form = forms.form(name);
+        if (shardKey == null && form.form().equals("number")) {
+            // Plain 64-bit IDs: JSON strings by @IdgenId, the same text as the number form's.
+            long[] issued = ids.nextIds(name, IdArguments.checkCount(n));
+            List<IdJson> body = new ArrayList<>(issued.length);
+            for (long id : issued) {
+                body.add(new IdJson(id));
+            }
+            return body;
+        }
         return List.of(shardKey == null ? form.next(n) : form.next(n, shardKey));
     }
 
@@ -109,10 +119,11 @@ class IdController {
         return body(form.decode(id));
     }
 
+    /** The parts as JSON: the 64-bit {@code id} through {@link IdJson} (a string), times as ISO-8601 strings. */
     private static Map<String, Object> body(Map<String, Object> parts) {
         Map<String, Object> body = new LinkedHashMap<>();
-        parts.forEach((key, value) -> body.put(key,
-                value instanceof Instant || key.equals("id") ? value.toString() : value));
+        parts.forEach((key, value) -> body.put(key, value instanceof Instant ? value.toString()
+                : key.equals("id") && value instanceof Long id ? new IdJson(id) : value));
         return body;
     }
 

@@ -63,6 +63,7 @@ class IdServiceApplicationTest {
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode body = JSON.readTree(response.body());
         assertThat(body.get("strategy").asString()).isEqualTo("snowflake");
+        assertThat(body.get("id").isString()).as("the ID as a string: %s", response.body()).isTrue();
         assertThat(body.get("id").asString()).isEqualTo(Long.toString(id));
         assertThat(Instant.parse(body.get("timestamp").asString()))
                 .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));

@@ -84,6 +84,8 @@ final class SegmentBuffer {
     private long completedLoads;
     private long highestAllocated;
     private volatile Throwable lastFailure;
+    /** When the latest segment loaded, in epoch milliseconds; -1 before the first. */
+    private volatile long lastLoadMillis = -1;
     /** Set when a caller that needed a segment was refused; cleared by the next load that succeeds. */
     private volatile boolean refusing;
     /** Why this name refuses for good: the store handed out a block that may repeat IDs. Never cleared. */
@@ -387,6 +389,7 @@ final class SegmentBuffer {
                 double idsPerLoad = servingRate * loadLatencyNanos / 1e9;
                 prefetchDepth = (int) Math.max(1, Math.min(MAX_DEPTH, Math.ceil(idsPerLoad * SAFETY / size)));
                 more = readyBlocks < prefetchDepth - 1;
+                lastLoadMillis = timeSource.currentTimeMillis();
                 lastFailure = null;
                 refusing = false;
                 consecutiveFailures = 0;
@@ -474,6 +477,6 @@ final class SegmentBuffer {
         Throwable failure = lastFailure;
         return new SegmentBufferStats(name, range == null ? 0 : range.remaining(), readyIds, step, served(), fetches.get(), fetchFailures.get(),
                 fetchNanos.get(), failedFetchNanos.get(), waits.sum(), ratePerSecond, loading.get(),
-                failure == null ? null : String.valueOf(failure.getMessage()), refusing);
+                failure == null ? null : String.valueOf(failure.getMessage()), refusing, lastLoadMillis);
     }
 }

@@ -21,10 +21,22 @@ import java.util.Optional;
  * @param lastFailure the message of the latest fetch's failure, {@code null} when it succeeded
  * @param refusing whether a caller that needed a segment was refused (the store failed, or the segment did not load
  *        in time) and no segment has loaded since: the name cannot serve now
+ * @param lastLoadMillis when the latest segment loaded (epoch milliseconds of the buffer's time source), -1 before
+ *        the first
  */
 public record SegmentBufferStats(String name, long currentRemaining, long nextRemaining, long step, long served,
         long fetches, long fetchFailures, long fetchNanos, long failedFetchNanos, long waits, double ratePerSecond, boolean loading,
-        String lastFailure, boolean refusing) {
+        String lastFailure, boolean refusing, long lastLoadMillis) {
+
+    /**
+     * A snapshot that does not know when the latest segment loaded ({@link #lastLoadMillis()} -1).
+     */
+    public SegmentBufferStats(String name, long currentRemaining, long nextRemaining, long step, long served,
+            long fetches, long fetchFailures, long fetchNanos, long failedFetchNanos, long waits, double ratePerSecond,
+            boolean loading, String lastFailure, boolean refusing) {
+        this(name, currentRemaining, nextRemaining, step, served, fetches, fetchFailures, fetchNanos, failedFetchNanos,
+                waits, ratePerSecond, loading, lastFailure, refusing, -1);
+    }
 
     /**
      * @return IDs left in the current block and the ones loaded ahead

@@ -145,6 +145,52 @@ final class IdgenForms implements IdForms {
     }
 
     /**
+     * The form of one generator, to read its IDs and name its form: unlike {@link #form(String)} it starts no sequence
+     * for the default generator (a segment generator would keep buffers, and take a name, for a sequence nobody
+     * issues from). Its {@code next} methods refuse.
+     *
+     * @param generator a generator's name: {@value dev.idgen.core.RoutingIdService#DEFAULT_GENERATOR} or its own
+     */
+    IdForm decoder(String generator) {
+        IdForm own = forms.get(IdArguments.checkName(generator));
+        if (own != null) {
+            return own;
+        }
+        IdSequence reading = new DecodingSequence(ids, generator);
+        return defaultCodec != null ? new PublicIdForm(generator, reading, defaultCodec)
+                : form(defaultGenerator, generator, reading, null);
+    }
+
+    /** A sequence that only decodes, through the service's {@code decode(name, id)}. */
+    private record DecodingSequence(IdService service, String name) implements IdSequence {
+
+        @Override
+        public String generator() {
+            return dev.idgen.core.RoutingIdService.DEFAULT_GENERATOR;
+        }
+
+        @Override
+        public String strategy() {
+            return service.strategy();
+        }
+
+        @Override
+        public long nextId() {
+            throw new IllegalStateException("A sequence for decoding issues no ID");
+        }
+
+        @Override
+        public long[] nextIds(int count) {
+            throw new IllegalStateException("A sequence for decoding issues no ID");
+        }
+
+        @Override
+        public DecodedId decode(long id) {
+            return service.decode(name, id);
+        }
+    }
+
+    /**
      * @return {timestamp bits, worker bits, sequence bits} of the Snowflake layout under {@code logicalShards} shard
      *         bits: 41 bits of milliseconds (until 2094), and worker and sequence halving what is left
      */

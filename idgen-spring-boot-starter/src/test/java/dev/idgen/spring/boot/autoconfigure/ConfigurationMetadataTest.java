@@ -56,6 +56,7 @@ class ConfigurationMetadataTest {
             "idgen.redis.buckets.max-sequence | 99999",
             "idgen.redis.buckets.zone | \"UTC\"",
             "idgen.redis.buckets.open-duration | \"5s\"",
+            "idgen.json.ids-as-strings | true",
     })
     void describesEveryPropertyWithItsDefault(String name, String defaultValue) throws Exception {
         String entry = entry(metadata(), name);
