@@ -107,6 +107,15 @@ class IdgenHibernateEntityIdsTest {
                                 + " idgen fills in long, Long or String"));
     }
 
+    @Test
+    void withIdgenDisabledAnIdgenIdEntityFailsStartUpSayingWhatIsMissing() {
+        runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties())
+                .withPropertyValues("idgen.enabled=false")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("needs a dev.idgen.core.IdService bean")
+                        .hasMessageContaining("idgen.enabled=false"));
+    }
+
     private static void inTransaction(EntityManagerFactory factory, Consumer<EntityManager> work) {
         EntityManager entities = factory.createEntityManager();
         try {
