@@ -11,12 +11,14 @@ import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The {@code snowflake} strategy: the default generator's {@link WorkerIdAssigner} and {@link SnowflakeGenerator} as
@@ -28,7 +30,7 @@ class IdgenSnowflakeConfiguration {
 
     @Bean
     IdgenGeneratorFactory idgenSnowflakeGenerators(ObjectProvider<SnowflakeGenerator> defaultGenerator,
-            BeanFactory beans, TimeSource timeSource) {
+            BeanFactory beans, TimeSource timeSource, Environment environment) {
         return new IdgenGeneratorFactory() {
 
             @Override
@@ -42,12 +44,12 @@ class IdgenSnowflakeConfiguration {
                     return SnowflakeIdService.of(defaultGenerator.getObject());
                 }
                 WorkerIdLeaseStore store = switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
-                    case STATIC -> null;
+                    case STATIC, ORDINAL -> null;
                     case JDBC -> IdgenJdbcLeaseConfiguration.store(definition,
                             beans.getBeanProvider(javax.sql.DataSource.class).getIfUnique());
                     case REDIS -> IdgenRedisConfiguration.leaseStore(definition, beans);
                 };
-                WorkerIdAssigner assigner = assigner(definition, store, timeSource);
+                WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty);
                 try {
                     return SnowflakeIdService.of(generator(definition, assigner, timeSource));
                 } catch (RuntimeException e) {
@@ -74,11 +76,12 @@ class IdgenSnowflakeConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties,
-                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource, IdgenGenerators generators) {
+                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource, IdgenGenerators generators,
+                Environment environment) {
             IdgenGenerators.Definition definition = generators.defaultGenerator();
-            WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner()
-                    == IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC ? null : leaseStores.getIfUnique();
-            return assigner(definition, store, timeSource);
+            WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner().leases()
+                    ? leaseStores.getIfUnique() : null;
+            return assigner(definition, store, timeSource, environment::getProperty);
         }
 
         @Bean
@@ -90,15 +93,21 @@ class IdgenSnowflakeConfiguration {
     }
 
     /**
-     * @param store the lease store, or null: needed unless the assigner is static
+     * @param store the lease store, or null: needed when the assigner leases
+     * @param environment where the ordinal assigner reads HOSTNAME and its variable: Spring's environment, which holds
+     *        the process's environment variables and lets a property stand in for one
      */
     static WorkerIdAssigner assigner(IdgenGenerators.Definition definition, WorkerIdLeaseStore store,
-            TimeSource timeSource) {
+            TimeSource timeSource, UnaryOperator<String> environment) {
         IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
         if (snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC) {
             long workerId = snowflake.getWorkerId();
             return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
+        }
+        if (snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
+            return new StaticWorkerIdAssigner(IdgenOrdinalWorkerId.workerId(definition, checkedLayout(definition),
+                    environment));
         }
         if (store == null) {
             String feature = definition.workerIdAssignerSetting();
@@ -128,8 +137,7 @@ class IdgenSnowflakeConfiguration {
             TimeSource timeSource) {
         IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
-        SnowflakeLayout layout = InvalidIdgenProperty.rethrowAsProperty(prefix,
-                Map.of("layoutBits", explicitBitsProperty(snowflake)), () -> layout(snowflake).build());
+        SnowflakeLayout layout = checkedLayout(definition);
         try {
             return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> SnowflakeGenerator.builder()
                     .layout(layout)
@@ -143,6 +151,17 @@ class IdgenSnowflakeConfiguration {
                     layout.timestampBits(), e.getMessage() + " (" + prefix + ".epoch, " + prefix + ".time-unit, "
                             + prefix + ".timestamp-bits)");
         }
+    }
+
+    /**
+     * @return the generator's layout
+     * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
+     *         the property that breaks the layout's rules
+     */
+    static SnowflakeLayout checkedLayout(IdgenGenerators.Definition definition) {
+        IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("snowflake"),
+                Map.of("layoutBits", explicitBitsProperty(snowflake)), () -> layout(snowflake).build());
     }
 
     /**
