@@ -195,7 +195,7 @@ public class IdgenSnowflakeProperties {
          * variable, else the local host's name). The default takes the number after the last dash, as in a
          * StatefulSet pod's name 'orders-7'.
          */
-        private String pattern = dev.idgen.core.snowflake.OrdinalWorkerId.DEFAULT_PATTERN;
+        private String pattern = ".*-(\\d+)$"; // OrdinalWorkerId.DEFAULT_PATTERN, written out for the metadata
 
         /**
          * An environment variable that holds the ordinal, read instead of the host name, e.g. POD_INDEX (set from

@@ -40,6 +40,12 @@ class IdgenOrdinalWorkerIdTest {
     }
 
     @Test
+    void thePropertysDefaultIsTheCoresPattern() {
+        assertThat(new IdgenSnowflakeProperties().getOrdinal().getPattern())
+                .isEqualTo(dev.idgen.core.snowflake.OrdinalWorkerId.DEFAULT_PATTERN);
+    }
+
+    @Test
     void aPatternAnOffsetAndAVariableChangeWhereTheWorkerIdComesFrom() {
         runner.withPropertyValues("HOSTNAME=node12.dc1.example.com", "idgen.snowflake.ordinal.pattern=^node(\\d+)\\.",
                 "idgen.snowflake.ordinal.offset=100")
