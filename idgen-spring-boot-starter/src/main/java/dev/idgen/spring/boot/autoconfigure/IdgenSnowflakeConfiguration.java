@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.LayoutExhaustedException;
+import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.lease.LeasingWorkerIdAssigner;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
@@ -147,10 +148,41 @@ class IdgenSnowflakeConfiguration {
                     .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
                     .build());
         } catch (LayoutExhaustedException e) {
-            throw new InvalidConfigurationPropertyValueException(prefix + ".timestamp-bits",
-                    layout.timestampBits(), e.getMessage() + " (" + prefix + ".epoch, " + prefix + ".time-unit, "
-                            + prefix + ".timestamp-bits)");
+            throw new IdgenPropertyValueException(prefix + ".timestamp-bits", layout.timestampBits(), e.getMessage()
+                    + " (" + prefix + ".epoch, " + prefix + ".time-unit, " + prefix + ".timestamp-bits)",
+                    "Choose a layout that lasts: more " + prefix + ".timestamp-bits (taken from " + prefix
+                            + ".worker-bits or " + prefix + ".sequence-bits: the three sum to at most 63), "
+                            + prefix + ".time-unit=seconds, or a later " + prefix + ".epoch (at most now). If IDs"
+                            + " of an earlier layout are stored, check that the new layout's IDs stay above them");
+        } catch (WorkerIdsExhaustedException e) {
+            throw workerIdsTaken(definition, layout, e);
         }
+    }
+
+    /**
+     * Every worker id is leased by a live instance: which store, what the layout holds, and the ways out.
+     */
+    private static IdgenStartupException workerIdsTaken(IdgenGenerators.Definition definition, SnowflakeLayout layout,
+            WorkerIdsExhaustedException e) {
+        IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
+        String store = switch (snowflake.getWorkerIdAssigner()) {
+            case JDBC -> "the worker id lease table " + definition.properties().getJdbc().getWorkerTable() + " ("
+                    + definition.property("jdbc.worker-table") + ")";
+            case REDIS -> "the Redis hash " + definition.redis().getPrefix() + "{workers} ("
+                    + definition.property("redis.prefix") + ")";
+            default -> "the worker id assigner";
+        };
+        String lease = definition.property("snowflake.lease");
+        IdgenSnowflakeProperties.Lease settings = snowflake.getLease();
+        return new IdgenStartupException(definition.workerIdAssignerSetting() + " found no free worker id in " + store
+                + ": " + e.getMessage() + " The layout's worker ids are 0 to " + layout.maxWorkerId() + " ("
+                + definition.property("snowflake.worker-bits") + "="
+                + layout.workerBits() + ")", "Stop an instance that holds one (an instance that stopped without"
+                        + " releasing its lease frees it after " + lease + ".ttl=" + settings.getTtl() + " plus "
+                        + lease + ".reuse-delay=" + settings.getReuseDelay() + "), give the layout more worker bits ("
+                        + definition.property("snowflake.worker-bits") + ", taken from "
+                        + definition.property("snowflake.sequence-bits") + " or timestamp-bits), or let start-up wait"
+                        + " longer for one with " + lease + ".acquire-timeout", e);
     }
 
     /**
