@@ -268,6 +268,25 @@ class IdgenFailureReportTest {
     }
 
     @Test
+    void aRedisWithPersistenceThatCouldRepeatIdsSaysWhatToChange() throws Exception {
+        try (dev.idgen.test.services.OwnRedis redis = dev.idgen.test.services.OwnRedis.start("--save", "60 1")) {
+            runner.withPropertyValues(dataSource(TestServices.mariadb())).withPropertyValues("idgen.strategy=redis",
+                    "idgen.jdbc.initialize-schema=always", "idgen.jdbc.table=" + table,
+                    "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()).run(context -> {
+                        FailureAnalysis report = report(context);
+                        assertThat(report.getDescription()).startsWith("idgen.strategy=redis: ")
+                                .contains("could come back after a restart with counters older than the IDs it"
+                                        + " already handed out").contains("save='60 1'")
+                                .doesNotContain("Run it without persistence");
+                        assertThat(report.getAction()).isEqualTo("Run Redis without persistence (save \"\","
+                                + " appendonly no: idgen then continues from the database) or with appendonly yes and"
+                                + " appendfsync always; or, where CONFIG is disabled or you accept the risk, set"
+                                + " idgen.redis.verify-persistence=false");
+                    });
+        }
+    }
+
+    @Test
     void aLayoutPastItsEndOfLifeSaysWhichSettingsMakeOneThatLasts() {
         runner.withPropertyValues("idgen.snowflake.epoch=2016-05-20T00:00:00Z", "idgen.snowflake.time-unit=seconds",
                 "idgen.snowflake.timestamp-bits=28", "idgen.snowflake.worker-bits=22",
