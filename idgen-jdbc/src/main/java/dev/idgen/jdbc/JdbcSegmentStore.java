@@ -115,7 +115,8 @@ public final class JdbcSegmentStore implements SegmentStore {
     /**
      * Connects, creates the table if configured, and reads from it: the check behind the health contributor.
      *
-     * @throws StoreUnavailableException when the database cannot be reached or the table is not there
+     * @throws StoreUnavailableException when the database cannot be reached, a {@link TableMissingException} when it
+     *         answered but the table is not there
      */
     @Override
     public void checkAvailable() {

@@ -38,7 +38,8 @@ import javax.sql.DataSource;
  * (the query timeout, which leaves the connection usable, normally fires first), unless its pool or driver already
  * bounds them as tightly. Setting it is a socket option, not a round trip.
  *
- * <p>Failures become {@link StoreUnavailableException} naming the operation and the table.
+ * <p>Failures become {@link StoreUnavailableException} naming the operation and the table; a table that is not
+ * there, {@link TableMissingException} naming the DDL to create it from.
  *
  * @param <S> the store's statements for one database
  */
@@ -72,6 +73,8 @@ final class JdbcStatements<S> {
     private final int timeoutSeconds;
     private final int networkTimeoutMillis;
     private volatile S statements;
+    /** The database, once a connection has identified it: names the DDL when the table turns out to be missing. */
+    private volatile DatabaseDialect dialect;
 
     /**
      * @param dataSource the database, a plain connection pool
@@ -173,6 +176,14 @@ final class JdbcStatements<S> {
     StoreUnavailableException unavailable(String operation, Exception failure) {
         if (failure instanceof StoreUnavailableException unavailable) {
             return unavailable;
+        }
+        DatabaseDialect known = dialect;
+        if (failure instanceof SQLException sql && isMissingTable(sql) && known != null) {
+            String resource = known.ddlResource(kind);
+            return new TableMissingException(Character.toUpperCase(description.charAt(0)) + description.substring(1)
+                    + " does not exist (schema initialization " + schemaInitialization.name()
+                            .toLowerCase(java.util.Locale.ROOT) + "); create it from " + resource + " (could not "
+                    + operation + ": " + sql.getMessage() + ")", table, kind, resource, failure);
         }
         // Pools report a database they cannot reach with unchecked exceptions too (Hikari's first connection).
         return new StoreUnavailableException("Could not " + operation + " in " + description + ": "
@@ -298,6 +309,7 @@ final class JdbcStatements<S> {
                     }
                     throw unsupportedDatabase.apply(e.getMessage());
                 }
+                this.dialect = dialect;
                 if (schemaInitialization.createsTableOn(dialect, metaData.getURL())) {
                     createTable(connection, dialect);
                 }

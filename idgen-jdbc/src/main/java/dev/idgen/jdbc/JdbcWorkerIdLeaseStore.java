@@ -158,6 +158,20 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     /**
+     * Connects, creates the table if configured, and reads from it: the start-up check, so that a missing table is
+     * told apart from a store that is not reachable yet (which a leasing assigner waits for).
+     *
+     * @throws TableMissingException when the database answered but the table is not there
+     * @throws dev.idgen.core.StoreUnavailableException when the database cannot be reached
+     */
+    public void checkAvailable() {
+        statements.execute("check availability", (connection, sql) -> {
+            statements.probeTable(connection);
+            return null;
+        });
+    }
+
+    /**
      * @return the table the leases live in
      */
     public String table() {

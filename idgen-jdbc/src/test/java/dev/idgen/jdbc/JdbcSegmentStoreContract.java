@@ -87,11 +87,18 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
         String name = uniqueName();
         assertThatThrownBy(() -> store.allocate(name, 10)).isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining(table).hasMessageContaining("allocate 10 IDs for '" + name + "'");
-        assertThatThrownBy(store::checkAvailable).isInstanceOf(StoreUnavailableException.class)
-                .hasMessageContaining(table);
+        DatabaseDialect dialect;
+        try (Connection connection = endpoint().connect()) {
+            dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
+        }
+        assertThatThrownBy(store::checkAvailable).isInstanceOfSatisfying(TableMissingException.class, e -> {
+            assertThat(e.table()).isEqualTo(table);
+            assertThat(e.kind()).isEqualTo("segment");
+            assertThat(e.ddlResource()).isEqualTo(dialect.ddlResource("segment"));
+        }).hasMessageStartingWith("The segment table " + table + " does not exist (schema initialization never);"
+                + " create it from " + dialect.ddlResource("segment"));
         try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
-            statement.execute(DatabaseDialect.of(connection.getMetaData().getDatabaseProductName())
-                    .ddl("segment", table));
+            statement.execute(dialect.ddl("segment", table));
         }
         store.checkAvailable();
         assertThat(store.allocate(name, 10)).isEqualTo(new Segment(1, 10));

@@ -191,13 +191,25 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
 
     @Test
     void withoutSchemaInitializationTheTableComesFromTheShippedDdl() throws Exception {
-        WorkerIdLeaseStore store = store(pool(2), SchemaInitialization.NEVER, Duration.ofSeconds(5));
+        JdbcWorkerIdLeaseStore store = store(pool(2), SchemaInitialization.NEVER, Duration.ofSeconds(5));
+        DatabaseDialect dialect;
+        try (Connection connection = endpoint().connect()) {
+            dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
+        }
         assertThatThrownBy(() -> store.acquire(owner(), 3, TTL, REUSE_DELAY))
                 .isInstanceOf(StoreUnavailableException.class).hasMessageContaining(table);
+        assertThatThrownBy(store::checkAvailable).as("told apart from a store that is down")
+                .isInstanceOfSatisfying(TableMissingException.class, e -> {
+                    assertThat(e.table()).isEqualTo(table);
+                    assertThat(e.kind()).isEqualTo("worker");
+                    assertThat(e.ddlResource()).isEqualTo(dialect.ddlResource("worker"));
+                })
+                .hasMessageStartingWith("The worker id lease table " + table + " does not exist (schema"
+                        + " initialization never); create it from " + dialect.ddlResource("worker"));
         try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
-            statement.execute(DatabaseDialect.of(connection.getMetaData().getDatabaseProductName())
-                    .ddl("worker", table));
+            statement.execute(dialect.ddl("worker", table));
         }
+        store.checkAvailable();
         Acquisition acquisition = store.acquire(owner(), 3, TTL, REUSE_DELAY);
         assertThat(acquisition.workerId()).isZero();
         assertThat(acquisition.lastUsedTimestamp()).isEqualTo(-1);

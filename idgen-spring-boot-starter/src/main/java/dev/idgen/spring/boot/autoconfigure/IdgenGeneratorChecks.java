@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * of its own names), but one table cannot hold two kinds of row: a segment row read as a ticket row, or as a worker id
  * lease, fails the statements that expect the other (the comparison is by table name, case-insensitive);</li>
  * <li>two Snowflake generators on one static worker id: each name stays unique, but the two would issue equal IDs for
- * different names, and Snowflake IDs are meant to be unique across names;</li>
+ * different names, and Snowflake IDs are meant to be unique across names (likewise two on one ordinal, read from
+ * the same source with the same offset);</li>
  * <li>a Redis-counted generator named {@code workers} beside Redis worker id leases under the same prefix: its
  * counter key is the lease hash's.</li>
  * </ul>
@@ -33,10 +34,28 @@ final class IdgenGeneratorChecks {
 
     private static void checkWorkerIds(IdgenGenerators generators) {
         Map<Long, String> workerIds = new HashMap<>();
+        Map<String, String> ordinals = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
             IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
-            if (definition.strategy() != IdgenProperties.Strategy.SNOWFLAKE
-                    || snowflake.getWorkerIdAssigner() != IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC) {
+            if (definition.strategy() != IdgenProperties.Strategy.SNOWFLAKE) {
+                continue;
+            }
+            if (snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
+                // The same source and offset give every generator of an instance the same worker id, on each instance.
+                IdgenSnowflakeProperties.Ordinal ordinal = snowflake.getOrdinal();
+                String source = ordinal.getEnv() != null && !ordinal.getEnv().isBlank()
+                        ? "env " + ordinal.getEnv().strip() : "pattern " + ordinal.getPattern();
+                String property = definition.property("snowflake.ordinal.offset");
+                String first = ordinals.putIfAbsent(source + " offset " + ordinal.getOffset(), property);
+                if (first != null) {
+                    throw new InvalidConfigurationPropertyValueException(property, ordinal.getOffset(), "it is also "
+                            + first + ", with the same ordinal: two Snowflake generators on one worker id issue the"
+                            + " same IDs (for different names); give each an offset of its own, far enough apart"
+                            + " for the number of instances, or lease the worker ids (snowflake.worker-id-assigner)");
+                }
+                continue;
+            }
+            if (snowflake.getWorkerIdAssigner() != IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC) {
                 continue;
             }
             String property = definition.property("snowflake.worker-id");

@@ -28,6 +28,8 @@ class IdgenJdbcLeaseConfiguration {
      * A generator's worker id leases in its {@code jdbc.worker-table}.
      *
      * @param dataSource the application's single DataSource, or null
+     * @throws IdgenStartupException when there is no DataSource, or the table does not exist and idgen does not
+     *         create it
      */
     static WorkerIdLeaseStore store(IdgenGenerators.Definition definition, DataSource dataSource) {
         if (dataSource == null) {
@@ -35,8 +37,13 @@ class IdgenJdbcLeaseConfiguration {
         }
         IdgenJdbcProperties jdbc = definition.properties().getJdbc();
         java.time.Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
-        return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), Map.of("table", "worker-table"),
-                () -> new JdbcWorkerIdLeaseStore(dataSource, jdbc.getWorkerTable(), jdbc.getInitializeSchema(),
-                        timeout));
+        JdbcWorkerIdLeaseStore store = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
+                Map.of("table", "worker-table"), () -> new JdbcWorkerIdLeaseStore(dataSource, jdbc.getWorkerTable(),
+                        jdbc.getInitializeSchema(), timeout));
+        // Before the assigner's first acquisition, which would wait out its acquire timeout on a missing table as on
+        // a store that is starting.
+        IdgenTableCheck.check(definition, definition.workerIdAssignerSetting(), "jdbc.worker-table",
+                store::checkAvailable);
+        return store;
     }
 }

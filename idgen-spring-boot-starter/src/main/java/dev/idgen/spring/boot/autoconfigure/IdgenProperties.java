@@ -444,8 +444,10 @@ public class IdgenProperties implements InitializingBean {
                     return candidate;
                 }
             }
-            throw new InvalidConfigurationPropertyValueException(property, value, "must be one of "
-                    + Arrays.stream(values()).map(Strategy::value).collect(Collectors.joining(", ", "[", "]")));
+            throw new IdgenPropertyValueException(property, value, "must be one of "
+                    + Arrays.stream(values()).map(Strategy::value).collect(Collectors.joining(", ", "[", "]")),
+                    "Set " + property + " to one of " + Arrays.stream(values()).map(Strategy::value)
+                            .collect(Collectors.joining(", ")) + " (unset, it is snowflake)");
         }
     }
 

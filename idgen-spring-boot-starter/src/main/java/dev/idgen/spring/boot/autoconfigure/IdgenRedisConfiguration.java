@@ -183,13 +183,28 @@ class IdgenRedisConfiguration {
                 counter.verifyPersistence();
             } catch (IllegalStateException e) {
                 if (!RedisWindowedCounter.isUnreachable(e)) {
-                    throw e;
+                    throw persistenceRefused(definition, e);
                 }
                 // Redis is down at start-up: the health shows it, and the first window checks again.
                 counter.verifyPersistenceBeforeFirstWindow();
             }
         }
         return counter;
+    }
+
+    /**
+     * Redis answered that it could come back with older counters (or would not say): what to change, for the report.
+     */
+    private static IdgenStartupException persistenceRefused(IdgenGenerators.Definition definition,
+            IllegalStateException refusal) {
+        String message = refusal.getMessage();
+        // The counter's message ends in its advice, which the report gives as the action instead.
+        int advice = message.indexOf(". Run it");
+        return new IdgenStartupException(definition.redisUse() + ": " + (advice < 0 ? message
+                : message.substring(0, advice)), "Run Redis without persistence (save \"\", appendonly no: idgen"
+                        + " then continues from the database) or with appendonly yes and appendfsync always; or, where"
+                        + " CONFIG is disabled or you accept the risk, set "
+                        + definition.property("redis.verify-persistence") + "=false", refusal);
     }
 
     /**

@@ -62,14 +62,21 @@ class IdgenSegmentConfiguration {
             return IdgenRedisConfiguration.segmentStore(definition, beans);
         }
         DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-        return dataSource == null ? null : jdbcStore(definition, dataSource);
+        return dataSource == null ? null : jdbcStore(definition, dataSource, definition.strategySetting());
     }
 
-    static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource) {
+    /**
+     * @param feature what uses the store, for the start-up check's failure
+     * @throws IdgenStartupException when the table does not exist and idgen does not create it
+     */
+    static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
         IdgenJdbcProperties jdbc = definition.properties().getJdbc();
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
-        return InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"), () -> new JdbcSegmentStore(dataSource,
-                jdbc.getTable(), jdbc.getInitialValue(), jdbc.getInitializeSchema(), timeout));
+        JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
+                () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), jdbc.getInitialValue(),
+                        jdbc.getInitializeSchema(), timeout));
+        IdgenTableCheck.check(definition, feature, "jdbc.table", store::checkAvailable);
+        return store;
     }
 
     /**
@@ -84,7 +91,7 @@ class IdgenSegmentConfiguration {
                     + " org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
                     + " spring.datasource.url");
         }
-        return jdbcStore(definition, dataSource);
+        return jdbcStore(definition, dataSource, feature);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -96,7 +103,8 @@ class IdgenSegmentConfiguration {
         @Bean
         @ConditionalOnMissingBean
         SegmentStore idgenSegmentStore(DataSource dataSource, IdgenGenerators generators) {
-            return jdbcStore(generators.defaultGenerator(), dataSource);
+            return jdbcStore(generators.defaultGenerator(), dataSource,
+                    generators.defaultGenerator().strategySetting());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.LayoutExhaustedException;
+import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.lease.LeasingWorkerIdAssigner;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
@@ -11,12 +12,14 @@ import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The {@code snowflake} strategy: the default generator's {@link WorkerIdAssigner} and {@link SnowflakeGenerator} as
@@ -28,7 +31,7 @@ class IdgenSnowflakeConfiguration {
 
     @Bean
     IdgenGeneratorFactory idgenSnowflakeGenerators(ObjectProvider<SnowflakeGenerator> defaultGenerator,
-            BeanFactory beans, TimeSource timeSource) {
+            BeanFactory beans, TimeSource timeSource, Environment environment) {
         return new IdgenGeneratorFactory() {
 
             @Override
@@ -42,12 +45,12 @@ class IdgenSnowflakeConfiguration {
                     return SnowflakeIdService.of(defaultGenerator.getObject());
                 }
                 WorkerIdLeaseStore store = switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
-                    case STATIC -> null;
+                    case STATIC, ORDINAL -> null;
                     case JDBC -> IdgenJdbcLeaseConfiguration.store(definition,
                             beans.getBeanProvider(javax.sql.DataSource.class).getIfUnique());
                     case REDIS -> IdgenRedisConfiguration.leaseStore(definition, beans);
                 };
-                WorkerIdAssigner assigner = assigner(definition, store, timeSource);
+                WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty);
                 try {
                     return SnowflakeIdService.of(generator(definition, assigner, timeSource));
                 } catch (RuntimeException e) {
@@ -74,11 +77,12 @@ class IdgenSnowflakeConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties,
-                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource, IdgenGenerators generators) {
+                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource, IdgenGenerators generators,
+                Environment environment) {
             IdgenGenerators.Definition definition = generators.defaultGenerator();
-            WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner()
-                    == IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC ? null : leaseStores.getIfUnique();
-            return assigner(definition, store, timeSource);
+            WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner().leases()
+                    ? leaseStores.getIfUnique() : null;
+            return assigner(definition, store, timeSource, environment::getProperty);
         }
 
         @Bean
@@ -90,15 +94,21 @@ class IdgenSnowflakeConfiguration {
     }
 
     /**
-     * @param store the lease store, or null: needed unless the assigner is static
+     * @param store the lease store, or null: needed when the assigner leases
+     * @param environment where the ordinal assigner reads HOSTNAME and its variable: Spring's environment, which holds
+     *        the process's environment variables and lets a property stand in for one
      */
     static WorkerIdAssigner assigner(IdgenGenerators.Definition definition, WorkerIdLeaseStore store,
-            TimeSource timeSource) {
+            TimeSource timeSource, UnaryOperator<String> environment) {
         IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
         if (snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC) {
             long workerId = snowflake.getWorkerId();
             return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
+        }
+        if (snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
+            return new StaticWorkerIdAssigner(IdgenOrdinalWorkerId.workerId(definition, checkedLayout(definition),
+                    environment));
         }
         if (store == null) {
             String feature = definition.workerIdAssignerSetting();
@@ -128,8 +138,7 @@ class IdgenSnowflakeConfiguration {
             TimeSource timeSource) {
         IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
-        SnowflakeLayout layout = InvalidIdgenProperty.rethrowAsProperty(prefix,
-                Map.of("layoutBits", explicitBitsProperty(snowflake)), () -> layout(snowflake).build());
+        SnowflakeLayout layout = checkedLayout(definition);
         try {
             return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> SnowflakeGenerator.builder()
                     .layout(layout)
@@ -139,10 +148,52 @@ class IdgenSnowflakeConfiguration {
                     .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
                     .build());
         } catch (LayoutExhaustedException e) {
-            throw new InvalidConfigurationPropertyValueException(prefix + ".timestamp-bits",
-                    layout.timestampBits(), e.getMessage() + " (" + prefix + ".epoch, " + prefix + ".time-unit, "
-                            + prefix + ".timestamp-bits)");
+            throw new IdgenPropertyValueException(prefix + ".timestamp-bits", layout.timestampBits(), e.getMessage()
+                    + " (" + prefix + ".epoch, " + prefix + ".time-unit, " + prefix + ".timestamp-bits)",
+                    "Choose a layout that lasts: more " + prefix + ".timestamp-bits (taken from " + prefix
+                            + ".worker-bits or " + prefix + ".sequence-bits: the three sum to at most 63), "
+                            + prefix + ".time-unit=seconds, or a later " + prefix + ".epoch (at most now). If IDs"
+                            + " of an earlier layout are stored, check that the new layout's IDs stay above them");
+        } catch (WorkerIdsExhaustedException e) {
+            throw workerIdsTaken(definition, layout, e);
         }
+    }
+
+    /**
+     * Every worker id is leased by a live instance: which store, what the layout holds, and the ways out.
+     */
+    private static IdgenStartupException workerIdsTaken(IdgenGenerators.Definition definition, SnowflakeLayout layout,
+            WorkerIdsExhaustedException e) {
+        IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
+        String store = switch (snowflake.getWorkerIdAssigner()) {
+            case JDBC -> "the worker id lease table " + definition.properties().getJdbc().getWorkerTable() + " ("
+                    + definition.property("jdbc.worker-table") + ")";
+            case REDIS -> "the Redis hash " + definition.redis().getPrefix() + "{workers} ("
+                    + definition.property("redis.prefix") + ")";
+            default -> "the worker id assigner";
+        };
+        String lease = definition.property("snowflake.lease");
+        IdgenSnowflakeProperties.Lease settings = snowflake.getLease();
+        return new IdgenStartupException(definition.workerIdAssignerSetting() + " found no free worker id in " + store
+                + ": " + e.getMessage() + " The layout's worker ids are 0 to " + layout.maxWorkerId() + " ("
+                + definition.property("snowflake.worker-bits") + "="
+                + layout.workerBits() + ")", "Stop an instance that holds one (an instance that stopped without"
+                        + " releasing its lease frees it after " + lease + ".ttl=" + settings.getTtl() + " plus "
+                        + lease + ".reuse-delay=" + settings.getReuseDelay() + "), give the layout more worker bits ("
+                        + definition.property("snowflake.worker-bits") + ", taken from "
+                        + definition.property("snowflake.sequence-bits") + " or timestamp-bits), or let start-up wait"
+                        + " longer for one with " + lease + ".acquire-timeout", e);
+    }
+
+    /**
+     * @return the generator's layout
+     * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
+     *         the property that breaks the layout's rules
+     */
+    static SnowflakeLayout checkedLayout(IdgenGenerators.Definition definition) {
+        IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("snowflake"),
+                Map.of("layoutBits", explicitBitsProperty(snowflake)), () -> layout(snowflake).build());
     }
 
     /**

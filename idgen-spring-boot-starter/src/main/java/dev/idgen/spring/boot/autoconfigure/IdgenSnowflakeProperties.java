@@ -61,12 +61,19 @@ public class IdgenSnowflakeProperties {
     private Duration clockBackwardsTolerance = SnowflakeGenerator.DEFAULT_CLOCK_BACKWARDS_TOLERANCE;
 
     /**
-     * Where the worker id comes from: 'static' (idgen.snowflake.worker-id), 'redis' (leased from Redis) or 'jdbc'
-     * (leased from a database table, idgen.jdbc.worker-table).
+     * Where the worker id comes from: 'static' (idgen.snowflake.worker-id), 'redis' (leased from Redis), 'jdbc'
+     * (leased from a database table, idgen.jdbc.worker-table) or 'ordinal' (the instance's ordinal, from a StatefulSet
+     * host name or an environment variable: idgen.snowflake.ordinal.*).
      */
     private WorkerIdAssignerType workerIdAssigner = WorkerIdAssignerType.STATIC;
 
     private final Lease lease = new Lease();
+
+    private final Ordinal ordinal = new Ordinal();
+
+    public Ordinal getOrdinal() {
+        return ordinal;
+    }
 
     public WorkerIdAssignerType getWorkerIdAssigner() {
         return workerIdAssigner;
@@ -164,7 +171,67 @@ public class IdgenSnowflakeProperties {
         REDIS,
 
         /** Leased from a database table, with a ttl and a heartbeat. */
-        JDBC
+        JDBC,
+
+        /**
+         * The instance's ordinal (a StatefulSet pod's host name ends in it) plus idgen.snowflake.ordinal.offset; the
+         * platform keeps it unique.
+         */
+        ORDINAL;
+
+        /** Whether the worker id is leased from a store. */
+        boolean leases() {
+            return this == REDIS || this == JDBC;
+        }
+    }
+
+    /**
+     * Where idgen.snowflake.worker-id-assigner=ordinal reads the ordinal.
+     */
+    public static class Ordinal {
+
+        /**
+         * A regular expression with one group, the ordinal, found in the host name (the HOSTNAME environment
+         * variable, else the local host's name). The default takes the number after the last dash, as in a
+         * StatefulSet pod's name 'orders-7'.
+         */
+        private String pattern = ".*-(\\d+)$"; // OrdinalWorkerId.DEFAULT_PATTERN, written out for the metadata
+
+        /**
+         * An environment variable that holds the ordinal, read instead of the host name, e.g. POD_INDEX (set from
+         * the pod label apps.kubernetes.io/pod-index).
+         */
+        private String env;
+
+        /**
+         * Added to the ordinal to make the worker id, which must be from 0 to 2^worker-bits - 1; negative for
+         * ordinals that count from 1.
+         */
+        private long offset = 0;
+
+        public String getPattern() {
+            return pattern;
+        }
+
+        public void setPattern(String pattern) {
+            this.pattern = pattern;
+        }
+
+        public String getEnv() {
+            return env;
+        }
+
+        public void setEnv(String env) {
+            this.env = env;
+        }
+
+        public long getOffset() {
+            return offset;
+        }
+
+        public void setOffset(long offset) {
+            this.offset = offset;
+        }
     }
 
     /**
