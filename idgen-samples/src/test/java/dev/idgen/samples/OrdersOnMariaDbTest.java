@@ -3,6 +3,9 @@ package dev.idgen.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import org.hibernate.boot.model.naming.CamelCaseToUnderscoresNamingStrategy;
+import org.hibernate.boot.model.naming.Identifier;
+import org.hibernate.engine.jdbc.env.spi.JdbcEnvironment;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -19,8 +22,10 @@ import tools.jackson.databind.json.JsonMapper;
  * there on start, and each order's ID is the next ticket of the {@code orders} row.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        // A ticket table of its own: ticket numbers in the shared idgen_ticket belong to other tests.
-        properties = "idgen.ticket.table=idgen_sample_orders_ticket")
+        // Tables of its own: the shared idgen_ticket's numbers belong to other tests, and the sample's own
+        // idgen_sample_orders to the sample run against this database (its IDs from another sequence would collide).
+        properties = { "idgen.ticket.table=idgen_sample_orders_ticket",
+                "spring.jpa.hibernate.naming.physical-strategy=dev.idgen.samples.OrdersOnMariaDbTest$OwnTables" })
 @ActiveProfiles("mariadb-ticket")
 class OrdersOnMariaDbTest {
 
@@ -35,6 +40,15 @@ class OrdersOnMariaDbTest {
     @DynamicPropertySource
     static void mariaDb(DynamicPropertyRegistry registry) {
         SampleMariaDb.register(registry);
+    }
+
+    /** Boot's naming, with the test's suffix on every table: {@code idgen_sample_orders_test}. */
+    public static final class OwnTables extends CamelCaseToUnderscoresNamingStrategy {
+
+        @Override
+        public Identifier toPhysicalTableName(Identifier logicalName, JdbcEnvironment jdbcEnvironment) {
+            return Identifier.toIdentifier(super.toPhysicalTableName(logicalName, jdbcEnvironment).getText() + "_test");
+        }
     }
 
     private long create(String customer) throws Exception {
@@ -53,7 +67,7 @@ class OrdersOnMariaDbTest {
         assertThat(second).as("tickets of one row count up").isGreaterThan(first);
         assertThat(jdbc.queryForObject("SELECT id FROM idgen_sample_orders_ticket WHERE name = 'orders'", Long.class))
                 .isGreaterThanOrEqualTo(second);
-        assertThat(jdbc.queryForObject("SELECT customer FROM idgen_sample_orders WHERE id = ?", String.class, first))
+        assertThat(jdbc.queryForObject("SELECT customer FROM idgen_sample_orders_test WHERE id = ?", String.class, first))
                 .isEqualTo("mariadb-first");
         HttpResponse<String> read = SampleHttp.get(port, "/orders/" + second);
         assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
