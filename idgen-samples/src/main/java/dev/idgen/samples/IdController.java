@@ -180,7 +180,7 @@ class IdController {
         }
     }
 
-    private static long parseId(String id) {
+    static long parseId(String id) {
         try {
             return Long.parseLong(id);
         } catch (NumberFormatException e) {
