@@ -43,9 +43,11 @@ import org.sqids.Sqids;
  * Generator {@code Generators.timeBasedEpochGenerator()};</li>
  * <li>ordered GUID for SQL Server: idgen {@link OrderedGuidGenerator} (default order), uuid-creator
  * {@code getSuffixComb()} (its COMB with the time in the last six bytes);</li>
- * <li>ObjectId: idgen {@link ObjectIdGenerator}, MongoDB's {@code org.bson.types.ObjectId} (with its hex string too);</li>
+ * <li>ObjectId: idgen {@link ObjectIdGenerator}, MongoDB's {@code org.bson.types.ObjectId} (with its hex string
+ * too);</li>
  * <li>strings of a 64-bit ID: idgen {@link IdText} Crockford Base32 and Base62, TSID's {@code Tsid.from(id)} string
- * (Crockford Base32, 13 characters), CosId's {@code Radix62IdConverter.PAD_START} (11 characters); format and parse;</li>
+ * (Crockford Base32, 13 characters), CosId's {@code Radix62IdConverter.PAD_START} (11 characters); format and
+ * parse;</li>
  * <li>public IDs: idgen {@link PublicIdCodec} (FF1 over AES, 18 characters) and Sqids' default alphabet, which
  * encodes but does not encrypt (its string shows how large the number is and its neighbours look alike);</li>
  * <li>shard routing: idgen's xxHash64 of the key beside {@code String.hashCode()} modulo the shard count, which

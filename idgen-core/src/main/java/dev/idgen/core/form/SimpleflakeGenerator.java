@@ -252,7 +252,8 @@ public final class SimpleflakeGenerator {
                 throw new LayoutExhaustedException("The Simpleflake layout from epoch " + epoch + " ran out at "
                         + Instant.ofEpochMilli(epochMillis + END_MILLIS) + "; choose a later epoch");
             }
-            return new SimpleflakeGenerator(timeSource, epochMillis, random != null ? random : RandomBuffer.defaultSource());
+            return new SimpleflakeGenerator(timeSource, epochMillis,
+                    random != null ? random : RandomBuffer.defaultSource());
         }
     }
 }

@@ -183,7 +183,8 @@ public final class UuidV7Generator {
 
         /**
          * @param random the one source of the random bits, used by this generator alone and never reseeded by it;
-         *        the generator reads 4 KiB at a time from it. By default a new {@code SecureRandom.getInstance("DRBG")}.
+         *        the generator reads 4 KiB at a time from it. By default a new
+         *        {@code SecureRandom.getInstance("DRBG")}.
          * @return this builder
          */
         public Builder random(SecureRandom random) {
