@@ -139,7 +139,11 @@ final class IdgenForms implements IdForms {
         if (own != null) {
             return own;
         }
-        IdSequence sequence = ids.sequence(name);
+        return defaultForm(name, ids.sequence(name));
+    }
+
+    /** The default generator's form over one of its sequences (a name it serves). */
+    private IdForm defaultForm(String name, IdSequence sequence) {
         return defaultCodec != null ? new PublicIdForm(name, sequence, defaultCodec)
                 : form(defaultGenerator, name, sequence, null);
     }
@@ -156,9 +160,7 @@ final class IdgenForms implements IdForms {
         if (own != null) {
             return own;
         }
-        IdSequence reading = new DecodingSequence(ids, generator);
-        return defaultCodec != null ? new PublicIdForm(generator, reading, defaultCodec)
-                : form(defaultGenerator, generator, reading, null);
+        return defaultForm(generator, new DecodingSequence(ids, generator));
     }
 
     /** A sequence that only decodes, through the service's {@code decode(name, id)}. */
