@@ -3,5 +3,6 @@ CREATE TABLE IF NOT EXISTS ${table} (
   owner VARCHAR(128) NULL,
   expires_at BIGINT NOT NULL,
   last_timestamp BIGINT NOT NULL DEFAULT -1,
-  version BIGINT NOT NULL DEFAULT 0
+  version BIGINT NOT NULL DEFAULT 0,
+  writer VARCHAR(64) NULL
 )

@@ -30,25 +30,40 @@ import javax.sql.DataSource;
  */
 public final class JdbcSegmentStore implements SegmentStore {
 
+    /**
+     * How far a row jumps when the database turns out to be a promoted copy that may have lost writes, unless
+     * configured otherwise: one billion, room for a fleet drawing a million IDs a second through a replica lag of
+     * over 15 minutes; after 1,000 failovers IDs are still below 2^40, far below 2^63.
+     */
+    public static final long DEFAULT_FAILOVER_JUMP = 1_000_000_000L;
+
     private static final int INSERT_ATTEMPTS = 3;
 
     private final JdbcStatements<Sql> statements;
     private final String table;
     private final long initialValue;
+    private final long failoverJump;
 
     /** The statements of one dialect, built once the database is known. */
-    private record Sql(JdbcStatements.Counter advance, String insert) {
+    private record Sql(StampedCounter advance, String insert) {
 
-        static Sql of(DatabaseDialect dialect, String table) {
+        static Sql of(Connection connection, DatabaseDialect dialect, String table, JdbcStatements<?> statements)
+                throws SQLException {
+            boolean stamped = statements.writerColumn(connection, dialect);
+            String identity = StampedCounter.identity(dialect);
             // Only max_id moves: nothing reads step, version or update_time, and their defaults keep the row valid.
             // The insert, once per name, still fills them, for tables created without those defaults.
-            return new Sql(JdbcStatements.Counter.of(dialect, table, "max_id", null),
-                    "INSERT INTO " + table + " (name, max_id, step, version, update_time)"
-                            + " VALUES (?, ?, 0, 0, CURRENT_TIMESTAMP)");
+            String insert = "INSERT INTO " + table + " (name, max_id, step, version, update_time"
+                    + (stamped ? ", " + WriterColumn.NAME : "") + ") VALUES (?, ?, 0, 0, CURRENT_TIMESTAMP"
+                    + (stamped ? ", " + identity : "") + ")";
+            return new Sql(new StampedCounter(dialect, table, "max_id", null, false, stamped, insert, "segment"),
+                    insert);
         }
     }
 
     /**
+     * A store whose rows jump {@link #DEFAULT_FAILOVER_JUMP} after a failover to a promoted replica.
+     *
      * @param dataSource the database, a plain connection pool; its connection timeout bounds how long an allocation
      *        waits for a connection
      * @param table the table, checked by {@link SqlIdentifiers}
@@ -59,15 +74,46 @@ public final class JdbcSegmentStore implements SegmentStore {
      */
     public JdbcSegmentStore(DataSource dataSource, String table, long initialValue,
             SchemaInitialization schemaInitialization, Duration timeout) {
+        this(dataSource, table, initialValue, schemaInitialization, timeout, DEFAULT_FAILOVER_JUMP);
+    }
+
+    /**
+     * @param dataSource the database, a plain connection pool; its connection timeout bounds how long an allocation
+     *        waits for a connection
+     * @param table the table, checked by {@link SqlIdentifiers}
+     * @param initialValue the {@code max_id} a new name starts from; its first ID is {@code initialValue + 1}
+     * @param schemaInitialization when to create the table
+     * @param timeout the longest one statement may take in the database, rounded up to whole seconds (at least one)
+     * @param failoverJump how far a row jumps when the database turns out to be a promoted copy that may have lost
+     *        writes (see {@link StampedCounter}): at least the IDs the fleet takes during the replica's lag; 0 turns
+     *        the jump off (for databases whose failovers lose nothing)
+     * @throws InvalidArgumentException naming {@code table}, {@code initialValue} or {@code failoverJump} when it
+     *         breaks its rule
+     */
+    public JdbcSegmentStore(DataSource dataSource, String table, long initialValue,
+            SchemaInitialization schemaInitialization, Duration timeout, long failoverJump) {
         this.table = SqlIdentifiers.checkTable("table", table);
         if (initialValue < 0) {
             throw new InvalidArgumentException("initialValue", initialValue,
                     "initialValue must be at least 0, but was " + initialValue);
         }
+        if (failoverJump < 0 || failoverJump > MAX_FAILOVER_JUMP) {
+            throw new InvalidArgumentException("failoverJump", failoverJump, "failoverJump must be between 0 and "
+                    + MAX_FAILOVER_JUMP + ", but was " + failoverJump);
+        }
         this.initialValue = initialValue;
+        this.failoverJump = failoverJump;
         this.statements = new JdbcStatements<>(dataSource, "the segment table " + this.table, "segment", this.table,
-                schemaInitialization, timeout, null, (connection, dialect) -> Sql.of(dialect, this.table));
+                schemaInitialization, timeout, null,
+                this::prepare);
     }
+
+    private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
+        return Sql.of(connection, dialect, table, statements);
+    }
+
+    /** The largest failover jump: 2^50, so that a thousand jumps still leave most of the 63 bits. */
+    public static final long MAX_FAILOVER_JUMP = 1L << 50;
 
     /**
      * {@inheritDoc}
@@ -79,17 +125,30 @@ public final class JdbcSegmentStore implements SegmentStore {
      */
     @Override
     public Segment allocate(String name, long step) {
+        return allocateAbove(name, step, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement: the row becomes {@code GREATEST(max_id, floor) + step}, so the block always lies above
+     * {@code floor} and holds exactly {@code step} IDs.
+     *
+     * @throws InvalidArgumentException naming {@code step} when it is below 1
+     */
+    @Override
+    public Segment allocateAbove(String name, long step, long floor) {
         if (step < 1) {
             throw new InvalidArgumentException("step", step, "step must be at least 1, but was " + step);
         }
         long max = statements.executeRetryingOnce("allocate " + step + " IDs for '" + name + "'",
-                (connection, sql) -> advance(connection, sql, name, step));
+                (connection, sql) -> advance(connection, sql, name, Math.max(0, floor), step));
         return new Segment(max - step + 1, max);
     }
 
-    private long advance(Connection connection, Sql sql, String name, long step) throws SQLException {
+    private long advance(Connection connection, Sql sql, String name, long floor, long step) throws SQLException {
         for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-            long max = sql.advance().advance(statements, connection, name, step, 0);
+            long max = sql.advance().advance(statements, connection, name, floor, step, 0, failoverJump, true);
             if (max != JdbcStatements.NO_ROW) {
                 return max;
             }
@@ -101,7 +160,7 @@ public final class JdbcSegmentStore implements SegmentStore {
     private void insertIfAbsent(Connection connection, Sql sql, String name) throws SQLException {
         try (PreparedStatement insert = statements.prepare(connection, sql.insert())) {
             insert.setString(1, name);
-            insert.setLong(2, initialValue);
+            insert.setLong(2, sql.advance().initialValue(statements, connection, initialValue, failoverJump, true));
             insert.executeUpdate();
         } catch (SQLException e) {
             // Another instance inserted the same new name first (concurrent inserts of one key can also end in a
@@ -124,6 +183,38 @@ public final class JdbcSegmentStore implements SegmentStore {
             statements.probeTable(connection);
             return null;
         });
+    }
+
+    /**
+     * @return how many rows this instance moved past a failover to a promoted replica
+     */
+    public long failovers() {
+        Sql sql = statements.prepared();
+        return sql == null ? 0 : sql.advance().jumps();
+    }
+
+    /**
+     * @return when and which row this instance last moved past a failover, or {@code null}
+     */
+    public String lastFailover() {
+        Sql sql = statements.prepared();
+        return sql == null ? null : sql.advance().lastJump();
+    }
+
+    /**
+     * @return whether the table records which server wrote each row, so that a failover is recognised; {@code null}
+     *         until the database has been reached
+     */
+    public Boolean failoverDetection() {
+        Sql sql = statements.prepared();
+        return sql == null ? null : sql.advance().stamped();
+    }
+
+    /**
+     * @return how far a row jumps after a failover
+     */
+    public long failoverJump() {
+        return failoverJump;
     }
 
     /**

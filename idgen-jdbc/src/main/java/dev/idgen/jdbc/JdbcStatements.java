@@ -319,6 +319,25 @@ final class JdbcStatements<S> {
         }
     }
 
+    /**
+     * Makes sure the table has the {@link WriterColumn writer column}, adding it where idgen manages the schema. A table
+     * without it (created by an older version, with schema initialization {@code never}) works as before, without
+     * recognising a promoted replica: that is logged once, with the statement that adds the column.
+     *
+     * @return whether the column is there
+     */
+    boolean writerColumn(Connection connection, DatabaseDialect dialect) throws SQLException {
+        boolean present = WriterColumn.ensure(connection, table, schemaInitialization.createsTableOn(dialect,
+                connection.getMetaData().getURL()), timeoutSeconds);
+        if (!present) {
+            System.getLogger(JdbcStatements.class.getName()).log(System.Logger.Level.WARNING, () -> Character
+                    .toUpperCase(description.charAt(0)) + description.substring(1) + " has no column "
+                    + WriterColumn.NAME + ": a failover to a replica that lagged behind cannot be recognised, and"
+                    + " could repeat IDs. Add it with: " + WriterColumn.addStatement(table));
+        }
+        return present;
+    }
+
     private void createTable(Connection connection, DatabaseDialect dialect) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.setQueryTimeout(timeoutSeconds);
@@ -419,7 +438,7 @@ final class JdbcStatements<S> {
      * followed by {@code SELECT LAST_INSERT_ID()} (a value of the connection, read before anyone else can use it).
      * In auto-commit the row lock lasts the one update: concurrent clients queue rather than deadlock.
      *
-     * <p>On MySQL and MariaDB a counter {@linkplain #of(DatabaseDialect, String, String, String, boolean) may read the
+     * <p>On MySQL and MariaDB a counter {@linkplain #of(DatabaseDialect, String, String, String, boolean, Rows) may read the
      * new value from the update's own reply} instead: the server reports the value {@code LAST_INSERT_ID(expr)} stored
      * in the update's OK packet, which JDBC drivers return as its generated key, so the {@code SELECT} and its round
      * trip are not needed. The first update checks the key against {@code SELECT LAST_INSERT_ID()}; a driver whose key
@@ -451,30 +470,58 @@ final class JdbcStatements<S> {
         }
 
         /**
-         * @param table a checked table name
-         * @param column the counter column
-         * @param guard a column the row must also match, or {@code null}
+         * Which rows a counter advances, by the server that wrote them last ({@link WriterColumn}).
          */
-        static Counter of(DatabaseDialect dialect, String table, String column, String guard) {
-            return of(dialect, table, column, guard, false);
+        enum Rows {
+            /** Any row: the table has no {@code writer} column. */
+            ANY,
+            /** Rows this server wrote: the hot path. */
+            WRITTEN_HERE,
+            /** Rows another server wrote (this one is a promoted copy); the update stamps this server on them. */
+            WRITTEN_ELSEWHERE,
+            /** Rows written before the column existed; the update stamps this server on them. */
+            UNSTAMPED
         }
 
         /**
          * @param table a checked table name
          * @param column the counter column
          * @param guard a column the row must also match, or {@code null}
+         */
+        static Counter of(DatabaseDialect dialect, String table, String column, String guard) {
+            return of(dialect, table, column, guard, false, Rows.ANY);
+        }
+
+        /**
+         * A counter whose update sets {@code column = GREATEST(column, floor) + delta}: a caller that already holds
+         * values up to {@code floor} (from before a failover) never gets them again.
+         *
+         * @param table a checked table name
+         * @param column the counter column
+         * @param guard a column the row must also match, or {@code null}
          * @param fromReply on MySQL and MariaDB, whether to read the new value from the update's reply (one round trip
          *        instead of two, once the driver's answer has been checked)
+         * @param rows which rows it advances, by their writer
          */
-        static Counter of(DatabaseDialect dialect, String table, String column, String guard, boolean fromReply) {
-            String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?");
+        static Counter of(DatabaseDialect dialect, String table, String column, String guard, boolean fromReply,
+                Rows rows) {
+            String identity = WriterColumn.identity(dialect);
+            String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?") + switch (rows) {
+                case ANY -> "";
+                case WRITTEN_HERE -> " AND " + WriterColumn.NAME + " = " + identity;
+                case WRITTEN_ELSEWHERE -> " AND " + WriterColumn.NAME + " <> " + identity;
+                case UNSTAMPED -> " AND " + WriterColumn.NAME + " IS NULL";
+            };
+            String stamp = rows == Rows.WRITTEN_ELSEWHERE || rows == Rows.UNSTAMPED
+                    ? ", " + WriterColumn.NAME + " = " + identity : "";
+            String next = "GREATEST(" + column + ", ?) + ?";
             return switch (dialect) {
-                case MYSQL -> new Counter("UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + column
-                        + " + ?)" + where, "SELECT LAST_INSERT_ID()", guard != null, fromReply);
-                case POSTGRESQL -> new Counter("UPDATE " + table + " SET " + column + " = " + column + " + ?" + where
+                case MYSQL -> new Counter("UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + next + ")"
+                        + stamp + where, "SELECT LAST_INSERT_ID()", guard != null, fromReply);
+                case POSTGRESQL -> new Counter("UPDATE " + table + " SET " + column + " = " + next + stamp + where
                         + " RETURNING " + column, null, guard != null, false);
                 case H2 -> new Counter("SELECT " + column + " FROM FINAL TABLE (UPDATE " + table + " SET " + column
-                        + " = " + column + " + ?" + where + ")", null, guard != null, false);
+                        + " = " + next + stamp + where + ")", null, guard != null, false);
             };
         }
 
@@ -486,30 +533,33 @@ final class JdbcStatements<S> {
         }
 
         /**
+         * @param floor the least value the counter is raised to before {@code delta} is added
          * @param guardValue the value the guard column must hold; ignored without a guard
          * @return the counter's new value, or {@link #NO_ROW} when no row matched
          */
-        long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue)
-                throws SQLException {
-            return advance(statements, connection, name, delta, guardValue, true);
+        long advance(JdbcStatements<?> statements, Connection connection, String name, long floor, long delta,
+                int guardValue) throws SQLException {
+            return advance(statements, connection, name, floor, delta, guardValue, true);
         }
 
         /**
+         * @param floor the least value the counter is raised to before {@code delta} is added
          * @param guardValue the value the guard column must hold; ignored without a guard
          * @param queryTimeout whether the statements get the store's query timeout (see
          *        {@link JdbcStatements#prepare(Connection, String, boolean)})
          * @return the counter's new value, or {@link #NO_ROW} when no row matched
          */
-        long advance(JdbcStatements<?> statements, Connection connection, String name, long delta, int guardValue,
-                boolean queryTimeout) throws SQLException {
+        long advance(JdbcStatements<?> statements, Connection connection, String name, long floor, long delta,
+                int guardValue, boolean queryTimeout) throws SQLException {
             boolean keys = fromReply && reply != DISTRUSTED;
             long key = NO_ROW;
             try (PreparedStatement advance = keys ? statements.prepareReturningKeys(connection, update, queryTimeout)
                     : statements.prepare(connection, update, queryTimeout)) {
-                advance.setLong(1, delta);
-                advance.setString(2, name);
+                advance.setLong(1, floor);
+                advance.setLong(2, delta);
+                advance.setString(3, name);
                 if (byGuard) {
-                    advance.setInt(3, guardValue);
+                    advance.setInt(4, guardValue);
                 }
                 if (readBack == null) {
                     try (ResultSet result = advance.executeQuery()) {

@@ -42,29 +42,60 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     private final JdbcStatements<Sql> statements;
     private final String table;
 
-    /** The statements of one dialect, read once the database is known. */
-    private record Sql(String select, String insert, String take, String renew, String release) {
+    /**
+     * The worker id of the row that marks a failover to a promoted replica: until its {@code expires_at} (plus the
+     * reuse delay) no worker id without a row may be inserted, since the lost primary may have held a lease on it.
+     */
+    static final long FAILOVER_MARK = -1;
 
-        static Sql of(DatabaseDialect dialect, String table) {
+    /**
+     * The statements of one dialect, read once the database is known.
+     *
+     * @param stamped whether the table has the writer column; the statements then stamp and check it
+     */
+    private record Sql(boolean stamped, String select, String insert, String take, String renew, String release,
+            String fence, String adopt, String mark) {
+
+        static Sql of(DatabaseDialect dialect, String table, boolean stamped) {
             String now = nowMillis(dialect);
-            return new Sql(
-                    "SELECT worker_id, expires_at, last_timestamp, version, " + now + " FROM " + table
-                            + " WHERE worker_id BETWEEN 0 AND ?",
-                    "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version)"
-                            + " VALUES (?, ?, " + now + " + ?, ?, 0)",
-                    "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?, version = version + 1"
-                            + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now,
+            String identity = WriterColumn.identity(dialect);
+            String writer = stamped ? ", " + WriterColumn.NAME : "";
+            String stamp = stamped ? ", " + WriterColumn.NAME + " = " + identity : "";
+            String writtenHere = stamped ? " AND " + WriterColumn.NAME + " = " + identity : "";
+            return new Sql(stamped,
+                    "SELECT worker_id, expires_at, last_timestamp, version, " + now
+                            + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + " FROM " + table
+                            + " WHERE worker_id BETWEEN " + FAILOVER_MARK + " AND ?",
+                    "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer + ")"
+                            + " VALUES (?, ?, " + now + " + ?, ?, 0" + (stamped ? ", " + identity : "") + ")",
+                    "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?, version = version + 1" + stamp
+                            + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now + writtenHere,
                     "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?,"
-                            + " last_timestamp = GREATEST(last_timestamp, ?), version = version + 1"
-                            + " WHERE worker_id = ? AND owner = ? AND expires_at > " + now,
+                            + " last_timestamp = GREATEST(last_timestamp, ?), version = version + 1" + stamp
+                            + " WHERE worker_id = ? AND owner = ? AND expires_at > " + now + writtenHere,
                     "UPDATE " + table + " SET expires_at = " + now + ", last_timestamp = GREATEST(last_timestamp, ?),"
-                            + " version = version + 1 WHERE worker_id = ? AND owner = ?");
+                            + " version = version + 1" + stamp + " WHERE worker_id = ? AND owner = ?" + writtenHere,
+                    // Every row another server wrote counts as held for one more lease from now: its holder (if
+                    // any) either renews it here meanwhile or, its renewals refused, stops before the lease ends.
+                    "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?),"
+                            + " version = version + 1" + stamp + " WHERE " + WriterColumn.NAME + " <> " + identity,
+                    "UPDATE " + table + " SET " + WriterColumn.NAME + " = " + identity + " WHERE " + WriterColumn.NAME
+                            + " IS NULL",
+                    "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer + ")"
+                            + " VALUES (" + FAILOVER_MARK + ", NULL, " + now + " + ?, -1, 0"
+                            + (stamped ? ", " + identity : "") + ")");
         }
     }
 
     /** A row as {@link #acquire} read it. */
     private record Row(long expiresAt, long lastTimestamp, long version) {
     }
+
+    private static final System.Logger LOG = System.getLogger(JdbcWorkerIdLeaseStore.class.getName());
+    private final java.util.concurrent.atomic.LongAdder failovers = new java.util.concurrent.atomic.LongAdder();
+    private volatile String lastFailover;
+    /** The longest lease asked for so far: how long a release that finds the table promoted fences it. */
+    private volatile long longestTtlMillis = 60_000;
 
     /**
      * @param dataSource the database, a plain connection pool; its connection timeout bounds how long an operation
@@ -78,7 +109,11 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             Duration timeout) {
         this.table = SqlIdentifiers.checkTable("table", table);
         this.statements = new JdbcStatements<>(dataSource, "the worker id lease table " + this.table, "worker",
-                this.table, initializeSchema, timeout, null, (connection, dialect) -> Sql.of(dialect, this.table));
+                this.table, initializeSchema, timeout, null, this::prepare);
+    }
+
+    private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
+        return Sql.of(dialect, table, statements.writerColumn(connection, dialect));
     }
 
     @Override
@@ -86,32 +121,105 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         checkOwner(owner);
         long ttlMillis = ttl.toMillis();
         long reuseDelayMillis = reuseDelay.toMillis();
+        longestTtlMillis = Math.max(longestTtlMillis, ttlMillis);
         return statements.execute("acquire a worker id", (connection, sql) -> {
             Map<Long, Row> rows = new HashMap<>();
-            long now = Long.MIN_VALUE;
-            try (PreparedStatement select = statements.prepare(connection, sql.select())) {
-                select.setLong(1, maxWorkerId);
-                try (ResultSet result = select.executeQuery()) {
-                    while (result.next()) {
-                        rows.put(result.getLong(1), new Row(result.getLong(2), result.getLong(3), result.getLong(4)));
-                        now = result.getLong(5);
-                    }
-                }
+            long[] now = { Long.MIN_VALUE };
+            if (read(connection, sql, maxWorkerId, rows, now) == ELSEWHERE) {
+                // Rows another server wrote: this database is a promoted copy. Fence them, then read again.
+                fence(connection, sql, ttlMillis);
+                rows.clear();
+                read(connection, sql, maxWorkerId, rows, now);
             }
+            Row mark = rows.get(FAILOVER_MARK);
+            // Until the fence ends, a worker id without a row may still be held by an instance whose lease row only
+            // the lost primary had: no such row is inserted before then.
+            long fenceLeft = mark == null ? 0 : mark.expiresAt() + reuseDelayMillis - now[0];
             for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
                 Row row = rows.get(workerId);
                 if (row == null) {
-                    if (insert(connection, sql, workerId, owner, ttlMillis, -1)) {
+                    if (fenceLeft <= 0 && insert(connection, sql, workerId, owner, ttlMillis, -1)) {
                         return Acquisition.granted(workerId, -1);
                     }
-                } else if (row.expiresAt() + reuseDelayMillis <= now
+                } else if (row.expiresAt() + reuseDelayMillis <= now[0]
                         && take(connection, sql, workerId, owner, ttlMillis, reuseDelayMillis, row.version())) {
                     // The version matched, so the row is exactly as read: its last timestamp is the one to hand on.
                     return Acquisition.granted(workerId, row.lastTimestamp());
                 }
             }
-            return Acquisition.none(0);
+            return Acquisition.none(Math.max(0, fenceLeft));
         });
+    }
+
+    /**
+     * Reads the rows from the failover mark to {@code maxWorkerId} into {@code rows}, the database's time into
+     * {@code now[0]}, and stamps rows that carry no writer yet.
+     *
+     * @return {@link #ELSEWHERE} when a row was written by another server (this database is a promoted copy),
+     *         {@link #ADOPTED} when rows without a writer were stamped, otherwise 0
+     */
+    private int read(Connection connection, Sql sql, long maxWorkerId, Map<Long, Row> rows, long[] now)
+            throws SQLException {
+        boolean elsewhere = false;
+        boolean unstamped = false;
+        try (PreparedStatement select = statements.prepare(connection, sql.select())) {
+            select.setLong(1, maxWorkerId);
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    rows.put(result.getLong(1), new Row(result.getLong(2), result.getLong(3), result.getLong(4)));
+                    now[0] = result.getLong(5);
+                    if (sql.stamped()) {
+                        String writer = result.getString(6);
+                        unstamped |= writer == null;
+                        elsewhere |= writer != null && !writer.equals(result.getString(7));
+                    }
+                }
+            }
+        }
+        if (elsewhere) {
+            return ELSEWHERE;
+        }
+        return unstamped && update(connection, sql.adopt()) > 0 ? ADOPTED : 0;
+    }
+
+    private static final int ADOPTED = 1;
+    private static final int ELSEWHERE = 2;
+
+    /**
+     * Treats every row another server wrote as held for one more {@code ttlMillis} from now, and marks the table so
+     * that no missing row is inserted before then.
+     */
+    private void fence(Connection connection, Sql sql, long ttlMillis) throws SQLException {
+        int fenced;
+        try (PreparedStatement fence = statements.prepare(connection, sql.fence())) {
+            fence.setLong(1, ttlMillis);
+            fenced = fence.executeUpdate();
+        }
+        update(connection, sql.adopt());
+        if (fenced == 0) {
+            return; // another instance fenced them first
+        }
+        try (PreparedStatement mark = statements.prepare(connection, sql.mark())) {
+            mark.setLong(1, ttlMillis);
+            mark.executeUpdate();
+        } catch (SQLException e) {
+            // The mark was there already, written elsewhere, and the fence above extended it.
+            if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+                throw e;
+            }
+        }
+        failovers.increment();
+        String message = "The worker id lease table " + table + " holds " + fenced + " rows another database server"
+                + " wrote: this one is a promoted copy that may have lost leases, so every such worker id counts as"
+                + " held for " + ttlMillis + " ms more, and none without a row is handed out before then";
+        lastFailover = java.time.Instant.now() + ": " + message;
+        LOG.log(System.Logger.Level.WARNING, message);
+    }
+
+    private int update(Connection connection, String sql) throws SQLException {
+        try (PreparedStatement update = statements.prepare(connection, sql)) {
+            return update.executeUpdate();
+        }
     }
 
     /**
@@ -139,6 +247,18 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                     return true;
                 }
             }
+            if (sql.stamped() && fenceIfPromoted(connection, sql, ttlMillis)) {
+                try (PreparedStatement renew = statements.prepare(connection, sql.renew())) {
+                    renew.setString(1, owner);
+                    renew.setLong(2, ttlMillis);
+                    renew.setLong(3, lastTimestamp);
+                    renew.setLong(4, workerId);
+                    renew.setString(5, owner);
+                    if (renew.executeUpdate() > 0) {
+                        return true;
+                    }
+                }
+            }
             // No row matched: either it is missing, or someone else holds it, in which case the insert fails.
             return insert(connection, sql, workerId, owner, ttlMillis, Math.max(-1, lastTimestamp));
         });
@@ -148,13 +268,56 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     public void release(long workerId, String owner, long lastTimestamp) {
         checkOwner(owner);
         statements.execute("release worker id " + workerId, (connection, sql) -> {
-            try (PreparedStatement release = statements.prepare(connection, sql.release())) {
-                release.setLong(1, lastTimestamp);
-                release.setLong(2, workerId);
-                release.setString(3, owner);
-                return release.executeUpdate();
+            for (int attempt = 0; attempt < 2; attempt++) {
+                try (PreparedStatement release = statements.prepare(connection, sql.release())) {
+                    release.setLong(1, lastTimestamp);
+                    release.setLong(2, workerId);
+                    release.setString(3, owner);
+                    if (release.executeUpdate() > 0 || !sql.stamped()
+                            || !fenceIfPromoted(connection, sql, longestTtlMillis)) {
+                        return null;
+                    }
+                }
             }
+            return null;
         });
+    }
+
+    /**
+     * Fences the table if a row in it was written by another server, or carries no writer yet.
+     *
+     * @return whether rows were stamped with this server, so that a statement restricted to this server's rows may
+     *         now match
+     */
+    private boolean fenceIfPromoted(Connection connection, Sql sql, long ttlMillis) throws SQLException {
+        int found = read(connection, sql, Long.MAX_VALUE, new HashMap<>(), new long[] { Long.MIN_VALUE });
+        if (found == ELSEWHERE) {
+            fence(connection, sql, ttlMillis);
+        }
+        return found != 0;
+    }
+
+    /**
+     * @return how many times this instance found the lease table on a promoted copy of the database and fenced it
+     */
+    public long failovers() {
+        return failovers.sum();
+    }
+
+    /**
+     * @return when this instance last fenced the lease table after a failover, in words, or {@code null}
+     */
+    public String lastFailover() {
+        return lastFailover;
+    }
+
+    /**
+     * @return whether the table records which server wrote each row, so that a failover is recognised; {@code null}
+     *         until the database has been reached
+     */
+    public Boolean failoverDetection() {
+        Sql sql = statements.prepared();
+        return sql == null ? null : sql.stamped();
     }
 
     /**

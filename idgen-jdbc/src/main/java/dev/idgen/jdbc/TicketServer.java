@@ -105,6 +105,14 @@ public final class TicketServer implements AutoCloseable {
     private final CircuitBreaker breaker;
     private final ThreadPoolExecutor executor;
     private final ConnectionLeases<Sql> leases;
+    private final long failoverJump;
+
+    /**
+     * The highest ID this instance took per name (for the first {@link #COALESCED_NAMES} names): every round trip
+     * raises the row to at least it first, so a database that went back (a promoted replica that lagged) never hands
+     * this instance's own IDs out again.
+     */
+    private final ConcurrentHashMap<String, AtomicLong> highest = new ConcurrentHashMap<>();
 
     /** One per name, for the first {@link #COALESCED_NAMES} names. */
     private final ConcurrentHashMap<String, RangeCoalescer> coalescers = new ConcurrentHashMap<>();
@@ -121,16 +129,24 @@ public final class TicketServer implements AutoCloseable {
      * @param onCallerThread whether a round trip may run on its caller's thread: the driver bounds socket reads by
      *        the network timeout (not H2)
      */
-    private record Sql(DatabaseDialect dialect, JdbcStatements.Counter advance, String incrementOf, String insert,
+    private record Sql(DatabaseDialect dialect, StampedCounter advance, String incrementOf, String insert,
             String reset, boolean onCallerThread) {
 
-        static Sql of(DatabaseDialect dialect, String table, boolean onCallerThread) {
+        static Sql of(DatabaseDialect dialect, String table, boolean onCallerThread, boolean stamped) {
             // Only id moves on the hot path: nothing reads update_time. The insert, once per name, still fills it,
             // for tables created without its default.
-            return new Sql(dialect, JdbcStatements.Counter.of(dialect, table, "id", "increment", true),
+            String writer = stamped ? ", " + WriterColumn.NAME : "";
+            String identity = stamped ? ", " + StampedCounter.identity(dialect) : "";
+            String markerInsert = "INSERT INTO " + table + " (name, id, increment, update_time" + writer
+                    + ") VALUES (?, ?, 0, CURRENT_TIMESTAMP" + identity + ")";
+            return new Sql(dialect, new StampedCounter(dialect, table, "id", "increment", true, stamped,
+                    markerInsert, "ticket"),
                     "SELECT increment FROM " + table + " WHERE name = ?",
-                    "INSERT INTO " + table + " (name, id, increment, update_time) VALUES (?, ?, ?, CURRENT_TIMESTAMP)",
-                    "UPDATE " + table + " SET id = ? WHERE name = ? AND increment = ?", onCallerThread);
+                    "INSERT INTO " + table + " (name, id, increment, update_time" + writer
+                            + ") VALUES (?, ?, ?, CURRENT_TIMESTAMP" + identity + ")",
+                    "UPDATE " + table + " SET id = ?" + (stamped ? ", " + WriterColumn.NAME + " = "
+                            + StampedCounter.identity(dialect) : "") + " WHERE name = ? AND increment = ?",
+                    onCallerThread);
         }
     }
 
@@ -152,6 +168,15 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
+     * How far a ticket row jumps when the database turns out to be a promoted copy that may have lost writes, unless
+     * configured otherwise: one million tickets per server, room for 10,000 tickets a second through 100 s of replica
+     * lag. Tickets are chosen for dense numbers; a jump is a gap of that many, once per failover.
+     */
+    public static final long DEFAULT_FAILOVER_JUMP = 1_000_000L;
+
+    /**
+     * A server whose rows jump {@link #DEFAULT_FAILOVER_JUMP} after a failover to a promoted replica.
+     *
      * @param id a name for metrics and health, e.g. the DataSource bean name
      * @param dataSource the server's database, a plain connection pool
      * @param table the table name, checked by {@link SqlIdentifiers}
@@ -168,6 +193,35 @@ public final class TicketServer implements AutoCloseable {
      */
     public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
             SchemaInitialization schemaInitialization, Duration timeout, Duration retryAfter, TimeSource timeSource) {
+        this(id, dataSource, table, offset, increment, schemaInitialization, timeout, retryAfter, timeSource,
+                DEFAULT_FAILOVER_JUMP);
+    }
+
+    /**
+     * @param id a name for metrics and health, e.g. the DataSource bean name
+     * @param dataSource the server's database, a plain connection pool
+     * @param table the table name, checked by {@link SqlIdentifiers}
+     * @param offset this server's offset, from 0 to {@code increment - 1}
+     * @param increment the number of servers
+     * @param schemaInitialization when to create the table on first use
+     * @param timeout the longest one call may wait on the database, connecting and borrowing a connection included;
+     *        each statement's own timeout is this rounded up to whole seconds
+     * @param retryAfter how long the breaker stays open after a failure, from 0 to
+     *        {@link CircuitBreaker#MAX_OPEN_DURATION}
+     * @param timeSource the monotonic clock for the breaker
+     * @param failoverJump how many tickets a row skips when the database turns out to be a promoted copy that may have
+     *        lost writes (rounded up to a multiple of {@code increment}, so the server keeps its residue): at least the
+     *        tickets the fleet takes from this server during the replica's lag; 0 turns the jump off
+     * @throws InvalidArgumentException naming {@code offset}, {@code table}, {@code retryAfter} or
+     *         {@code failoverJump} when it breaks its rule
+     */
+    public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
+            SchemaInitialization schemaInitialization, Duration timeout, Duration retryAfter, TimeSource timeSource,
+            long failoverJump) {
+        if (failoverJump < 0 || failoverJump > JdbcSegmentStore.MAX_FAILOVER_JUMP) {
+            throw new InvalidArgumentException("failoverJump", failoverJump, "failoverJump must be between 0 and "
+                    + JdbcSegmentStore.MAX_FAILOVER_JUMP + ", but was " + failoverJump);
+        }
         if (increment < 1 || offset < 0 || offset >= increment) {
             throw new InvalidArgumentException("offset", offset, "offset must be between 0 and increment - 1 ("
                     + (increment - 1) + "), but was " + offset);
@@ -203,6 +257,7 @@ public final class TicketServer implements AutoCloseable {
                 });
         this.executor.allowCoreThreadTimeOut(true);
         this.leases = new ConnectionLeases<>(dataSource, statements, executor, timeout, this::timedOut);
+        this.failoverJump = (failoverJump + increment - 1) / increment * increment;
     }
 
     /**
@@ -267,6 +322,8 @@ public final class TicketServer implements AutoCloseable {
             throw timedOut(null);
         }
         calls.increment();
+        AtomicLong highestOfName = highestOf(name);
+        long floor = highestOfName == null ? 0 : highestOfName.get();
         try {
             // A connection found broken (after a restart) is replaced once: each attempt advances the row again, so
             // a retry can waste IDs (a gap) but never repeat one.
@@ -275,10 +332,13 @@ public final class TicketServer implements AutoCloseable {
             if (known != null && known.onCallerThread()) {
                 // On this thread; the connection's reads are bounded by the time left, sooner than a query timeout.
                 last = leases.execute("take IDs", deadline,
-                        (connection, sql) -> takeOnce(connection, sql, name, count, false));
+                        (connection, sql) -> takeOnce(connection, sql, name, floor, count, false));
             } else {
                 last = bounded(deadline, () -> statements.executeRetryingOnce("take IDs",
-                        (connection, sql) -> takeOnce(connection, sql, name, count, true)));
+                        (connection, sql) -> takeOnce(connection, sql, name, floor, count, true)));
+            }
+            if (highestOfName != null) {
+                highestOfName.accumulateAndGet(last, Math::max);
             }
             breaker.onSuccess();
             // Read before write: many threads rewriting this shared word on every call would contend.
@@ -378,12 +438,13 @@ public final class TicketServer implements AutoCloseable {
      * @param queryTimeout whether the statements get a query timeout: not on a connection whose reads the caller has
      *        bounded by the time left
      */
-    private long takeOnce(Connection connection, Sql sql, String name, int count, boolean queryTimeout)
+    private long takeOnce(Connection connection, Sql sql, String name, long floor, int count, boolean queryTimeout)
             throws SQLException {
         long delta = (long) count * increment;
         try {
             for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-                long last = sql.advance().advance(statements, connection, name, delta, increment, queryTimeout);
+                long last = sql.advance().advance(statements, connection, name, floor, delta, increment, failoverJump,
+                        queryTimeout);
                 if (last != JdbcStatements.NO_ROW) {
                     return last;
                 }
@@ -421,7 +482,7 @@ public final class TicketServer implements AutoCloseable {
             throws SQLException {
         try (PreparedStatement insert = statements.prepare(connection, sql.insert(), queryTimeout)) {
             insert.setString(1, name);
-            insert.setLong(2, offset);
+            insert.setLong(2, sql.advance().initialValue(statements, connection, offset, failoverJump, queryTimeout));
             insert.setInt(3, increment);
             insert.executeUpdate();
         } catch (SQLException e) {
@@ -438,6 +499,8 @@ public final class TicketServer implements AutoCloseable {
      */
     void reset(String name) {
         long deadline = System.nanoTime() + timeoutNanos;
+        // A reset starts the name over on purpose: this instance's own highest must not push it back up.
+        highest.remove(name);
         bounded(deadline, () -> statements.execute("reset '" + name + "'", (connection, sql) -> {
             try (PreparedStatement reset = statements.prepare(connection, sql.reset())) {
                 reset.setLong(1, offset);
@@ -451,7 +514,20 @@ public final class TicketServer implements AutoCloseable {
     /** Builds the statements once the database is known, after checking that the table is there. */
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
         probe(connection, dialect);
-        return Sql.of(dialect, table, boundsItsReads(connection, dialect));
+        return Sql.of(dialect, table, boundsItsReads(connection, dialect), statements.writerColumn(connection,
+                dialect));
+    }
+
+    /**
+     * @return the name's highest ID holder, or {@code null} beyond {@link #COALESCED_NAMES} names (their floor is 0:
+     *         the failover jump alone keeps them apart)
+     */
+    private AtomicLong highestOf(String name) {
+        AtomicLong known = highest.get(name);
+        if (known != null || highest.size() >= COALESCED_NAMES) {
+            return known;
+        }
+        return highest.computeIfAbsent(name, key -> new AtomicLong());
     }
 
     /**
@@ -520,6 +596,38 @@ public final class TicketServer implements AutoCloseable {
 
     public String lastError() {
         return lastError;
+    }
+
+    /**
+     * @return how many rows this instance moved past a failover to a promoted replica
+     */
+    public long failovers() {
+        Sql sql = statements.prepared();
+        return sql == null ? 0 : sql.advance().jumps();
+    }
+
+    /**
+     * @return when and which row this instance last moved past a failover, or {@code null}
+     */
+    public String lastFailover() {
+        Sql sql = statements.prepared();
+        return sql == null ? null : sql.advance().lastJump();
+    }
+
+    /**
+     * @return whether the table records which server wrote each row, so that a failover is recognised; {@code null}
+     *         until the database has been reached
+     */
+    public Boolean failoverDetection() {
+        Sql sql = statements.prepared();
+        return sql == null ? null : sql.advance().stamped();
+    }
+
+    /**
+     * @return how many tickets a row skips after a failover (a multiple of the increment)
+     */
+    public long failoverJump() {
+        return failoverJump;
     }
 
     @Override

@@ -101,6 +101,8 @@ final class SegmentBuffer {
 
     private final AtomicLong fetches = new AtomicLong();
     private final AtomicLong fetchFailures = new AtomicLong();
+    /** Blocks refused because they did not lie above what this name had served. */
+    private final AtomicLong regressions = new AtomicLong();
     private final AtomicLong fetchNanos = new AtomicLong();
     private final AtomicLong failedFetchNanos = new AtomicLong();
     private final LongAdder waits = new LongAdder();
@@ -320,6 +322,13 @@ final class SegmentBuffer {
         } finally {
             lock.unlock();
         }
+        long highestAllocatedForLoad;
+        lock.lock();
+        try {
+            highestAllocatedForLoad = highestAllocated;
+        } finally {
+            lock.unlock();
+        }
         // A name's first load fetches one block: nothing is known yet about its rate.
         int blocks = current == null ? 1 : Math.max(1, Math.min(MAX_DEPTH, wanted));
         long size = nextStep();
@@ -327,7 +336,9 @@ final class SegmentBuffer {
         Segment segment = null;
         Throwable failure = null;
         try {
-            segment = store.allocate(name, size * blocks);
+            // Above every ID this instance served for the name: a store that went back (a database promoted from a
+            // replica that lagged) moves past them instead of handing them out again.
+            segment = store.allocateAbove(name, size * blocks, highestAllocatedForLoad);
             if (segment == null) {
                 throw new StoreUnavailableException("The segment store returned no segment for '" + name + "'");
             }
@@ -349,17 +360,19 @@ final class SegmentBuffer {
                 // Cursors run past a range's end by up to one claim per caller; near 2^63 that would wrap negative.
                 refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
                         + name + "': IDs this close to 2^63 are refused";
-            } else if (failure == null && segment.first() <= highestAllocated) {
-                refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
-                        + name + "', which does not follow the previous segment's end " + highestAllocated
-                        + ": it may have lost data, so no IDs are issued for this name until the store is repaired"
-                        + " and the instance restarted";
             }
             if (refusal != null) {
-                // For good: loading again would move the store on until a block passes this instance's own
-                // highest, yet other instances may have served above it. Only a person can tell the store is right.
+                // For good: no later block can be further from 2^63.
                 refusedForGood = refusal;
                 failure = new StoreUnavailableException(refusal);
+            } else if (failure == null && segment.first() <= highestAllocated) {
+                // A store that ignored the floor: this block may repeat IDs already served. Refused, and the load
+                // tried again (backing off, like any failure): a store that only went back for a while (a promoted
+                // replica that jumps past what it lost) serves this name again as soon as it is past.
+                regressions.incrementAndGet();
+                failure = new StoreUnavailableException("the segment store handed out [" + segment.first() + ", "
+                        + segment.last() + "] for '" + name + "', which does not follow the previous segment's end "
+                        + highestAllocated + ": it may have lost data; not served, trying again");
             }
             if (failure == null) {
                 highestAllocated = segment.last();

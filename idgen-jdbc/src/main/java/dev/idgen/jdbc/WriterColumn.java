@@ -1,0 +1,105 @@
+package dev.idgen.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The {@code writer} column of idgen's tables: which database server wrote the row last, so that a write on a
+ * promoted copy of the database (a replica that may have lost the primary's last writes) is recognised.
+ *
+ * <p>Every statement idgen writes a row with stores the server's identity, computed by the server itself inside the
+ * statement ({@link #identity}): on MySQL and MariaDB {@code @@server_id}, on PostgreSQL the system identifier and the
+ * current timeline. The value travels to replicas as a value (a ROW binlog event, a WAL record), so a replica holds the
+ * primary's identity in every row it received; once promoted, its own identity differs (another server id, a new
+ * timeline), and the first write to each row sees the difference. What that needs:
+ * <ul>
+ * <li>MySQL and MariaDB: {@code binlog_format} {@code ROW} or {@code MIXED} on the primary (in {@code STATEMENT} format
+ * a replica would evaluate {@code @@server_id} itself and store its own), and distinct {@code server_id}s (replication
+ * needs them anyway). No privilege beyond the table's.</li>
+ * <li>PostgreSQL: {@code pg_control_system()} and {@code pg_current_wal_lsn()}, which every role may call (no
+ * privilege beyond the table's).</li>
+ * <li>H2 has no replication: its identity is a constant.</li>
+ * </ul>
+ * A row whose {@code writer} is {@code null} was written before idgen recorded it (a table from an older version):
+ * it is adopted without a jump.
+ */
+final class WriterColumn {
+
+    /** The column's name. */
+    static final String NAME = "writer";
+
+    /**
+     * A row of the segment and ticket tables that no application name can take ({@link dev.idgen.core.IdArguments}
+     * rules out a leading {@code #}): it records the table's writer, and in its counter how many promotions were seen,
+     * so that a name first inserted after a promotion starts beyond anything the lost primary may have handed out.
+     */
+    static final String MARKER = "#idgen-writer";
+
+    private WriterColumn() {
+    }
+
+    /**
+     * @return the SQL expression for the identity of the server that runs the statement
+     */
+    static String identity(DatabaseDialect dialect) {
+        return switch (dialect) {
+            case MYSQL -> "CAST(@@server_id AS CHAR)";
+            case POSTGRESQL -> "((SELECT CAST(system_identifier AS TEXT) FROM pg_control_system()) || ':'"
+                    + " || SUBSTR(pg_walfile_name(pg_current_wal_lsn()), 1, 8))";
+            case H2 -> "'h2'";
+        };
+    }
+
+    /**
+     * Makes sure the table has the column: adds it when the schema is idgen's to manage, otherwise reports it missing.
+     *
+     * @param manage whether idgen creates the table here ({@link SchemaInitialization})
+     * @return whether the column is there now
+     */
+    static boolean ensure(Connection connection, String table, boolean manage, int timeoutSeconds)
+            throws SQLException {
+        if (present(connection, table, timeoutSeconds)) {
+            return true;
+        }
+        if (!manage) {
+            return false;
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.execute(addStatement(table));
+        } catch (SQLException e) {
+            // Another instance may have added it at the same moment.
+            if (!present(connection, table, timeoutSeconds)) {
+                throw e;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return the statement that adds the column to a table from an older version of idgen
+     */
+    static String addStatement(String table) {
+        return "ALTER TABLE " + table + " ADD " + NAME + " VARCHAR(64) NULL";
+    }
+
+    private static boolean present(Connection connection, String table, int timeoutSeconds) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.executeQuery("SELECT " + NAME + " FROM " + table + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException e) {
+            if (isMissingColumn(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** 42S22 on MySQL and MariaDB, 42703 on PostgreSQL, 42122 on H2. */
+    private static boolean isMissingColumn(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return state.equals("42S22") || state.equals("42703") || state.equals("42122") || e.getErrorCode() == 1054;
+    }
+}

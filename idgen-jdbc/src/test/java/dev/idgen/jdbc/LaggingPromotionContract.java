@@ -1,0 +1,372 @@
+package dev.idgen.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.core.IdService;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A failover of the database itself to a replica that lagged behind, on a primary and an asynchronous replica of the
+ * test's own, as an operator runs a small HA pair: the replica stops receiving while instances draw IDs under load
+ * (it lags), the primary is killed with {@code kill -9}, and the replica is promoted. The first instance goes on
+ * against the promoted replica through the driver's failover URL, and a second one starts fresh on it. Every ID either
+ * instance ever handed out must be distinct, and both must serve again within 10 s of the promotion, at default
+ * settings.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+abstract class LaggingPromotionContract {
+
+    /** The issue's bound: both instances serve again within this long after the promotion. */
+    private static final Duration SERVING_AGAIN = Duration.ofSeconds(10);
+    private static final Duration DEADLINE = Duration.ofSeconds(120);
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    /** The replicated database the test started. */
+    interface Replicas extends AutoCloseable {
+        String failoverUrl();
+
+        Connection primary() throws SQLException;
+
+        Connection replica() throws SQLException;
+
+        void awaitCaughtUp(Duration within) throws Exception;
+
+        /** From now on the replica receives nothing more from the primary. */
+        void cutOff() throws Exception;
+
+        void killPrimary() throws Exception;
+
+        void promote() throws Exception;
+    }
+
+    protected abstract Replicas start() throws Exception;
+
+    protected abstract String user();
+
+    private Replicas replicas;
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @BeforeEach
+    void startReplicas() throws Exception {
+        replicas = start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            try {
+                closing.get(i).close();
+            } catch (Exception ignored) {
+                // the database may be gone
+            }
+        }
+        replicas.close();
+    }
+
+    /** One application instance: its own pool on the failover URL, its segment and ticket generators. */
+    private final class Instance implements AutoCloseable {
+        final HikariDataSource pool;
+        final JdbcSegmentStore segmentStore;
+        final SegmentIdService segments;
+        final TicketServer ticketServer;
+        final TicketIdService tickets;
+
+        Instance(String name) {
+            HikariConfig config = new HikariConfig();
+            config.setPoolName(name);
+            config.setJdbcUrl(replicas.failoverUrl());
+            config.setUsername(user());
+            config.setMaximumPoolSize(4);
+            config.setConnectionTimeout(TIMEOUT.toMillis());
+            config.setValidationTimeout(1000);
+            config.setInitializationFailTimeout(-1);
+            pool = new HikariDataSource(config);
+            // Default settings throughout, as the issue demands: the default jump, the default segment settings.
+            segmentStore = new JdbcSegmentStore(pool, "idgen_segment", 0, SchemaInitialization.ALWAYS, TIMEOUT);
+            segments = SegmentIdService.builder(segmentStore).build();
+            ticketServer = new TicketServer(name, pool, "idgen_ticket", 0, 1, SchemaInitialization.ALWAYS, TIMEOUT,
+                    Duration.ofMillis(500), dev.idgen.core.TimeSource.system());
+            tickets = new TicketIdService(List.of(ticketServer), false);
+            closing.add(this);
+        }
+
+        @Override
+        public void close() {
+            segments.close();
+            tickets.close();
+            pool.close();
+        }
+    }
+
+    /** Draws IDs of one name from one service on a thread of its own, remembering each and when the last came. */
+    private static final class Load implements AutoCloseable {
+        final ConcurrentLinkedQueue<long[]> drawn = new ConcurrentLinkedQueue<>();
+        final AtomicLong lastSuccessNanos = new AtomicLong();
+        final AtomicLong failures = new AtomicLong();
+        final Thread thread;
+        volatile boolean stopped;
+
+        Load(String what, Supplier<long[]> draw) {
+            thread = new Thread(() -> {
+                while (!stopped) {
+                    try {
+                        drawn.add(draw.get());
+                        lastSuccessNanos.set(System.nanoTime());
+                    } catch (RuntimeException e) {
+                        failures.incrementAndGet();
+                        try {
+                            Thread.sleep(5);
+                        } catch (InterruptedException interrupted) {
+                            return;
+                        }
+                    }
+                }
+            }, "load-" + what);
+            thread.start();
+        }
+
+        /** Waits until a draw succeeds after {@code since} (nanoTime), and returns when, or -1 past the deadline. */
+        long servedAfter(long since) throws InterruptedException {
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            while (System.nanoTime() < deadline) {
+                long last = lastSuccessNanos.get();
+                if (last - since > 0) {
+                    return last;
+                }
+                Thread.sleep(5);
+            }
+            return -1;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stopped = true;
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        }
+    }
+
+    private static Load load(String what, IdService service, String name, int batch) {
+        return new Load(what, batch == 1 ? () -> new long[] { service.nextId(name) } : () -> service.nextIds(name,
+                batch));
+    }
+
+    private void awaitDrawn(List<Load> loads, long atLeastEach) throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        for (Load load : loads) {
+            while (count(load) < atLeastEach) {
+                assertThat(System.nanoTime()).as("each load drew " + atLeastEach + " IDs within " + DEADLINE)
+                        .isLessThan(deadline);
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    private static long count(Load load) {
+        long n = 0;
+        for (long[] ids : load.drawn) {
+            n += ids.length;
+        }
+        return n;
+    }
+
+    private static long value(Connection connection, String sql) throws SQLException {
+        try (connection; Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            return result.next() ? result.getLong(1) : -1;
+        }
+    }
+
+    @Test
+    void segmentsAndTicketsRepeatNothingAndServeAgainSoonAfterALaggingReplicaIsPromoted() throws Exception {
+        Instance first = new Instance("first");
+        List<Load> segmentLoads = new ArrayList<>();
+        List<Load> ticketLoads = new ArrayList<>();
+        // Two names of segments, one drawn one by one and one in batches (which moves blocks fast), and tickets.
+        segmentLoads.add(load("first-orders", first.segments, "orders", 1));
+        segmentLoads.add(load("first-payments", first.segments, "payments", 100));
+        ticketLoads.add(load("first-tickets", first.tickets, "invoice", 1));
+        List<Load> all = new ArrayList<>(segmentLoads);
+        all.addAll(ticketLoads);
+        try {
+            awaitDrawn(all, 1_000);
+            replicas.awaitCaughtUp(DEADLINE);
+            replicas.cutOff();
+            // The primary goes on without the replica: everything from here on is lost with it. Both segment names
+            // take fresh blocks from it, and a couple of thousand tickets.
+            awaitGrowth("SELECT max_id FROM idgen_segment WHERE name = 'orders'");
+            awaitGrowth("SELECT max_id FROM idgen_segment WHERE name = 'payments'");
+            awaitDrawn(ticketLoads, count(ticketLoads.get(0)) + 2_000);
+            long segmentsOnPrimary = value(replicas.primary(),
+                    "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
+            long ticketsOnPrimary = value(replicas.primary(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
+            replicas.killPrimary();
+            long segmentsOnReplica = value(replicas.replica(),
+                    "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
+            long ticketsOnReplica = value(replicas.replica(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
+            assertThat(segmentsOnReplica).as("the replica lags behind the primary's segments (else nothing was lost)")
+                    .isLessThan(segmentsOnPrimary);
+            assertThat(ticketsOnReplica).as("the replica lags behind the primary's tickets").isLessThan(
+                    ticketsOnPrimary);
+            replicas.promote();
+            long promoted = System.nanoTime();
+
+            Instance second = new Instance("second");
+            segmentLoads.add(load("second-orders", second.segments, "orders", 1));
+            segmentLoads.add(load("second-payments", second.segments, "payments", 100));
+            ticketLoads.add(load("second-tickets", second.tickets, "invoice", 1));
+            all = new ArrayList<>(segmentLoads);
+            all.addAll(ticketLoads);
+
+            for (Load each : all) {
+                long servedAt = each.servedAfter(promoted);
+                assertThat(servedAt).as(each.thread.getName() + " serves again after the promotion").isNotEqualTo(-1);
+                assertThat(Duration.ofNanos(servedAt - promoted)).as(each.thread.getName()
+                        + " serves again within " + SERVING_AGAIN + " of the promotion").isLessThanOrEqualTo(
+                                SERVING_AGAIN);
+            }
+            // Both instances must take fresh blocks from the promoted replica, not only serve what they held.
+            for (Instance each : List.of(first, second)) {
+                for (String name : List.of("orders", "payments")) {
+                    long loadedAtPromotion = loads(each, name);
+                    awaitCondition(each.ticketServer.id() + " loads blocks of '" + name + "' from the promoted replica",
+                            () -> loads(each, name) >= loadedAtPromotion + 2);
+                }
+            }
+            awaitDrawn(List.of(ticketLoads.get(0), ticketLoads.get(1)), count(ticketLoads.get(0)) + 1_000);
+            assertThat(first.segmentStore.failovers() + second.segmentStore.failovers()).as(
+                    "each segment row jumped past the promotion once").isEqualTo(2);
+            assertThat(first.ticketServer.failovers() + second.ticketServer.failovers()).as(
+                    "the ticket row jumped past the promotion once").isEqualTo(1);
+        } finally {
+            for (Load each : all) {
+                each.close();
+            }
+        }
+        assertDistinct("segment", segmentLoads);
+        assertDistinct("ticket", ticketLoads);
+    }
+
+    /** Successful loads of a name's blocks in an instance. */
+    private static long loads(Instance instance, String name) {
+        return instance.segments.stats(name).map(stats -> stats.fetches() - stats.fetchFailures()).orElse(0L);
+    }
+
+    private void awaitGrowth(String query) throws Exception {
+        long before = value(replicas.primary(), query);
+        awaitCondition("the primary's row moves on (" + query + ")", () -> {
+            try {
+                return value(replicas.primary(), query) > before;
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private static void awaitCondition(String what, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what + " within " + DEADLINE).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    private static void assertDistinct(String what, List<Load> loads) {
+        Set<Long> seen = new HashSet<>();
+        long total = 0;
+        List<Long> repeated = new ArrayList<>();
+        for (Load load : loads) {
+            for (long[] ids : load.drawn) {
+                for (long id : ids) {
+                    total++;
+                    if (!seen.add(id) && repeated.size() < 10) {
+                        repeated.add(id);
+                    }
+                }
+            }
+        }
+        assertThat(total).as(what + " IDs drawn").isGreaterThan(0);
+        assertThat(repeated).as(what + " IDs issued twice among " + total).isEmpty();
+        assertThat((long) seen.size()).as(what + " IDs issued twice").isEqualTo(total);
+    }
+
+    @Test
+    void aLeaseTheReplicaNeverReceivedIsNotHandedToASecondInstance() throws Exception {
+        // Long enough that a and b still hold their leases (by their own clocks) after the failover.
+        Duration ttl = Duration.ofSeconds(30);
+        Duration reuseDelay = Duration.ofSeconds(1);
+        HikariDataSource pool = new Instance("leases").pool;
+        JdbcWorkerIdLeaseStore firstStore = new JdbcWorkerIdLeaseStore(pool, "idgen_worker",
+                SchemaInitialization.ALWAYS, TIMEOUT);
+        Acquisition a = firstStore.acquire("a", 7, ttl, reuseDelay);
+        assertThat(a.workerId()).isZero();
+        replicas.awaitCaughtUp(DEADLINE);
+        replicas.cutOff();
+        // b takes worker id 1 on the primary only.
+        Acquisition b = firstStore.acquire("b", 7, ttl, reuseDelay);
+        assertThat(b.workerId()).isEqualTo(1);
+        assertThat(value(replicas.primary(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0")).isEqualTo(2);
+        replicas.killPrimary();
+        assertThat(value(replicas.replica(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0"))
+                .as("the replica never received b's lease").isEqualTo(1);
+        replicas.promote();
+
+        HikariDataSource freshPool = new Instance("fresh").pool;
+        JdbcWorkerIdLeaseStore fresh = new JdbcWorkerIdLeaseStore(freshPool, "idgen_worker",
+                SchemaInitialization.ALWAYS, TIMEOUT);
+        // While a and b hold their leases (by their own clocks), a fresh instance gets neither worker id.
+        Acquisition c = awaitAnswer(() -> fresh.acquire("c", 7, ttl, reuseDelay));
+        assertThat(c.workerId()).as("no worker id for c while the leases the lost primary knew may be held")
+                .isEqualTo(-1);
+        assertThat(c.retryAfterMillis()).as("c is told when to try again").isPositive();
+        assertThat(fresh.failovers()).as("the fence is counted").isEqualTo(1);
+        // b, still valid by its own clock, renews on the promoted replica and keeps its worker id.
+        assertThat(awaitAnswer(() -> firstStore.renew(1, "b", ttl, reuseDelay, 0, true))).isTrue();
+        assertThat(awaitAnswer(() -> firstStore.renew(0, "a", ttl, reuseDelay, 0, true))).isTrue();
+        // Once the fence has passed, c gets a worker id nobody holds.
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        Acquisition later;
+        do {
+            Thread.sleep(100);
+            firstStore.renew(1, "b", ttl, reuseDelay, 0, true);
+            firstStore.renew(0, "a", ttl, reuseDelay, 0, true);
+            later = fresh.acquire("c", 7, ttl, reuseDelay);
+        } while (!later.isGranted() && System.nanoTime() < deadline);
+        assertThat(later.workerId()).as("c gets a free worker id once the fence ended").isEqualTo(2);
+    }
+
+    /** Calls until the database answers (the pool reconnects after the failover), within the deadline. */
+    private static <T> T awaitAnswer(Supplier<T> call) throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (true) {
+            try {
+                return call.get();
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+}
