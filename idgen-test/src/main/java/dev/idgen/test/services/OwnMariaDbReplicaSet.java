@@ -75,7 +75,6 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
             set.replica = MariaDbProcess.install("MariaDB replica", set.dir.resolve("replica"), replicaOptions);
             set.primary.start();
             set.replica.start();
-            execute(set.primary, "CREATE DATABASE IF NOT EXISTS test");
             execute(set.replica, "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + set.primary.port()
                     + ", MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", "START SLAVE",
                     "SET GLOBAL read_only=1");
@@ -84,6 +83,8 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
                         () -> "1".equals(status(set.primary, "Rpl_semi_sync_master_clients"))
                                 && "ON".equals(status(set.primary, "Rpl_semi_sync_master_status")));
             }
+            // Only now: a semi-synchronous primary without its replica would wait out its timeout on this commit.
+            execute(set.primary, "CREATE DATABASE IF NOT EXISTS test");
             set.awaitReplicaCaughtUp(SET_UP_DEADLINE);
             return set;
         } catch (Exception | Error e) {

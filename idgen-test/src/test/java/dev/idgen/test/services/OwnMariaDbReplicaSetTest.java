@@ -79,7 +79,9 @@ class OwnMariaDbReplicaSetTest {
 
     @Test
     void semiSynchronousReplicaAcknowledgesCommits() throws Exception {
+        long starting = System.nanoTime();
         try (OwnMariaDbReplicaSet set = OwnMariaDbReplicaSet.startSemiSync(Duration.ofSeconds(5))) {
+            log("semi-synchronous MariaDB primary + replica started in %d ms", millisSince(starting));
             assertThat(set.semiSync()).isTrue();
             assertThat(set.primaryStatus("Rpl_semi_sync_master_status")).isEqualTo("ON");
             assertThat(set.replicaStatus("Rpl_semi_sync_slave_status")).isEqualTo("ON");
