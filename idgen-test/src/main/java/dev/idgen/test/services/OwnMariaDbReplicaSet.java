@@ -190,9 +190,13 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            for (MariaDbProcess server : new MariaDbProcess[] {replica, primary}) {
-                if (server != null) {
-                    server.kill();
+            try {
+                if (replica != null) {
+                    replica.kill();
+                }
+            } finally {
+                if (primary != null) {
+                    primary.kill();
                 }
             }
         } catch (InterruptedException e) {
