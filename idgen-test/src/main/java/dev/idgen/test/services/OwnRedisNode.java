@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,11 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -50,8 +47,6 @@ public final class OwnRedisNode {
     private static final Duration START_DEADLINE = Duration.ofSeconds(60);
 
     private static final Set<OwnRedisNode> STARTED = ConcurrentHashMap.newKeySet();
-    private static final Set<Path> DIRS = ConcurrentHashMap.newKeySet();
-    private static final Set<Integer> PORTS_GIVEN = ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -60,9 +55,6 @@ public final class OwnRedisNode {
                 if (process != null) {
                     process.destroyForcibly();
                 }
-            }
-            for (Path dir : DIRS) {
-                deleteTree(dir);
             }
         }, "own-redis-cleanup"));
     }
@@ -342,12 +334,7 @@ public final class OwnRedisNode {
 
     /** @return the last lines of this node's log, for an exception message (the log is deleted with the group) */
     String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
+        return OwnProcesses.logTail(log());
     }
 
     /** @throws IllegalStateException naming what to install when redis-server or redis-cli is missing */
@@ -361,25 +348,11 @@ public final class OwnRedisNode {
 
     /** Registers a group's temporary directory, so that the shutdown hook deletes it if the group's close() did not. */
     static Path createGroupDir(String prefix) throws IOException {
-        Path dir = Files.createTempDirectory(prefix);
-        DIRS.add(dir);
-        return dir;
+        return OwnProcesses.createTempDir(prefix);
     }
 
     static void deleteGroupDir(Path dir) {
-        deleteTree(dir);
-        DIRS.remove(dir);
-    }
-
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // best effort: a temporary directory
-        }
+        OwnProcesses.deleteTempDir(dir);
     }
 
     /** @return the value of {@code field:value} in an INFO text, or {@code null} */
@@ -395,61 +368,14 @@ public final class OwnRedisNode {
         return null;
     }
 
-    /** A condition that may fail while a server is down or busy: an exception counts as "not yet". */
-    interface Condition {
-        boolean holds() throws Exception;
-    }
-
     /** Polls {@code condition} every 50 ms until it holds, for at most {@code deadline}. */
-    static void await(Duration deadline, String what, Condition condition) throws Exception {
-        long end = System.nanoTime() + deadline.toNanos();
-        Exception lastFailure = null;
-        while (true) {
-            try {
-                if (condition.holds()) {
-                    return;
-                }
-            } catch (IOException | RuntimeException e) {
-                lastFailure = e;
-            }
-            if (System.nanoTime() > end) {
-                IllegalStateException timeout = new IllegalStateException("Timed out after " + deadline.toSeconds()
-                        + " s waiting for " + what);
-                if (lastFailure != null) {
-                    timeout.addSuppressed(lastFailure);
-                }
-                throw timeout;
-            }
-            Thread.sleep(50);
-        }
+    static void await(Duration deadline, String what, OwnProcesses.Condition condition) throws Exception {
+        OwnProcesses.await(deadline, what, condition);
     }
 
-    /**
-     * A free loopback port below the kernel's ephemeral range (32768 and up on Linux), so that no outgoing connection
-     * takes it while its node is down between a kill and a restart; with {@code clusterBus} the cluster bus port
-     * (port + 10000) is checked free too and stays below that range.
-     */
-    static int freePort(boolean clusterBus) throws IOException {
-        for (int attempt = 0; attempt < 1_000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(10_000, 22_000);
-            if (PORTS_GIVEN.contains(port) || !bindable(port) || (clusterBus && !bindable(port + 10_000))) {
-                continue;
-            }
-            if (PORTS_GIVEN.add(port)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("No free loopback port between 10000 and 22000");
-    }
-
-    private static boolean bindable(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+    /** @see OwnProcesses#freePort(boolean) */
+    static int freePort(boolean clusterBus) {
+        return OwnProcesses.freePort(clusterBus);
     }
 
     private static Object readReply(InputStream in) throws IOException {
