@@ -250,6 +250,23 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
+     * Drops the combining state of the names {@code which} accepts (see {@link TicketIdService#forgetNames}); their
+     * rows stay. A call in flight for such a name completes; the next call for it starts combining afresh.
+     *
+     * @return the names forgotten
+     */
+    java.util.List<String> forgetNames(java.util.function.Predicate<? super String> which) {
+        java.util.List<String> forgotten = new java.util.ArrayList<>();
+        for (String name : coalescers.keySet()) {
+            if (which.test(name) && coalescers.remove(name) != null) {
+                coalescedNames.decrementAndGet();
+                forgotten.add(name);
+            }
+        }
+        return forgotten;
+    }
+
+    /**
      * Takes {@code count} IDs in one round trip of their own.
      *
      * @return the last of them; the others are {@code last - k * increment} for k from 1 to count - 1

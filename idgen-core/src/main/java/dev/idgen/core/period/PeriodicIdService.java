@@ -2,6 +2,7 @@ package dev.idgen.core.period;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
@@ -51,10 +52,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>What each delegate keeps per period.</b> Every period is a new name to the delegate.
  * <ul>
  * <li>A segment delegate leases a block for each period's name: the unused rest of yesterday's block is a gap (never
- * issued, never reused), and the first call of each period waits for that period's first lease. Each name's buffers
- * stay in memory for the instance's life, as does a Redis delegate's window, and count towards its
- * {@code maxNames} ({@link NameLimitExceededException} past it): allow for names times the periods of the longest
- * uptime (two names, daily, restarted at least every 90 days: 180 and a margin).</li>
+ * issued, never reused), and the first call of each period waits for that period's first lease. A delegate that keeps
+ * state in memory per name ({@link ForgetsNames}: segment, Redis, ticket) is told to forget the names of passed
+ * periods when the clock moves into a new period: all but the new period's and the one in use before it, which stays
+ * (a whole period long) for calls that read the clock just before midnight. So its {@code maxNames} needs room for
+ * names times two periods, not names times the periods of the uptime. The thread that moves the service into the new
+ * period does the forgetting (one pass over the delegate's names). A forgotten name that is asked for again (a clock
+ * set back a day) starts afresh and never repeats an ID: a segment delegate leases a new block, past every block the
+ * store handed out, so the rest of the dropped block is a gap.</li>
  * <li>A ticket delegate inserts one row per name and period ({@code invoice:20261123}, {@code invoice:20261124},
  * ...); old rows stay. A segment delegate's table, and the database behind a Redis delegate's windows, likewise grow
  * a row per name and period.</li>
@@ -236,9 +241,46 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         if (before != null && now >= before.start && now < before.end) {
             return before;
         }
-        Window next = periodOf(now, window.start < window.end ? window : null);
+        boolean moved = window.start < window.end;
+        Window next = periodOf(now, moved ? window : null);
         current = next;
+        if (moved) {
+            forgetPassedPeriods(next);
+        }
         return next;
+    }
+
+    /**
+     * Tells a delegate that keeps state per name to drop the counters of every period but {@code now} and the one in
+     * use before it: those of the period before stay for stragglers that read the clock just before midnight.
+     */
+    private void forgetPassedPeriods(Window now) {
+        if (!(delegate instanceof ForgetsNames forgetting)) {
+            return;
+        }
+        String keep = now.suffix;
+        String keepToo = now.before == null ? keep : now.before.suffix;
+        int keyDigits = period.keyDigits();
+        forgetting.forgetNames(counter -> isCounterOfPeriod(counter, keyDigits) && !counter.endsWith(keep)
+                && !counter.endsWith(keepToo));
+    }
+
+    /**
+     * @return whether {@code counter} ends with {@code ':'} and {@code keyDigits} digits: a counter of some period of
+     *         this service's kind (a daily key has 8 digits, a monthly 6, a yearly 4)
+     */
+    static boolean isCounterOfPeriod(String counter, int keyDigits) {
+        int colon = counter.length() - keyDigits - 1;
+        if (colon < 1 || counter.charAt(colon) != ':') {
+            return false;
+        }
+        for (int i = colon + 1; i < counter.length(); i++) {
+            char c = counter.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
