@@ -49,6 +49,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * its next numbers continue that period's count, so they are still unique, but they are then smaller than IDs issued
  * before the clock moved, so IDs are not ordered across such a move.
  *
+ * <p><b>Different periods in one column.</b> IDs of different period types collide when they have the same length
+ * (key digits plus {@code digits}: daily 8 + d, monthly 6 + d, yearly 4 + d; the defaults give 16 each) and the
+ * coarser period's counter passes 10^(the finer one's digits): with daily digits 2 and monthly digits 4, the 2,301st
+ * number of November 2026 is {@code 202611 * 10^4 + 2301 = 2026112301}, the 1st number of 2026-11-23; with the
+ * defaults, a monthly counter past 100,000,000 meets the daily IDs of the 1st of its month. IDs of different lengths
+ * never meet. Give each period type a column of its own, or digits that make the lengths differ.
+ *
  * <p><b>What each delegate keeps per period.</b> Every period is a new name to the delegate.
  * <ul>
  * <li>A segment delegate leases a block for each period's name: the unused rest of yesterday's block is a gap (never
@@ -418,7 +425,8 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         /**
          * @param digits how many trailing digits of an ID hold its number, from 1 to {@link Period#maxDigits()}; by
          *        default {@link Period#defaultDigits()}, which keeps IDs below 2^53. Decoding needs the digits the
-         *        IDs were issued with; IDs issued with other digits differ in length, so they never collide.
+         *        IDs were issued with; IDs of this period issued with other digits differ in length, so they never
+         *        collide; IDs of another period type may (see the class comment).
          * @return this builder
          */
         public Builder digits(int digits) {

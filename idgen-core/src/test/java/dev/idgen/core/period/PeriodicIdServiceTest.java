@@ -569,4 +569,30 @@ class PeriodicIdServiceTest {
         assertThat(PeriodicIdService.isCounterOfPeriod("orders", 8)).isFalse();
         assertThat(PeriodicIdService.isCounterOfPeriod(":20261123", 8)).isFalse();
     }
+
+    @Test
+    void dailyAndMonthlyIdsOfEqualLengthCollideOnceTheMonthlyCounterPassesTenToTheDailyDigits() {
+        // Daily with 2 digits and monthly with 4: both 10-digit IDs. The 2,301st number of November 2026 is
+        // 202611 * 10^4 + 2301 = 2026112301, which is also the 1st number of 2026-11-23.
+        PeriodicIdService daily = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
+                .period(Period.DAILY).digits(2).timeSource(clock).build();
+        PeriodicIdService monthly = PeriodicIdService.builder().delegate(counting(new AtomicLong(2300)))
+                .period(Period.MONTHLY).digits(4).timeSource(clock).build();
+        assertThat(daily.nextId("invoice")).isEqualTo(2026112301L);
+        assertThat(monthly.nextId("invoice")).isEqualTo(2026112301L);
+
+        // With the defaults (8 and 10 digits, both 16-digit IDs), the same from the 100,000,001st number of a month.
+        PeriodicIdService dailyDefault = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
+                .period(Period.DAILY).timeSource(clock).build();
+        PeriodicIdService monthlyDefault = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong(100_000_000L))).period(Period.MONTHLY).timeSource(clock).build();
+        assertThat(monthlyDefault.nextId("invoice")).isEqualTo(2026110100000001L)
+                .as("the 1st number of 2026-11-01").isEqualTo(dailyDefault.nextId("invoice") - 2200000000L);
+
+        // IDs of different lengths never meet: daily with 8 digits is 16 digits long, monthly with 8 only 14.
+        PeriodicIdService monthlyShort = PeriodicIdService.builder().delegate(counting(new AtomicLong(99_999_998L)))
+                .period(Period.MONTHLY).digits(8).timeSource(clock).build();
+        assertThat(String.valueOf(monthlyShort.nextId("invoice"))).hasSize(14);
+        assertThat(String.valueOf(dailyDefault.nextId("invoice"))).hasSize(16);
+    }
 }
