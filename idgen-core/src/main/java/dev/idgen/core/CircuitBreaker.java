@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A caller asks {@link #tryAcquire()} before each call and reports the outcome with {@link #onSuccess()} or
  * {@link #onFailure()} (or {@link #onAbandoned()} when the call ended for a reason that says nothing about the
- * backend, such as an interrupt).
+ * backend, such as an interrupt). A probe reports on the thread that won it: a probe's outcome reported from another
+ * thread is ignored, and the probe is presumed lost once its time is up.
  *
  * <p>A caller that must know whether its call is the probe (to report only a probe's answer, or to give back only its
  * own probe) reads {@link #isOpen()} instead: while it is {@code false} the call goes through unasked, and otherwise
@@ -23,7 +24,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@code openDuration} after the failure). From t on, the first caller whose compare-and-set succeeds moves the
  * breaker to half-open and gets {@code true}; every other caller gets {@code false}.</li>
  * <li><b>Half-open until t</b>: one probe is in flight; every caller gets {@code false}. The probe's success closes
- * the breaker, its failure opens it for another {@code openDuration}. A probe that never reports (its caller died) is
+ * the breaker, its failure opens it for another {@code openDuration}. The probe is the thread that won it: only its
+ * own reports (on that thread) move a half-open breaker, so a call admitted before the breaker opened that answers,
+ * fails or is abandoned meanwhile neither closes, reopens nor resets it (a reset would let a second probe run). A probe that never reports (its caller died) is
  * presumed lost once the clock reaches t, {@code openDuration} after it started, and the next caller may probe.</li>
  * </ul>
  * A failure reported while the breaker is already open leaves its time alone: calls admitted before it opened do not
@@ -72,10 +75,10 @@ public final class CircuitBreaker {
      * One state, never changed once published. {@code until} is the {@link TimeSource#nanoTime()} from which a caller
      * may (again) probe; it means nothing while closed.
      */
-    private record Snapshot(State state, long until) {
+    private record Snapshot(State state, long until, Thread prober) {
     }
 
-    private static final Snapshot CLOSED = new Snapshot(State.CLOSED, 0);
+    private static final Snapshot CLOSED = new Snapshot(State.CLOSED, 0, null);
 
     private final AtomicReference<Snapshot> current = new AtomicReference<>(CLOSED);
     private final Duration openDuration;
@@ -126,23 +129,33 @@ public final class CircuitBreaker {
         if (now - seen.until() < 0) {
             return false;
         }
-        return current.compareAndSet(seen, new Snapshot(State.HALF_OPEN, now + openNanos));
+        return current.compareAndSet(seen, new Snapshot(State.HALF_OPEN, now + openNanos, Thread.currentThread()));
     }
 
     /**
-     * Reports that a call answered. Closes a half-open breaker (the probe succeeded); changes nothing otherwise.
+     * Reports that a call answered. Closes a half-open breaker when the caller is its probe (the probe succeeded);
+     * changes nothing otherwise.
      *
      * @return whether this report closed the breaker, so that a caller can say once that the backend is back
      */
     public boolean onSuccess() {
         Snapshot seen = current.get();
         // Lost only to a transition that is newer than this answer (a failure, or a new probe): that one stands.
-        return seen.state() == State.HALF_OPEN && current.compareAndSet(seen, CLOSED);
+        return isProbe(seen) && current.compareAndSet(seen, CLOSED);
     }
 
     /**
-     * Reports that a call failed. Opens a closed or half-open breaker for {@code openDuration} from now; an open
-     * breaker keeps its time.
+     * @return whether {@code seen} is half-open with this thread as its probe: only the probe's outcome moves a
+     *         half-open breaker (another call's was admitted before it opened, and says nothing newer)
+     */
+    private static boolean isProbe(Snapshot seen) {
+        return seen.state() == State.HALF_OPEN && seen.prober() == Thread.currentThread();
+    }
+
+    /**
+     * Reports that a call failed. Opens a closed breaker, or a half-open one when the caller is its probe, for
+     * {@code openDuration} from now; an open breaker keeps its time, and a half-open one whose probe is another caller
+     * its probe.
      *
      * @return whether this report opened the breaker ({@code false} when it was open already), so that a caller can
      *         say once that the backend failed
@@ -150,10 +163,10 @@ public final class CircuitBreaker {
     public boolean onFailure() {
         while (true) {
             Snapshot seen = current.get();
-            if (seen.state() == State.OPEN) {
+            if (seen.state() == State.OPEN || seen.state() == State.HALF_OPEN && !isProbe(seen)) {
                 return false;
             }
-            if (current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime() + openNanos))) {
+            if (current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime() + openNanos, null))) {
                 return true;
             }
             // Someone else moved it meanwhile (closed it, probed it, opened it): look again.
@@ -162,13 +175,14 @@ public final class CircuitBreaker {
 
     /**
      * Reports that a call ended without saying anything about the backend (for example its thread was interrupted).
-     * A half-open breaker goes back to open with its time already up, so the next caller may probe at once; a closed
-     * or open breaker is left as it is.
+     * When the caller is the probe of a half-open breaker, it goes back to open with its time already up, so the next
+     * caller may probe at once; otherwise nothing changes (another caller's probe is still in flight: resetting it
+     * would let a second probe run alongside).
      */
     public void onAbandoned() {
         Snapshot seen = current.get();
-        if (seen.state() == State.HALF_OPEN) {
-            current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime()));
+        if (isProbe(seen)) {
+            current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime(), null));
         }
     }
 

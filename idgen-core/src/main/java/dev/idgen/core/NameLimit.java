@@ -51,7 +51,14 @@ public final class NameLimit {
     }
 
     /**
-     * @return how many names were admitted
+     * Counts a name out again, once per name admitted and then forgotten: it no longer counts towards the limit.
+     */
+    public void release() {
+        admitted.decrementAndGet();
+    }
+
+    /**
+     * @return how many names are admitted (and not released)
      */
     public int count() {
         return admitted.get();

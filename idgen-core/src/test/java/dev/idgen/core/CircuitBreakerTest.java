@@ -300,4 +300,33 @@ class CircuitBreakerTest {
             pool.shutdownNow();
         }
     }
+
+    /** Runs {@code report} on another thread: a call admitted before the breaker opened, reporting late. */
+    private static void fromAnotherCall(Runnable report) throws InterruptedException {
+        Thread other = new Thread(report);
+        other.start();
+        other.join(60_000);
+        assertThat(other.isAlive()).isFalse();
+    }
+
+    @Test
+    void onlyTheProbeMovesAHalfOpenBreakerSoNoSecondProbeRunsAlongsideIt() throws Exception {
+        breaker.onFailure();
+        time.advance(OPEN);
+        assertThat(breaker.tryAcquire()).as("this thread probes").isTrue();
+
+        fromAnotherCall(breaker::onAbandoned);
+        assertThat(breaker.state()).as("another call abandoned").isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.tryAcquire()).as("no second probe").isFalse();
+        fromAnotherCall(breaker::onSuccess);
+        assertThat(breaker.state()).as("another call answered").isEqualTo(State.HALF_OPEN);
+        fromAnotherCall(breaker::onFailure);
+        assertThat(breaker.state()).as("another call failed").isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.tryAcquire()).isFalse();
+
+        assertThat(breaker.onSuccess()).as("the probe's own answer").isTrue();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        fromAnotherCall(breaker::onFailure);
+        assertThat(breaker.state()).as("any call's failure opens a closed breaker").isEqualTo(State.OPEN);
+    }
 }

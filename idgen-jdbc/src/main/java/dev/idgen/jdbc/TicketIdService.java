@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that holds among the IDs of any one server, but not across servers: each row advances at the pace of the calls
  * sent to it, so a later call served by another server may get a smaller ID. IDs are unique either way.
  */
-public final class TicketIdService implements IdService, AutoCloseable {
+public final class TicketIdService implements IdService, dev.idgen.core.ForgetsNames, AutoCloseable {
 
     /** The strategy name. */
     public static final String STRATEGY = "ticket";
@@ -94,6 +94,19 @@ public final class TicketIdService implements IdService, AutoCloseable {
                     + name + "' come round again. Set idgen.admin.reset-enabled=true to allow it");
         }
         servers.forEach(server -> server.reset(name));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A ticket name's state is its rows, which stay; in memory each server only keeps the combining of the calls of
+     * its first {@value TicketServer#COALESCED_NAMES} names, which forgetting frees for new names.
+     */
+    @Override
+    public int forgetNames(java.util.function.Predicate<? super String> which) {
+        java.util.Set<String> forgotten = new java.util.HashSet<>();
+        servers.forEach(server -> forgotten.addAll(server.forgetNames(which)));
+        return forgotten.size();
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.idgen.core.CircuitBreaker;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.coalesce.DeadlinePassedException;
 import dev.idgen.core.coalesce.RangeCoalescer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -54,7 +55,8 @@ import javax.sql.DataSource;
  * server also hands out.
  *
  * <p>The breaker opens on a failed round trip; once {@code retryAfter} has passed (on the monotonic clock), exactly
- * one caller probes the server, and a success closes it again.
+ * one caller probes the server, and a success closes it again. Only the probe's own outcome moves the half-open
+ * breaker, reported on the probe's thread even when another caller led the round trip that served it.
  *
  * <p><b>Bounded waits.</b> No call waits longer than the timeout, counted from its start, queueing behind another
  * caller's round trip included; then it throws {@link StoreUnavailableException}. A database that stops answering
@@ -290,7 +292,33 @@ public final class TicketServer implements AutoCloseable {
                 return take(name, 1);
             }
         }
-        return coalescer.next();
+        long id;
+        try {
+            id = coalescer.next();
+        } catch (RuntimeException e) {
+            if (breaker.isOpen()) {
+                probeFailed(e);
+            }
+            throw e;
+        }
+        if (breaker.isOpen()) {
+            // This call may be the probe, served by a round trip another caller led (whose own report does not move
+            // a half-open breaker): the probe reports on its own thread.
+            breaker.onSuccess();
+        }
+        return id;
+    }
+
+    /**
+     * Reports a failed call, when it is the probe of the half-open breaker (otherwise the breaker ignores it): a call
+     * whose time ran out before its round trip was sent, or that was interrupted, says nothing about the server.
+     */
+    private void probeFailed(RuntimeException e) {
+        if (e instanceof DeadlinePassedException || Thread.currentThread().isInterrupted()) {
+            breaker.onAbandoned();
+        } else {
+            breaker.onFailure();
+        }
     }
 
     private RangeCoalescer coalescerFor(String name) {
@@ -302,6 +330,23 @@ public final class TicketServer implements AutoCloseable {
             return new RangeCoalescer((int n, long deadline) -> roundTrip(key, n, deadline), MAX_BATCH,
                     MAX_IN_FLIGHT, increment, timeout, "ticket server " + id + " for '" + key + "'");
         });
+    }
+
+    /**
+     * Drops the combining state of the names {@code which} accepts (see {@link TicketIdService#forgetNames}); their
+     * rows stay. A call in flight for such a name completes; the next call for it starts combining afresh.
+     *
+     * @return the names forgotten
+     */
+    java.util.List<String> forgetNames(java.util.function.Predicate<? super String> which) {
+        java.util.List<String> forgotten = new java.util.ArrayList<>();
+        for (String name : coalescers.keySet()) {
+            if (which.test(name) && coalescers.remove(name) != null) {
+                coalescedNames.decrementAndGet();
+                forgotten.add(name);
+            }
+        }
+        return forgotten;
     }
 
     /**
@@ -319,7 +364,7 @@ public final class TicketServer implements AutoCloseable {
             // The time ran out before anything was sent (a caller that led a shared round trip was woken late on a
             // busy machine): that says nothing about the server, so its breaker stays as it is.
             breaker.onAbandoned();
-            throw timedOut(null);
+            throw new DeadlinePassedException(timedOut(null).getMessage());
         }
         calls.increment();
         AtomicLong highestOfName = highestOf(name);

@@ -14,7 +14,7 @@ import dev.idgen.core.SequenceDecodedId;
  * instance, an ID issued to a call that started after another call returned (in any instance) is larger, and both
  * survive Redis losing its data and failovers to lagging replicas: see {@link RedisWindowedCounter}.
  */
-public final class RedisIdService implements IdService {
+public final class RedisIdService implements IdService, dev.idgen.core.ForgetsNames {
 
     private final RedisWindowedCounter counter;
     private final java.util.concurrent.atomic.LongAdder generated = new java.util.concurrent.atomic.LongAdder();
@@ -46,6 +46,16 @@ public final class RedisIdService implements IdService {
             ids[i] = last - count + 1 + i;
         }
         return ids;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Only the names' in-memory state goes; their counters stay in Redis and continue where they were.
+     */
+    @Override
+    public int forgetNames(java.util.function.Predicate<? super String> which) {
+        return counter.forgetNames(which);
     }
 
     @Override

@@ -195,6 +195,25 @@ public final class RedisWindowedCounter {
     }
 
     /**
+     * Drops the in-memory state (keys, combining) of the names {@code which} accepts; it no longer counts towards
+     * {@code maxNames}. Their counters and windows stay in Redis and the database, so the next call for such a name
+     * continues its count.
+     *
+     * @return how many names were forgotten
+     */
+    public int forgetNames(java.util.function.Predicate<? super String> which) {
+        int forgotten = 0;
+        for (String name : counters.keySet()) {
+            if (which.test(name) && counters.remove(name) != null) {
+                refilledNames.remove(name);
+                names.release();
+                forgotten++;
+            }
+        }
+        return forgotten;
+    }
+
+    /**
      * Adds {@code n} to the counter of {@code name}.
      *
      * @param name a name, already checked

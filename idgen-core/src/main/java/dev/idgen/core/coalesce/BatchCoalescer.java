@@ -32,8 +32,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>A round trip that fails fails every caller it was for, with its exception; the queue behind it is served by the
  * next round trip, led by the first of it whose wait has not run out (one whose wait ran out is failed as if it had
  * given up in the queue: it would start a round trip with no time left). Except when it failed because its leading
- * caller was interrupted (the store's wait throws on an interrupt): that fails the leader only, and the others go
- * back to the head of the queue for the next round trip.</li>
+ * caller was interrupted (the store's wait throws on an interrupt), or because the leader's own time ran out before
+ * anything was sent (a leader handed the lead in time but woken after its deadline; a source that throws
+ * {@link DeadlinePassedException}): that fails the leader only, and the others, who may still have time, go back to
+ * the head of the queue for the next round trip.</li>
  * <li>With a {@link TimedRangeSource}, each round trip is given its leader's deadline: the moment its maximum wait,
  * counted from its call, runs out. The leader is the oldest caller of its round trip, so a source that keeps to the
  * deadline ends every caller's wait within that caller's own maximum wait, queueing included.</li>
@@ -147,6 +149,9 @@ public final class BatchCoalescer<B> {
     private final long maxWaitNanos;
     private final String what;
 
+    /** Deadlines are on its {@code nanoTime()}: {@link System#nanoTime()} but in tests. */
+    private final dev.idgen.core.TimeSource clock;
+
     private final ReentrantLock lock = new ReentrantLock();
     /** How many round trips are in flight or about to start. Guarded by {@link #lock}. */
     private int inFlight;
@@ -180,6 +185,15 @@ public final class BatchCoalescer<B> {
      * @param what names the store in errors, e.g. {@code "ticket server db1 for 'orders'"}
      */
     public BatchCoalescer(TimedBatchSource<B> source, int maxBatch, int maxInFlight, Duration maxWait, String what) {
+        this(source, maxBatch, maxInFlight, maxWait, what, dev.idgen.core.TimeSource.system());
+    }
+
+    /**
+     * As above, with the clock that deadlines are read from (tests: a clock of their own).
+     */
+    BatchCoalescer(TimedBatchSource<B> source, int maxBatch, int maxInFlight, Duration maxWait, String what,
+            dev.idgen.core.TimeSource clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("maxInFlight must be at least 1, but was " + maxInFlight);
         }
@@ -205,7 +219,7 @@ public final class BatchCoalescer<B> {
      *         queued
      */
     public <T> T next(Share<? super B, ? extends T> share) {
-        long deadline = System.nanoTime() + maxWaitNanos;
+        long deadline = clock.nanoTime() + maxWaitNanos;
         Waiter waiter = queueUnlessFree(deadline);
         if (waiter == null) {
             return share.value(lead(deadline, null, 0), 0);
@@ -220,7 +234,7 @@ public final class BatchCoalescer<B> {
      * @return the value, from a round trip this call ran or one it shared
      */
     public long nextLong(LongShare<? super B> share) {
-        long deadline = System.nanoTime() + maxWaitNanos;
+        long deadline = clock.nanoTime() + maxWaitNanos;
         Waiter waiter = queueUnlessFree(deadline);
         if (waiter == null) {
             return share.value(lead(deadline, null, 0), 0);
@@ -293,7 +307,7 @@ public final class BatchCoalescer<B> {
                 if (state != WAITING) {
                     return state;
                 }
-                long remaining = deadline - System.nanoTime();
+                long remaining = deadline - clock.nanoTime();
                 boolean giveUp = remaining <= 0 || Thread.interrupted();
                 if (giveUp) {
                     boolean left;
@@ -328,7 +342,7 @@ public final class BatchCoalescer<B> {
     }
 
     private StoreUnavailableException waitedTooLong() {
-        return new StoreUnavailableException("No round trip to " + what + " took this call within "
+        return new DeadlinePassedException("No round trip to " + what + " took this call within "
                 + Duration.ofNanos(maxWaitNanos).toMillis() + " ms: the store answers too slowly for the callers"
                 + " queued for it");
     }
@@ -349,14 +363,20 @@ public final class BatchCoalescer<B> {
         int n = batchSize + 1;
         B taken;
         try {
+            if (deadline - clock.nanoTime() <= 0) {
+                // Handed the lead in time but woken too late (a busy machine): nothing was sent, and the others of
+                // the batch may still have time. Fail this caller alone, as if it had given up in the queue.
+                throw waitedTooLong();
+            }
             taken = source.take(n, deadline);
         } catch (Throwable e) {
             // Throwable, not only unchecked: a source that throws a checked exception sneakily must still pass the
             // lead and fail its batch, or the in-flight count leaks and the batch waits for good.
-            if (batchSize > 0 && Thread.currentThread().isInterrupted()) {
-                // This caller was interrupted (a cancelled request, a pool shutting down), which fails the store's
-                // wait: not the store's failure and not the others' business. They were queued before this round
-                // trip started, so the next one may serve them in its place.
+            if (batchSize > 0 && (e instanceof DeadlinePassedException || Thread.currentThread().isInterrupted())) {
+                // This caller's time ran out before anything was sent, or it was interrupted (a cancelled request, a
+                // pool shutting down), which fails the store's wait: not the store's failure and not the others'
+                // business. They were queued before this round trip started, so the next one may serve them in its
+                // place, led by the first of them whose wait has not run out.
                 requeue(batch, batchSize);
                 passLead();
                 throw e;
@@ -403,7 +423,7 @@ public final class BatchCoalescer<B> {
         java.util.List<Waiter> expired = null;
         lock.lock();
         try {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             // Rarely any: a caller whose wait ran out normally leaves the queue itself.
             while ((next = queue.pollFirst()) != null && next.deadline - now <= 0) {
                 if (expired == null) {

@@ -2,6 +2,7 @@ package dev.idgen.core.period;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
@@ -48,13 +49,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * its next numbers continue that period's count, so they are still unique, but they are then smaller than IDs issued
  * before the clock moved, so IDs are not ordered across such a move.
  *
+ * <p><b>Different periods in one column.</b> IDs of different period types collide when they have the same length
+ * (key digits plus {@code digits}: daily 8 + d, monthly 6 + d, yearly 4 + d; the defaults give 16 each) and the
+ * coarser period's counter passes 10^(the finer one's digits): with daily digits 2 and monthly digits 4, the 2,301st
+ * number of November 2026 is {@code 202611 * 10^4 + 2301 = 2026112301}, the 1st number of 2026-11-23; with the
+ * defaults, a monthly counter past 100,000,000 meets the daily IDs of the 1st of its month. IDs of different lengths
+ * never meet. Give each period type a column of its own, or digits that make the lengths differ.
+ *
  * <p><b>What each delegate keeps per period.</b> Every period is a new name to the delegate.
  * <ul>
  * <li>A segment delegate leases a block for each period's name: the unused rest of yesterday's block is a gap (never
- * issued, never reused), and the first call of each period waits for that period's first lease. Each name's buffers
- * stay in memory for the instance's life, as does a Redis delegate's window, and count towards its
- * {@code maxNames} ({@link NameLimitExceededException} past it): allow for names times the periods of the longest
- * uptime (two names, daily, restarted at least every 90 days: 180 and a margin).</li>
+ * issued, never reused), and the first call of each period waits for that period's first lease. A delegate that keeps
+ * state in memory per name ({@link ForgetsNames}: segment, Redis, ticket) is told to forget the names of passed
+ * periods when the clock moves into a new period: all but the new period's and the one in use before it, which stays
+ * (a whole period long) for calls that read the clock just before midnight. So its {@code maxNames} needs room for
+ * names times two periods, not names times the periods of the uptime. The thread that moves the service into the new
+ * period does the forgetting (one pass over the delegate's names). A forgotten name that is asked for again (a clock
+ * set back a day) starts afresh and never repeats an ID: a segment delegate leases a new block, past every block the
+ * store handed out, so the rest of the dropped block is a gap.</li>
  * <li>A ticket delegate inserts one row per name and period ({@code invoice:20261123}, {@code invoice:20261124},
  * ...); old rows stay. A segment delegate's table, and the database behind a Redis delegate's windows, likewise grow
  * a row per name and period.</li>
@@ -236,9 +248,46 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         if (before != null && now >= before.start && now < before.end) {
             return before;
         }
-        Window next = periodOf(now, window.start < window.end ? window : null);
+        boolean moved = window.start < window.end;
+        Window next = periodOf(now, moved ? window : null);
         current = next;
+        if (moved) {
+            forgetPassedPeriods(next);
+        }
         return next;
+    }
+
+    /**
+     * Tells a delegate that keeps state per name to drop the counters of every period but {@code now} and the one in
+     * use before it: those of the period before stay for stragglers that read the clock just before midnight.
+     */
+    private void forgetPassedPeriods(Window now) {
+        if (!(delegate instanceof ForgetsNames forgetting)) {
+            return;
+        }
+        String keep = now.suffix;
+        String keepToo = now.before == null ? keep : now.before.suffix;
+        int keyDigits = period.keyDigits();
+        forgetting.forgetNames(counter -> isCounterOfPeriod(counter, keyDigits) && !counter.endsWith(keep)
+                && !counter.endsWith(keepToo));
+    }
+
+    /**
+     * @return whether {@code counter} ends with {@code ':'} and {@code keyDigits} digits: a counter of some period of
+     *         this service's kind (a daily key has 8 digits, a monthly 6, a yearly 4)
+     */
+    static boolean isCounterOfPeriod(String counter, int keyDigits) {
+        int colon = counter.length() - keyDigits - 1;
+        if (colon < 1 || counter.charAt(colon) != ':') {
+            return false;
+        }
+        for (int i = colon + 1; i < counter.length(); i++) {
+            char c = counter.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -376,7 +425,8 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         /**
          * @param digits how many trailing digits of an ID hold its number, from 1 to {@link Period#maxDigits()}; by
          *        default {@link Period#defaultDigits()}, which keeps IDs below 2^53. Decoding needs the digits the
-         *        IDs were issued with; IDs issued with other digits differ in length, so they never collide.
+         *        IDs were issued with; IDs of this period issued with other digits differ in length, so they never
+         *        collide; IDs of another period type may (see the class comment).
          * @return this builder
          */
         public Builder digits(int digits) {

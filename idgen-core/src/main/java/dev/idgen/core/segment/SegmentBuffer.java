@@ -113,6 +113,13 @@ final class SegmentBuffer {
     private static final class Stripe {
         long next = 1;
         long last;
+        /**
+         * How many IDs this thread claims next: 1 at first, doubling per claim up to the stripe size. So a thread that
+         * makes k calls claims fewer than 2k IDs, and a thread that makes one call (a new thread per request, virtual
+         * threads) claims just the ID it uses: the unserved rest that a thread takes with it is never more than it
+         * used, and never more than the stripe size.
+         */
+        int claim = 1;
     }
 
     SegmentBuffer(String name, SegmentStore store, SegmentSettings settings, ScheduledExecutorService loader,
@@ -142,8 +149,9 @@ final class SegmentBuffer {
     }
 
     /**
-     * Striped mode: serves from this thread's claimed IDs, claiming {@code stripeSize} more from the shared cursor
-     * when they run out. Thread-confined plain fields, so no shared write per ID.
+     * Striped mode: serves from this thread's claimed IDs, claiming more from the shared cursor when they run out (1
+     * at first, doubling per claim up to {@code stripeSize}, see {@link Stripe#claim}). Thread-confined plain fields,
+     * so no shared write per ID.
      */
     long nextIdStriped() {
         Stripe stripe = stripes.get();
@@ -152,7 +160,10 @@ final class SegmentBuffer {
             stripe.next = id + 1;
             return id;
         }
-        int size = settings.stripeSize();
+        int size = stripe.claim;
+        if (size < settings.stripeSize()) {
+            stripe.claim = Math.min(settings.stripeSize(), size * 2);
+        }
         for (;;) {
             SegmentRange range = current;
             if (range != null) {

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }
  * }</pre>
  */
-public final class SegmentIdService implements IdService, AutoCloseable {
+public final class SegmentIdService implements IdService, dev.idgen.core.ForgetsNames, AutoCloseable {
 
     /** The strategy name. */
     public static final String STRATEGY = "segment";
@@ -51,6 +51,10 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     private final NameLimit names;
     private final java.util.List<java.util.function.Consumer<String>> nameListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.List<java.util.function.Consumer<String>> forgottenListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** IDs served by names since forgotten, so that {@link #generatedCount()} never goes down. */
+    private final java.util.concurrent.atomic.AtomicLong servedByForgotten = new java.util.concurrent.atomic.AtomicLong();
 
     private SegmentIdService(Builder builder) {
         this.store = builder.store;
@@ -176,10 +180,49 @@ public final class SegmentIdService implements IdService, AutoCloseable {
     }
 
     /**
-     * @return how many IDs this service has handed out, over all names
+     * Calls {@code listener} with each name as it is forgotten ({@link #forgetNames}), after its buffers were dropped.
+     *
+     * @param listener called with the name; it must not call back into this service's hot path
+     */
+    public void onForgottenName(java.util.function.Consumer<String> listener) {
+        forgottenListeners.add(listener);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Drops each name's buffers: the IDs they hold and have not issued (the rest of the current segment and the
+     * blocks loaded ahead) are a gap. A later call for the name leases a new segment, past everything the store handed
+     * out before, so it never repeats an ID; a call that already holds the dropped buffers completes from them.
+     */
+    @Override
+    public int forgetNames(java.util.function.Predicate<? super String> which) {
+        int forgotten = 0;
+        for (java.util.Map.Entry<String, SegmentBuffer> entry : buffers.entrySet()) {
+            String name = entry.getKey();
+            if (!which.test(name)) {
+                continue;
+            }
+            SegmentBuffer buffer = entry.getValue();
+            synchronized (table) {
+                if (!buffers.remove(name, buffer)) {
+                    continue;
+                }
+                table.remove(name);
+            }
+            names.release();
+            servedByForgotten.addAndGet(buffer.served());
+            forgotten++;
+            forgottenListeners.forEach(listener -> listener.accept(name));
+        }
+        return forgotten;
+    }
+
+    /**
+     * @return how many IDs this service has handed out, over all names (forgotten ones included)
      */
     public long generatedCount() {
-        long total = 0;
+        long total = servedByForgotten.get();
         for (SegmentBuffer buffer : buffers.values()) {
             total += buffer.served();
         }
@@ -227,7 +270,7 @@ public final class SegmentIdService implements IdService, AutoCloseable {
         buffer = name == null ? null : buffers.get(name);
         if (buffer != null) {
             // Created by another thread, which has not put it in the table yet.
-            table.putIfAbsent(name, buffer);
+            publish(name, buffer);
             return buffer;
         }
         IdArguments.checkName(name);
@@ -237,11 +280,23 @@ public final class SegmentIdService implements IdService, AutoCloseable {
             created[0] = true;
             return new SegmentBuffer(key, store, settings, loader, timeSource);
         });
-        table.putIfAbsent(name, fresh);
+        publish(name, fresh);
         if (created[0]) {
             nameListeners.forEach(listener -> listener.accept(name));
         }
         return fresh;
+    }
+
+    /**
+     * Puts {@code buffer} in the lookup table unless the name was forgotten meanwhile: under the table's monitor, which
+     * {@link #forgetNames} holds while it removes a name from both.
+     */
+    private void publish(String name, SegmentBuffer buffer) {
+        synchronized (table) {
+            if (buffers.get(name) == buffer) {
+                table.putIfAbsent(name, buffer);
+            }
+        }
     }
 
     private static ScheduledExecutorService defaultLoader() {

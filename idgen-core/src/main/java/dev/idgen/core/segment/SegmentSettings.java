@@ -13,8 +13,10 @@ import java.time.Duration;
  * @param preloadThreshold the used fraction of the current segment after which the next one loads, in (0, 1)
  * @param awaitTimeout how long a caller waits for the next segment when the current one is used up
  * @param stripeSize 0 (the default) to serve every caller from the shared cursor, so a name's IDs strictly increase
- *        across the instance; otherwise each thread claims this many IDs at a time and serves them alone, which
- *        scales with threads but keeps IDs increasing only per thread
+ *        across the instance; otherwise each thread claims up to this many IDs at a time and serves them alone, which
+ *        scales with threads but keeps IDs increasing only per thread. A thread's claims start at 1 ID and double
+ *        per claim up to this size, so the unserved rest a thread takes with it when it ends (a gap) is at most the
+ *        IDs it used and at most this size: a new thread per request (virtual threads) claims only what it uses
  * @param firstLoadTimeout how long the first callers of a name wait for its first segment. Longer than
  *        {@code awaitTimeout}: the first load of a name may create its row (or the table) and opens the first
  *        connections, and nothing is buffered yet that a preload could have filled ahead of time
@@ -86,7 +88,7 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
 
         /**
          * @param stripeSize 0 for one shared cursor (IDs increase across the instance), or 1 to 65536 IDs claimed per
-         *        thread at a time (IDs increase per thread only)
+         *        thread at a time at most (IDs increase per thread only; a thread's claims start at 1 and double)
          * @return this builder
          */
         public Builder stripeSize(int stripeSize) {

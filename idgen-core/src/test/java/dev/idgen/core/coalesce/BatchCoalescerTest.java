@@ -293,4 +293,64 @@ class BatchCoalescerTest {
         assertThatThrownBy(() -> new BatchCoalescer<>(store, 1, Duration.ZERO, "x"))
                 .hasMessageContaining("maxWait must be positive");
     }
+
+    /** A clock that a thread may see ahead of the others: a caller woken long after it was handed the lead. */
+    private static final class SkewedClock implements dev.idgen.core.TimeSource {
+        final java.util.Map<Thread, Long> ahead = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public long currentTimeMillis() {
+            return 0;
+        }
+
+        @Override
+        public long nanoTime() {
+            return ahead.getOrDefault(Thread.currentThread(), 0L);
+        }
+    }
+
+    @Test
+    void aLeaderWokenAfterItsDeadlineFailsAloneAndTheCallersOfItsBatchWhoStillHaveTimeAreServed() throws Exception {
+        SkewedClock clock = new SkewedClock();
+        Store store = new Store();
+        long second = TimeUnit.SECONDS.toNanos(1);
+        // Like the ticket server: a round trip whose deadline passed before it was sent fails.
+        BatchCoalescer<Labels> coalescer = new BatchCoalescer<>((n, deadline) -> {
+            if (deadline - clock.nanoTime() <= 0) {
+                throw new StoreUnavailableException("did not answer within the timeout");
+            }
+            return store.take(n);
+        }, 1024, 1, Duration.ofSeconds(60), "the test store", clock);
+        CountDownLatch firstGate = new CountDownLatch(1);
+        store.gate = firstGate;
+        Future<String> first = executor.submit(() -> next(coalescer));
+        until(() -> store.sizes.size() == 1, "the first round trip");
+        // The next leader: queued at 0 s, its wait runs out at 60 s.
+        AtomicInteger leaderOutcome = new AtomicInteger(-1);
+        Thread late = new Thread(() -> {
+            try {
+                next(coalescer);
+                leaderOutcome.set(0);
+            } catch (StoreUnavailableException e) {
+                leaderOutcome.set(1);
+            }
+        });
+        late.start();
+        until(() -> coalescer.queued() == 1, "the next leader queued");
+        // A caller queued behind it at 30 s: its wait runs out at 90 s.
+        Future<String> later = executor.submit(() -> {
+            clock.ahead.put(Thread.currentThread(), 30 * second);
+            return next(coalescer);
+        });
+        until(() -> coalescer.queued() == 2, "a later caller queued");
+        // The first round trip returns at 0 s and hands the lead over in time, but its new leader wakes at 61 s.
+        clock.ahead.put(late, 61 * second);
+        store.gate = null;
+        firstGate.countDown();
+        assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
+        late.join(60_000);
+        assertThat(leaderOutcome).as("the late leader failed").hasValue(1);
+        assertThat(later.get(60, TimeUnit.SECONDS)).as("the caller who still had time").isEqualTo("L2");
+        assertThat(store.sizes).containsExactly(1, 1);
+    }
 }

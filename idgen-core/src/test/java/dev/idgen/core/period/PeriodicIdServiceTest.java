@@ -16,6 +16,7 @@ import dev.idgen.core.segment.SegmentSettings;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -87,9 +88,9 @@ class PeriodicIdServiceTest {
         clock.advance(Duration.ofDays(1));
         assertThat(ids.nextIds("invoice", 2)).containsExactly(2026112500000001L, 2026112500000002L);
         assertThat(ids.strategy()).isEqualTo("segment");
+        // The 23rd's counters were forgotten when the 25th began; the day before stays.
         assertThat(((SegmentIdService) ids.delegate()).stats()).extracting(stats -> stats.name())
-                .containsExactlyInAnyOrder("invoice:20261123", "receipt:20261123", "default:20261123",
-                        "invoice:20261124", "invoice:20261125");
+                .containsExactlyInAnyOrder("invoice:20261124", "invoice:20261125");
     }
 
     @Test
@@ -506,5 +507,92 @@ class PeriodicIdServiceTest {
         public DecodedId decode(long id) {
             return new SequenceDecodedId(strategy(), id);
         }
+    }
+
+    @Test
+    void passedPeriodsLeaveASegmentDelegateSoADailyServiceRunsForYearsWithinMaxNames() {
+        // 10 names a day, 25 names at most: without forgetting, the third day would be refused.
+        SegmentIdService segments = SegmentIdService.builder(new InMemorySegmentStore())
+                .settings(SegmentSettings.builder().step(10).maxStep(10).awaitTimeout(Duration.ofSeconds(5)).build())
+                .maxNames(25).build();
+        closing.add(segments);
+        PeriodicIdService daily = PeriodicIdService.builder().delegate(segments).period(Period.DAILY)
+                .timeSource(clock).build();
+        for (int day = 0; day < 200; day++) {
+            for (int name = 0; name < 10; name++) {
+                long id = daily.nextId("n" + name);
+                long key = Long.parseLong(LocalDate.ofInstant(Instant.ofEpochMilli(clock.currentTimeMillis()),
+                        ZoneOffset.UTC).format(java.time.format.DateTimeFormatter.BASIC_ISO_DATE));
+                assertThat(id).isEqualTo(key * 100_000_000L + 1);
+            }
+            assertThat(segments.nameCount()).as("names held on day %d", day).isLessThanOrEqualTo(20);
+            clock.advance(Duration.ofDays(1));
+        }
+        assertThat(segments.stats()).extracting(stats -> stats.name()).hasSize(20)
+                .allMatch(name -> name.endsWith(":20270609") || name.endsWith(":20270610"));
+        assertThat(segments.generatedCount()).as("counts forgotten names too").isEqualTo(2000);
+    }
+
+    @Test
+    void thePreviousPeriodStaysForStragglersAndAForgottenPeriodAskedAgainNeverRepeats() {
+        SegmentIdService segments = SegmentIdService.builder(new InMemorySegmentStore())
+                .settings(SegmentSettings.builder().step(10).maxStep(10).awaitTimeout(Duration.ofSeconds(5)).build())
+                .build();
+        closing.add(segments);
+        PeriodicIdService daily = PeriodicIdService.builder().delegate(segments).period(Period.DAILY)
+                .timeSource(clock).build();
+        Set<Long> issued = new HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            assertThat(issued.add(daily.nextId("invoice"))).isTrue();
+        }
+        clock.advance(Duration.ofDays(1));
+        assertThat(issued.add(daily.nextId("invoice"))).isTrue();
+        assertThat(segments.stats("invoice:20261123")).as("the day before stays a whole day").isPresent();
+        clock.advance(Duration.ofDays(1));
+        assertThat(issued.add(daily.nextId("invoice"))).isTrue();
+        assertThat(segments.stats("invoice:20261123")).as("two days ago: forgotten").isEmpty();
+        assertThat(segments.stats("invoice:20261124")).isPresent();
+        // The clock set back two days: the forgotten counter starts afresh from its store, past its earlier IDs.
+        clock.advance(Duration.ofDays(-2));
+        long again = daily.nextId("invoice");
+        assertThat(again).isGreaterThan(2026112300000003L).isLessThan(2026112400000000L);
+        assertThat(issued.add(again)).as("never repeated").isTrue();
+    }
+
+    @Test
+    void onlyCountersOfThisPeriodKindAreForgotten() {
+        assertThat(PeriodicIdService.isCounterOfPeriod("invoice:20261123", 8)).isTrue();
+        assertThat(PeriodicIdService.isCounterOfPeriod("invoice:202611", 8)).isFalse();
+        assertThat(PeriodicIdService.isCounterOfPeriod("ab:202611", 8)).isFalse();
+        assertThat(PeriodicIdService.isCounterOfPeriod("invoice:202611", 6)).isTrue();
+        assertThat(PeriodicIdService.isCounterOfPeriod("invoice:20261123", 6)).isFalse();
+        assertThat(PeriodicIdService.isCounterOfPeriod("orders", 8)).isFalse();
+        assertThat(PeriodicIdService.isCounterOfPeriod(":20261123", 8)).isFalse();
+    }
+
+    @Test
+    void dailyAndMonthlyIdsOfEqualLengthCollideOnceTheMonthlyCounterPassesTenToTheDailyDigits() {
+        // Daily with 2 digits and monthly with 4: both 10-digit IDs. The 2,301st number of November 2026 is
+        // 202611 * 10^4 + 2301 = 2026112301, which is also the 1st number of 2026-11-23.
+        PeriodicIdService daily = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
+                .period(Period.DAILY).digits(2).timeSource(clock).build();
+        PeriodicIdService monthly = PeriodicIdService.builder().delegate(counting(new AtomicLong(2300)))
+                .period(Period.MONTHLY).digits(4).timeSource(clock).build();
+        assertThat(daily.nextId("invoice")).isEqualTo(2026112301L);
+        assertThat(monthly.nextId("invoice")).isEqualTo(2026112301L);
+
+        // With the defaults (8 and 10 digits, both 16-digit IDs), the same from the 100,000,001st number of a month.
+        PeriodicIdService dailyDefault = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
+                .period(Period.DAILY).timeSource(clock).build();
+        PeriodicIdService monthlyDefault = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong(100_000_000L))).period(Period.MONTHLY).timeSource(clock).build();
+        assertThat(monthlyDefault.nextId("invoice")).isEqualTo(2026110100000001L)
+                .as("the 1st number of 2026-11-01").isEqualTo(dailyDefault.nextId("invoice") - 2200000000L);
+
+        // IDs of different lengths never meet: daily with 8 digits is 16 digits long, monthly with 8 only 14.
+        PeriodicIdService monthlyShort = PeriodicIdService.builder().delegate(counting(new AtomicLong(99_999_998L)))
+                .period(Period.MONTHLY).digits(8).timeSource(clock).build();
+        assertThat(String.valueOf(monthlyShort.nextId("invoice"))).hasSize(14);
+        assertThat(String.valueOf(dailyDefault.nextId("invoice"))).hasSize(16);
     }
 }

@@ -437,6 +437,30 @@ class SegmentIdServiceTest {
     }
 
     @Test
+    void stripedModeWithANewThreadPerCallClaimsOnlyTheIdsItUses() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger allocations = new java.util.concurrent.atomic.AtomicInteger();
+        InMemorySegmentStore memory = new InMemorySegmentStore();
+        SegmentStore counting = (name, step) -> {
+            allocations.incrementAndGet();
+            return memory.allocate(name, step);
+        };
+        SegmentIdService ids = service(counting, settings(1000).stripeSize(1000).build());
+        List<Long> got = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            // A new thread per request (as with virtual threads): each makes one call and ends.
+            Thread request = new Thread(() -> got.add(ids.nextId("orders")));
+            request.start();
+            request.join(60_000);
+            assertThat(request.isAlive()).isFalse();
+        }
+        assertThat(got).hasSize(20).doesNotHaveDuplicates();
+        assertThat(got.stream().mapToLong(Long::longValue).max().orElseThrow()
+                - got.stream().mapToLong(Long::longValue).min().orElseThrow())
+                .as("no gaps: each thread claimed the one ID it used").isEqualTo(19);
+        assertThat(allocations).as("one segment of 1,000 serves them all").hasValue(1);
+    }
+
+    @Test
     void rejectsBadArguments() {
         SegmentIdService ids = service(new InMemorySegmentStore(), settings(10).build());
         assertThatThrownBy(() -> ids.nextId(null)).isInstanceOf(InvalidArgumentException.class);

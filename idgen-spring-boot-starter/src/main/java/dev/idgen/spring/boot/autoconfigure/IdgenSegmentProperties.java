@@ -48,8 +48,9 @@ public class IdgenSegmentProperties {
 
     /**
      * 0 (off) to serve a name from one shared cursor, so its IDs strictly increase across the instance; 1 to 65536
-     * to let each thread claim that many IDs at a time and serve them alone (faster with many threads, but IDs
-     * then increase per thread only).
+     * to let each thread claim up to that many IDs at a time and serve them alone (faster with many threads, but IDs
+     * then increase per thread only). A thread's claims start at 1 ID and double up to this size, so a thread that
+     * ends (one per request, virtual threads) leaves a gap of at most the IDs it used.
      */
     private int stripeSize = 0;
 

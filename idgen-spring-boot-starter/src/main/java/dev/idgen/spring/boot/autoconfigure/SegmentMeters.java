@@ -6,6 +6,7 @@ import dev.idgen.core.segment.SegmentIdService;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.TimeUnit;
@@ -40,13 +41,29 @@ final class SegmentMeters implements IdgenGeneratorMeters {
         // Per-name meters for the first names only, so that a service with many names (up to idgen.max-names)
         // does not publish thousands of series; the rest are summed under the name OTHER_NAMES.
         java.util.Set<String> metered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        // A name's own meters, so that a name forgotten (a passed period of a periodic generator) takes them along
+        // and frees its place for a new name.
+        java.util.Map<String, java.util.List<Meter>> meters = new java.util.HashMap<>();
         segments.onNewName(name -> {
             synchronized (metered) {
-                if (metered.size() < METERED_NAMES) {
-                    metered.add(name);
-                    bindSegmentName(registry, segments, name, tags.and("name", name));
+                if (segments.stats(name).isEmpty()) {
+                    return; // forgotten already
+                }
+                if (metered.size() - (metered.contains(OTHER_NAMES) ? 1 : 0) < METERED_NAMES) {
+                    if (metered.add(name)) {
+                        meters.put(name, bindSegmentName(registry, segments, name, tags.and("name", name)));
+                    }
                 } else if (metered.add(OTHER_NAMES)) {
                     bindOtherNames(registry, segments, metered, tags.and("name", OTHER_NAMES));
+                }
+            }
+        });
+        segments.onForgottenName(name -> {
+            synchronized (metered) {
+                java.util.List<Meter> own = meters.remove(name);
+                if (own != null) {
+                    own.forEach(registry::remove);
+                    metered.remove(name);
                 }
             }
         });
@@ -69,28 +86,31 @@ final class SegmentMeters implements IdgenGeneratorMeters {
                 .description("Segment fetches from the store").tags(tags).tag("outcome", "failure").register(registry);
     }
 
-    private static void bindSegmentName(MeterRegistry registry, SegmentIdService segments, String name, Tags tags) {
+    private static java.util.List<Meter> bindSegmentName(MeterRegistry registry, SegmentIdService segments,
+            String name, Tags tags) {
         ToDoubleFunction<SegmentIdService> current = s -> s.stats(name).map(SegmentBufferStats::currentRemaining)
                 .orElse(0L);
         ToDoubleFunction<SegmentIdService> next = s -> s.stats(name).map(SegmentBufferStats::nextRemaining).orElse(0L);
-        Gauge.builder("idgen.segment.remaining", segments, current).description("IDs left in a buffer")
-                .tags(tags).tag("buffer", "current").register(registry);
-        Gauge.builder("idgen.segment.remaining", segments, next).description("IDs left in a buffer")
-                .tags(tags).tag("buffer", "next").register(registry);
-        Gauge.builder("idgen.segment.step", segments, s -> s.stats(name).map(SegmentBufferStats::step).orElse(0L))
-                .description("The size of the latest segment fetch").tags(tags).register(registry);
-        FunctionCounter.builder("idgen.segment.waits", segments,
+        java.util.List<Meter> own = new java.util.ArrayList<>();
+        own.add(Gauge.builder("idgen.segment.remaining", segments, current).description("IDs left in a buffer")
+                .tags(tags).tag("buffer", "current").register(registry));
+        own.add(Gauge.builder("idgen.segment.remaining", segments, next).description("IDs left in a buffer")
+                .tags(tags).tag("buffer", "next").register(registry));
+        own.add(Gauge.builder("idgen.segment.step", segments, s -> s.stats(name).map(SegmentBufferStats::step).orElse(0L))
+                .description("The size of the latest segment fetch").tags(tags).register(registry));
+        own.add(FunctionCounter.builder("idgen.segment.waits", segments,
                         s -> s.stats(name).map(SegmentBufferStats::waits).orElse(0L))
-                .description("Callers that waited for a segment").tags(tags).register(registry);
-        FunctionTimer.builder("idgen.segment.fetches", segments,
+                .description("Callers that waited for a segment").tags(tags).register(registry));
+        own.add(FunctionTimer.builder("idgen.segment.fetches", segments,
                         s -> s.stats(name).map(st -> st.fetches() - st.fetchFailures()).orElse(0L),
                         s -> s.stats(name).map(st -> st.fetchNanos() - st.failedFetchNanos()).orElse(0L),
                         TimeUnit.NANOSECONDS)
-                .description("Segment fetches from the store").tags(tags).tag("outcome", "success").register(registry);
-        FunctionTimer.builder("idgen.segment.fetches", segments,
+                .description("Segment fetches from the store").tags(tags).tag("outcome", "success").register(registry));
+        own.add(FunctionTimer.builder("idgen.segment.fetches", segments,
                         s -> s.stats(name).map(SegmentBufferStats::fetchFailures).orElse(0L),
                         s -> s.stats(name).map(SegmentBufferStats::failedFetchNanos).orElse(0L),
                         TimeUnit.NANOSECONDS)
-                .description("Segment fetches from the store").tags(tags).tag("outcome", "failure").register(registry);
+                .description("Segment fetches from the store").tags(tags).tag("outcome", "failure").register(registry));
+        return own;
     }
 }
