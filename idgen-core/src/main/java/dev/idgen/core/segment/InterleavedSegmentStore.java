@@ -4,8 +4,12 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,6 +54,9 @@ public final class InterleavedSegmentStore implements SegmentStore {
      * single round of slots stays a small part of the ID space.
      */
     public static final long MAX_ROUND = 1L << 40;
+
+    /** How long a check waits for the other servers once one answered. */
+    private static final long CHECK_GRACE_MILLIS = 300;
 
     private final Server[] servers;
     private final long slotSize;
@@ -222,31 +229,49 @@ public final class InterleavedSegmentStore implements SegmentStore {
     }
 
     /**
-     * Checks every server, recording each one's state (see {@link #servers()}).
+     * Checks every server at once, each on a thread of its own, recording each one's state (see {@link #servers()}),
+     * and returns once all answered, or 300 ms after the first one answered. A server whose previous check still runs
+     * (a database that hangs) is not checked again meanwhile: at most one check thread per server.
      *
      * @throws StoreUnavailableException when none answers
      */
     @Override
     public void checkAvailable() {
-        StringBuilder failures = new StringBuilder();
-        StoreUnavailableException failure = null;
-        boolean any = false;
+        CompletableFuture<Void> anyUp = new CompletableFuture<>();
+        AtomicInteger left = new AtomicInteger(servers.length);
         for (int index = 0; index < servers.length; index++) {
-            Server server = servers[index];
-            try {
-                server.store.checkAvailable();
-                server.succeeded();
-                any = true;
-            } catch (StoreUnavailableException e) {
-                server.failed(e);
-                failure = failure == null ? e : failure;
-                failures.append(failures.length() == 0 ? "" : "; ").append("server ").append(index).append(" (")
-                        .append(server.name).append("): ").append(e.getMessage());
-            }
+            servers[index].check().whenComplete((up, e) -> {
+                if (Boolean.TRUE.equals(up)) {
+                    anyUp.complete(null);
+                } else if (left.decrementAndGet() == 0) {
+                    anyUp.completeExceptionally(new StoreUnavailableException("Every segment server is"
+                            + " unavailable: " + lastErrors()));
+                }
+            });
         }
-        if (!any) {
-            throw new StoreUnavailableException("Every segment server is unavailable: " + failures, failure);
+        try {
+            anyUp.get();
+            // One answered: give the others a moment, so that their state is fresh too (a hanging one is not waited
+            // for).
+            CompletableFuture.allOf(java.util.Arrays.stream(servers).map(Server::latestCheck)
+                    .toArray(CompletableFuture[]::new)).get(CHECK_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // Some server is still being checked; it shows its previous state meanwhile.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("Interrupted while checking the segment servers", e);
+        } catch (ExecutionException e) {
+            throw (StoreUnavailableException) e.getCause();
         }
+    }
+
+    private String lastErrors() {
+        StringBuilder errors = new StringBuilder();
+        for (int index = 0; index < servers.length; index++) {
+            errors.append(index == 0 ? "" : "; ").append("server ").append(index).append(" (")
+                    .append(servers[index].name).append("): ").append(servers[index].lastError);
+        }
+        return errors.toString();
     }
 
     /**
@@ -334,6 +359,35 @@ public final class InterleavedSegmentStore implements SegmentStore {
         Server(String name, SegmentStore store) {
             this.name = name;
             this.store = store;
+        }
+
+        /** The running or latest check; guarded by this. */
+        private CompletableFuture<Boolean> check;
+
+        synchronized CompletableFuture<Boolean> latestCheck() {
+            return check;
+        }
+
+        /** Starts a check on a thread of its own unless one still runs. */
+        synchronized CompletableFuture<Boolean> check() {
+            if (check != null && !check.isDone()) {
+                return check;
+            }
+            CompletableFuture<Boolean> started = new CompletableFuture<>();
+            check = started;
+            Thread thread = new Thread(() -> {
+                try {
+                    store.checkAvailable();
+                    available = Boolean.TRUE;
+                    started.complete(true);
+                } catch (RuntimeException e) {
+                    failed(e);
+                    started.complete(false);
+                }
+            }, "idgen-segment-server-check-" + name);
+            thread.setDaemon(true);
+            thread.start();
+            return started;
         }
 
         void succeeded() {
