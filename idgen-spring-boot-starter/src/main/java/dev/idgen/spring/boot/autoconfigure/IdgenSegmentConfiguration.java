@@ -43,7 +43,9 @@ class IdgenSegmentConfiguration {
                         () -> settings(definition.properties().getSegment()));
                 int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
                         () -> dev.idgen.core.NameLimit.check(definition.properties().getMaxNames()));
-                SegmentStore store = definition.isDefault() ? defaultStore.getIfAvailable() : store(definition, beans);
+                SegmentStore store = IdgenSegmentServers.configured(definition)
+                        ? IdgenSegmentServers.store(definition, beans)
+                        : definition.isDefault() ? defaultStore.getIfAvailable() : store(definition, beans);
                 if (store == null) {
                     throw new IdgenStartupException(definition.strategySetting() + " needs a segment store, but there"
                             + " is no single DataSource bean", "Add org.springframework.boot:spring-boot-starter-jdbc and"

@@ -60,6 +60,37 @@ public class IdgenSegmentProperties {
      */
     private StoreType store = StoreType.JDBC;
 
+    /**
+     * Segments spread over independent databases (no replication needed): DataSource bean names, each its own
+     * server with its own row per name, each issuing a disjoint class of IDs; calls fail over to the next server
+     * when one is lost. Empty means one store on the application's DataSource. The position in the list fixes the
+     * IDs a server issues: never reorder the list or remove a server from its middle (a lost server stays listed).
+     */
+    private java.util.List<Server> servers = new java.util.ArrayList<>();
+
+    /**
+     * With servers: how many consecutive IDs each server owns in turn (server 0 the first slot-size IDs, server 1
+     * the next, ...). The same on every instance and never changed once IDs were issued. At least max-step, or
+     * blocks are capped at it; servers times slot-size at most 2^40.
+     */
+    private long slotSize = 1_000_000;
+
+    public java.util.List<Server> getServers() {
+        return servers;
+    }
+
+    public void setServers(java.util.List<Server> servers) {
+        this.servers = servers;
+    }
+
+    public long getSlotSize() {
+        return slotSize;
+    }
+
+    public void setSlotSize(long slotSize) {
+        this.slotSize = slotSize;
+    }
+
     public StoreType getStore() {
         return store;
     }
@@ -130,6 +161,25 @@ public class IdgenSegmentProperties {
 
     public void setAwaitTimeout(Duration awaitTimeout) {
         this.awaitTimeout = awaitTimeout;
+    }
+
+    /**
+     * One segment server.
+     */
+    public static class Server {
+
+        /**
+         * The name of the DataSource bean of this server.
+         */
+        private String dataSource;
+
+        public String getDataSource() {
+            return dataSource;
+        }
+
+        public void setDataSource(String dataSource) {
+            this.dataSource = dataSource;
+        }
     }
 
     /**

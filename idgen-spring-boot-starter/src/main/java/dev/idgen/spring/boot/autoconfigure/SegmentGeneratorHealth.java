@@ -106,6 +106,10 @@ final class SegmentGeneratorHealth implements IdgenGeneratorHealth, AutoCloseabl
     private void segmentHealth(Health.Builder builder, SegmentIdService segments) {
         String storeError = checkStore(segments);
         builder.withDetail("storeAvailable", storeError == null);
+        if (segments.store() instanceof dev.idgen.core.segment.InterleavedSegmentStore servers) {
+            // After the check above, which refreshed each server's state.
+            builder.withDetail("slotSize", servers.slotSize()).withDetail("servers", IdgenSegmentServers.health(servers));
+        }
         List<SegmentBufferStats> all = new ArrayList<>(segments.stats());
         all.sort(Comparator.comparing((SegmentBufferStats stats) -> !stats.refusing())
                 .thenComparingLong(SegmentBufferStats::remaining).thenComparing(SegmentBufferStats::name));
