@@ -319,6 +319,28 @@ final class JdbcStatements<S> {
         }
     }
 
+    /** The database's replication as last read, or {@code null}. */
+    private volatile DatabaseReplication replication;
+
+    /**
+     * Reads the database's replication now (see {@link DatabaseReplication}), and keeps it for {@link #replication()}.
+     *
+     * @throws StoreUnavailableException when the database cannot be reached
+     */
+    DatabaseReplication readReplication() {
+        DatabaseReplication read = execute("read the database's replication",
+                (connection, sql) -> DatabaseReplication.of(connection));
+        replication = read;
+        return read;
+    }
+
+    /**
+     * @return the replication as last read by {@link #readReplication()}, or {@code null}
+     */
+    DatabaseReplication replication() {
+        return replication;
+    }
+
     /**
      * Makes sure the table has the {@link WriterColumn writer column}, adding it where idgen manages the schema. A table
      * without it (created by an older version, with schema initialization {@code never}) works as before, without

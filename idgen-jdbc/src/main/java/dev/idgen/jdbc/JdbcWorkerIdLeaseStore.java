@@ -312,6 +312,23 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     /**
+     * Reads what a failover of this store's database can do (see {@link DatabaseReplication}), for the start-up log;
+     * {@link #replication()} returns it afterwards.
+     *
+     * @throws dev.idgen.core.StoreUnavailableException when the database cannot be reached
+     */
+    public DatabaseReplication readReplication() {
+        return statements.readReplication();
+    }
+
+    /**
+     * @return the replication as last read by {@link #readReplication()}, or {@code null}
+     */
+    public DatabaseReplication replication() {
+        return statements.replication();
+    }
+
+    /**
      * @return whether the table records which server wrote each row, so that a failover is recognised; {@code null}
      *         until the database has been reached
      */

@@ -166,8 +166,17 @@ public final class IdgenEndpoint {
             snowflake(detail, snowflake.generator());
         } else if (backend instanceof SegmentIdService segments) {
             detail.put("segments", segments(segments));
+            Map<String, Object> failovers = JdbcFailoverDetails.of(segments.store());
+            if (!failovers.isEmpty()) {
+                detail.put("failover", failovers);
+            }
         } else if (backend instanceof TicketIdService tickets) {
             detail.put("breakers", breakers(tickets));
+            Map<String, Object> failovers = new LinkedHashMap<>();
+            for (TicketServer server : tickets.servers()) {
+                failovers.put(server.id(), JdbcFailoverDetails.of(server));
+            }
+            detail.put("failover", failovers);
         }
         if (REDIS_PRESENT) {
             RedisParts.describe(detail, backend,

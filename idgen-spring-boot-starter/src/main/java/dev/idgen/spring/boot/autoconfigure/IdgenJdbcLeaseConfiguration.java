@@ -44,6 +44,8 @@ class IdgenJdbcLeaseConfiguration {
         // a store that is starting.
         IdgenTableCheck.check(definition, definition.workerIdAssignerSetting(), "jdbc.worker-table",
                 store::checkAvailable);
+        JdbcFailoverDetails.logReplication("The worker id lease table " + store.table() + " of generator '"
+                + definition.name() + "'", store::readReplication, store::replication);
         return store;
     }
 }

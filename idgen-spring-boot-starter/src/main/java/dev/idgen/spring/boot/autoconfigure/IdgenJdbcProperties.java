@@ -34,6 +34,23 @@ public class IdgenJdbcProperties {
      */
     private String workerTable = "idgen_worker";
 
+    /**
+     * How far each segment row (and each window the redis strategy and the dual store reserve) jumps when the database
+     * turns out to be a promoted replica that may have lost the old primary's last writes. It must exceed the IDs the
+     * whole fleet takes during the replica's lag (lag times the fleet's rate, plus one prefetch of blocks per
+     * instance). 0 turns the jump off, for databases whose failovers lose nothing (Galera, semi-synchronous
+     * replication that never falls back). From 0 to 2^50.
+     */
+    private long failoverJump = dev.idgen.jdbc.JdbcSegmentStore.DEFAULT_FAILOVER_JUMP;
+
+    public long getFailoverJump() {
+        return failoverJump;
+    }
+
+    public void setFailoverJump(long failoverJump) {
+        this.failoverJump = failoverJump;
+    }
+
     public String getWorkerTable() {
         return workerTable;
     }

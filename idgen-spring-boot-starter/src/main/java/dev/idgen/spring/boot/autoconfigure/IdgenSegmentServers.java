@@ -74,7 +74,8 @@ final class IdgenSegmentServers {
                         "no DataSource bean has that name" + available(beans));
             }
             stores[i] = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
-                    () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), 0, jdbc.getInitializeSchema(), timeout));
+                    () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), 0, jdbc.getInitializeSchema(), timeout,
+                            jdbc.getFailoverJump()));
             builder.server(name, stores[i]);
         }
         InterleavedSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(prefix, builder::build);

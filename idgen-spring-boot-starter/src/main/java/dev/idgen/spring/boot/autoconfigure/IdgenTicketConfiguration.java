@@ -108,6 +108,8 @@ class IdgenTicketConfiguration {
         for (TicketServer server : servers) {
             try {
                 server.checkTable();
+                JdbcFailoverDetails.logReplication("Ticket server " + server.id() + " (table " + server.table() + ")",
+                        server::readReplication, server::replication);
             } catch (TicketTableMissingException e) {
                 throw new IdgenStartupException("The ticket table " + e.table() + " does not exist on ticket server "
                         + e.server() + ", and idgen does not create it (" + definition.property("jdbc.initialize-schema")
@@ -134,6 +136,6 @@ class IdgenTicketConfiguration {
         IdgenTicketProperties ticket = definition.ticket();
         return InvalidIdgenProperty.rethrowAsProperty(definition.property("ticket"), () -> new TicketServer(id,
                 dataSource, ticket.getTable(), offset, count, schemaInitialization(definition), timeout,
-                ticket.getRetryAfter(), timeSource));
+                ticket.getRetryAfter(), timeSource, ticket.getFailoverJump()));
     }
 }

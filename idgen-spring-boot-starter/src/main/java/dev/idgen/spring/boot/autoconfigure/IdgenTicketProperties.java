@@ -28,6 +28,22 @@ public class IdgenTicketProperties {
     private Duration retryAfter = Duration.ofSeconds(5);
 
     /**
+     * How many tickets each ticket row skips when its database turns out to be a promoted replica that may have lost
+     * the old primary's last writes: a gap of that many in the dense numbers, once per failover, rounded up to a
+     * multiple of the number of servers. It must exceed the tickets the fleet takes from one server during the
+     * replica's lag. 0 turns the jump off, for databases whose failovers lose nothing. From 0 to 2^50.
+     */
+    private long failoverJump = dev.idgen.jdbc.TicketServer.DEFAULT_FAILOVER_JUMP;
+
+    public long getFailoverJump() {
+        return failoverJump;
+    }
+
+    public void setFailoverJump(long failoverJump) {
+        this.failoverJump = failoverJump;
+    }
+
+    /**
      * Whether to create the table on first use ('CREATE TABLE IF NOT EXISTS'). Deprecated: idgen.jdbc.initialize-schema
      * decides for every idgen table; when this is set, it still decides for the ticket table.
      */

@@ -106,6 +106,7 @@ final class SegmentGeneratorHealth implements IdgenGeneratorHealth, AutoCloseabl
     private void segmentHealth(Health.Builder builder, SegmentIdService segments) {
         String storeError = checkStore(segments);
         builder.withDetail("storeAvailable", storeError == null);
+        JdbcFailoverDetails.of(segments.store()).forEach(builder::withDetail);
         if (segments.store() instanceof dev.idgen.core.segment.InterleavedSegmentStore servers) {
             // After the check above, which refreshed each server's state.
             builder.withDetail("slotSize", servers.slotSize()).withDetail("servers", IdgenSegmentServers.health(servers));

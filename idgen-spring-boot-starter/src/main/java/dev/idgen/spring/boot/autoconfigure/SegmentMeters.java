@@ -38,6 +38,10 @@ final class SegmentMeters implements IdgenGeneratorMeters {
         }
         FunctionCounter.builder("idgen.ids.generated", segments, SegmentIdService::generatedCount)
                 .description("IDs issued").tags(tags).register(registry);
+        if (segments.store() instanceof dev.idgen.jdbc.JdbcSegmentStore jdbc) {
+            FunctionCounter.builder("idgen.jdbc.failovers", jdbc, dev.idgen.jdbc.JdbcSegmentStore::failovers)
+                    .description("Rows moved past a failover to a promoted replica").tags(tags).register(registry);
+        }
         // Per-name meters for the first names only, so that a service with many names (up to idgen.max-names)
         // does not publish thousands of series; the rest are summed under the name OTHER_NAMES.
         java.util.Set<String> metered = java.util.concurrent.ConcurrentHashMap.newKeySet();

@@ -29,6 +29,7 @@ final class TicketHealth implements IdgenGeneratorHealth {
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("status", server.isOpen() ? "DOWN" : "UP");
             detail.put("offset", server.offset());
+            detail.putAll(JdbcFailoverDetails.of(server));
             if (server.isOpen() && server.lastError() != null) {
                 detail.put("error", server.lastError());
                 down++;

@@ -35,6 +35,9 @@ final class TicketMeters implements IdgenGeneratorMeters {
             FunctionCounter.builder("idgen.ticket.ids", server, TicketServer::issued)
                     .description("IDs a ticket server handed out; per round trip, how many calls shared one")
                     .tags(serverTags).register(registry);
+            FunctionCounter.builder("idgen.jdbc.failovers", server, TicketServer::failovers)
+                    .description("Rows moved past a failover to a promoted replica").tags(serverTags)
+                    .register(registry);
             FunctionCounter.builder("idgen.ticket.errors", server, TicketServer::errors)
                     .description("Round trips to a ticket server that failed").tags(serverTags).register(registry);
             Gauge.builder("idgen.ticket.circuit.open", server, s -> s.isOpen() ? 1 : 0)

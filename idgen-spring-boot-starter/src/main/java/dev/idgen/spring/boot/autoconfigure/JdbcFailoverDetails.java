@@ -1,0 +1,78 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.jdbc.DatabaseReplication;
+import dev.idgen.jdbc.JdbcSegmentStore;
+import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
+import dev.idgen.jdbc.TicketServer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * What health, meters and the start-up log say about a JDBC store's failovers: whether a promoted replica is
+ * recognised, how far rows jump, how many rows this instance moved past a promotion, and what the database's
+ * replication guarantees.
+ */
+final class JdbcFailoverDetails {
+
+    private static final Log LOG = LogFactory.getLog(JdbcFailoverDetails.class);
+
+    private JdbcFailoverDetails() {
+    }
+
+    /**
+     * @return the details of a segment store, ticket server or lease store; empty for any other store
+     */
+    static Map<String, Object> of(Object store) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        if (store instanceof JdbcSegmentStore segments) {
+            put(details, segments.failoverDetection(), segments.failoverJump(), segments.failovers(),
+                    segments.lastFailover(), segments.replication());
+        } else if (store instanceof TicketServer tickets) {
+            put(details, tickets.failoverDetection(), tickets.failoverJump(), tickets.failovers(),
+                    tickets.lastFailover(), tickets.replication());
+        } else if (store instanceof JdbcWorkerIdLeaseStore leases) {
+            put(details, leases.failoverDetection(), -1, leases.failovers(), leases.lastFailover(),
+                    leases.replication());
+        }
+        return details;
+    }
+
+    private static void put(Map<String, Object> details, Boolean detection, long jump, long failovers, String last,
+            DatabaseReplication replication) {
+        if (detection != null) {
+            details.put("failoverDetection", detection ? "on" : "off: the table has no writer column");
+        }
+        if (jump >= 0) {
+            details.put("failoverJump", jump);
+        }
+        details.put("failovers", failovers);
+        if (last != null) {
+            details.put("lastFailover", last);
+        }
+        if (replication != null) {
+            details.put("replication", replication.topology());
+            details.put("lossless", replication.lossless());
+        }
+    }
+
+    /**
+     * Reads the replication of a store's database at start-up and logs it; a database that does not answer yet is
+     * skipped (health shows it once read).
+     */
+    static void logReplication(String what, Runnable read, java.util.function.Supplier<DatabaseReplication> result) {
+        try {
+            read.run();
+            DatabaseReplication replication = result.get();
+            if (replication != null) {
+                LOG.info(what + ": " + replication.topology() + "; failover detection: " + replication.detection());
+                if (replication.detection().startsWith("NOT POSSIBLE")) {
+                    LOG.warn(what + ": " + replication.detection());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("Could not read the replication of " + what + ": " + e.getMessage());
+        }
+    }
+}
