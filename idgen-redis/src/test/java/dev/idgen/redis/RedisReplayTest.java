@@ -153,12 +153,18 @@ class RedisReplayTest {
         }
 
         // Both serve again, and nothing repeats.
+        List<Long> p1After = new ArrayList<>();
+        List<Long> p2After = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             long value = awaitValue(() -> p1.increment("orders", 1));
             assertThat(issued.add(value)).as("P1's %s repeats; issued %s", value, issued).isTrue();
+            p1After.add(value);
             value = awaitValue(() -> p2.increment("orders", 1));
             assertThat(issued.add(value)).as("P2's %s repeats; issued %s", value, issued).isTrue();
+            p2After.add(value);
         }
+        System.out.println("replay " + disruption + ": P2 took 1, 2, 3; P1's replayed call answered " + first
+                + " (refused installs " + p1.refusedInstalls() + "), then P1 " + p1After + ", P2 " + p2After);
     }
 
     /** Retries while Redis is unavailable (a client still reconnecting), within {@link #DEADLINE}. */
