@@ -167,6 +167,83 @@ class RedisReplayTest {
                 + " (refused installs " + p1.refusedInstalls() + "), then P1 " + p1After + ", P2 " + p2After);
     }
 
+    /**
+     * Sentinel: P1's install runs on the master and its reply is lost; P2 (through the sentinels, on Spring's factory)
+     * takes values from the window; the replicas missed all of it (frozen meanwhile); the master dies, the sentinels
+     * promote a replica, and P1's reconnect, resending the install, reaches the new master.
+     */
+    @Test
+    void replayOnThePromotedReplicaAfterASentinelFailoverRepeatsNothing() throws Exception {
+        dev.idgen.test.services.OwnRedisSentinelGroup group = closing(
+                dev.idgen.test.services.OwnRedisSentinelGroup.start());
+        dev.idgen.test.services.OwnRedisNode master = group.master();
+        ReplayingProxy proxy = closing(ReplayingProxy.to(master.port()));
+        loadScripts("redis://127.0.0.1:" + master.port());
+        InMemorySegmentStore database = new InMemorySegmentStore(0, Duration.ZERO);
+        RedisScriptExecutor e1 = closing(RedisTests.ready(
+                RedisScriptExecutor.standalone(RedisURI.create(proxy.uri()), P1_TIMEOUT)));
+        RedisScriptExecutor e2 = closing(RedisTests.ready(new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(group.connectionFactory(Duration.ofSeconds(5))),
+                Duration.ofSeconds(5), new RedisRoundTrips())));
+        RedisWindowedCounter p1 = new RedisWindowedCounter(e1, database, "replay:", 1000);
+        RedisWindowedCounter p2 = new RedisWindowedCounter(e2, database, "replay:", 1000);
+        List<dev.idgen.test.services.OwnRedisNode> replicas = group.replicas();
+        for (var replica : replicas) {
+            replica.signal("STOP");
+        }
+        // Cut the replication links while the replicas are frozen: what the master writes from now on never reaches
+        // them (data already in a socket would still arrive after they resume).
+        master.call("CLIENT", "KILL", "TYPE", "replica");
+        try {
+            CompletableFuture<Void> swallowed = proxy
+                    .swallowNextReplyTo(RedisWindowedCounter.INSTALL.sha1().getBytes(StandardCharsets.US_ASCII));
+            CompletableFuture<Long> p1First = CompletableFuture.supplyAsync(() -> p1.increment("orders", 1));
+            swallowed.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            Set<Long> issued = new HashSet<>();
+            for (int i = 0; i < 3; i++) {
+                assertThat(issued.add(p2.increment("orders", 1))).isTrue();
+            }
+            assertThat(issued).containsExactlyInAnyOrder(1L, 2L, 3L);
+            master.kill();
+            for (var replica : replicas) {
+                replica.signal("CONT");
+            }
+            dev.idgen.test.services.OwnRedisNode promoted = group.awaitNewMaster(master, DEADLINE);
+            proxy.target(promoted.port());
+            proxy.releaseHeld();
+
+            Long first = null;
+            try {
+                first = p1First.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(IdGenerationException.class);
+            }
+            if (first != null) {
+                assertThat(issued).as("P1's first value after the replay (%s) repeats one of P2's", first)
+                        .doesNotContain(first);
+                issued.add(first);
+            }
+            List<Long> p1After = new ArrayList<>();
+            List<Long> p2After = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                long value = awaitValue(() -> p1.increment("orders", 1));
+                assertThat(issued.add(value)).as("P1's %s repeats; issued %s", value, issued).isTrue();
+                p1After.add(value);
+                value = awaitValue(() -> p2.increment("orders", 1));
+                assertThat(issued.add(value)).as("P2's %s repeats; issued %s", value, issued).isTrue();
+                p2After.add(value);
+            }
+            System.out.println("replay SENTINEL_FAILOVER: P2 took 1, 2, 3; P1's replayed call answered " + first
+                    + " (refused installs " + p1.refusedInstalls() + "), then P1 " + p1After + ", P2 " + p2After);
+        } finally {
+            for (var replica : replicas) {
+                if (replica.processState() == 'T') {
+                    replica.signal("CONT");
+                }
+            }
+        }
+    }
+
     /** Retries while Redis is unavailable (a client still reconnecting), within {@link #DEADLINE}. */
     static long awaitValue(java.util.function.LongSupplier call) throws InterruptedException {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
