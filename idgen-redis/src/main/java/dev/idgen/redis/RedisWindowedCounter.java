@@ -49,6 +49,15 @@ import java.util.concurrent.atomic.LongAdder;
  * refuses persistence that could bring back older counters, as a second line; it is not repeated after a failover, so
  * that replicas with Redis's default {@code save} do not stop the counter once promoted.
  *
+ * <p><b>Commands that run twice.</b> Lettuce, by default, resends after a reconnect every command that was sent but
+ * not answered; the reconnect may reach the same node after a restart, or another node (a promoted replica, a switched
+ * proxy). Both scripts are safe when they run a second time: {@link #INCREMENT} only takes values (the lost run's are
+ * a gap), and {@link #INSTALL} carries the replication id (and whether a window was seen) of the read it follows and
+ * refuses any other dataset, while on its own dataset a second run finds its window already in place and changes
+ * nothing. A window is never installed twice by this class: a refused or unanswered install costs that window, and
+ * the next one is reserved afresh. So the guarantee does not depend on the client's reconnect options (Spring's
+ * factory keeps the application's).
+ *
  * <p>The database is written once per window, not per ID; values are kept below 2^52 so that counter plus offset
  * stays exact in the scripts' doubles.
  */
