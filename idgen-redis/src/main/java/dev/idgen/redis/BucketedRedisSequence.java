@@ -15,6 +15,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -98,8 +99,11 @@ import java.util.concurrent.locks.LockSupport;
  * too. The failover fence above is no part of the breaker: a fenced bucket answers, busy. One round trip tries the
  * buckets in turn until it has the sequences for its callers, until it has tried every bucket, or until it has spent
  * the executor's timeout (a round trip costs at most about twice the timeout: the last command started within it may
- * take its own timeout). A pass in which every bucket that answered was busy waits a fraction of a millisecond and
- * goes round again, still within the timeout. When no bucket answered, every caller of the round trip gets
+ * take its own timeout). A busy answer says how long the bucket stays busy (until the next millisecond after a
+ * wrap, or until a failover fence ends); round trips skip it until then rather than ask again, and a pass in which
+ * every bucket that answered was busy waits until the first of them frees up, or fails at once when that lies beyond
+ * the timeout (a fence longer than the timeout). So the second after a failover costs one script per bucket, not a
+ * sweep of every bucket every fraction of a millisecond. When no bucket answered, every caller of the round trip gets
  * {@link StoreUnavailableException}. A caller queued behind a round trip gives up after twice the timeout with a
  * {@link StoreUnavailableException} of its own, so a call costs at most about four times the timeout.
  *
@@ -127,16 +131,25 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     // ARGV[3] is n, how many sequences the caller wants. The answer is {ms, last, k}: the sequences last - k + 1 to last
     // of millisecond ms, k from 1 to n (fewer than n when the bucket reached maxSequence: its next call wraps it);
-    // {-1, wrap} when this call wrapped the bucket (it found the last sequence taken) and {-2, wrap} while the bucket is
-    // still in the millisecond it wrapped in: both are busy. With n = 1 this is exactly what one HINCRBY per ID did, so
-    // instances of either version may share the buckets. {-3, fence} when the bucket was last written under another
-    // replication id (a failover), or found without one on a node that was promoted at some time (it may have been lost
-    // with the lag, or written by an older idgen): it is fenced, busy until the clock passes the fence. A new (or lost)
+    // {-1, wrap, wait} when this call wrapped the bucket (it found the last sequence taken) and {-2, wrap, wait} while
+    // the bucket is still in the millisecond it wrapped in: both are busy, for wait more microseconds (until the Redis
+    // clock passes wrap). With n = 1 this is exactly what one HINCRBY per ID did, so instances of either version may
+    // share the buckets. {-3, fence, wait} when the bucket was last written under another replication id (a failover),
+    // or found without one on a node that was promoted at some time (it may have been lost with the lag, or written by
+    // an older idgen): it is fenced, busy until the clock passes the fence, wait microseconds from now. A new (or lost)
     // bucket starts at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286:
     // exact in Lua's doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms, n.
+    //
+    // Why a second run is harmless (Lettuce resends an unanswered command after a reconnect): every run takes fresh
+    // sequences under the bucket's rules and never moves seq, ms or wrap back, so a second run on the same dataset
+    // takes the next pair, and the first run's pair, whose answer was lost, is a gap. A run on a promoted replica finds
+    // the bucket written under another replication id and fences it (a second run then finds it fenced: busy). A run on
+    // a node that restarted empty is what any call after such a restart is (see "Redis losing its data" below): a
+    // replayed command adds nothing to it.
     static final RedisScript NEXT = RedisScript.of("idgen-bucket-next-n", RedisScript.REPLICATION + """
             local time = redis.call('TIME')
-            local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+            local micros = tonumber(time[1]) * 1000000 + tonumber(time[2])
+            local now = math.floor(micros / 1000)
             local state = redis.call('HMGET', KEYS[1], 'ms', 'wrap', 'seq', 'replid')
             local last = tonumber(state[1])
             if last and last > now then now = last end
@@ -144,17 +157,17 @@ public final class BucketedRedisSequence implements ReadableIdService {
               if state[4] or string.match(replication, 'second_repl_offset:(-?%d+)') ~= '-1' then
                 local fence = now + tonumber(ARGV[2])
                 redis.call('HSET', KEYS[1], 'seq', -1, 'wrap', fence, 'ms', fence, 'replid', replid)
-                return {-3, fence}
+                return {-3, fence, (fence + 1) * 1000 - micros}
               end
               redis.call('HSET', KEYS[1], 'replid', replid)
             end
             local wrap = tonumber(state[2])
-            if wrap and now <= wrap then return {-2, wrap} end
+            if wrap and now <= wrap then return {-2, wrap, (wrap + 1) * 1000 - micros} end
             local seq = tonumber(state[3] or '-1')
             local max = tonumber(ARGV[1])
             if seq >= max then
               redis.call('HSET', KEYS[1], 'seq', -1, 'wrap', now, 'ms', now)
-              return {-1, now}
+              return {-1, now, (now + 1) * 1000 - micros}
             end
             local n = math.min(tonumber(ARGV[3]), max - seq)
             seq = seq + n
@@ -178,8 +191,22 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     private static final byte[] ONE = {'1'};
 
-    /** How long a pass of busy buckets waits before the next: well under the millisecond that frees them. */
+    /**
+     * How long a pass of busy buckets waits before the next when no bucket said how long it stays busy: well under the
+     * millisecond that frees them.
+     */
     private static final long BUSY_PAUSE_NANOS = 100_000;
+
+    /**
+     * Per bucket, until when (nanoTime) it said it stays busy (its wrap's millisecond, or a failover fence): round trips
+     * skip it until then instead of asking again, and a pass in which every bucket is busy waits for the first to free
+     * up. Skipping a bucket before then only avoids a script that would answer busy.
+     */
+    private final java.util.concurrent.atomic.AtomicLongArray busyUntil;
+
+    /** Per bucket, the fence (Redis ms) it answered last, and until when (nanoTime) that fence lasts: for messages. */
+    private final java.util.concurrent.atomic.AtomicLongArray fenceMillis;
+    private final java.util.concurrent.atomic.AtomicLongArray fenceUntil;
 
     private final RedisScriptExecutor redis;
     private final String prefix;
@@ -259,6 +286,14 @@ public final class BucketedRedisSequence implements ReadableIdService {
             keys[i] = new byte[][] { (prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8) };
         }
         this.maxSequenceArgument = Long.toString(maxSequence).getBytes(StandardCharsets.US_ASCII);
+        this.busyUntil = new java.util.concurrent.atomic.AtomicLongArray(buckets);
+        this.fenceMillis = new java.util.concurrent.atomic.AtomicLongArray(buckets);
+        this.fenceUntil = new java.util.concurrent.atomic.AtomicLongArray(buckets);
+        long past = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+        for (int i = 0; i < buckets; i++) {
+            busyUntil.set(i, past);
+            fenceUntil.set(i, past);
+        }
         this.breakers = new CircuitBreaker[buckets];
         for (int i = 0; i < buckets; i++) {
             breakers[i] = new CircuitBreaker(openDuration, timeSource);
@@ -339,12 +374,32 @@ public final class BucketedRedisSequence implements ReadableIdService {
         while (true) {
             boolean anyAnswered = false;
             boolean anyTaken = false;
+            // The earliest time (nanoTime) a bucket that answered busy frees up; started + a day when none said.
+            long earliestFree = started + TimeUnit.DAYS.toNanos(1);
+            boolean anyBusyUntil = false;
             for (int k = 0; k < buckets; k++) {
                 int bucket = start + k < buckets ? start + k : start + k - buckets;
                 CircuitBreaker breaker = breakers[bucket];
                 // A closed bucket is called without asking its breaker, so that only a probe reports an answer: an
                 // ordinary call's answer, older than a failure, must not close a bucket someone else is probing.
                 boolean probe = breaker.isOpen();
+                if (!probe) {
+                    long until = busyUntil.get(bucket);
+                    long now = System.nanoTime();
+                    if (until - now > 0) {
+                        // It said it stays busy until then (a wrap, a failover fence): asking again would only hear it.
+                        anyAnswered = true;
+                        busySkips.increment();
+                        if (until - earliestFree < 0) {
+                            earliestFree = until;
+                        }
+                        anyBusyUntil = true;
+                        if (fenceUntil.get(bucket) - now > 0) {
+                            fencedUntil = Math.max(fencedUntil, fenceMillis.get(bucket));
+                        }
+                        continue;
+                    }
+                }
                 if (probe && !breaker.tryProbe()) {
                     continue;
                 }
@@ -395,8 +450,21 @@ public final class BucketedRedisSequence implements ReadableIdService {
                     } else if (ms == FENCED) {
                         fences.increment();
                     }
+                    long busyMillis = ((Number) answer.get(1)).longValue();
                     if (ms == FENCED || fencedUntil >= 0) {
-                        fencedUntil = Math.max(fencedUntil, ((Number) answer.get(1)).longValue());
+                        fencedUntil = Math.max(fencedUntil, busyMillis);
+                    }
+                    if (answer.size() > 2) {
+                        long until = System.nanoTime() + ((Number) answer.get(2)).longValue() * 1_000L;
+                        busyUntil.set(bucket, until);
+                        if (ms == FENCED) {
+                            fenceMillis.set(bucket, busyMillis);
+                            fenceUntil.set(bucket, until);
+                        }
+                        if (until - earliestFree < 0) {
+                            earliestFree = until;
+                        }
+                        anyBusyUntil = true;
                     }
                 }
                 if (System.nanoTime() - started >= timeoutNanos) {
@@ -410,8 +478,16 @@ public final class BucketedRedisSequence implements ReadableIdService {
                         + "; each is tried again " + openDuration + " after it failed", lastFailure);
             }
             if (!anyTaken) {
-                // Every bucket that answered has used up the current millisecond: the next one frees them.
-                LockSupport.parkNanos(BUSY_PAUSE_NANOS);
+                // Every bucket that answered is busy: wait until the first of them frees up (the next millisecond
+                // after a wrap, the end of a failover fence), or fail now if that is past the budget.
+                long now = System.nanoTime();
+                long wait = anyBusyUntil ? earliestFree - now : BUSY_PAUSE_NANOS;
+                if (now - started + wait >= timeoutNanos) {
+                    throw busyTooLong(lastFailure, fencedUntil);
+                }
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
                 if (System.nanoTime() - started >= timeoutNanos) {
                     throw busyTooLong(lastFailure, fencedUntil);
                 }

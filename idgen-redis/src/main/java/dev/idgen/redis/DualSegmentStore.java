@@ -20,6 +20,11 @@ import java.util.concurrent.atomic.LongAdder;
  * blocks the database handed out meanwhile; serving it would go backwards, and the segment engine would refuse those
  * blocks. So a name that fell back takes its next Redis block from a fresh window, reserved above the database's
  * maximum (the rest of the old window is skipped).
+ *
+ * <p>A command that timed out may still run later: Lettuce resends it after a reconnect. The increment then takes a
+ * block nobody uses (a gap), and the install of a fresh window refuses to run on any other dataset than the one it was
+ * meant for ({@link RedisWindowedCounter#INSTALL}); on its own dataset it never moves the counter back. So a Redis
+ * block that comes after database blocks still lies above them.
  */
 public final class DualSegmentStore implements SegmentStore {
 

@@ -528,9 +528,34 @@ public final class RedisScriptExecutor implements AutoCloseable {
     private synchronized java.util.concurrent.CompletableFuture<Connection> connectAttempt() {
         if (connecting == null) {
             connectingSince = System.nanoTime();
-            connecting = java.util.concurrent.CompletableFuture.supplyAsync(source::connect, CONNECTOR);
+            connecting = java.util.concurrent.CompletableFuture.supplyAsync(this::connectAndLocate, CONNECTOR);
         }
         return connecting;
+    }
+
+    /**
+     * Connects; on Sentinel also asks the server for its own address for this connection ({@code CLIENT INFO}) and
+     * tells the watch, which compares it with the sentinels' answer: a failover between this connection and the
+     * watch's next look then still moves the connection (a baseline taken from the sentinels would miss it).
+     */
+    private Connection connectAndLocate() {
+        Connection connection = source.connect();
+        SentinelMasterWatch watch = sentinelWatch;
+        if (watch != null) {
+            String address = null;
+            try {
+                String info = connection.commands().clientInfo().get(timeoutNanos, TimeUnit.NANOSECONDS);
+                java.util.regex.Matcher laddr = LADDR.matcher(info);
+                address = laddr.find() ? laddr.group(1) : null;
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                // Not known (CLIENT forbidden, slow): the watch follows changes of the sentinels' answer instead.
+            }
+            watch.reached(address);
+        }
+        return connection;
     }
 
     private RedisClusterAsyncCommands<byte[], byte[]> connectAgain(long started) {

@@ -7,6 +7,10 @@ import dev.idgen.core.segment.SegmentStore;
  * {@code idgen.segment.store=redis}: segments from one {@code INCRBY step} on the name's Redis counter, with the same
  * protection against Redis losing its data as the {@code redis} strategy ({@link RedisWindowedCounter}): the
  * database is written once per window of many segments.
+ *
+ * <p>Replays (Lettuce resending an unanswered command after a reconnect) are covered by the counter's scripts: a
+ * second increment takes the next block (the lost one is a gap), and a second window install runs only on the
+ * dataset the caller read, see {@link RedisWindowedCounter#INSTALL}.
  */
 public final class RedisSegmentStore implements SegmentStore {
 

@@ -49,6 +49,15 @@ import java.util.concurrent.atomic.LongAdder;
  * refuses persistence that could bring back older counters, as a second line; it is not repeated after a failover, so
  * that replicas with Redis's default {@code save} do not stop the counter once promoted.
  *
+ * <p><b>Commands that run twice.</b> Lettuce, by default, resends after a reconnect every command that was sent but
+ * not answered; the reconnect may reach the same node after a restart, or another node (a promoted replica, a switched
+ * proxy). Both scripts are safe when they run a second time: {@link #INCREMENT} only takes values (the lost run's are
+ * a gap), and {@link #INSTALL} carries the replication id (and whether a window was seen) of the read it follows and
+ * refuses any other dataset, while on its own dataset a second run finds its window already in place and changes
+ * nothing. A window is never installed twice by this class: a refused or unanswered install costs that window, and
+ * the next one is reserved afresh. So the guarantee does not depend on the client's reconnect options (Spring's
+ * factory keeps the application's).
+ *
  * <p>The database is written once per window, not per ID; values are kept below 2^52 so that counter plus offset
  * stays exact in the scripts' doubles.
  */
@@ -66,26 +75,57 @@ public final class RedisWindowedCounter {
 
     // KEYS: counter, window. ARGV: n. -> {status, value}: 1 and the last value taken (without the offset); 0 the window
     // has no room for n; -1 no window or no counter (Redis lost its data); -2 the window was installed under another
-    // replication id (a failover, or a restart with an older dataset): its counter is unverified.
+    // replication id (a failover, or a restart with an older dataset): its counter is unverified. Every answer but 1
+    // also carries the node's replication id and whether it holds a window (1/0), for the install that follows: the
+    // install runs only on the dataset this answer describes.
+    //
+    // A second run (Lettuce resends an unanswered command after a reconnect) is harmless: on the same dataset it takes
+    // the next values, and the first run's values, whose answer was lost, are a gap; on a node that restarted empty, or
+    // on another node, it finds no window of its own (-1, -2) or counts in that node's own window, which the database
+    // reserved for it. It never moves a counter backwards and never writes a window.
     static final RedisScript INCREMENT = RedisScript.of("idgen-increment", RedisScript.REPLICATION + """
             local offset = 4503599627370496
             local window = redis.call('GET', KEYS[2])
-            if not window then return {-1, 0} end
+            if not window then return {-1, 0, replid, 0} end
             local start, limit, installedUnder = string.match(window, '^(%d+):(%d+):?(%w*)$')
-            if installedUnder ~= replid then return {-2, 0} end
+            if installedUnder ~= replid then return {-2, 0, replid, 1} end
             local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-            if current < offset + tonumber(start) then return {-1, 0} end
+            if current < offset + tonumber(start) then return {-1, 0, replid, 1} end
             local n = tonumber(ARGV[1])
-            if current - offset + n > tonumber(limit) then return {0, 0} end
+            if current - offset + n > tonumber(limit) then return {0, 0, replid, 1} end
             return {1, redis.call('INCRBY', KEYS[1], n) - offset}
             """);
 
+    // KEYS: window. -> {replid, 1 if the node holds a window else 0}: what an install without a prior increment
+    // (incrementInFreshWindow) carries. Reads only.
+    static final RedisScript STATE = RedisScript.of("idgen-window-state", RedisScript.REPLICATION + """
+            if redis.call('EXISTS', KEYS[2]) == 1 then return {replid, 1} end
+            return {replid, 0}
+            """);
+
     // KEYS: counter, window. ARGV: start, limit, n, force (1: replace a window that is still usable, as long as the new
-    // one is later). 1: installed under this node's replication id; 0: a later window, or (unless forced) a usable one
-    // installed under this node's replication id, is already in place (the caller's window goes unused).
+    // one is later), the replication id the caller read the node's state under, and whether it saw a window there
+    // (1/0). 1: installed under this node's replication id; 0: a later window (or this very one), or (unless forced) a
+    // usable one installed under this node's replication id, is already in place (the caller's window goes unused);
+    // -1: refused, this is not the dataset the caller read (another replication id: a restart, a failover, another
+    // node; or the window the caller saw is gone).
+    //
+    // Why a second run is harmless. Lettuce resends an install whose answer was lost; meanwhile other instances may
+    // have counted in the window the first run installed. (1) On the same dataset the second run finds that window
+    // (limit >= its own) and answers 0: it never sets the counter back to the window's start, and the counter only
+    // ever moves forward anyway. (2) On a node that restarted empty, a promoted replica, or another node, the
+    // replication id differs from the one the caller read (Redis gives a restarted master and a promoted replica a new
+    // one), so it refuses: installing there would let the counter start at the window's beginning again, below values
+    // the first run's node already handed out. (3) A window that vanished under the same replication id (deleted,
+    // evicted) while the caller had seen one is refused too. The caller never installs one window twice: a refused or
+    // unanswered install costs that window (a gap), and the next one is reserved afresh above the database's maximum.
+    // Residual: a dataset that loses idgen's keys without a restart, before the caller ever saw a window there
+    // (FLUSHALL, an allkeys eviction policy); idgen's keys have no TTL, so a volatile-* or noeviction policy is safe.
     static final RedisScript INSTALL = RedisScript.of("idgen-install-window", RedisScript.REPLICATION + """
             local offset = 4503599627370496
+            if replid ~= ARGV[5] then return -1 end
             local window = redis.call('GET', KEYS[2])
+            if not window and ARGV[6] == '1' then return -1 end
             local current = tonumber(redis.call('GET', KEYS[1]) or '0')
             if window then
               local limit, installedUnder = string.match(window, ':(%d+):?(%w*)$')
@@ -139,6 +179,8 @@ public final class RedisWindowedCounter {
     private final int maxCoalesced;
     private final java.time.Duration maxQueueWait;
     private static final byte[] ONE = {'1'};
+    private static final byte[] ZERO = {'0'};
+    private final LongAdder refusedInstalls = new LongAdder();
 
     /**
      * @param redis runs the commands and scripts
@@ -242,7 +284,8 @@ public final class RedisWindowedCounter {
             if (status == -2) {
                 unverified(name);
             }
-            refill(name, counter, n, status == -1, status == -2);
+            refill(name, counter, n, status == -1, status == -2, (byte[]) answer.get(2),
+                    ((Long) answer.get(3)) == 1);
         }
     }
 
@@ -265,8 +308,17 @@ public final class RedisWindowedCounter {
      */
     public long incrementInFreshWindow(String name, long n) {
         Counter counter = counter(name);
-        refill(name, counter, n, false, true);
-        return increment(name, n);
+        for (int attempt = 0;; attempt++) {
+            List<Object> state = redis.evalList(STATE, counter.keys);
+            if (refill(name, counter, n, false, true, (byte[]) state.get(0), ((Long) state.get(1)) == 1)) {
+                return increment(name, n);
+            }
+            if (attempt == MAX_WINDOWS_PER_CALL) {
+                throw new StoreUnavailableException("The Redis counter '" + name + "' could not install a fresh"
+                        + " window in " + MAX_WINDOWS_PER_CALL + " tries: the node changed (a restart or failover)"
+                        + " between reading its state and installing each time");
+            }
+        }
     }
 
     /**
@@ -355,6 +407,15 @@ public final class RedisWindowedCounter {
     }
 
     /**
+     * @return how many window installs were refused because the node was not the dataset the caller had read (a
+     *         restart or failover in between, or an install that Lettuce resent after a reconnect and that reached a
+     *         node that restarted empty or another node); each costs one window (a gap, never a repeat)
+     */
+    public long refusedInstalls() {
+        return refusedInstalls.sum();
+    }
+
+    /**
      * @return how many values {@link #next} handed out: one per call
      */
     public long coalescedCalls() {
@@ -381,7 +442,15 @@ public final class RedisWindowedCounter {
         return windowSize;
     }
 
-    private void refill(String name, Counter counter, long n, boolean missing, boolean force) {
+    /**
+     * Reserves a window from the database and installs it on the dataset described by {@code replid} and
+     * {@code sawWindow} (what the caller's increment, or a state read, saw there).
+     *
+     * @return false when the install was refused: the node is not the dataset the caller read (a restart, a failover,
+     *         or a replayed install reaching another node); the window is never installed again
+     */
+    private boolean refill(String name, Counter counter, long n, boolean missing, boolean force, byte[] replid,
+            boolean sawWindow) {
         // One refill at a time per name in this process; the install script settles races between processes.
         synchronized (counter) {
             if (!persistenceVerified) {
@@ -406,13 +475,22 @@ public final class RedisWindowedCounter {
                     Long.toString(window.first() - 1).getBytes(StandardCharsets.US_ASCII),
                     Long.toString(window.last()).getBytes(StandardCharsets.US_ASCII),
                     Long.toString(n).getBytes(StandardCharsets.US_ASCII),
-                    (force ? "1" : "0").getBytes(StandardCharsets.US_ASCII));
+                    (force ? "1" : "0").getBytes(StandardCharsets.US_ASCII), replid, sawWindow ? ONE : ZERO);
+            if (installed == -1) {
+                refusedInstalls.increment();
+                LOG.log(System.Logger.Level.WARNING, "The Redis window " + window.first() + ".." + window.last()
+                        + " of '" + name + "' was not installed: " + redis.describe() + " is no longer the dataset"
+                        + " its state was read from (a restart, a failover, or a resent install reaching another"
+                        + " node); the window is skipped and the next one reserved afresh");
+                return false;
+            }
             boolean hadWindow = !refilledNames.add(name);
             if (missing && installed == 1 && hadWindow) {
                 lostCounters.increment();
                 LOG.log(System.Logger.Level.WARNING, "The Redis counter '" + name + "' was missing (Redis lost its"
                         + " data?); continuing above everything handed out, from " + window.first());
             }
+            return true;
         }
     }
 

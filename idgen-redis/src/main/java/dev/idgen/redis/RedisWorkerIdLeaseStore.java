@@ -29,6 +29,16 @@ import java.util.List;
  * (a real network partition, not a crash or a pause) stops taking writes, which Redis does with
  * {@code min-replicas-to-write 1}; without it such a master could renew a holder's lease for as long as the
  * partition lasts.
+ *
+ * <p><b>A script that runs twice.</b> Lettuce resends a command whose answer was lost with the connection, after it
+ * reconnects, possibly to a node that restarted empty or to a promoted replica. Each script is harmless the second
+ * time: a second {@link #ACQUIRE} on the same dataset finds the first run's lease (the owner's, unexpired) taken and
+ * grants the next free id; the owner uses the answer it got, and the other lease, never renewed, expires after one
+ * ttl and is free again after the reuse delay (a worker id idle for a while, never one held twice). On a node that
+ * restarted empty or was promoted it meets the warm-up above, like any acquisition there. A second {@link #RENEW}
+ * extends the same owner's lease again from the node's clock, later than the holder's own reckoning (the holder stops
+ * earlier than the hash says, the safe side); it renews nothing another owner took, since it checks the owner and the
+ * expiry. A second {@link #RELEASE} sets the expiry to now again, only while the owner still holds the id.
  */
 public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
 

@@ -11,7 +11,12 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Asks the sentinels every {@link #INTERVAL} which node is the master, and calls {@code onSwitch} when the answer
- * changes.
+ * differs from the node the data connection actually reached ({@link #reached}, the server's own address for it), or,
+ * where that is not known, when the answer changes. Comparing with the node reached, not with the sentinels' first
+ * answer, also catches a failover between the connection and the watch's first look: that first answer already names
+ * the new master while the connection is still on the old one. Where the sentinels' address of a node cannot be
+ * matched with the server's own (NAT, announced hostnames), a mismatch that a reconnect does not change is ignored
+ * after one reconnect, and only changes of the answer count.
  *
  * <p>Why: after a failover the old master stays writable until the sentinels turn it into a replica, about ten seconds
  * later (and a master that was paused takes writes again as soon as it resumes). A connection to it sees no error
@@ -39,6 +44,12 @@ final class SentinelMasterWatch implements AutoCloseable {
     private StatefulRedisSentinelConnection<String, String> connection;
     private int current;
     private SocketAddress master;
+    /** Where the data connection is ({@code host:port}, the server's own address), or null when not known. */
+    private volatile String reached;
+    /** A mismatch that one reconnect did not change: the sentinels' answer and where the connection still went. */
+    private SocketAddress unmatchedNamed;
+    private String unmatchedReached;
+    private boolean switchedForMismatch;
 
     /**
      * @param client the Lettuce client to open sentinel connections with (the one the data connections come from)
@@ -63,16 +74,87 @@ final class SentinelMasterWatch implements AutoCloseable {
         while (!closed) {
             SocketAddress named = askSentinels();
             if (named != null) {
-                if (master != null && !master.equals(named)) {
+                String at = reached;
+                if (at != null && !sameNode(at, named)) {
+                    if (switchedForMismatch && named.equals(unmatchedNamed) && at.equals(unmatchedReached)) {
+                        // A reconnect led to the same server again: its own address and the sentinels' differ in name
+                        // only. Follow changes of the answer from here on.
+                        LOG.log(System.Logger.Level.WARNING, "The sentinels name " + named + " as master '"
+                                + masterName + "', and the connection reached the server at " + at + " again after a"
+                                + " reconnect: taking them as one node (NAT or announced addresses)");
+                        reached = null;
+                    } else {
+                        LOG.log(System.Logger.Level.WARNING, "The sentinels name " + named + " as master '"
+                                + masterName + "', but the connection is at " + at + ": reconnecting");
+                        unmatchedNamed = named;
+                        unmatchedReached = at;
+                        switchedForMismatch = true;
+                        reached = null;
+                        onSwitch.run();
+                    }
+                } else if (at == null && master != null && !master.equals(named)) {
                     LOG.log(System.Logger.Level.WARNING, "The sentinels name " + named + " as master '" + masterName
                             + "' instead of " + master + ": reconnecting");
                     onSwitch.run();
+                } else if (at != null) {
+                    switchedForMismatch = false;
                 }
                 master = named;
             }
             LockSupport.parkNanos(INTERVAL.toNanos());
         }
         closeConnection();
+    }
+
+    /**
+     * Tells the watch where a new data connection is: the server's own address for it ({@code CLIENT INFO}'s
+     * {@code laddr}), or null when it could not be asked.
+     *
+     * @param address {@code host:port}
+     */
+    void reached(String address) {
+        this.reached = address;
+    }
+
+    /** Whether the server's own address {@code host:port} and the sentinels' answer name one node. */
+    static boolean sameNode(String address, SocketAddress named) {
+        if (!(named instanceof java.net.InetSocketAddress inet)) {
+            return true;
+        }
+        int colon = address.lastIndexOf(':');
+        if (colon < 0) {
+            return true;
+        }
+        String host = address.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(address.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return true;
+        }
+        if (port != inet.getPort()) {
+            return false;
+        }
+        if (host.equalsIgnoreCase(inet.getHostString())) {
+            return true;
+        }
+        try {
+            java.net.InetAddress[] mine = java.net.InetAddress.getAllByName(host);
+            java.net.InetAddress[] theirs = java.net.InetAddress.getAllByName(inet.getHostString());
+            for (java.net.InetAddress a : mine) {
+                for (java.net.InetAddress b : theirs) {
+                    if (a.equals(b)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /**

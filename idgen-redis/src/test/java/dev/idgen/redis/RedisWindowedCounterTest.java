@@ -128,9 +128,15 @@ class RedisWindowedCounterTest {
         counter.increment("orders", 1);
         byte[][] keys = { (prefix + "{orders}").getBytes(StandardCharsets.UTF_8),
                 (prefix + "{orders}:window").getBytes(StandardCharsets.UTF_8) };
+        List<Object> state = redis.evalList(RedisWindowedCounter.STATE, keys);
         long installed = redis.evalLong(RedisWindowedCounter.INSTALL, keys, "0".getBytes(), "50".getBytes(),
-                "1".getBytes());
+                "1".getBytes(), "0".getBytes(), (byte[]) state.get(0), "1".getBytes());
         assertThat(installed).isZero();
+        // The same install under a replication id this node does not have (another node, or this one before a
+        // restart): refused, whatever the window.
+        assertThat(redis.evalLong(RedisWindowedCounter.INSTALL, keys, "1000".getBytes(), "2000".getBytes(),
+                "1".getBytes(), "0".getBytes(), "0000000000000000000000000000000000000000".getBytes(),
+                "1".getBytes())).isEqualTo(-1);
         assertThat(counter.increment("orders", 1)).isEqualTo(2);
     }
 
