@@ -43,12 +43,13 @@ public final class JdbcSegmentStore implements SegmentStore {
     private final String table;
     private final long initialValue;
     private final long failoverJump;
+    private final JdbcFailovers failovers;
 
     /** The statements of one dialect, built once the database is known. */
     private record Sql(StampedCounter advance, String insert) {
 
-        static Sql of(Connection connection, DatabaseDialect dialect, String table, JdbcStatements<?> statements)
-                throws SQLException {
+        static Sql of(Connection connection, DatabaseDialect dialect, String table, JdbcStatements<?> statements,
+                JdbcFailovers failovers) throws SQLException {
             boolean stamped = statements.writerColumn(connection, dialect);
             String identity = StampedCounter.identity(dialect);
             // Only max_id moves: nothing reads step, version or update_time, and their defaults keep the row valid.
@@ -56,7 +57,8 @@ public final class JdbcSegmentStore implements SegmentStore {
             String insert = "INSERT INTO " + table + " (name, max_id, step, version, update_time"
                     + (stamped ? ", " + WriterColumn.NAME : "") + ") VALUES (?, ?, 0, 0, CURRENT_TIMESTAMP"
                     + (stamped ? ", " + identity : "") + ")";
-            return new Sql(new StampedCounter(dialect, table, "max_id", null, false, stamped, insert, "segment"),
+            return new Sql(new StampedCounter(dialect, table, "max_id", null, false, stamped, insert, "segment",
+                    failovers),
                     insert);
         }
     }
@@ -106,10 +108,11 @@ public final class JdbcSegmentStore implements SegmentStore {
         this.statements = new JdbcStatements<>(dataSource, "the segment table " + this.table, "segment", this.table,
                 schemaInitialization, timeout, null,
                 this::prepare);
+        this.failovers = new JdbcFailovers(statements, failoverJump);
     }
 
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
-        return Sql.of(connection, dialect, table, statements);
+        return Sql.of(connection, dialect, table, statements, failovers);
     }
 
     /** The largest failover jump: 2^50, so that a thousand jumps still leave most of the 63 bits. */
@@ -186,52 +189,10 @@ public final class JdbcSegmentStore implements SegmentStore {
     }
 
     /**
-     * @return how many rows this instance moved past a failover to a promoted replica
+     * @return what this store knows about failovers of its database to a promoted replica
      */
-    public long failovers() {
-        Sql sql = statements.prepared();
-        return sql == null ? 0 : sql.advance().jumps();
-    }
-
-    /**
-     * @return when and which row this instance last moved past a failover, or {@code null}
-     */
-    public String lastFailover() {
-        Sql sql = statements.prepared();
-        return sql == null ? null : sql.advance().lastJump();
-    }
-
-    /**
-     * Reads what a failover of this store's database can do (see {@link DatabaseReplication}), for the start-up log;
-     * {@link #replication()} returns it afterwards.
-     *
-     * @throws dev.idgen.core.StoreUnavailableException when the database cannot be reached
-     */
-    public DatabaseReplication readReplication() {
-        return statements.readReplication();
-    }
-
-    /**
-     * @return the replication as last read by {@link #readReplication()}, or {@code null}
-     */
-    public DatabaseReplication replication() {
-        return statements.replication();
-    }
-
-    /**
-     * @return whether the table records which server wrote each row, so that a failover is recognised; {@code null}
-     *         until the database has been reached
-     */
-    public Boolean failoverDetection() {
-        Sql sql = statements.prepared();
-        return sql == null ? null : sql.advance().stamped();
-    }
-
-    /**
-     * @return how far a row jumps after a failover
-     */
-    public long failoverJump() {
-        return failoverJump;
+    public JdbcFailovers failovers() {
+        return failovers;
     }
 
     /**

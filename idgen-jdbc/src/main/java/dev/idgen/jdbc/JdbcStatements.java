@@ -321,6 +321,15 @@ final class JdbcStatements<S> {
 
     /** The database's replication as last read, or {@code null}. */
     private volatile DatabaseReplication replication;
+    /** Whether the table has the writer column, once {@link #writerColumn} looked. */
+    private volatile Boolean writerColumnPresent;
+
+    /**
+     * @return whether the table has the writer column, or {@code null} before the database was reached
+     */
+    Boolean writerColumnPresent() {
+        return writerColumnPresent;
+    }
 
     /**
      * Reads the database's replication now (see {@link DatabaseReplication}), and keeps it for {@link #replication()}.
@@ -351,6 +360,7 @@ final class JdbcStatements<S> {
     boolean writerColumn(Connection connection, DatabaseDialect dialect) throws SQLException {
         boolean present = WriterColumn.ensure(connection, table, schemaInitialization.createsTableOn(dialect,
                 connection.getMetaData().getURL()), timeoutSeconds);
+        writerColumnPresent = present;
         if (!present) {
             System.getLogger(JdbcStatements.class.getName()).log(System.Logger.Level.WARNING, () -> Character
                     .toUpperCase(description.charAt(0)) + description.substring(1) + " has no column "

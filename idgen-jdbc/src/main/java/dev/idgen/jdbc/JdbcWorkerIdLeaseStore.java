@@ -91,9 +91,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     private record Row(long expiresAt, long lastTimestamp, long version) {
     }
 
-    private static final System.Logger LOG = System.getLogger(JdbcWorkerIdLeaseStore.class.getName());
-    private final java.util.concurrent.atomic.LongAdder failovers = new java.util.concurrent.atomic.LongAdder();
-    private volatile String lastFailover;
+    private final JdbcFailovers failovers;
     /** The longest lease asked for so far: how long a release that finds the table promoted fences it. */
     private volatile long longestTtlMillis = 60_000;
 
@@ -110,6 +108,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         this.table = SqlIdentifiers.checkTable("table", table);
         this.statements = new JdbcStatements<>(dataSource, "the worker id lease table " + this.table, "worker",
                 this.table, initializeSchema, timeout, null, this::prepare);
+        this.failovers = new JdbcFailovers(statements, -1);
     }
 
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
@@ -208,12 +207,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 throw e;
             }
         }
-        failovers.increment();
-        String message = "The worker id lease table " + table + " holds " + fenced + " rows another database server"
+        failovers.record("The worker id lease table " + table + " holds " + fenced + " rows another database server"
                 + " wrote: this one is a promoted copy that may have lost leases, so every such worker id counts as"
-                + " held for " + ttlMillis + " ms more, and none without a row is handed out before then";
-        lastFailover = java.time.Instant.now() + ": " + message;
-        LOG.log(System.Logger.Level.WARNING, message);
+                + " held for " + ttlMillis + " ms more, and none without a row is handed out before then");
     }
 
     private int update(Connection connection, String sql) throws SQLException {
@@ -298,43 +294,10 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     /**
-     * @return how many times this instance found the lease table on a promoted copy of the database and fenced it
+     * @return what this store knows about failovers of its database to a promoted replica
      */
-    public long failovers() {
-        return failovers.sum();
-    }
-
-    /**
-     * @return when this instance last fenced the lease table after a failover, in words, or {@code null}
-     */
-    public String lastFailover() {
-        return lastFailover;
-    }
-
-    /**
-     * Reads what a failover of this store's database can do (see {@link DatabaseReplication}), for the start-up log;
-     * {@link #replication()} returns it afterwards.
-     *
-     * @throws dev.idgen.core.StoreUnavailableException when the database cannot be reached
-     */
-    public DatabaseReplication readReplication() {
-        return statements.readReplication();
-    }
-
-    /**
-     * @return the replication as last read by {@link #readReplication()}, or {@code null}
-     */
-    public DatabaseReplication replication() {
-        return statements.replication();
-    }
-
-    /**
-     * @return whether the table records which server wrote each row, so that a failover is recognised; {@code null}
-     *         until the database has been reached
-     */
-    public Boolean failoverDetection() {
-        Sql sql = statements.prepared();
-        return sql == null ? null : sql.stamped();
+    public JdbcFailovers failovers() {
+        return failovers;
     }
 
     /**

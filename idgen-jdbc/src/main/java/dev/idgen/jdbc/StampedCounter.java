@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counter column of a table with one row per name (segments, tickets) that moves past what a lost primary may
@@ -31,8 +30,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class StampedCounter {
 
-    private static final System.Logger LOG = System.getLogger(StampedCounter.class.getName());
-
     private final String table;
     private final String what;
     private final Counter any;
@@ -46,9 +43,8 @@ final class StampedCounter {
     private final String foreignRows;
     private final boolean stamped;
 
-    /** Rows this instance moved past a promotion, and the last such move in words. */
-    private final LongAdder jumps = new LongAdder();
-    private volatile String lastJump;
+    /** Where each row this instance moves past a promotion is counted. */
+    private final JdbcFailovers failovers;
 
     /**
      * @param table a checked table name
@@ -59,9 +55,11 @@ final class StampedCounter {
      * @param markerInsert the insert of the marker row, whose parameters are its name and its counter; its writer is
      *        this server
      * @param what the rows in words, for the log, e.g. {@code "segment"}
+     * @param failovers where the rows moved past a promotion are counted
      */
     StampedCounter(DatabaseDialect dialect, String table, String column, String guard, boolean fromReply,
-            boolean stamped, String markerInsert, String what) {
+            boolean stamped, String markerInsert, String what, JdbcFailovers failovers) {
+        this.failovers = failovers;
         this.table = table;
         this.what = what;
         this.stamped = stamped;
@@ -117,12 +115,9 @@ final class StampedCounter {
         value = elsewhere.advance(statements, connection, name, floor, Math.addExact(delta, jump), guardValue,
                 queryTimeout);
         if (value != JdbcStatements.NO_ROW) {
-            jumps.increment();
-            String message = "The " + what + " row '" + name + "' in " + table + " was last written by another"
+            failovers.record("The " + what + " row '" + name + "' in " + table + " was last written by another"
                     + " database server: this one is a promoted copy that may have lost the old primary's last"
-                    + " writes, so the row jumped " + jump + " ahead (to " + value + ")";
-            lastJump = java.time.Instant.now() + ": " + message;
-            LOG.log(System.Logger.Level.WARNING, message);
+                    + " writes, so the row jumped " + jump + " ahead (to " + value + ")");
             promotionsSeen(statements, connection, queryTimeout);
             return value;
         }
@@ -184,19 +179,5 @@ final class StampedCounter {
             update.setString(1, WriterColumn.MARKER);
             return update.executeUpdate();
         }
-    }
-
-    /**
-     * @return how many rows this instance moved past a promotion
-     */
-    long jumps() {
-        return jumps.sum();
-    }
-
-    /**
-     * @return when and which row this instance last moved past a promotion, or {@code null}
-     */
-    String lastJump() {
-        return lastJump;
     }
 }

@@ -108,6 +108,7 @@ public final class TicketServer implements AutoCloseable {
     private final ThreadPoolExecutor executor;
     private final ConnectionLeases<Sql> leases;
     private final long failoverJump;
+    private final JdbcFailovers failovers;
 
     /**
      * The highest ID this instance took per name (for the first {@link #COALESCED_NAMES} names): every round trip
@@ -134,7 +135,8 @@ public final class TicketServer implements AutoCloseable {
     private record Sql(DatabaseDialect dialect, StampedCounter advance, String incrementOf, String insert,
             String reset, boolean onCallerThread) {
 
-        static Sql of(DatabaseDialect dialect, String table, boolean onCallerThread, boolean stamped) {
+        static Sql of(DatabaseDialect dialect, String table, boolean onCallerThread, boolean stamped,
+                JdbcFailovers failovers) {
             // Only id moves on the hot path: nothing reads update_time. The insert, once per name, still fills it,
             // for tables created without its default.
             String writer = stamped ? ", " + WriterColumn.NAME : "";
@@ -142,7 +144,7 @@ public final class TicketServer implements AutoCloseable {
             String markerInsert = "INSERT INTO " + table + " (name, id, increment, update_time" + writer
                     + ") VALUES (?, ?, 0, CURRENT_TIMESTAMP" + identity + ")";
             return new Sql(dialect, new StampedCounter(dialect, table, "id", "increment", true, stamped,
-                    markerInsert, "ticket"),
+                    markerInsert, "ticket", failovers),
                     "SELECT increment FROM " + table + " WHERE name = ?",
                     "INSERT INTO " + table + " (name, id, increment, update_time" + writer
                             + ") VALUES (?, ?, ?, CURRENT_TIMESTAMP" + identity + ")",
@@ -260,6 +262,7 @@ public final class TicketServer implements AutoCloseable {
         this.executor.allowCoreThreadTimeOut(true);
         this.leases = new ConnectionLeases<>(dataSource, statements, executor, timeout, this::timedOut);
         this.failoverJump = (failoverJump + increment - 1) / increment * increment;
+        this.failovers = new JdbcFailovers(statements, this.failoverJump);
     }
 
     /**
@@ -333,8 +336,8 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
-     * Drops the combining state of the names {@code which} accepts (see {@link TicketIdService#forgetNames}); their
-     * rows stay. A call in flight for such a name completes; the next call for it starts combining afresh.
+     * Drops the combining state and the remembered highest ticket of the names {@code which} accepts (see
+     * {@link TicketIdService#forgetNames}); their rows stay. A call in flight for such a name completes; the next call for it starts combining afresh.
      *
      * @return the names forgotten
      */
@@ -346,6 +349,9 @@ public final class TicketServer implements AutoCloseable {
                 forgotten.add(name);
             }
         }
+        // A passed period's highest ticket no longer needs guarding here (its row only moves forward), and its place
+        // goes to a new name.
+        highest.keySet().removeIf(which);
         return forgotten;
     }
 
@@ -560,7 +566,7 @@ public final class TicketServer implements AutoCloseable {
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
         probe(connection, dialect);
         return Sql.of(dialect, table, boundsItsReads(connection, dialect), statements.writerColumn(connection,
-                dialect));
+                dialect), failovers);
     }
 
     /**
@@ -644,52 +650,10 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
-     * @return how many rows this instance moved past a failover to a promoted replica
+     * @return what this store knows about failovers of its database to a promoted replica
      */
-    public long failovers() {
-        Sql sql = statements.prepared();
-        return sql == null ? 0 : sql.advance().jumps();
-    }
-
-    /**
-     * @return when and which row this instance last moved past a failover, or {@code null}
-     */
-    public String lastFailover() {
-        Sql sql = statements.prepared();
-        return sql == null ? null : sql.advance().lastJump();
-    }
-
-    /**
-     * Reads what a failover of this store's database can do (see {@link DatabaseReplication}), for the start-up log;
-     * {@link #replication()} returns it afterwards.
-     *
-     * @throws dev.idgen.core.StoreUnavailableException when the database cannot be reached
-     */
-    public DatabaseReplication readReplication() {
-        return statements.readReplication();
-    }
-
-    /**
-     * @return the replication as last read by {@link #readReplication()}, or {@code null}
-     */
-    public DatabaseReplication replication() {
-        return statements.replication();
-    }
-
-    /**
-     * @return whether the table records which server wrote each row, so that a failover is recognised; {@code null}
-     *         until the database has been reached
-     */
-    public Boolean failoverDetection() {
-        Sql sql = statements.prepared();
-        return sql == null ? null : sql.advance().stamped();
-    }
-
-    /**
-     * @return how many tickets a row skips after a failover (a multiple of the increment)
-     */
-    public long failoverJump() {
-        return failoverJump;
+    public JdbcFailovers failovers() {
+        return failovers;
     }
 
     @Override

@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.IdService;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
+import dev.idgen.test.services.OwnReplicaSet;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,29 +39,21 @@ abstract class LaggingPromotionContract {
     private static final Duration DEADLINE = Duration.ofSeconds(120);
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-    /** The replicated database the test started. */
-    interface Replicas extends AutoCloseable {
-        String failoverUrl();
-
-        Connection primary() throws SQLException;
-
-        Connection replica() throws SQLException;
-
-        void awaitCaughtUp(Duration within) throws Exception;
-
-        /** From now on the replica receives nothing more from the primary. */
-        void cutOff() throws Exception;
-
-        void killPrimary() throws Exception;
-
-        void promote() throws Exception;
-    }
-
-    protected abstract Replicas start() throws Exception;
+    /** Starts the replicated database the test runs on. */
+    protected abstract OwnReplicaSet start() throws Exception;
 
     protected abstract String user();
 
-    private Replicas replicas;
+    /**
+     * @return whether the replication acknowledges every commit from the replica before the primary's client sees it
+     *         (semi-synchronous {@code AFTER_SYNC}, synchronous standbys): the replica is then not cut off, and must
+     *         hold everything the primary handed out when the primary dies
+     */
+    protected boolean lossless() {
+        return false;
+    }
+
+    private OwnReplicaSet replicas;
     private final List<AutoCloseable> closing = new ArrayList<>();
 
     @BeforeEach
@@ -240,25 +233,40 @@ abstract class LaggingPromotionContract {
         all.addAll(ticketLoads);
         try {
             awaitDrawn(all, 1_000);
-            replicas.awaitCaughtUp(DEADLINE);
-            replicas.cutOff();
-            // The primary goes on without the replica: everything from here on is lost with it. Both segment names
-            // take fresh blocks from it, and a couple of thousand tickets.
+            DatabaseReplication replication;
+            try (Connection primary = replicas.connectPrimary()) {
+                replication = DatabaseReplication.of(primary);
+            }
+            assertThat(replication.lossless()).as("the replication report: " + replication).isEqualTo(lossless());
+            replicas.awaitReplicaCaughtUp(DEADLINE);
+            if (!lossless()) {
+                replicas.cutOffReplica();
+            }
+            // The primary goes on (without the replica, unless lossless: everything from here on is lost with it).
+            // Both segment names take fresh blocks from it, and a couple of thousand tickets.
             awaitGrowth("SELECT max_id FROM idgen_segment WHERE name = 'orders'");
             awaitGrowth("SELECT max_id FROM idgen_segment WHERE name = 'payments'");
             awaitDrawn(ticketLoads, count(ticketLoads.get(0)) + 2_000);
-            long segmentsOnPrimary = value(replicas.primary(),
+            long segmentsOnPrimary = value(replicas.connectPrimary(),
                     "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
-            long ticketsOnPrimary = value(replicas.primary(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
+            long ticketsOnPrimary = value(replicas.connectPrimary(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
             replicas.killPrimary();
-            long segmentsOnReplica = value(replicas.replica(),
+            long segmentsOnReplica = value(replicas.connectReplica(),
                     "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
-            long ticketsOnReplica = value(replicas.replica(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
-            assertThat(segmentsOnReplica).as("the replica lags behind the primary's segments (else nothing was lost)")
-                    .isLessThan(segmentsOnPrimary);
-            assertThat(ticketsOnReplica).as("the replica lags behind the primary's tickets").isLessThan(
-                    ticketsOnPrimary);
-            replicas.promote();
+            long ticketsOnReplica = value(replicas.connectReplica(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
+            if (lossless()) {
+                // Read after the kill: whatever the primary acknowledged, the replica holds.
+                assertThat(segmentsOnReplica).as("the replica holds every segment the primary handed out")
+                        .isGreaterThanOrEqualTo(segmentsOnPrimary);
+                assertThat(ticketsOnReplica).as("the replica holds every ticket").isGreaterThanOrEqualTo(
+                        ticketsOnPrimary);
+            } else {
+                assertThat(segmentsOnReplica).as("the replica lags behind the primary's segments (else nothing was"
+                        + " lost)").isLessThan(segmentsOnPrimary);
+                assertThat(ticketsOnReplica).as("the replica lags behind the primary's tickets").isLessThan(
+                        ticketsOnPrimary);
+            }
+            replicas.promoteReplica();
             long promoted = System.nanoTime();
 
             Instance second = new Instance("second");
@@ -284,9 +292,9 @@ abstract class LaggingPromotionContract {
                 }
             }
             awaitDrawn(List.of(ticketLoads.get(0), ticketLoads.get(1)), count(ticketLoads.get(0)) + 1_000);
-            assertThat(first.segmentStore.failovers() + second.segmentStore.failovers()).as(
+            assertThat(first.segmentStore.failovers().count() + second.segmentStore.failovers().count()).as(
                     "each segment row jumped past the promotion once").isEqualTo(2);
-            assertThat(first.ticketServer.failovers() + second.ticketServer.failovers()).as(
+            assertThat(first.ticketServer.failovers().count() + second.ticketServer.failovers().count()).as(
                     "the ticket row jumped past the promotion once").isEqualTo(1);
         } finally {
             for (Load each : all) {
@@ -305,10 +313,10 @@ abstract class LaggingPromotionContract {
     }
 
     private void awaitGrowth(String query) throws Exception {
-        long before = value(replicas.primary(), query);
+        long before = value(replicas.connectPrimary(), query);
         awaitCondition("the primary's row moves on (" + query + ")", () -> {
             try {
-                return value(replicas.primary(), query) > before;
+                return value(replicas.connectPrimary(), query) > before;
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
@@ -365,16 +373,16 @@ abstract class LaggingPromotionContract {
                 SchemaInitialization.ALWAYS, TIMEOUT);
         Acquisition a = firstStore.acquire("a", 7, ttl, reuseDelay);
         assertThat(a.workerId()).isZero();
-        replicas.awaitCaughtUp(DEADLINE);
-        replicas.cutOff();
+        replicas.awaitReplicaCaughtUp(DEADLINE);
+        replicas.cutOffReplica();
         // b takes worker id 1 on the primary only.
         Acquisition b = firstStore.acquire("b", 7, ttl, reuseDelay);
         assertThat(b.workerId()).isEqualTo(1);
-        assertThat(value(replicas.primary(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0")).isEqualTo(2);
+        assertThat(value(replicas.connectPrimary(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0")).isEqualTo(2);
         replicas.killPrimary();
-        assertThat(value(replicas.replica(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0"))
+        assertThat(value(replicas.connectReplica(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0"))
                 .as("the replica never received b's lease").isEqualTo(1);
-        replicas.promote();
+        replicas.promoteReplica();
 
         HikariDataSource freshPool = new Instance("fresh").pool;
         JdbcWorkerIdLeaseStore fresh = new JdbcWorkerIdLeaseStore(freshPool, "idgen_worker",
@@ -384,7 +392,7 @@ abstract class LaggingPromotionContract {
         assertThat(c.workerId()).as("no worker id for c while the leases the lost primary knew may be held")
                 .isEqualTo(-1);
         assertThat(c.retryAfterMillis()).as("c is told when to try again").isPositive();
-        assertThat(fresh.failovers()).as("the fence is counted").isEqualTo(1);
+        assertThat(fresh.failovers().count()).as("the fence is counted").isEqualTo(1);
         // b, still valid by its own clock, renews on the promoted replica and keeps its worker id.
         assertThat(awaitAnswer(() -> firstStore.renew(1, "b", ttl, reuseDelay, 0, true))).isTrue();
         assertThat(awaitAnswer(() -> firstStore.renew(0, "a", ttl, reuseDelay, 0, true))).isTrue();

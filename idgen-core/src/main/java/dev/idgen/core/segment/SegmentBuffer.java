@@ -101,8 +101,6 @@ final class SegmentBuffer {
 
     private final AtomicLong fetches = new AtomicLong();
     private final AtomicLong fetchFailures = new AtomicLong();
-    /** Blocks refused because they did not lie above what this name had served. */
-    private final AtomicLong regressions = new AtomicLong();
     private final AtomicLong fetchNanos = new AtomicLong();
     private final AtomicLong failedFetchNanos = new AtomicLong();
     private final LongAdder waits = new LongAdder();
@@ -318,9 +316,11 @@ final class SegmentBuffer {
 
     private void load() {
         int wanted;
+        long highestAllocatedForLoad;
         lock.lock();
         try {
             wanted = prefetchDepth - ready.size();
+            highestAllocatedForLoad = highestAllocated;
             if (refusedForGood != null || current != null && wanted <= 0) {
                 // Refused for good (no load may move the store on), or a preload that lost a race with a load which
                 // already filled the ready blocks: nothing to do. Decided and the flag cleared under the lock: a
@@ -330,13 +330,6 @@ final class SegmentBuffer {
                 loading.set(false);
                 return;
             }
-        } finally {
-            lock.unlock();
-        }
-        long highestAllocatedForLoad;
-        lock.lock();
-        try {
-            highestAllocatedForLoad = highestAllocated;
         } finally {
             lock.unlock();
         }
@@ -380,7 +373,6 @@ final class SegmentBuffer {
                 // A store that ignored the floor: this block may repeat IDs already served. Refused, and the load
                 // tried again (backing off, like any failure): a store that only went back for a while (a promoted
                 // replica that jumps past what it lost) serves this name again as soon as it is past.
-                regressions.incrementAndGet();
                 failure = new StoreUnavailableException("the segment store handed out [" + segment.first() + ", "
                         + segment.last() + "] for '" + name + "', which does not follow the previous segment's end "
                         + highestAllocated + ": it may have lost data; not served, trying again");

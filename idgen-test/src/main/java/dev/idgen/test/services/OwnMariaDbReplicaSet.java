@@ -23,7 +23,7 @@ import java.util.Map;
  * test may let the replica fall behind ({@link #stopReplication()}), lose the primary ({@link #killPrimary()}) and
  * promote the replica ({@link #promoteReplica()}). {@link #close()} kills both servers and deletes their data.
  */
-public final class OwnMariaDbReplicaSet implements AutoCloseable {
+public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
 
     private static final Duration SET_UP_DEADLINE = Duration.ofSeconds(60);
 
@@ -109,6 +109,7 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
     }
 
     /** @return a URL on which MariaDB Connector/J tries the primary first, then the replica */
+    @Override
     public String failoverUrl() {
         return "jdbc:mariadb:sequential://127.0.0.1:" + primary.port() + ",127.0.0.1:" + replica.port() + "/test";
     }
@@ -127,11 +128,13 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
     }
 
     /** @return a connection as root to database {@code test} on the primary */
+    @Override
     public Connection connectPrimary() throws SQLException {
         return DriverManager.getConnection(primaryUrl() + "?connectTimeout=1000", "root", "");
     }
 
     /** @return a connection as root to database {@code test} on the replica */
+    @Override
     public Connection connectReplica() throws SQLException {
         return DriverManager.getConnection(replicaUrl() + "?connectTimeout=1000", "root", "");
     }
@@ -140,6 +143,7 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
      * Waits until the replica has applied everything the primary has logged: for every replication domain in the
      * primary's {@code @@gtid_binlog_pos}, the replica's {@code @@gtid_slave_pos} has reached its sequence number.
      */
+    @Override
     public void awaitReplicaCaughtUp(Duration deadline) throws Exception {
         String target = variable(primary, "@@gtid_binlog_pos");
         OwnProcesses.await(deadline, "the replica " + replica + " to reach the primary's GTID position " + target,
@@ -154,12 +158,19 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
                 });
     }
 
+    /** {@code STOP SLAVE} on the replica: the same as {@link #stopReplication()}. */
+    @Override
+    public void cutOffReplica() throws SQLException {
+        stopReplication();
+    }
+
     /** {@code STOP SLAVE} on the replica: from now on it lags behind everything the primary commits. */
     public void stopReplication() throws SQLException {
         execute(replica, "STOP SLAVE");
     }
 
     /** Kills the primary (SIGKILL) and waits until its process is gone. */
+    @Override
     public void killPrimary() throws InterruptedException {
         primary.kill();
     }
@@ -173,6 +184,7 @@ public final class OwnMariaDbReplicaSet implements AutoCloseable {
     }
 
     /** Makes the replica a writable primary: {@code STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only=0}. */
+    @Override
     public void promoteReplica() throws SQLException {
         execute(replica, "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only=0");
     }

@@ -27,7 +27,7 @@ import java.util.List;
  * test may cut the replica off ({@link #cutOffReplica()}), kill the primary ({@link #killPrimary()}) and promote the
  * replica ({@link #promoteReplica()}). {@link #close()} kills both servers and deletes their data.
  */
-public final class OwnPostgresReplicaSet implements AutoCloseable {
+public final class OwnPostgresReplicaSet implements OwnReplicaSet {
 
     static final String BIN = "/usr/lib/postgresql/15/bin/";
     private static final String SETPRIV = "/usr/bin/setpriv";
@@ -163,6 +163,7 @@ public final class OwnPostgresReplicaSet implements AutoCloseable {
     }
 
     /** @return a URL on which pgjdbc connects to whichever of the two is a writable primary */
+    @Override
     public String failoverUrl() {
         return "jdbc:postgresql://127.0.0.1:" + primaryPort + ",127.0.0.1:" + replicaPort
                 + "/test?targetServerType=primary";
@@ -177,11 +178,13 @@ public final class OwnPostgresReplicaSet implements AutoCloseable {
     }
 
     /** @return a connection as {@code postgres} (superuser) to database {@code test} on the primary */
+    @Override
     public Connection connectPrimary() throws SQLException {
         return connectPrimary("test");
     }
 
     /** @return a connection as {@code postgres} (superuser) to database {@code test} on the replica */
+    @Override
     public Connection connectReplica() throws SQLException {
         return connect(replicaPort, "test", "postgres");
     }
@@ -202,6 +205,7 @@ public final class OwnPostgresReplicaSet implements AutoCloseable {
      * Waits until the replica has replayed everything the primary has written so far: its
      * {@code pg_last_wal_replay_lsn()} has reached the primary's {@code pg_current_wal_lsn()}.
      */
+    @Override
     public void awaitReplicaCaughtUp(Duration deadline) throws Exception {
         String target = query(connectPrimary(), "SELECT pg_current_wal_lsn()::text");
         OwnProcesses.await(deadline, "the replica on port " + replicaPort + " to replay up to " + target,
@@ -214,6 +218,7 @@ public final class OwnPostgresReplicaSet implements AutoCloseable {
      * {@code pg_reload_conf()}, then waits until its {@code pg_stat_wal_receiver} is empty. It lags from now on and
      * still replays only what it has received (pausing replay would not do: promotion replays all received WAL).
      */
+    @Override
     public void cutOffReplica() throws Exception {
         execute(connectReplica(), "ALTER SYSTEM SET primary_conninfo = ''", "SELECT pg_reload_conf()");
         OwnProcesses.await(START_DEADLINE, "the replica's WAL receiver to stop",
@@ -221,6 +226,7 @@ public final class OwnPostgresReplicaSet implements AutoCloseable {
     }
 
     /** Kills the primary's postmaster (SIGKILL) and waits until it and its backends are gone. */
+    @Override
     public void killPrimary() throws InterruptedException {
         OwnProcesses.kill(primary, "PostgreSQL primary");
     }
@@ -236,6 +242,7 @@ public final class OwnPostgresReplicaSet implements AutoCloseable {
     }
 
     /** Promotes the replica ({@code SELECT pg_promote(true, 60)}) and waits until it has left recovery. */
+    @Override
     public void promoteReplica() throws Exception {
         String promoted = query(connectReplica(), "SELECT pg_promote(true, 60)");
         if (!"t".equals(promoted)) {

@@ -45,7 +45,7 @@ class IdgenJdbcLeaseConfiguration {
         IdgenTableCheck.check(definition, definition.workerIdAssignerSetting(), "jdbc.worker-table",
                 store::checkAvailable);
         JdbcFailoverDetails.logReplication("The worker id lease table " + store.table() + " of generator '"
-                + definition.name() + "'", store::readReplication, store::replication);
+                + definition.name() + "'", store.failovers());
         return store;
     }
 }

@@ -79,7 +79,7 @@ class IdgenSegmentConfiguration {
                         jdbc.getInitializeSchema(), timeout, jdbc.getFailoverJump()));
         IdgenTableCheck.check(definition, feature, "jdbc.table", store::checkAvailable);
         JdbcFailoverDetails.logReplication("The segment table " + store.table() + " of generator '"
-                + definition.name() + "'", store::readReplication, store::replication);
+                + definition.name() + "'", store.failovers());
         return store;
     }
 

@@ -109,7 +109,7 @@ class IdgenTicketConfiguration {
             try {
                 server.checkTable();
                 JdbcFailoverDetails.logReplication("Ticket server " + server.id() + " (table " + server.table() + ")",
-                        server::readReplication, server::replication);
+                        server.failovers());
             } catch (TicketTableMissingException e) {
                 throw new IdgenStartupException("The ticket table " + e.table() + " does not exist on ticket server "
                         + e.server() + ", and idgen does not create it (" + definition.property("jdbc.initialize-schema")

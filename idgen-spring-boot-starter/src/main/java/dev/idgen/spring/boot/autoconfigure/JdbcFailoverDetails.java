@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.jdbc.DatabaseReplication;
+import dev.idgen.jdbc.JdbcFailovers;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
 import dev.idgen.jdbc.TicketServer;
@@ -26,50 +27,41 @@ final class JdbcFailoverDetails {
      */
     static Map<String, Object> of(Object store) {
         Map<String, Object> details = new LinkedHashMap<>();
-        if (store instanceof JdbcSegmentStore segments) {
-            put(details, segments.failoverDetection(), segments.failoverJump(), segments.failovers(),
-                    segments.lastFailover(), segments.replication());
-        } else if (store instanceof TicketServer tickets) {
-            put(details, tickets.failoverDetection(), tickets.failoverJump(), tickets.failovers(),
-                    tickets.lastFailover(), tickets.replication());
-        } else if (store instanceof JdbcWorkerIdLeaseStore leases) {
-            put(details, leases.failoverDetection(), -1, leases.failovers(), leases.lastFailover(),
-                    leases.replication());
+        JdbcFailovers failovers = store instanceof JdbcSegmentStore segments ? segments.failovers()
+                : store instanceof TicketServer tickets ? tickets.failovers()
+                : store instanceof JdbcWorkerIdLeaseStore leases ? leases.failovers() : null;
+        if (failovers == null) {
+            return details;
         }
-        return details;
-    }
-
-    private static void put(Map<String, Object> details, Boolean detection, long jump, long failovers, String last,
-            DatabaseReplication replication) {
+        Boolean detection = failovers.detection();
         if (detection != null) {
             details.put("failoverDetection", detection ? "on" : "off: the table has no writer column");
         }
-        if (jump >= 0) {
-            details.put("failoverJump", jump);
+        if (failovers.jump() >= 0) {
+            details.put("failoverJump", failovers.jump());
         }
-        details.put("failovers", failovers);
-        if (last != null) {
-            details.put("lastFailover", last);
+        details.put("failovers", failovers.count());
+        if (failovers.last() != null) {
+            details.put("lastFailover", failovers.last());
         }
+        DatabaseReplication replication = failovers.replication();
         if (replication != null) {
             details.put("replication", replication.topology());
             details.put("lossless", replication.lossless());
         }
+        return details;
     }
 
     /**
      * Reads the replication of a store's database at start-up and logs it; a database that does not answer yet is
      * skipped (health shows it once read).
      */
-    static void logReplication(String what, Runnable read, java.util.function.Supplier<DatabaseReplication> result) {
+    static void logReplication(String what, JdbcFailovers failovers) {
         try {
-            read.run();
-            DatabaseReplication replication = result.get();
-            if (replication != null) {
-                LOG.info(what + ": " + replication.topology() + "; failover detection: " + replication.detection());
-                if (replication.detection().startsWith("NOT POSSIBLE")) {
-                    LOG.warn(what + ": " + replication.detection());
-                }
+            DatabaseReplication replication = failovers.readReplication();
+            LOG.info(what + ": " + replication.topology() + "; failover detection: " + replication.detection());
+            if (replication.detection().startsWith("NOT POSSIBLE")) {
+                LOG.warn(what + ": " + replication.detection());
             }
         } catch (RuntimeException e) {
             LOG.debug("Could not read the replication of " + what + ": " + e.getMessage());

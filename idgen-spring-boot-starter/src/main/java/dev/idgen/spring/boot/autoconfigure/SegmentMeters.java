@@ -39,7 +39,7 @@ final class SegmentMeters implements IdgenGeneratorMeters {
         FunctionCounter.builder("idgen.ids.generated", segments, SegmentIdService::generatedCount)
                 .description("IDs issued").tags(tags).register(registry);
         if (segments.store() instanceof dev.idgen.jdbc.JdbcSegmentStore jdbc) {
-            FunctionCounter.builder("idgen.jdbc.failovers", jdbc, dev.idgen.jdbc.JdbcSegmentStore::failovers)
+            FunctionCounter.builder("idgen.jdbc.failovers", jdbc.failovers(), dev.idgen.jdbc.JdbcFailovers::count)
                     .description("Rows moved past a failover to a promoted replica").tags(tags).register(registry);
         }
         // Per-name meters for the first names only, so that a service with many names (up to idgen.max-names)

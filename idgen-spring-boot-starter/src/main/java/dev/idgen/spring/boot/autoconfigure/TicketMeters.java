@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
+import dev.idgen.jdbc.JdbcFailovers;
 import dev.idgen.jdbc.TicketIdService;
 import dev.idgen.jdbc.TicketServer;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -35,7 +36,7 @@ final class TicketMeters implements IdgenGeneratorMeters {
             FunctionCounter.builder("idgen.ticket.ids", server, TicketServer::issued)
                     .description("IDs a ticket server handed out; per round trip, how many calls shared one")
                     .tags(serverTags).register(registry);
-            FunctionCounter.builder("idgen.jdbc.failovers", server, TicketServer::failovers)
+            FunctionCounter.builder("idgen.jdbc.failovers", server.failovers(), JdbcFailovers::count)
                     .description("Rows moved past a failover to a promoted replica").tags(serverTags)
                     .register(registry);
             FunctionCounter.builder("idgen.ticket.errors", server, TicketServer::errors)

@@ -1,0 +1,29 @@
+package dev.idgen.jdbc;
+
+import dev.idgen.test.services.OwnMariaDbReplicaSet;
+import dev.idgen.test.services.OwnReplicaSet;
+import java.time.Duration;
+
+/**
+ * The same failover on MariaDB with semi-synchronous replication ({@code AFTER_SYNC}): while it is active the replica
+ * holds every write the primary acknowledged, so a failover loses nothing (the report says so, and the replica's rows
+ * are checked to hold everything handed out); the lease case cuts the replica off, the primary falls back to
+ * asynchronous after its 1 s timeout, and the fence still keeps the lost lease from a second instance.
+ */
+class MariaDbSemiSyncPromotionTest extends LaggingPromotionContract {
+
+    @Override
+    protected OwnReplicaSet start() throws Exception {
+        return OwnMariaDbReplicaSet.startSemiSync(Duration.ofSeconds(1));
+    }
+
+    @Override
+    protected String user() {
+        return "root";
+    }
+
+    @Override
+    protected boolean lossless() {
+        return true;
+    }
+}
