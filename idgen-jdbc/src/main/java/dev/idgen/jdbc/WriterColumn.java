@@ -44,7 +44,9 @@ final class WriterColumn {
      */
     static String identity(DatabaseDialect dialect) {
         return switch (dialect) {
-            case MYSQL -> "CAST(@@server_id AS CHAR)";
+            // A number, not a string: compared with the column as numbers, so no collation of the connection or the
+            // table can make the comparison fail; stored in the column as its digits.
+            case MYSQL -> "@@server_id";
             case POSTGRESQL -> "((SELECT CAST(system_identifier AS TEXT) FROM pg_control_system()) || ':'"
                     + " || SUBSTR(pg_walfile_name(pg_current_wal_lsn()), 1, 8))";
             case H2 -> "'h2'";
