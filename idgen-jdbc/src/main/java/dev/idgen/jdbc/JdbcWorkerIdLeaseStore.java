@@ -233,31 +233,32 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         long ttlMillis = ttl.toMillis();
         return statements.execute("renew worker id " + workerId, (connection, sql) -> {
-            try (PreparedStatement renew = statements.prepare(connection, sql.renew())) {
-                renew.setString(1, owner);
-                renew.setLong(2, ttlMillis);
-                renew.setLong(3, lastTimestamp);
-                renew.setLong(4, workerId);
-                renew.setString(5, owner);
-                if (renew.executeUpdate() > 0) {
-                    return true;
-                }
+            if (renewOnce(connection, sql, workerId, owner, ttlMillis, lastTimestamp)) {
+                return true;
             }
-            if (sql.stamped() && fenceIfPromoted(connection, sql, ttlMillis)) {
-                try (PreparedStatement renew = statements.prepare(connection, sql.renew())) {
-                    renew.setString(1, owner);
-                    renew.setLong(2, ttlMillis);
-                    renew.setLong(3, lastTimestamp);
-                    renew.setLong(4, workerId);
-                    renew.setString(5, owner);
-                    if (renew.executeUpdate() > 0) {
-                        return true;
-                    }
-                }
+            // On a promoted copy the row may carry another server's (or no) stamp: stamp the table, then try again.
+            if (sql.stamped() && fenceIfPromoted(connection, sql, ttlMillis)
+                    && renewOnce(connection, sql, workerId, owner, ttlMillis, lastTimestamp)) {
+                return true;
             }
             // No row matched: either it is missing, or someone else holds it, in which case the insert fails.
             return insert(connection, sql, workerId, owner, ttlMillis, Math.max(-1, lastTimestamp));
         });
+    }
+
+    /**
+     * @return whether {@code owner} still held the row, written by this server, and extended it
+     */
+    private boolean renewOnce(Connection connection, Sql sql, long workerId, String owner, long ttlMillis,
+            long lastTimestamp) throws SQLException {
+        try (PreparedStatement renew = statements.prepare(connection, sql.renew())) {
+            renew.setString(1, owner);
+            renew.setLong(2, ttlMillis);
+            renew.setLong(3, lastTimestamp);
+            renew.setLong(4, workerId);
+            renew.setString(5, owner);
+            return renew.executeUpdate() > 0;
+        }
     }
 
     @Override
