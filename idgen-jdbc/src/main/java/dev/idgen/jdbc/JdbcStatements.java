@@ -360,13 +360,22 @@ final class JdbcStatements<S> {
     boolean writerColumn(Connection connection, DatabaseDialect dialect) throws SQLException {
         boolean present = WriterColumn.ensure(connection, table, schemaInitialization.createsTableOn(dialect,
                 connection.getMetaData().getURL()), timeoutSeconds);
-        writerColumnPresent = present;
+        System.Logger log = System.getLogger(JdbcStatements.class.getName());
+        String table = Character.toUpperCase(description.charAt(0)) + description.substring(1);
         if (!present) {
-            System.getLogger(JdbcStatements.class.getName()).log(System.Logger.Level.WARNING, () -> Character
-                    .toUpperCase(description.charAt(0)) + description.substring(1) + " has no column "
-                    + WriterColumn.NAME + ": a failover to a replica that lagged behind cannot be recognised, and"
-                    + " could repeat IDs. Add it with: " + WriterColumn.addStatement(table));
+            log.log(System.Logger.Level.WARNING, () -> table + " has no column " + WriterColumn.NAME + ": a failover"
+                    + " to a replica that lagged behind cannot be recognised, and could repeat IDs. Add it with: "
+                    + WriterColumn.addStatement(this.table));
+        } else {
+            String unreadable = WriterColumn.identityUnreadable(connection, dialect, timeoutSeconds);
+            if (unreadable != null) {
+                present = false;
+                log.log(System.Logger.Level.WARNING, () -> table + ": this database does not let idgen's user read"
+                        + " the server's identity (" + unreadable + "), so a failover to a replica that lagged behind"
+                        + " cannot be recognised, and could repeat IDs");
+            }
         }
+        writerColumnPresent = present;
         return present;
     }
 

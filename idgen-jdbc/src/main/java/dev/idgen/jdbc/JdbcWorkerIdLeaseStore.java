@@ -54,7 +54,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      * @param stamped whether the table has the writer column; the statements then stamp and check it
      */
     private record Sql(boolean stamped, String select, String insert, String take, String renew, String release,
-            String fence, String adopt, String mark) {
+            String fence, String adopt, String mark, String extendMark) {
 
         static Sql of(DatabaseDialect dialect, String table, boolean stamped) {
             String now = nowMillis(dialect);
@@ -83,7 +83,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                             + " IS NULL",
                     "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer + ")"
                             + " VALUES (" + FAILOVER_MARK + ", NULL, " + now + " + ?, -1, 0"
-                            + (stamped ? ", " + identity : "") + ")");
+                            + (stamped ? ", " + identity : "") + ")",
+                    "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?), version = version + 1"
+                            + stamp + " WHERE worker_id = " + FAILOVER_MARK);
         }
     }
 
@@ -189,6 +191,25 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      * that no missing row is inserted before then.
      */
     private void fence(Connection connection, Sql sql, long ttlMillis) throws SQLException {
+        // The mark first, each statement committing on its own: once any row is stamped with this server, an
+        // instance that reads the table sees no sign of the promotion but the mark, so the mark must already be there
+        // (and if this instance dies between the two, the rows still show the promotion to the next one).
+        int marked;
+        try (PreparedStatement extend = statements.prepare(connection, sql.extendMark())) {
+            extend.setLong(1, ttlMillis);
+            marked = extend.executeUpdate();
+        }
+        if (marked == 0) {
+            try (PreparedStatement mark = statements.prepare(connection, sql.mark())) {
+                mark.setLong(1, ttlMillis);
+                mark.executeUpdate();
+            } catch (SQLException e) {
+                // Another instance marked it at the same moment; its fence reaches as far.
+                if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+                    throw e;
+                }
+            }
+        }
         int fenced;
         try (PreparedStatement fence = statements.prepare(connection, sql.fence())) {
             fence.setLong(1, ttlMillis);
@@ -197,15 +218,6 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         update(connection, sql.adopt());
         if (fenced == 0) {
             return; // another instance fenced them first
-        }
-        try (PreparedStatement mark = statements.prepare(connection, sql.mark())) {
-            mark.setLong(1, ttlMillis);
-            mark.executeUpdate();
-        } catch (SQLException e) {
-            // The mark was there already, written elsewhere, and the fence above extended it.
-            if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
-                throw e;
-            }
         }
         failovers.record("The worker id lease table " + table + " holds " + fenced + " rows another database server"
                 + " wrote: this one is a promoted copy that may have lost leases, so every such worker id counts as"

@@ -118,29 +118,36 @@ final class StampedCounter {
             failovers.record("The " + what + " row '" + name + "' in " + table + " was last written by another"
                     + " database server: this one is a promoted copy that may have lost the old primary's last"
                     + " writes, so the row jumped " + jump + " ahead (to " + value + ")");
-            promotionsSeen(statements, connection, queryTimeout);
+            // Known to be a promoted copy: a marker created now starts with this promotion counted.
+            promotionsSeen(statements, connection, queryTimeout, true);
             return value;
         }
         return unstamped.advance(statements, connection, name, floor, delta, guardValue, queryTimeout);
     }
 
     /**
-     * The value a new row starts from: {@code initial}, or {@code initial + jump} once the table has seen a promotion
-     * (a row the lost primary had for this name may not have reached this copy). Stamps the marker row on the way.
+     * The value a new row starts from: {@code initial} plus one jump per promotion the table has seen (a row the lost
+     * primary had for this name may not have reached this copy, and after a second promotion the rows created after
+     * the first may be lost too). Stamps the marker row on the way.
      */
     long initialValue(JdbcStatements<?> statements, Connection connection, long initial, long jump,
             boolean queryTimeout) throws SQLException {
         if (!stamped) {
             return initial;
         }
-        return promotionsSeen(statements, connection, queryTimeout) > 0 ? Math.addExact(initial, jump) : initial;
+        long promotions = promotionsSeen(statements, connection, queryTimeout, false);
+        return Math.addExact(initial, Math.multiplyExact(promotions, jump));
     }
 
     /**
      * Brings the marker row to this server, counting a promotion if another server wrote it, and reads the count.
      */
-    private long promotionsSeen(JdbcStatements<?> statements, Connection connection, boolean queryTimeout)
-            throws SQLException {
+    /**
+     * @param promoted whether the caller already knows this copy was promoted (it just moved a row written elsewhere):
+     *        a marker created now then counts that promotion even if no other row shows it any more
+     */
+    private long promotionsSeen(JdbcStatements<?> statements, Connection connection, boolean queryTimeout,
+            boolean promoted) throws SQLException {
         for (int attempt = 0; attempt < 3; attempt++) {
             if (update(statements, connection, markerElsewhere, queryTimeout) == 0) {
                 update(statements, connection, markerUnstamped, queryTimeout);
@@ -155,10 +162,12 @@ final class StampedCounter {
             }
             // A table without a marker: created now, or by an older version. If any row was written by another
             // server, the table was promoted before the marker existed here: it starts with that promotion counted.
-            long promotions;
+            long promotions = promoted ? 1 : 0;
             try (PreparedStatement count = statements.prepare(connection, foreignRows, queryTimeout);
                     ResultSet result = count.executeQuery()) {
-                promotions = result.next() && result.getLong(1) > 0 ? 1 : 0;
+                if (result.next() && result.getLong(1) > 0) {
+                    promotions = 1;
+                }
             }
             try (PreparedStatement insert = statements.prepare(connection, markerInsert, queryTimeout)) {
                 insert.setString(1, WriterColumn.MARKER);

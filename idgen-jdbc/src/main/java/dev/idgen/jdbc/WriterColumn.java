@@ -44,9 +44,10 @@ final class WriterColumn {
      */
     static String identity(DatabaseDialect dialect) {
         return switch (dialect) {
-            // A number, not a string: compared with the column as numbers, so no collation of the connection or the
-            // table can make the comparison fail; stored in the column as its digits.
-            case MYSQL -> "@@server_id";
+            // As a string: a number compared with the column would convert every value to a number, and MariaDB's
+            // strict mode fails an update on a value that is not one. (A string from a number is coercible to the
+            // column's collation, checked with a latin1 column on a utf8mb4 connection.)
+            case MYSQL -> "CAST(@@server_id AS CHAR)";
             case POSTGRESQL -> "((SELECT CAST(system_identifier AS TEXT) FROM pg_control_system()) || ':'"
                     + " || SUBSTR(pg_walfile_name(pg_current_wal_lsn()), 1, 8))";
             case H2 -> "'h2'";
@@ -71,10 +72,9 @@ final class WriterColumn {
             statement.setQueryTimeout(timeoutSeconds);
             statement.execute(addStatement(table));
         } catch (SQLException e) {
-            // Another instance may have added it at the same moment.
-            if (!present(connection, table, timeoutSeconds)) {
-                throw e;
-            }
+            // Another instance may have added it at the same moment; or idgen's user may not alter the table (no
+            // ALTER privilege, not the owner), which leaves the table as it was: detection off, said in the log.
+            return present(connection, table, timeoutSeconds);
         }
         return true;
     }
@@ -84,6 +84,24 @@ final class WriterColumn {
      */
     static String addStatement(String table) {
         return "ALTER TABLE " + table + " ADD " + NAME + " VARCHAR(64) NULL";
+    }
+
+    /**
+     * @return why this server's identity cannot be read here (a managed PostgreSQL that withholds
+     *         {@code pg_control_system()}), or {@code null} when it can
+     */
+    static String identityUnreadable(Connection connection, DatabaseDialect dialect, int timeoutSeconds)
+            throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.executeQuery("SELECT " + identity(dialect)).close();
+            return null;
+        } catch (SQLException e) {
+            if (JdbcStatements.isBrokenConnection(e)) {
+                throw e;
+            }
+            return e.getMessage();
+        }
     }
 
     private static boolean present(Connection connection, String table, int timeoutSeconds) throws SQLException {

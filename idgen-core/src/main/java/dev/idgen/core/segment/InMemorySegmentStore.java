@@ -39,6 +39,16 @@ public final class InMemorySegmentStore implements SegmentStore {
 
     @Override
     public Segment allocate(String name, long step) {
+        return allocateAbove(name, step, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As the database store does: the counter is raised to {@code floor} first, in the same allocation.
+     */
+    @Override
+    public Segment allocateAbove(String name, long step, long floor) {
         if (step < 1) {
             throw new IllegalArgumentException("step must be at least 1, but was " + step);
         }
@@ -49,7 +59,8 @@ public final class InMemorySegmentStore implements SegmentStore {
             throw new StoreUnavailableException("The in-memory segment store is marked unavailable");
         }
         allocations.incrementAndGet();
-        long max = maxIds.computeIfAbsent(name, key -> new AtomicLong(initialValue)).addAndGet(step);
+        long max = maxIds.computeIfAbsent(name, key -> new AtomicLong(initialValue))
+                .accumulateAndGet(step, (current, add) -> Math.max(current, floor) + add);
         return new Segment(max - step + 1, max);
     }
 

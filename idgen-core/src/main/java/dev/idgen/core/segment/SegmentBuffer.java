@@ -364,18 +364,19 @@ final class SegmentBuffer {
                 // Cursors run past a range's end by up to one claim per caller; near 2^63 that would wrap negative.
                 refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
                         + name + "': IDs this close to 2^63 are refused";
+            } else if (failure == null && segment.first() <= highestAllocated) {
+                refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
+                        + name + "', which does not follow the previous segment's end " + highestAllocated
+                        + ": it may have lost data, so no IDs are issued for this name until the store is repaired"
+                        + " and the instance restarted";
             }
             if (refusal != null) {
-                // For good: no later block can be further from 2^63.
+                // For good: a store that went back and does not pass the floor it was given (a database store does,
+                // and jumps past what other instances may have taken) would move on until a block passes this
+                // instance's own highest, yet other instances may have served above it. Only a person can tell the
+                // store is right.
                 refusedForGood = refusal;
                 failure = new StoreUnavailableException(refusal);
-            } else if (failure == null && segment.first() <= highestAllocated) {
-                // A store that ignored the floor: this block may repeat IDs already served. Refused, and the load
-                // tried again (backing off, like any failure): a store that only went back for a while (a promoted
-                // replica that jumps past what it lost) serves this name again as soon as it is past.
-                failure = new StoreUnavailableException("the segment store handed out [" + segment.first() + ", "
-                        + segment.last() + "] for '" + name + "', which does not follow the previous segment's end "
-                        + highestAllocated + ": it may have lost data; not served, trying again");
             }
             if (failure == null) {
                 highestAllocated = segment.last();

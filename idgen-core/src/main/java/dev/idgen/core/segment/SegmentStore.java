@@ -24,41 +24,22 @@ public interface SegmentStore {
     /**
      * Allocates the next {@code step} IDs of {@code name}, all above {@code floor}: the caller already served IDs up to
      * {@code floor} and must never get them again, even from a store that went back (a database that failed over to a
-     * replica which lagged behind, a Redis that lost data).
+     * replica which lagged behind).
      *
-     * <p>The default allocates, and when the block does not lie above {@code floor}, allocates once more with room to
-     * pass it, keeping the part above. A store that can raise its counter to {@code floor} in the same write
-     * (a database's {@code GREATEST}) overrides this.
+     * <p>A store that can raise its counter to {@code floor} in the same write (a database's {@code GREATEST}), and
+     * that moves past what other instances may have taken from the data it lost (a failover jump), overrides this.
+     * The default ignores {@code floor} and allocates: passing its own floor alone would not keep a store that went
+     * back from handing out IDs another instance served, so the caller refuses a block at or below the IDs it served
+     * instead.
      *
      * @param name the sequence name, already checked by the caller
      * @param step how many IDs, at least 1
      * @param floor the highest ID the caller has served for {@code name}, or 0
-     * @return a block above {@code floor}: of {@code step} IDs, unless the store went back (then it may hold fewer or
-     *         more)
-     * @throws dev.idgen.core.StoreUnavailableException when the store cannot allocate now, or did not pass
-     *         {@code floor}
+     * @return the block; above {@code floor} when the store overrides this
+     * @throws dev.idgen.core.StoreUnavailableException when the store cannot allocate now
      */
     default Segment allocateAbove(String name, long step, long floor) {
-        Segment segment = allocate(name, step);
-        if (segment.first() > floor) {
-            return segment;
-        }
-        if (segment.last() <= floor) {
-            // Long enough to pass floor whatever others take meanwhile from a store that only moves forward.
-            long behind = floor - segment.last();
-            if (behind > Long.MAX_VALUE / 4 - step) {
-                throw new dev.idgen.core.StoreUnavailableException("The segment store handed out [" + segment.first()
-                        + ", " + segment.last() + "] for '" + name + "', far below " + floor + ", the highest ID"
-                        + " already served");
-            }
-            segment = allocate(name, behind + step);
-        }
-        if (segment.last() <= floor) {
-            throw new dev.idgen.core.StoreUnavailableException("The segment store handed out [" + segment.first()
-                    + ", " + segment.last() + "] for '" + name + "', below " + floor + ", the highest ID already"
-                    + " served; trying again");
-        }
-        return new Segment(Math.max(segment.first(), floor + 1), segment.last());
+        return allocate(name, step);
     }
 
     /**

@@ -76,7 +76,8 @@ class IdgenSegmentConfiguration {
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
                 () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), jdbc.getInitialValue(),
-                        jdbc.getInitializeSchema(), timeout, jdbc.getFailoverJump()));
+                        jdbc.getInitializeSchema(), timeout,
+                        JdbcFailoverDetails.jump(definition, jdbc.getFailoverJump())));
         IdgenTableCheck.check(definition, feature, "jdbc.table", store::checkAvailable);
         JdbcFailoverDetails.logReplication("The segment table " + store.table() + " of generator '"
                 + definition.name() + "'", store.failovers());

@@ -75,7 +75,7 @@ final class IdgenSegmentServers {
             }
             stores[i] = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
                     () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), 0, jdbc.getInitializeSchema(), timeout,
-                            jdbc.getFailoverJump()));
+                            JdbcFailoverDetails.jump(definition, jdbc.getFailoverJump())));
             builder.server(name, stores[i]);
         }
         InterleavedSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(prefix, builder::build);

@@ -136,6 +136,7 @@ class IdgenTicketConfiguration {
         IdgenTicketProperties ticket = definition.ticket();
         return InvalidIdgenProperty.rethrowAsProperty(definition.property("ticket"), () -> new TicketServer(id,
                 dataSource, ticket.getTable(), offset, count, schemaInitialization(definition), timeout,
-                ticket.getRetryAfter(), timeSource, ticket.getFailoverJump()));
+                ticket.getRetryAfter(), timeSource,
+                JdbcFailoverDetails.jump(definition, ticket.getFailoverJump())));
     }
 }

@@ -35,7 +35,7 @@ final class JdbcFailoverDetails {
         }
         Boolean detection = failovers.detection();
         if (detection != null) {
-            details.put("failoverDetection", detection ? "on" : "off: the table has no writer column");
+            details.put("failoverDetection", detection ? "on" : "off: no writer column, or the server's identity cannot be read (see the log)");
         }
         if (failovers.jump() >= 0) {
             details.put("failoverJump", failovers.jump());
@@ -50,6 +50,31 @@ final class JdbcFailoverDetails {
             details.put("lossless", replication.lossless());
         }
         return details;
+    }
+
+    /**
+     * The failover jump a generator's rows get: the configured one, except for a generator that counts per period,
+     * whose numbers have only {@code period-digits} digits: there at most 1% of a period's numbers, so that a jump
+     * (even a few) never uses up the period's numbers.
+     *
+     * @param configured the configured jump
+     */
+    static long jump(IdgenGenerators.Definition definition, long configured) {
+        dev.idgen.core.period.Period period = IdgenForms.period(definition);
+        if (period == null) {
+            return configured;
+        }
+        Integer digits = definition.properties().getPeriodDigits();
+        long capacity = pow10(digits == null ? period.defaultDigits() : digits);
+        return Math.min(configured, Math.max(1, capacity / 100));
+    }
+
+    private static long pow10(int digits) {
+        long value = 1;
+        for (int i = 0; i < digits && value <= Long.MAX_VALUE / 10; i++) {
+            value *= 10;
+        }
+        return value;
     }
 
     /**

@@ -76,6 +76,20 @@ class IdgenJdbcFailoverAutoConfigurationTest {
     }
 
     @Test
+    void aGeneratorCountingPerPeriodJumpsAtMostOnePercentOfAPeriodsNumbers() {
+        // Daily numbers have 8 digits by default: a jump of 10^9 would use up the day after one failover.
+        runner.withConfiguration(AutoConfigurations.of(IdgenEndpointAutoConfiguration.class,
+                org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration.class))
+                .withPropertyValues("idgen.strategy=segment", "idgen.period=daily",
+                        "management.endpoints.web.exposure.include=idgen")
+                .run(context -> {
+                    context.getBean(IdService.class).nextId("invoice");
+                    assertThat(context.getBean(IdgenEndpoint.class).generator("default").get("failover").toString())
+                            .contains("failoverJump=1000000,");
+                });
+    }
+
+    @Test
     void aNegativeJumpFailsStartUpNamingTheProperty() {
         runner.withPropertyValues("idgen.strategy=segment", "idgen.jdbc.failover-jump=-1").run(context -> {
             assertThat(context).hasFailed();
