@@ -141,8 +141,7 @@ final class StampedCounter {
 
     /**
      * Brings the marker row to this server, counting a promotion if another server wrote it, and reads the count.
-     */
-    /**
+     *
      * @param promoted whether the caller already knows this copy was promoted (it just moved a row written elsewhere):
      *        a marker created now then counts that promotion even if no other row shows it any more
      */
