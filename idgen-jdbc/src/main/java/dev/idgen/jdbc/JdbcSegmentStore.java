@@ -51,7 +51,7 @@ public final class JdbcSegmentStore implements SegmentStore {
         static Sql of(Connection connection, DatabaseDialect dialect, String table, JdbcStatements<?> statements,
                 JdbcFailovers failovers) throws SQLException {
             boolean stamped = statements.writerColumn(connection, dialect);
-            String identity = StampedCounter.identity(dialect);
+            String identity = WriterColumn.identity(dialect);
             // Only max_id moves: nothing reads step, version or update_time, and their defaults keep the row valid.
             // The insert, once per name, still fills them, for tables created without those defaults.
             String insert = "INSERT INTO " + table + " (name, max_id, step, version, update_time"

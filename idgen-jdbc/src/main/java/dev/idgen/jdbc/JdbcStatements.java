@@ -361,16 +361,16 @@ final class JdbcStatements<S> {
         boolean present = WriterColumn.ensure(connection, table, schemaInitialization.createsTableOn(dialect,
                 connection.getMetaData().getURL()), timeoutSeconds);
         System.Logger log = System.getLogger(JdbcStatements.class.getName());
-        String table = Character.toUpperCase(description.charAt(0)) + description.substring(1);
+        String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
         if (!present) {
-            log.log(System.Logger.Level.WARNING, () -> table + " has no column " + WriterColumn.NAME + ": a failover"
+            log.log(System.Logger.Level.WARNING, () -> what + " has no column " + WriterColumn.NAME + ": a failover"
                     + " to a replica that lagged behind cannot be recognised, and could repeat IDs. Add it with: "
-                    + WriterColumn.addStatement(this.table));
+                    + WriterColumn.addStatement(table));
         } else {
             String unreadable = WriterColumn.identityUnreadable(connection, dialect, timeoutSeconds);
             if (unreadable != null) {
                 present = false;
-                log.log(System.Logger.Level.WARNING, () -> table + ": this database does not let idgen's user read"
+                log.log(System.Logger.Level.WARNING, () -> what + ": this database does not let idgen's user read"
                         + " the server's identity (" + unreadable + "), so a failover to a replica that lagged behind"
                         + " cannot be recognised, and could repeat IDs");
             }
@@ -525,15 +525,6 @@ final class JdbcStatements<S> {
         }
 
         /**
-         * @param table a checked table name
-         * @param column the counter column
-         * @param guard a column the row must also match, or {@code null}
-         */
-        static Counter of(DatabaseDialect dialect, String table, String column, String guard) {
-            return of(dialect, table, column, guard, false, Rows.ANY);
-        }
-
-        /**
          * A counter whose update sets {@code column = GREATEST(column, floor) + delta}: a caller that already holds
          * values up to {@code floor} (from before a failover) never gets them again.
          *
@@ -571,16 +562,6 @@ final class JdbcStatements<S> {
          */
         int statementsPerAdvance() {
             return readBack == null || fromReply && reply == TRUSTED ? 1 : 2;
-        }
-
-        /**
-         * @param floor the least value the counter is raised to before {@code delta} is added
-         * @param guardValue the value the guard column must hold; ignored without a guard
-         * @return the counter's new value, or {@link #NO_ROW} when no row matched
-         */
-        long advance(JdbcStatements<?> statements, Connection connection, String name, long floor, long delta,
-                int guardValue) throws SQLException {
-            return advance(statements, connection, name, floor, delta, guardValue, true);
         }
 
         /**

@@ -78,13 +78,6 @@ final class StampedCounter {
     }
 
     /**
-     * @return the SQL for the server's identity, for the store's own inserts
-     */
-    static String identity(DatabaseDialect dialect) {
-        return WriterColumn.identity(dialect);
-    }
-
-    /**
      * @return whether the table has the writer column (failover detection on)
      */
     boolean stamped() {

@@ -140,7 +140,7 @@ public final class TicketServer implements AutoCloseable {
             // Only id moves on the hot path: nothing reads update_time. The insert, once per name, still fills it,
             // for tables created without its default.
             String writer = stamped ? ", " + WriterColumn.NAME : "";
-            String identity = stamped ? ", " + StampedCounter.identity(dialect) : "";
+            String identity = stamped ? ", " + WriterColumn.identity(dialect) : "";
             String markerInsert = "INSERT INTO " + table + " (name, id, increment, update_time" + writer
                     + ") VALUES (?, ?, 0, CURRENT_TIMESTAMP" + identity + ")";
             return new Sql(dialect, new StampedCounter(dialect, table, "id", "increment", true, stamped,
@@ -149,7 +149,7 @@ public final class TicketServer implements AutoCloseable {
                     "INSERT INTO " + table + " (name, id, increment, update_time" + writer
                             + ") VALUES (?, ?, ?, CURRENT_TIMESTAMP" + identity + ")",
                     "UPDATE " + table + " SET id = ?" + (stamped ? ", " + WriterColumn.NAME + " = "
-                            + StampedCounter.identity(dialect) : "") + " WHERE name = ? AND increment = ?",
+                            + WriterColumn.identity(dialect) : "") + " WHERE name = ? AND increment = ?",
                     onCallerThread);
         }
     }
