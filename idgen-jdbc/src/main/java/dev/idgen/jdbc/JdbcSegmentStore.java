@@ -32,10 +32,11 @@ public final class JdbcSegmentStore implements SegmentStore {
 
     /**
      * How far a row jumps when the database turns out to be a promoted copy that may have lost writes, unless
-     * configured otherwise: one billion, room for a fleet drawing a million IDs a second through a replica lag of
-     * over 15 minutes; after 1,000 failovers IDs are still below 2^40, far below 2^63.
+     * configured otherwise: 10^11, room for a fleet drawing 100 million IDs a second (segments served from memory
+     * reach that in one busy instance) through a replica lag of over 15 minutes; after 1,000 failovers IDs are still
+     * below 2^47, far below 2^63 and below 2^52, the redis strategy's limit.
      */
-    public static final long DEFAULT_FAILOVER_JUMP = 1_000_000_000L;
+    public static final long DEFAULT_FAILOVER_JUMP = 100_000_000_000L;
 
     private static final int INSERT_ATTEMPTS = 3;
 

@@ -77,7 +77,7 @@ class IdgenJdbcFailoverAutoConfigurationTest {
 
     @Test
     void aGeneratorCountingPerPeriodJumpsAtMostOnePercentOfAPeriodsNumbers() {
-        // Daily numbers have 8 digits by default: a jump of 10^9 would use up the day after one failover.
+        // Daily numbers have 8 digits by default: a jump of 10^11 would use up the day after one failover.
         runner.withConfiguration(AutoConfigurations.of(IdgenEndpointAutoConfiguration.class,
                 org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration.class))
                 .withPropertyValues("idgen.strategy=segment", "idgen.period=daily",

@@ -101,7 +101,7 @@ class DatabaseFailoverTest {
                                     .contains("replication=");
                             Map<String, Object> segments = context.getBean(IdgenEndpoint.class).generator("default");
                             assertThat(segments.get("failover").toString()).contains("failovers=1")
-                                    .contains("failoverJump=1000000000");
+                                    .contains("failoverJump=100000000000");
                         });
             }
         }
