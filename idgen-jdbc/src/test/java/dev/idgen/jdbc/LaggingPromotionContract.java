@@ -44,6 +44,11 @@ abstract class LaggingPromotionContract {
 
     protected abstract String user();
 
+    /** @return the password of {@link #user()} */
+    protected String password() {
+        return "";
+    }
+
     /**
      * @return whether the replication acknowledges every commit from the replica before the primary's client sees it
      *         (semi-synchronous {@code AFTER_SYNC}, synchronous standbys): the replica is then not cut off, and must
@@ -86,6 +91,7 @@ abstract class LaggingPromotionContract {
             config.setPoolName(name);
             config.setJdbcUrl(replicas.failoverUrl());
             config.setUsername(user());
+            config.setPassword(password());
             config.setMaximumPoolSize(4);
             config.setConnectionTimeout(TIMEOUT.toMillis());
             config.setValidationTimeout(1000);

@@ -12,11 +12,19 @@ class MariaDbLaggingPromotionTest extends LaggingPromotionContract {
 
     @Override
     protected OwnReplicaSet start() throws Exception {
-        return OwnMariaDbReplicaSet.start();
+        OwnMariaDbReplicaSet set = OwnMariaDbReplicaSet.start();
+        set.createApplicationUser("app", "app");
+        return set;
+    }
+
+    /** Not root: root's SUPER would let the instances write to the replica before it is promoted. */
+    @Override
+    protected String user() {
+        return "app";
     }
 
     @Override
-    protected String user() {
-        return "root";
+    protected String password() {
+        return "app";
     }
 }

@@ -14,12 +14,20 @@ class MariaDbSemiSyncPromotionTest extends LaggingPromotionContract {
 
     @Override
     protected OwnReplicaSet start() throws Exception {
-        return OwnMariaDbReplicaSet.startSemiSync(Duration.ofSeconds(1));
+        OwnMariaDbReplicaSet set = OwnMariaDbReplicaSet.startSemiSync(Duration.ofSeconds(1));
+        set.createApplicationUser("app", "app");
+        return set;
+    }
+
+    /** Not root: root's SUPER would let the instances write to the replica before it is promoted. */
+    @Override
+    protected String user() {
+        return "app";
     }
 
     @Override
-    protected String user() {
-        return "root";
+    protected String password() {
+        return "app";
     }
 
     @Override

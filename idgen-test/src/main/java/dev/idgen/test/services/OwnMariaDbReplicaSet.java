@@ -127,6 +127,20 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
         return semiSync;
     }
 
+    /**
+     * Creates an application user on the primary (replicated to the replica) with every privilege on database
+     * {@code test} and none global: unlike root, which has SUPER, it cannot write to the replica while
+     * {@code read_only} is on, as an application could not before the replica is promoted.
+     */
+    public void createApplicationUser(String user, String password) throws SQLException {
+        try (Connection connection = connectPrimary(); java.sql.Statement statement = connection.createStatement()) {
+            for (String host : new String[] { "127.0.0.1", "localhost", "%" }) {
+                statement.execute("CREATE USER '" + user + "'@'" + host + "' IDENTIFIED BY '" + password + "'");
+                statement.execute("GRANT ALL ON test.* TO '" + user + "'@'" + host + "'");
+            }
+        }
+    }
+
     /** @return a connection as root to database {@code test} on the primary */
     @Override
     public Connection connectPrimary() throws SQLException {
