@@ -58,6 +58,14 @@ abstract class LaggingPromotionContract {
         return false;
     }
 
+    /**
+     * @return with {@link #lossless()}, whether the primary, still alive, acknowledged every commit from the replica so
+     *         far (semi-synchronous replication falls back to asynchronous after its timeout on a busy machine)
+     */
+    protected boolean acknowledgedEverything() throws Exception {
+        return true;
+    }
+
     private OwnReplicaSet replicas;
     private final List<AutoCloseable> closing = new ArrayList<>();
 
@@ -256,17 +264,19 @@ abstract class LaggingPromotionContract {
             long segmentsOnPrimary = value(replicas.connectPrimary(),
                     "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
             long ticketsOnPrimary = value(replicas.connectPrimary(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
+            // Read after the values above: every commit they saw was acknowledged unless the primary fell back.
+            boolean acknowledged = lossless() && acknowledgedEverything();
             replicas.killPrimary();
             long segmentsOnReplica = value(replicas.connectReplica(),
                     "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
             long ticketsOnReplica = value(replicas.connectReplica(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
-            if (lossless()) {
+            if (acknowledged) {
                 // Read after the kill: whatever the primary acknowledged, the replica holds.
                 assertThat(segmentsOnReplica).as("the replica holds every segment the primary handed out")
                         .isGreaterThanOrEqualTo(segmentsOnPrimary);
                 assertThat(ticketsOnReplica).as("the replica holds every ticket").isGreaterThanOrEqualTo(
                         ticketsOnPrimary);
-            } else {
+            } else if (!lossless()) {
                 assertThat(segmentsOnReplica).as("the replica lags behind the primary's segments (else nothing was"
                         + " lost)").isLessThan(segmentsOnPrimary);
                 assertThat(ticketsOnReplica).as("the replica lags behind the primary's tickets").isLessThan(

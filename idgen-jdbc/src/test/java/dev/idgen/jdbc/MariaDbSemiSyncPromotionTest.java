@@ -12,9 +12,11 @@ import java.time.Duration;
  */
 class MariaDbSemiSyncPromotionTest extends LaggingPromotionContract {
 
+    private OwnMariaDbReplicaSet set;
+
     @Override
     protected OwnReplicaSet start() throws Exception {
-        OwnMariaDbReplicaSet set = OwnMariaDbReplicaSet.startSemiSync(Duration.ofSeconds(1));
+        set = OwnMariaDbReplicaSet.startSemiSync(Duration.ofSeconds(1));
         set.createApplicationUser("app", "app");
         return set;
     }
@@ -33,5 +35,12 @@ class MariaDbSemiSyncPromotionTest extends LaggingPromotionContract {
     @Override
     protected boolean lossless() {
         return true;
+    }
+
+    /** No commit went through without the replica's acknowledgement (none waited out the timeout). */
+    @Override
+    protected boolean acknowledgedEverything() throws Exception {
+        return "0".equals(set.primaryStatus("Rpl_semi_sync_master_no_tx"))
+                && "ON".equalsIgnoreCase(set.primaryStatus("Rpl_semi_sync_master_status"));
     }
 }
