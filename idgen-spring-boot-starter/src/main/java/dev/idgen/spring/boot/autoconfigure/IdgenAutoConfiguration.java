@@ -115,6 +115,14 @@ public final class IdgenAutoConfiguration {
     }
 
     /**
+     * Closes the service when the context stops, before the connections it uses.
+     */
+    @Bean
+    IdgenShutdown idgenShutdown(IdService ids) {
+        return new IdgenShutdown(ids);
+    }
+
+    /**
      * Every generator's {@link IdForm}: its IDs as strings, with their decode.
      */
     @Bean

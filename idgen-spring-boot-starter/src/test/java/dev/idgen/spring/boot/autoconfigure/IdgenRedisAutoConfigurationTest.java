@@ -24,6 +24,8 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 class IdgenRedisAutoConfigurationTest {
 
@@ -108,8 +110,11 @@ class IdgenRedisAutoConfigurationTest {
         });
         runner.withPropertyValues("idgen.strategy=segment", "idgen.segment.store=dual", h2()).run(context -> {
             SegmentIdService ids = (SegmentIdService) context.getBean(IdService.class);
-            assertThat(ids.store()).isInstanceOf(DualSegmentStore.class);
-            assertThat(ids.nextId("orders")).isPositive();
+            DualSegmentStore dual = (DualSegmentStore) ids.store();
+            assertThat(ids.nextIds("invoices", 5)).containsExactly(1, 2, 3, 4, 5);
+            assertThat(dual.fallbacks()).as("blocks the dual store took from the database").isZero();
+            assertThat(context.getBean(StringRedisTemplate.class).keys(prefix + "*"))
+                    .as("Redis keys under %s", prefix).anySatisfy(key -> assertThat(key).contains("invoices"));
         });
     }
 
@@ -126,13 +131,34 @@ class IdgenRedisAutoConfigurationTest {
             first.getBean(IdgenMeterBinder.class).bindTo(first.getBean(SimpleMeterRegistry.class));
             assertThat(first.getBean(SimpleMeterRegistry.class).get("idgen.lease.remaining").timeGauge()
                     .value(java.util.concurrent.TimeUnit.SECONDS)).isGreaterThan(20);
+            StringRedisTemplate redis = first.getBean(StringRedisTemplate.class);
+            long[] secondWorkerId = new long[1];
             runner.withPropertyValues("idgen.snowflake.worker-id-assigner=redis").run(second -> {
                 SnowflakeGenerator b = second.getBean(SnowflakeGenerator.class);
                 assertThat(b.workerId()).isNotEqualTo(a.workerId());
                 assertThat(first.getBean(IdService.class).decode(first.getBean(IdService.class).nextId()).toMap())
                         .containsEntry("workerId", a.workerId());
+                secondWorkerId[0] = b.workerId();
+                assertThat(leaseExpiry(redis, b.workerId())).as("the second instance's lease while it runs")
+                        .isGreaterThan(redisMillis(redis));
             });
+            assertThat(leaseExpiry(redis, secondWorkerId[0])).as("the second instance's lease after it closed")
+                    .isLessThanOrEqualTo(redisMillis(redis));
+            assertThat(leaseExpiry(redis, a.workerId())).as("the first instance's lease, still held")
+                    .isGreaterThan(redisMillis(redis));
         });
+    }
+
+    /** When the lease on a worker id expires, in Redis server time (see RedisWorkerIdLeaseStore's hash). */
+    private long leaseExpiry(StringRedisTemplate redis, long workerId) {
+        Object expiry = redis.opsForHash().get(prefix + "{workers}", "e:" + workerId);
+        assertThat(expiry).as("the lease hash's expiry of worker id %d", workerId).isNotNull();
+        return Long.parseLong(expiry.toString());
+    }
+
+    private static long redisMillis(StringRedisTemplate redis) {
+        return redis.execute((RedisCallback<Long>) connection -> connection.serverCommands()
+                .time(java.util.concurrent.TimeUnit.MILLISECONDS));
     }
 
     @Test
