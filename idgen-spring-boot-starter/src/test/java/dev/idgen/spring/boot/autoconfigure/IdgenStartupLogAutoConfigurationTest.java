@@ -53,7 +53,11 @@ class IdgenStartupLogAutoConfigurationTest {
 
     @Test
     void nothingIsLoggedWhenIdgenIsOff(CapturedOutput output) {
-        runner.withPropertyValues("idgen.enabled=false").run(context -> assertThat(output.getAll())
-                .doesNotContain("idgen ready"));
+        runner.withPropertyValues("idgen.enabled=false").run(context -> {
+            // A context that failed to start logs nothing either, so that alone would prove nothing.
+            assertThat(context).hasNotFailed().doesNotHaveBean(dev.idgen.core.IdService.class)
+                    .doesNotHaveBean("idgenStartupLog");
+            assertThat(output.getAll()).doesNotContain("idgen ready");
+        });
     }
 }
