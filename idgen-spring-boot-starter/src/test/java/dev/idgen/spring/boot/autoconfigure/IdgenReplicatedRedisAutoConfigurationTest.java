@@ -159,7 +159,8 @@ class IdgenReplicatedRedisAutoConfigurationTest {
                 assertThat(context).hasNotFailed();
                 SnowflakeGenerator generator = context.getBean(SnowflakeGenerator.class);
                 assertThat(generator.workerId()).isBetween(0L, 1023L);
-                assertThat(context.getBean(IdService.class).nextId("orders")).isPositive();
+                IdService ids = context.getBean(IdService.class);
+                assertThat(ids.decode(ids.nextId("orders")).toMap()).containsEntry("workerId", generator.workerId());
                 var health = context.getBean(IdgenHealthIndicator.class).health(true);
                 assertThat(health.getStatus()).isEqualTo(Status.UP);
                 assertThat(health.getDetails()).containsKeys("leaseOwner", "redisTopology", "redisMasters");
