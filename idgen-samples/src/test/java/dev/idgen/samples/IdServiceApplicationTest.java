@@ -68,7 +68,7 @@ class IdServiceApplicationTest {
         assertThat(Instant.parse(body.get("timestamp").asString()))
                 .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
         assertThat(body.get("workerId").asLong()).isZero();
-        assertThat(body.get("sequence").asLong()).isNotNegative();
+        assertThat(body.get("sequence").asLong()).as("the standard layout's low 12 bits").isEqualTo(id & 0xFFF);
     }
 
     @ParameterizedTest
