@@ -586,7 +586,7 @@ public final class TicketServer implements AutoCloseable {
      *         and it is not H2 (embedded, a statement waiting for a lock has no socket to time out; over TCP, H2
      *         accepts the network timeout and ignores it)
      */
-    private static boolean boundsItsReads(Connection connection, DatabaseDialect dialect) throws SQLException {
+    static boolean boundsItsReads(Connection connection, DatabaseDialect dialect) throws SQLException {
         return dialect != DatabaseDialect.H2 && JdbcStatements.networkTimeout(connection) >= 0;
     }
 

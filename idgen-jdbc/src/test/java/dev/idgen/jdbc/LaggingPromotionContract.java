@@ -416,9 +416,10 @@ abstract class LaggingPromotionContract {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         Acquisition later;
         do {
-            Thread.sleep(100);
-            firstStore.renew(1, "b", ttl, reuseDelay, 0, true);
-            firstStore.renew(0, "a", ttl, reuseDelay, 0, true);
+            Thread.sleep(100); // polling, within the deadline
+            // a and b renew as running instances do: while c waits out the fence, neither loses its worker id.
+            assertThat(firstStore.renew(1, "b", ttl, reuseDelay, 0, true)).as("b renews while c waits").isTrue();
+            assertThat(firstStore.renew(0, "a", ttl, reuseDelay, 0, true)).as("a renews while c waits").isTrue();
             later = fresh.acquire("c", 7, ttl, reuseDelay);
         } while (!later.isGranted() && System.nanoTime() < deadline);
         assertThat(later.workerId()).as("c gets a free worker id once the fence ended").isEqualTo(2);

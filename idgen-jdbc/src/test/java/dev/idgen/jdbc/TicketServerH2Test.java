@@ -27,11 +27,6 @@ class TicketServerH2Test extends TicketServerContract {
         return "META-INF/idgen/ticket-h2.sql";
     }
 
-    @Override
-    protected boolean keepsConnections() {
-        return false;
-    }
-
     @Test
     void aDatabaseWithoutTicketStatementsIsRefusedAsUnsupported() {
         try (HikariDataSource pool = endpoint().pool(1);

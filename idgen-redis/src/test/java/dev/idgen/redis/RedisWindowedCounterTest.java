@@ -7,6 +7,8 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -21,12 +23,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The windowed counter behind the {@code redis} strategy and the Redis segment stores, on the real Redis.
  */
 class RedisWindowedCounterTest {
+
+    /** Room on top of a timeout for a loaded machine; a call that hung or retried on would take longer still. */
+    private static final Duration ROOM = Duration.ofSeconds(10);
 
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
     private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
@@ -155,17 +162,28 @@ class RedisWindowedCounterTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            LettuceConnectionFactory silentFactory = OwnRedis.connectionFactory("127.0.0.1", silent.getLocalPort());
+            // Lettuce's own timeouts a minute long: only the executor's 300 ms can end these calls in the bound below.
+            LettuceConnectionFactory silentFactory = new LettuceConnectionFactory(
+                    new RedisStandaloneConfiguration("127.0.0.1", silent.getLocalPort()),
+                    LettuceClientConfiguration.builder().commandTimeout(Duration.ofMinutes(1))
+                            .clientOptions(ClientOptions.builder().socketOptions(SocketOptions.builder()
+                                    .connectTimeout(Duration.ofMinutes(1)).build()).build())
+                            .build());
+            silentFactory.afterPropertiesSet();
+            silentFactory.start();
             try {
+                Duration timeout = Duration.ofMillis(300);
                 RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(silentFactory),
-                        Duration.ofMillis(300), new RedisRoundTrips());
+                        timeout, new RedisRoundTrips());
                 RedisWindowedCounter counter = new RedisWindowedCounter(executor, database, prefix, 100);
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
                         .hasMessageContaining("within PT0.3S (idgen.redis.timeout)");
                 assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
                         .hasMessageContaining("within PT0.3S (idgen.redis.timeout)");
-                assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1500));
+                // Two timeouts, plus room for a loaded machine; a call that waited for Lettuce would take a minute.
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).as("two calls against a silent Redis")
+                        .isLessThan(timeout.multipliedBy(2).plus(ROOM));
             } finally {
                 silentFactory.destroy();
                 for (Socket socket : accepted) {
@@ -183,11 +201,17 @@ class RedisWindowedCounterTest {
         }
         LettuceConnectionFactory downFactory = OwnRedis.connectionFactory("127.0.0.1", port);
         try {
+            Duration timeout = Duration.ofMillis(500);
             RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(
-                    new SpringLettuceConnectionSource(downFactory), Duration.ofMillis(500), new RedisRoundTrips()),
+                    new SpringLettuceConnectionSource(downFactory), timeout, new RedisRoundTrips()),
                     database, prefix, 100);
+            long started = System.nanoTime();
             assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
                     .hasMessageContaining("127.0.0.1:" + port);
+            // A refused connection is an answer: the call fails within the timeout (plus room for a loaded machine),
+            // where a client that retried the connection until it came up would hang.
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("a call against a Redis that is down")
+                    .isLessThan(timeout.plus(ROOM));
         } finally {
             downFactory.destroy();
         }

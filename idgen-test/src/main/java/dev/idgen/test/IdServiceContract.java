@@ -289,10 +289,31 @@ public abstract class IdServiceContract {
 
     @Test
     void nextIdWithoutANameDrawsFromTheDefaultName() {
-        long first = service.nextId();
-        long second = service.nextId(IdService.DEFAULT_NAME);
-        long third = service.nextId();
-        assertStrictlyIncreasingAndPositive(new long[] {first, second, third}, "nextId(), nextId(\"default\"), nextId()");
+        // Draws on one sequence are distinct and increase on this thread, so 1,000 draws from the default name
+        // between two unnamed draws move the unnamed sequence on by more than 1,000, and the other way round. A
+        // service that drew unnamed IDs from a sequence of their own (another name, another generator) would move on
+        // by about one. This holds for a service whose names all share one sequence too.
+        int between = 1_000;
+        long[] unnamed = new long[2];
+        long[] named = new long[between];
+        unnamed[0] = service.nextId();
+        for (int i = 0; i < between; i++) {
+            named[i] = service.nextId(IdService.DEFAULT_NAME);
+        }
+        unnamed[1] = service.nextId();
+        assertStrictlyIncreasingAndPositive(new long[] {unnamed[0], named[0], named[between - 1], unnamed[1]},
+                "nextId(), 1,000 times nextId(\"default\"), nextId()");
+        assertThat(unnamed[1] - unnamed[0]).as("nextId() moved on by %d draws of nextId(\"default\")", between)
+                .isGreaterThan(between);
+
+        long[] defaults = new long[2];
+        defaults[0] = service.nextId(IdService.DEFAULT_NAME);
+        for (int i = 0; i < between; i++) {
+            service.nextId();
+        }
+        defaults[1] = service.nextId(IdService.DEFAULT_NAME);
+        assertThat(defaults[1] - defaults[0]).as("nextId(\"default\") moved on by %d draws of nextId()", between)
+                .isGreaterThan(between);
     }
 
     @Test

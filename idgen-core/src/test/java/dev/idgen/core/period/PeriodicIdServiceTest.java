@@ -1,6 +1,7 @@
 package dev.idgen.core.period;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.core.DecodedId;
@@ -428,8 +429,37 @@ class PeriodicIdServiceTest {
         PeriodicIdService ids = PeriodicIdService.builder().delegate(new Closeable()).period(Period.DAILY).build();
         ids.close();
         assertThat(closed).isTrue();
-        // A delegate that is not AutoCloseable is left alone.
-        PeriodicIdService.builder().delegate(counting(new AtomicLong())).period(Period.DAILY).build().close();
+
+        // A delegate that is not AutoCloseable is left alone: closing neither draws from it nor fails, and it still
+        // counts on from where it was.
+        AtomicLong numbers = new AtomicLong();
+        PeriodicIdService plain = PeriodicIdService.builder().delegate(counting(numbers)).period(Period.DAILY)
+                .timeSource(clock).build();
+        assertThat(plain.nextId("invoice") % 100_000_000L).isEqualTo(1);
+        assertThatCode(plain::close).doesNotThrowAnyException();
+        assertThat(numbers).as("numbers drawn from the delegate by close").hasValue(1);
+
+        // A delegate whose close throws a checked exception: the caller gets it, unchecked, naming the delegate.
+        class FailingToClose extends Counting implements AutoCloseable {
+            FailingToClose() {
+                super(new AtomicLong());
+            }
+
+            @Override
+            public void close() throws Exception {
+                throw new java.io.IOException("disk gone");
+            }
+
+            @Override
+            public String toString() {
+                return "the failing delegate";
+            }
+        }
+        PeriodicIdService failing = PeriodicIdService.builder().delegate(new FailingToClose()).period(Period.DAILY)
+                .build();
+        assertThatThrownBy(failing::close).isInstanceOf(IllegalStateException.class)
+                .hasMessage("Closing the failing delegate failed: disk gone")
+                .hasCauseInstanceOf(java.io.IOException.class);
     }
 
     @Test
@@ -460,15 +490,22 @@ class PeriodicIdServiceTest {
         for (int i = 0; i < 50_000; i++) {
             sink += quiet.nextId("invoice");
         }
-        long before = threads.getCurrentThreadAllocatedBytes();
+        // Until the JIT has compiled the loop, a round may allocate (compiler and profiling work on this thread, or
+        // objects that escape analysis later removes): the fewest bytes over several rounds is what the hot path
+        // allocates once compiled. An allocation per call that escapes shows in every round.
         int calls = 200_000;
-        for (int i = 0; i < calls; i++) {
-            sink += quiet.nextId("invoice");
+        long fewest = Long.MAX_VALUE;
+        for (int round = 0; round < 10; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < calls; i++) {
+                sink += quiet.nextId("invoice");
+            }
+            fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
         }
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         assertThat(sink).isPositive();
-        // One object per call, at 16 bytes the smallest, would be 3.2 MB.
-        assertThat(allocated).as("bytes allocated over %d calls", calls).isLessThan(calls / 4);
+        // One object per call, at 16 bytes the smallest, would be 3.2 MB a round; this bound is under one byte for
+        // every four calls.
+        assertThat(fewest).as("fewest bytes allocated in a round of %d calls", calls).isLessThan(calls / 4);
     }
 
     private static IdService counting(AtomicLong numbers) {
