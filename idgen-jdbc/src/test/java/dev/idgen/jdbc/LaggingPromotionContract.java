@@ -267,11 +267,13 @@ abstract class LaggingPromotionContract {
             // Read after the values above: every commit they saw was acknowledged unless the primary fell back.
             boolean acknowledged = lossless() && acknowledgedEverything();
             replicas.killPrimary();
+            replicas.awaitReceivedWritesApplied(DEADLINE);
             long segmentsOnReplica = value(replicas.connectReplica(),
                     "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
             long ticketsOnReplica = value(replicas.connectReplica(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
             if (acknowledged) {
-                // Read after the kill: whatever the primary acknowledged, the replica holds.
+                // Read after the kill, once the replica applied what it received: whatever the primary acknowledged,
+                // the replica holds.
                 assertThat(segmentsOnReplica).as("the replica holds every segment the primary handed out")
                         .isGreaterThanOrEqualTo(segmentsOnPrimary);
                 assertThat(ticketsOnReplica).as("the replica holds every ticket").isGreaterThanOrEqualTo(

@@ -197,9 +197,38 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
         primary.start();
     }
 
-    /** Makes the replica a writable primary: {@code STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only=0}. */
+    /**
+     * Waits until the replica's SQL thread has applied what its IO thread received: {@code @@gtid_slave_pos} reaches
+     * {@code Gtid_IO_Pos} in every domain. With semi-synchronous replication a commit is acknowledged once the replica
+     * received it, not once it applied it, so right after the primary's kill the replica's tables may still miss
+     * acknowledged writes. Returns at once when the SQL thread is not running (a replica that was cut off).
+     */
     @Override
-    public void promoteReplica() throws SQLException {
+    public void awaitReceivedWritesApplied(Duration deadline) throws Exception {
+        OwnProcesses.await(deadline, "the replica " + replica + " to apply its relay log", () -> {
+            try (Connection connection = replica.connect(); Statement statement = connection.createStatement();
+                    ResultSet row = statement.executeQuery("SHOW SLAVE STATUS")) {
+                if (!row.next() || !"Yes".equalsIgnoreCase(row.getString("Slave_SQL_Running"))) {
+                    return true;
+                }
+                Map<Long, Long> applied = sequenceByDomain(variable(replica, "@@gtid_slave_pos"));
+                for (Map.Entry<Long, Long> received : sequenceByDomain(row.getString("Gtid_IO_Pos")).entrySet()) {
+                    if (applied.getOrDefault(received.getKey(), -1L) < received.getValue()) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        });
+    }
+
+    /**
+     * Makes the replica a writable primary once it applied what it received: {@code STOP SLAVE; RESET SLAVE ALL;
+     * SET GLOBAL read_only=0}.
+     */
+    @Override
+    public void promoteReplica() throws Exception {
+        awaitReceivedWritesApplied(SET_UP_DEADLINE);
         execute(replica, "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only=0");
     }
 

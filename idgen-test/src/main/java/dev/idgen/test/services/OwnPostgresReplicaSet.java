@@ -214,6 +214,17 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
     }
 
     /**
+     * Waits until the replica has replayed all the WAL it received ({@code pg_last_wal_replay_lsn()} reaches
+     * {@code pg_last_wal_receive_lsn()}); {@code pg_promote} replays it anyway before it promotes.
+     */
+    @Override
+    public void awaitReceivedWritesApplied(Duration deadline) throws Exception {
+        OwnProcesses.await(deadline, "the replica on port " + replicaPort + " to replay the WAL it received",
+                () -> "t".equals(query(connectReplica(), "SELECT pg_last_wal_receive_lsn() IS NULL"
+                        + " OR pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()")));
+    }
+
+    /**
      * Cuts the replica off the primary: on the replica {@code ALTER SYSTEM SET primary_conninfo = ''} and
      * {@code pg_reload_conf()}, then waits until its {@code pg_stat_wal_receiver} is empty. It lags from now on and
      * still replays only what it has received (pausing replay would not do: promotion replays all received WAL).

@@ -25,6 +25,12 @@ public interface OwnReplicaSet extends AutoCloseable {
     /** {@code kill -9} of the primary; returns once it is gone. */
     void killPrimary() throws Exception;
 
-    /** Makes the replica a writable primary; returns once it is. */
+    /**
+     * Waits until the replica has applied every write it received before the primary went away, as a failover tool
+     * does before it promotes. A replica that was cut off applies nothing more and returns at once.
+     */
+    void awaitReceivedWritesApplied(Duration deadline) throws Exception;
+
+    /** Makes the replica a writable primary, after it applied what it received; returns once it is. */
     void promoteReplica() throws Exception;
 }
