@@ -7,6 +7,8 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Separate JVM processes drawing from the same names on real MariaDB, at once and across a {@code kill -9}.
@@ -34,12 +37,14 @@ class MultiProcessUniquenessTest {
         }
     }
 
-    private Process worker(String strategy, long count) throws Exception {
+    private Process worker(String strategy, long count, String... segmentLog) throws Exception {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        Process process = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                IdWorkerMain.class.getName(), strategy, mariadb.url(), mariadb.username(), table, "orders",
-                Long.toString(count)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                IdWorkerMain.class.getName(), strategy, mariadb.url(), mariadb.username(), mariadb.password(), table,
+                "orders", Long.toString(count)));
+        command.addAll(List.of(segmentLog));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         processes.add(process);
         return process;
     }
@@ -112,12 +117,25 @@ class MultiProcessUniquenessTest {
     }
 
     @Test
-    void aSegmentProcessKilledWithSigkillMidSegmentAndRestartedRepeatsNothing() throws Exception {
-        Process victim = worker("segment", -1);
+    void aSegmentProcessKilledWithSigkillMidSegmentAndRestartedRepeatsNothing(@TempDir Path temp) throws Exception {
+        Path segmentLog = temp.resolve("segments");
+        Process victim = worker("segment", -1, segmentLog.toString());
         long[] beforeKill = read(victim, n -> n >= 150_000).get(180, TimeUnit.SECONDS);
         assertThat(victim.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(victim.exitValue()).as("killed by SIGKILL").isEqualTo(137);
         assertThat(beforeKill.length).isGreaterThanOrEqualTo(150_000);
+
+        // The case this test is for: the kill left the victim inside a segment, some of it handed out and the rest
+        // never, so the restarted process must not take up where the victim's output stopped. (A kill right at a
+        // segment's end would leave nothing to repeat.)
+        long lastHandedOut = beforeKill[beforeKill.length - 1];
+        List<long[]> segments = Files.readAllLines(segmentLog, StandardCharsets.US_ASCII).stream()
+                .map(line -> java.util.Arrays.stream(line.split(" ")).mapToLong(Long::parseLong).toArray()).toList();
+        long[] killedIn = segments.stream().filter(s -> s[0] <= lastHandedOut && lastHandedOut <= s[1]).findFirst()
+                .orElseThrow(() -> new AssertionError("no segment of the victim holds its last ID " + lastHandedOut
+                        + ": " + segments.stream().map(java.util.Arrays::toString).toList()));
+        assertThat(lastHandedOut).as("the victim's last ID, in its segment %s", java.util.Arrays.toString(killedIn))
+                .isLessThan(killedIn[1]);
 
         long[] afterRestart = read(worker("segment", 100_000), n -> false).get(180, TimeUnit.SECONDS);
         assertThat(afterRestart).hasSize(100_000);
