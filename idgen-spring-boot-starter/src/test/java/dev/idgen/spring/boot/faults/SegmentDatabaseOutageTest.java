@@ -94,7 +94,8 @@ class SegmentDatabaseOutageTest {
                             MybatisAutoConfiguration.class, IdgenAutoConfiguration.class,
                             IdgenHealthContributorAutoConfiguration.class))
                     .withPropertyValues("idgen.strategy=segment", "spring.datasource.url=" + database.url(),
-                            "spring.datasource.username=root", "spring.datasource.hikari.connection-timeout=500",
+                            "spring.datasource.username=" + database.endpoint().username(),
+                            "spring.datasource.password=" + database.endpoint().password(), "spring.datasource.hikari.connection-timeout=500",
                             "idgen.jdbc.initialize-schema=always", "idgen.jdbc.table=idgen_segment_startup",
                             "idgen.segment.await-timeout=3s")
                     .run(context -> {
