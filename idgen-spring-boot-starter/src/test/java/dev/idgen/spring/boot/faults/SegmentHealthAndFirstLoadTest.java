@@ -115,8 +115,11 @@ class SegmentHealthAndFirstLoadTest {
         String table = table();
         try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = own.endpoint().pool(2)) {
             // A store timeout far above the health's 2 s bound: a check that waited for the frozen database would
-            // take at least this long, so the bound is told apart from it with room for a loaded machine.
+            // take this long, so the bound is told apart from it with room for a loaded machine. The pool waits
+            // longer still to borrow a connection, as a pool at its defaults does (30 s): with a short one the store
+            // check would fail fast by itself and a health without its bound would go unnoticed.
             Duration storeTimeout = Duration.ofSeconds(30);
+            pool.setConnectionTimeout(storeTimeout.multipliedBy(2).toMillis());
             JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, storeTimeout);
             SegmentSettings settings = SegmentSettings.builder().step(1000).maxStep(1000).build();
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(settings).build();
