@@ -3,9 +3,7 @@ package dev.idgen.spring.boot.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.test.services.TestServices;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,19 +47,35 @@ class MultiProcessUniquenessTest {
         return process;
     }
 
-    /** Reads IDs from the process until it ends, or until {@code stop} says enough (then it is killed with -9). */
+    /**
+     * Reads IDs from the process until it ends, or until {@code stop} says enough (then it is killed with -9). Only
+     * lines that end in a newline count: a SIGKILL that lands in the middle of a write leaves the last line cut short,
+     * and that ID never reached the pipe whole (read as a number, it would be a different, smaller ID).
+     */
     private static CompletableFuture<long[]> read(Process process, LongPredicate stop) {
         return CompletableFuture.supplyAsync(() -> {
             long[] ids = new long[1 << 16];
             int n = 0;
-            try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
-                String line;
-                while ((line = in.readLine()) != null) {
+            try (java.io.InputStream in = new java.io.BufferedInputStream(process.getInputStream(), 1 << 16)) {
+                long value = 0;
+                int digits = 0;
+                int b;
+                while ((b = in.read()) >= 0) {
+                    if (b >= '0' && b <= '9' && digits < 18) {
+                        value = value * 10 + (b - '0');
+                        digits++;
+                        continue;
+                    }
+                    if (b != '\n' || digits == 0) {
+                        throw new IllegalStateException("Not an ID on the worker's output, after " + n + " IDs: "
+                                + (b == '\n' ? "an empty line" : "byte " + b));
+                    }
                     if (n == ids.length) {
                         ids = java.util.Arrays.copyOf(ids, n * 2);
                     }
-                    ids[n++] = Long.parseLong(line);
+                    ids[n++] = value;
+                    value = 0;
+                    digits = 0;
                     if (stop.test(n) && process.isAlive()) {
                         // SIGKILL through the handle, which (unlike Process.destroyForcibly) leaves our end of the
                         // pipe open: what already reached it was handed out and is still read.
