@@ -48,6 +48,8 @@ class RedisFaultTest {
         /** The first line the reader could not make sense of: the duplicate check would miss everything after it. */
         volatile String unexpected;
         volatile long workerId = -1;
+        /** Whether the worker may end: it was told to stop, or the test expects it to give up by itself. */
+        volatile boolean endExpected;
         final Thread reader;
         final Thread errorReader;
 
@@ -95,6 +97,7 @@ class RedisFaultTest {
 
         /** Closes the worker's standard input, which stops it, and waits for it to end and its output to be read. */
         void stop() throws Exception {
+            endExpected = true;
             process.getOutputStream().close();
             assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("worker ended when told to").isTrue();
             reader.join(60_000);
@@ -152,7 +155,8 @@ class RedisFaultTest {
         if (signal.equals("STOP")) {
             // kill returns once the signal is sent; the JVM's threads may run on for a moment. Wait until every one
             // of them is stopped, so that what the test reads next (the time) is after the last ID it issued.
-            until(() -> allThreadsStopped(process.pid()), "every thread of process " + process.pid() + " to stop");
+            poll(() -> allThreadsStopped(process.pid()), "every thread of process " + process.pid() + " to stop",
+                    () -> { });
         }
     }
 
@@ -176,10 +180,26 @@ class RedisFaultTest {
         return true;
     }
 
-    private static void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+    /** Waits for {@code condition}, failing at once when a worker ended that was not expected to (it says why). */
+    private void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        poll(condition, what, () -> {
+            for (Worker worker : workers) {
+                if (!worker.endExpected && !worker.process.isAlive()) {
+                    throw new AssertionError("Worker " + worker.process.pid() + " ended (exit status "
+                            + worker.process.exitValue() + ") while waiting for " + what + "; what it said, less"
+                            + " stack frames: " + worker.errors.stream().filter(line -> !line.startsWith("\t"))
+                                    .toList());
+                }
+            }
+        });
+    }
+
+    private static void poll(java.util.function.BooleanSupplier condition, String what, Runnable check)
+            throws InterruptedException {
         // Generous: on a loaded machine a JVM can take a minute to start.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!condition.getAsBoolean()) {
+            check.run();
             assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
             Thread.sleep(20); // a poll interval, not a wait for something to happen
         }
@@ -268,6 +288,7 @@ class RedisFaultTest {
         assertThat(jvms.stream().map(jvm -> jvm.workerId)).containsExactlyInAnyOrder(0L, 1L, 2L);
 
         Worker fourth = worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId);
+        fourth.endExpected = true;
         assertThat(fourth.process.waitFor(180, TimeUnit.SECONDS)).as("the fourth JVM gave up starting").isTrue();
         fourth.errorReader.join(60_000);
         fourth.reader.join(60_000);

@@ -69,6 +69,9 @@ public final class ReplicatedRedisWorkerMain {
             System.err.println("worker: Redis did not answer within 60 s of starting; drawing anyway");
         }
         HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], args[3], args[4]).pool(4);
+        // Logged in once now: a database this worker cannot log in to (a wrong password) is a mistake in the
+        // test's setup, to end on at once with its authentication error, not a fault to retry until a deadline.
+        pool.getConnection().close();
         JdbcSegmentStore database = new JdbcSegmentStore(pool, args[5], 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         String prefix = args[6];
