@@ -3,10 +3,10 @@ package dev.idgen.spring.boot.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.test.services.TestServices;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Separate JVM processes drawing from the same names on real MariaDB, at once and across a {@code kill -9}.
@@ -34,29 +35,47 @@ class MultiProcessUniquenessTest {
         }
     }
 
-    private Process worker(String strategy, long count) throws Exception {
+    private Process worker(String strategy, long count, String... segmentLog) throws Exception {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        Process process = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                IdWorkerMain.class.getName(), strategy, mariadb.url(), mariadb.username(), table, "orders",
-                Long.toString(count)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                IdWorkerMain.class.getName(), strategy, mariadb.url(), mariadb.username(), mariadb.password(), table,
+                "orders", Long.toString(count)));
+        command.addAll(List.of(segmentLog));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         processes.add(process);
         return process;
     }
 
-    /** Reads IDs from the process until it ends, or until {@code stop} says enough (then it is killed with -9). */
+    /**
+     * Reads IDs from the process until it ends, or until {@code stop} says enough (then it is killed with -9). Only
+     * lines that end in a newline count: a SIGKILL that lands in the middle of a write leaves the last line cut short,
+     * and that ID never reached the pipe whole (read as a number, it would be a different, smaller ID).
+     */
     private static CompletableFuture<long[]> read(Process process, LongPredicate stop) {
         return CompletableFuture.supplyAsync(() -> {
             long[] ids = new long[1 << 16];
             int n = 0;
-            try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
-                String line;
-                while ((line = in.readLine()) != null) {
+            try (java.io.InputStream in = new java.io.BufferedInputStream(process.getInputStream(), 1 << 16)) {
+                long value = 0;
+                int digits = 0;
+                int b;
+                while ((b = in.read()) >= 0) {
+                    if (b >= '0' && b <= '9' && digits < 18) {
+                        value = value * 10 + (b - '0');
+                        digits++;
+                        continue;
+                    }
+                    if (b != '\n' || digits == 0) {
+                        throw new IllegalStateException("Not an ID on the worker's output, after " + n + " IDs: "
+                                + (b == '\n' ? "an empty line" : "byte " + b));
+                    }
                     if (n == ids.length) {
                         ids = java.util.Arrays.copyOf(ids, n * 2);
                     }
-                    ids[n++] = Long.parseLong(line);
+                    ids[n++] = value;
+                    value = 0;
+                    digits = 0;
                     if (stop.test(n) && process.isAlive()) {
                         // SIGKILL through the handle, which (unlike Process.destroyForcibly) leaves our end of the
                         // pipe open: what already reached it was handed out and is still read.
@@ -112,12 +131,25 @@ class MultiProcessUniquenessTest {
     }
 
     @Test
-    void aSegmentProcessKilledWithSigkillMidSegmentAndRestartedRepeatsNothing() throws Exception {
-        Process victim = worker("segment", -1);
+    void aSegmentProcessKilledWithSigkillMidSegmentAndRestartedRepeatsNothing(@TempDir Path temp) throws Exception {
+        Path segmentLog = temp.resolve("segments");
+        Process victim = worker("segment", -1, segmentLog.toString());
         long[] beforeKill = read(victim, n -> n >= 150_000).get(180, TimeUnit.SECONDS);
         assertThat(victim.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(victim.exitValue()).as("killed by SIGKILL").isEqualTo(137);
         assertThat(beforeKill.length).isGreaterThanOrEqualTo(150_000);
+
+        // The case this test is for: the kill left the victim inside a segment, some of it handed out and the rest
+        // never, so the restarted process must not take up where the victim's output stopped. (A kill right at a
+        // segment's end would leave nothing to repeat.)
+        long lastHandedOut = beforeKill[beforeKill.length - 1];
+        List<long[]> segments = Files.readAllLines(segmentLog, StandardCharsets.US_ASCII).stream()
+                .map(line -> java.util.Arrays.stream(line.split(" ")).mapToLong(Long::parseLong).toArray()).toList();
+        long[] killedIn = segments.stream().filter(s -> s[0] <= lastHandedOut && lastHandedOut <= s[1]).findFirst()
+                .orElseThrow(() -> new AssertionError("no segment of the victim holds its last ID " + lastHandedOut
+                        + ": " + segments.stream().map(java.util.Arrays::toString).toList()));
+        assertThat(lastHandedOut).as("the victim's last ID, in its segment %s", java.util.Arrays.toString(killedIn))
+                .isLessThan(killedIn[1]);
 
         long[] afterRestart = read(worker("segment", 100_000), n -> false).get(180, TimeUnit.SECONDS);
         assertThat(afterRestart).hasSize(100_000);

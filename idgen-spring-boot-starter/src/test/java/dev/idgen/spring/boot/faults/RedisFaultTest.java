@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
@@ -35,13 +36,22 @@ class RedisFaultTest {
     private final List<Worker> workers = new ArrayList<>();
     private OwnRedis redis;
 
-    /** One worker JVM and the lines it printed, each with the time it arrived. */
+    /**
+     * One worker JVM, the IDs it printed, each with the time it arrived, and what it wrote to standard error (echoed
+     * here too, so that a test can check why a worker ended).
+     */
     private static final class Worker {
         final Process process;
         final List<Long> values = new CopyOnWriteArrayList<>();
         final List<Long> arrivals = new CopyOnWriteArrayList<>();
+        final List<String> errors = new CopyOnWriteArrayList<>();
+        /** The first line the reader could not make sense of: the duplicate check would miss everything after it. */
+        volatile String unexpected;
         volatile long workerId = -1;
+        /** Whether the worker may end: it was told to stop, or the test expects it to give up by itself. */
+        volatile boolean endExpected;
         final Thread reader;
+        final Thread errorReader;
 
         Worker(Process process) {
             this.process = process;
@@ -59,10 +69,26 @@ class RedisFaultTest {
                     }
                 } catch (java.io.IOException e) {
                     // the process ended
+                } catch (RuntimeException e) {
+                    unexpected = e.toString();
                 }
             });
             reader.setDaemon(true);
             reader.start();
+            this.errorReader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(),
+                        StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        errors.add(line);
+                        System.err.println("[worker " + process.pid() + "] " + line);
+                    }
+                } catch (java.io.IOException e) {
+                    // the process ended
+                }
+            });
+            errorReader.setDaemon(true);
+            errorReader.start();
         }
 
         long countSince(long nanos) {
@@ -71,9 +97,12 @@ class RedisFaultTest {
 
         /** Closes the worker's standard input, which stops it, and waits for it to end and its output to be read. */
         void stop() throws Exception {
+            endExpected = true;
             process.getOutputStream().close();
             assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("worker ended when told to").isTrue();
             reader.join(60_000);
+            assertThat(reader.isAlive()).as("the worker's output read to its end").isFalse();
+            assertThat(unexpected).as("a line of the worker's output that is not an ID").isNull();
         }
     }
 
@@ -91,12 +120,19 @@ class RedisFaultTest {
         }
     }
 
+    /** A worker on the Redis strategy or the dual store, with the database {@link TestServices} found. */
+    private Worker segmentWorker(String mode) throws Exception {
+        TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
+        return worker(mode, Integer.toString(redis.port()), mariadb.url(), mariadb.username(), mariadb.password(), table,
+                prefix, MAX_RUN_MILLIS);
+    }
+
     private Worker worker(String... args) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-cp", System.getProperty("java.class.path"),
                 RedisWorkerMain.class.getName()));
         command.addAll(List.of(args));
-        Worker worker = new Worker(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        Worker worker = new Worker(new ProcessBuilder(command).start());
         workers.add(worker);
         return worker;
     }
@@ -119,7 +155,8 @@ class RedisFaultTest {
         if (signal.equals("STOP")) {
             // kill returns once the signal is sent; the JVM's threads may run on for a moment. Wait until every one
             // of them is stopped, so that what the test reads next (the time) is after the last ID it issued.
-            until(() -> allThreadsStopped(process.pid()), "every thread of process " + process.pid() + " to stop");
+            poll(() -> allThreadsStopped(process.pid()), "every thread of process " + process.pid() + " to stop",
+                    () -> { });
         }
     }
 
@@ -143,10 +180,26 @@ class RedisFaultTest {
         return true;
     }
 
-    private static void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+    /** Waits for {@code condition}, failing at once when a worker ended that was not expected to (it says why). */
+    private void until(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        poll(condition, what, () -> {
+            for (Worker worker : workers) {
+                if (!worker.endExpected && !worker.process.isAlive()) {
+                    throw new AssertionError("Worker " + worker.process.pid() + " ended (exit status "
+                            + worker.process.exitValue() + ") while waiting for " + what + "; what it said, less"
+                            + " stack frames: " + worker.errors.stream().filter(line -> !line.startsWith("\t"))
+                                    .toList());
+                }
+            }
+        });
+    }
+
+    private static void poll(java.util.function.BooleanSupplier condition, String what, Runnable check)
+            throws InterruptedException {
         // Generous: on a loaded machine a JVM can take a minute to start.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!condition.getAsBoolean()) {
+            check.run();
             assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
             Thread.sleep(20); // a poll interval, not a wait for something to happen
         }
@@ -157,10 +210,8 @@ class RedisFaultTest {
 
     @Test
     void twoJvmsOnTheRedisStrategyRepeatNothingAcrossARestartThatEmptiesRedis() throws Exception {
-        String port = Integer.toString(redis.port());
-        String url = TestServices.mariadb().url();
-        Worker first = worker("incr", port, url, table, prefix, MAX_RUN_MILLIS);
-        Worker second = worker("incr", port, url, table, prefix, MAX_RUN_MILLIS);
+        Worker first = segmentWorker("incr");
+        Worker second = segmentWorker("incr");
         until(() -> first.values.size() > 500 && second.values.size() > 500, "both workers to draw IDs");
         redis.kill();
         redis.startServer();
@@ -174,10 +225,8 @@ class RedisFaultTest {
 
     @Test
     void theDualStoreCarriesOnFromTheDatabaseAndResynchronisesWithAnEmptyRedis() throws Exception {
-        String port = Integer.toString(redis.port());
-        String url = TestServices.mariadb().url();
-        Worker first = worker("dual", port, url, table, prefix, MAX_RUN_MILLIS);
-        Worker second = worker("dual", port, url, table, prefix, MAX_RUN_MILLIS);
+        Worker first = segmentWorker("dual");
+        Worker second = segmentWorker("dual");
         until(() -> first.values.size() > 2000 && second.values.size() > 2000, "both workers to draw IDs");
         redis.kill();
         long down = System.nanoTime();
@@ -186,6 +235,12 @@ class RedisFaultTest {
         long restarted = System.nanoTime();
         until(() -> first.countSince(restarted) > 200 && second.countSince(restarted) > 200,
                 "both workers to carry on after Redis came back empty");
+        // Carrying on proves nothing about Redis: the database alone could serve them. The dual store is back on
+        // Redis once its counter of "orders" exists again in the emptied Redis and keeps counting.
+        until(() -> redisCounter("orders") != null, "the dual store to install a fresh window in the emptied Redis");
+        long counterBack = redisCounter("orders");
+        until(() -> redisCounter("orders") > counterBack + 500,
+                "the workers to draw segments from Redis again, its counter moving on");
         first.stop();
         second.stop();
         assertNoDuplicates(first, second);
@@ -223,14 +278,38 @@ class RedisFaultTest {
     @Test
     void threeJvmsGetDistinctWorkerIdsAndAFourthFindsNoneLeft() throws Exception {
         String port = Integer.toString(redis.port());
-        // Two worker bits: four worker ids, three JVMs at once, then one JVM per id left over.
-        List<Worker> jvms = List.of(worker("lease", port, prefix, "2", MAX_RUN_MILLIS),
-                worker("lease", port, prefix, "2", MAX_RUN_MILLIS), worker("lease", port, prefix, "2", MAX_RUN_MILLIS));
+        // Two worker bits, of which the lease store may offer only worker ids 0 to 2: three JVMs take them all.
+        String maxWorkerId = "2";
+        List<Worker> jvms = List.of(worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId),
+                worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId),
+                worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId));
         until(() -> jvms.stream().allMatch(jvm -> jvm.workerId >= 0 && jvm.values.size() > 100),
                 "three JVMs to lease worker ids and draw IDs");
-        assertThat(jvms.stream().map(jvm -> jvm.workerId).distinct().count()).isEqualTo(3);
+        assertThat(jvms.stream().map(jvm -> jvm.workerId)).containsExactlyInAnyOrder(0L, 1L, 2L);
+
+        Worker fourth = worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId);
+        fourth.endExpected = true;
+        assertThat(fourth.process.waitFor(180, TimeUnit.SECONDS)).as("the fourth JVM gave up starting").isTrue();
+        fourth.errorReader.join(60_000);
+        fourth.reader.join(60_000);
+        assertThat(fourth.process.exitValue()).as("the fourth JVM's exit status").isNotZero();
+        assertThat(fourth.workerId).as("the fourth JVM's worker id").isEqualTo(-1);
+        assertThat(fourth.values).as("IDs from the fourth JVM").isEmpty();
+        assertThat(String.join("\n", fourth.errors)).as("why the fourth JVM did not start")
+                .contains(WorkerIdsExhaustedException.class.getName())
+                .contains("No worker id from 0 to 2 is free");
+
+        // The fourth took nothing from the three: they still hold their worker ids and serve.
+        long fourthEnded = System.nanoTime();
+        until(() -> jvms.stream().allMatch(jvm -> jvm.countSince(fourthEnded) > 100),
+                "the three JVMs to carry on after the fourth gave up");
         for (Worker jvm : jvms) {
             jvm.stop();
+        }
+        SnowflakeLayout layout = SnowflakeLayout.standard().toBuilder().workerBits(2).build();
+        for (Worker jvm : jvms) {
+            assertThat(jvm.values).as("IDs of the JVM that leased worker id %d", jvm.workerId)
+                    .allSatisfy(id -> assertThat(workerIdOf(layout, id)).isEqualTo(jvm.workerId));
         }
         assertNoDuplicates(jvms.toArray(new Worker[0]));
     }
@@ -262,6 +341,17 @@ class RedisFaultTest {
                     ("e:" + workerId).getBytes(StandardCharsets.UTF_8));
             Long now = connection.serverCommands().time(TimeUnit.MILLISECONDS);
             return expires == null || Long.parseLong(new String(expires, StandardCharsets.US_ASCII)) + 1000 < now;
+        } finally {
+            factory.destroy();
+        }
+    }
+
+    /** @return the dual store's Redis counter of {@code name} (offset included), or null while Redis has none */
+    private Long redisCounter(String name) {
+        var factory = redis.connectionFactory();
+        try (var connection = factory.getConnection()) {
+            byte[] value = connection.stringCommands().get((prefix + "{" + name + "}").getBytes(StandardCharsets.UTF_8));
+            return value == null ? null : Long.valueOf(new String(value, StandardCharsets.US_ASCII));
         } finally {
             factory.destroy();
         }

@@ -9,6 +9,7 @@ import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.redis.DualSegmentStore;
@@ -33,8 +34,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * mode. It stops when its standard input ends (the test closes it) or after {@code durationMillis}, whichever comes
  * first, so a test waits on what the workers did rather than on how long they run.
  *
- * <p>Arguments: {@code incr|dual redisPort jdbcUrl table prefix durationMillis} or
- * {@code lease redisPort prefix workerBits durationMillis}.
+ * <p>Arguments: {@code incr|dual redisPort jdbcUrl jdbcUser jdbcPassword table prefix durationMillis} or
+ * {@code lease redisPort prefix workerBits durationMillis [maxWorkerId]}. The database's credentials come from the
+ * test, which has them from {@link TestServices}, so a database with a password fails here with its authentication
+ * error. {@code maxWorkerId}, when given, caps the worker ids the lease store may offer below what the layout holds,
+ * for a worker-id space that is not a power of two.
  */
 public final class RedisWorkerMain {
 
@@ -55,23 +59,28 @@ public final class RedisWorkerMain {
             LeasingWorkerIdAssigner assigner = LeasingWorkerIdAssigner.builder(new RedisWorkerIdLeaseStore(redis,
                     args[2])).ttl(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(300))
                     .safetyMargin(Duration.ofMillis(300)).reuseDelay(Duration.ofSeconds(1)).build();
+            long maxWorkerIdCap = args.length > 5 ? Long.parseLong(args[5]) : Long.MAX_VALUE;
+            WorkerIdAssigner capped = maxWorkerId -> assigner.acquire(Math.min(maxWorkerId, maxWorkerIdCap));
             SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(SnowflakeLayout.standard().toBuilder()
-                    .workerBits(Integer.parseInt(args[3])).build()).workerIdAssigner(assigner).build();
+                    .workerBits(Integer.parseInt(args[3])).build()).workerIdAssigner(capped).build();
             out.write("W " + generator.workerId() + "\n");
             out.flush();
             service = SnowflakeIdService.of(generator);
             duration = Long.parseLong(args[4]);
         } else {
-            HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], "root", "").pool(4);
-            JdbcSegmentStore database = new JdbcSegmentStore(pool, args[3], 0,
+            HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], args[3], args[4]).pool(4);
+            // Logged in once now: a database this worker cannot log in to (a wrong password) is a mistake in the
+            // test's setup, to end on at once with its authentication error, not a fault to retry until a deadline.
+            pool.getConnection().close();
+            JdbcSegmentStore database = new JdbcSegmentStore(pool, args[5], 0,
                     SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
-            RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, args[4], 1000);
+            RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, args[6], 1000);
             service = mode.equals("incr") ? new RedisIdService(counter)
                     : SegmentIdService.builder(new DualSegmentStore(new RedisSegmentStore(counter), database))
                             .settings(SegmentSettings.builder().step(50).minStep(50).maxStep(50)
                                     .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(2)).build())
                             .build();
-            duration = Long.parseLong(args[5]);
+            duration = Long.parseLong(args[7]);
         }
         java.util.concurrent.atomic.AtomicLong deadline = deadline(duration);
         long failures = 0;

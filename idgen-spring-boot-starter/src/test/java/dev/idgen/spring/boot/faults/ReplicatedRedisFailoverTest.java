@@ -63,6 +63,10 @@ class ReplicatedRedisFailoverTest {
         final Process process;
         final Map<String, List<String>> ids = new HashMap<>();
         final Map<String, List<Long>> arrivals = new HashMap<>();
+        /** How many IDs of each kind the worker says it wrote, from its last lines. */
+        final Map<String, Long> written = new HashMap<>();
+        /** Lines that are neither an ID nor a count: each one means the reader may have missed or misread IDs. */
+        final List<String> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
         final Thread reader;
 
         Worker(Process process) {
@@ -76,19 +80,33 @@ class ReplicatedRedisFailoverTest {
                         StandardCharsets.US_ASCII))) {
                     String line;
                     while ((line = in.readLine()) != null) {
-                        String kind = line.substring(0, 1);
-                        long now = System.nanoTime();
-                        synchronized (this) {
-                            ids.get(kind).add(line.substring(2));
-                            arrivals.get(kind).add(now);
-                        }
+                        read(line);
                     }
-                } catch (java.io.IOException | RuntimeException e) {
-                    // the process ended
+                } catch (java.io.IOException e) {
+                    // The pipe broke: anything not read yet is missing, which stop() finds by the counts.
+                    unexpected.add("reading the worker's output failed: " + e);
                 }
             });
             reader.setDaemon(true);
             reader.start();
+        }
+
+        private void read(String line) {
+            String[] parts = line.split(" ", -1);
+            if (parts.length == 2 && ids.containsKey(parts[0]) && !parts[1].isEmpty()) {
+                long now = System.nanoTime();
+                synchronized (this) {
+                    ids.get(parts[0]).add(parts[1]);
+                    arrivals.get(parts[0]).add(now);
+                }
+            } else if (parts.length == 3 && parts[0].equals("N") && ids.containsKey(parts[1])
+                    && parts[2].matches("[0-9]+")) {
+                synchronized (this) {
+                    written.put(parts[1], Long.parseLong(parts[2]));
+                }
+            } else {
+                unexpected.add(line);
+            }
         }
 
         synchronized long countSince(String kind, long nanos) {
@@ -113,10 +131,24 @@ class ReplicatedRedisFailoverTest {
             return TimeUnit.NANOSECONDS.toMillis(longest);
         }
 
+        /**
+         * Stops the worker and checks that its output was read whole: every line made sense, and the IDs read of each
+         * kind are as many as it says it wrote. Otherwise the duplicate check would cover only part of them.
+         */
         void stop() throws Exception {
             process.getOutputStream().close();
             assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("worker ended when told to").isTrue();
+            assertThat(process.exitValue()).as("the worker's exit status").isZero();
             reader.join(60_000);
+            assertThat(reader.isAlive()).as("the worker's output read to its end").isFalse();
+            assertThat(unexpected).as("lines of the worker's output that are neither an ID nor a count").isEmpty();
+            synchronized (this) {
+                for (String kind : KINDS) {
+                    assertThat(written).as("the worker's count of %s IDs", kind).containsKey(kind);
+                    assertThat((long) ids.get(kind).size()).as("%s IDs read, against those the worker wrote", kind)
+                            .isEqualTo(written.get(kind));
+                }
+            }
         }
     }
 
@@ -307,7 +339,7 @@ class ReplicatedRedisFailoverTest {
                 new SpringLettuceConnectionSource(redis.connectionFactory()), Duration.ofMillis(500),
                 new RedisRoundTrips());
         closeables.add(executor);
-        executor.awaitReady(Duration.ofSeconds(60));
+        assertThat(executor.awaitReady(Duration.ofSeconds(60))).as("the health client's Redis answered").isTrue();
         IdgenHealthIndicator health = new IdgenHealthIndicator(new RedisIdService(new RedisWindowedCounter(executor,
                 new InMemorySegmentStore(0, Duration.ZERO), prefix + "h:", 1000)));
         closeables.add(health);
@@ -460,6 +492,7 @@ class ReplicatedRedisFailoverTest {
             for (String kind : kinds) {
                 while (worker.countSince(kind, since) < count) {
                     assertThat(worker.process.isAlive()).as("worker alive").isTrue();
+                    assertThat(worker.unexpected).as("lines of the worker's output that are not IDs").isEmpty();
                     assertThat(System.nanoTime()).as("%d IDs of kind %s within %s", count, kind,
                             DEADLINE.plus(BOUND)).isLessThan(deadline);
                     Thread.sleep(20);
@@ -473,7 +506,8 @@ class ReplicatedRedisFailoverTest {
         List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-cp", System.getProperty("java.class.path"),
                 ReplicatedRedisWorkerMain.class.getName()));
         command.addAll(List.of(redisArgs));
-        command.addAll(List.of(TestServices.mariadb().url(), table, prefix, "600000"));
+        TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
+        command.addAll(List.of(mariadb.url(), mariadb.username(), mariadb.password(), table, prefix, "600000"));
         Worker worker = new Worker(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start());
         workers.add(worker);

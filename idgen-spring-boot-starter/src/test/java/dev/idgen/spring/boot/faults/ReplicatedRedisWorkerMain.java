@@ -28,7 +28,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -42,10 +44,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * one line, {@code <kind> <id>}: {@code I} the redis strategy, {@code G} segments from the Redis segment store,
  * {@code R} readable IDs from the buckets, {@code S} Snowflake with a worker id leased from Redis. Failures are ridden
  * out by retrying. Each thread draws at most one ID per {@value #PAUSE_MICROS} us, so the output stays countable. It
- * stops when its standard input ends or after {@code durationMillis}.
+ * stops when its standard input ends or after {@code durationMillis}; its last lines then say how many IDs of each
+ * kind it wrote, {@code N <kind> <count>}, so that the test can tell it read them all.
  *
- * <p>Arguments: {@code sentinel <master>@<port>,<port>,... | cluster <port>,<port>,...}, then {@code jdbcUrl table
- * prefix durationMillis}.
+ * <p>Arguments: {@code sentinel <master>@<port>,<port>,... | cluster <port>,<port>,...}, then {@code jdbcUrl jdbcUser
+ * jdbcPassword table prefix durationMillis} (the credentials from the test's {@link TestServices}).
  */
 public final class ReplicatedRedisWorkerMain {
 
@@ -60,12 +63,19 @@ public final class ReplicatedRedisWorkerMain {
         LettuceConnectionFactory factory = factory(args[0], args[1]);
         RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
                 Duration.ofMillis(500), new RedisRoundTrips());
-        redis.awaitReady(Duration.ofSeconds(60));
-        HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], "root", "").pool(4);
-        JdbcSegmentStore database = new JdbcSegmentStore(pool, args[3], 0,
+        if (!redis.awaitReady(Duration.ofSeconds(60))) {
+            // Not fatal (calls fail until Redis is up, and are retried), but the test's output should say why IDs
+            // were slow to come.
+            System.err.println("worker: Redis did not answer within 60 s of starting; drawing anyway");
+        }
+        HikariDataSource pool = new TestServices.JdbcEndpoint(args[2], args[3], args[4]).pool(4);
+        // Logged in once now: a database this worker cannot log in to (a wrong password) is a mistake in the
+        // test's setup, to end on at once with its authentication error, not a fault to retry until a deadline.
+        pool.getConnection().close();
+        JdbcSegmentStore database = new JdbcSegmentStore(pool, args[5], 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
-        String prefix = args[4];
-        long duration = Long.parseLong(args[5]);
+        String prefix = args[6];
+        long duration = Long.parseLong(args[7]);
         RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, prefix, 1000);
         IdService incr = new RedisIdService(counter);
         IdService segments = SegmentIdService.builder(new RedisSegmentStore(counter))
@@ -96,15 +106,22 @@ public final class ReplicatedRedisWorkerMain {
         flusher.setDaemon(true);
         flusher.start();
 
+        Map<String, AtomicLong> written = new LinkedHashMap<>();
+        for (String kind : List.of("I", "G", "R", "S")) {
+            written.put(kind, new AtomicLong());
+        }
         List<Thread> threads = new ArrayList<>();
-        threads.add(drawer("I", () -> Long.toString(incr.nextId("orders")), writer, deadline));
-        threads.add(drawer("G", () -> Long.toString(segments.nextId("blocks")), writer, deadline));
-        threads.add(drawer("R", () -> readable.nextReadableId("T"), writer, deadline));
-        threads.add(drawer("S", () -> Long.toString(snowflake.nextId("events")), writer, deadline));
+        threads.add(drawer("I", () -> Long.toString(incr.nextId("orders")), writer, deadline, written.get("I")));
+        threads.add(drawer("G", () -> Long.toString(segments.nextId("blocks")), writer, deadline, written.get("G")));
+        threads.add(drawer("R", () -> readable.nextReadableId("T"), writer, deadline, written.get("R")));
+        threads.add(drawer("S", () -> Long.toString(snowflake.nextId("events")), writer, deadline, written.get("S")));
         for (Thread thread : threads) {
             thread.join();
         }
         synchronized (writer) {
+            for (Map.Entry<String, AtomicLong> count : written.entrySet()) {
+                writer.write("N " + count.getKey() + " " + count.getValue().get() + "\n");
+            }
             writer.flush();
         }
         System.exit(0);
@@ -114,7 +131,8 @@ public final class ReplicatedRedisWorkerMain {
         String next();
     }
 
-    private static Thread drawer(String kind, Draw draw, BufferedWriter writer, AtomicLong deadline) {
+    private static Thread drawer(String kind, Draw draw, BufferedWriter writer, AtomicLong deadline,
+            AtomicLong written) {
         Thread thread = new Thread(() -> {
             long failures = 0;
             while (System.nanoTime() - deadline.get() < 0) {
@@ -125,6 +143,7 @@ public final class ReplicatedRedisWorkerMain {
                         writer.write(' ');
                         writer.write(id);
                         writer.write('\n');
+                        written.incrementAndGet();
                     }
                     LockSupport.parkNanos(PAUSE_MICROS * 1000);
                 } catch (IdGenerationException e) {

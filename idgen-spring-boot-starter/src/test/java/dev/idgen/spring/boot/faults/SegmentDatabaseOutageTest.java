@@ -56,8 +56,11 @@ class SegmentDatabaseOutageTest {
         try (HikariDataSource pool = database.endpoint().pool(2)) {
             JdbcSegmentStore store = new JdbcSegmentStore(pool, "idgen_segment_outage",
                     0, SchemaInitialization.ALWAYS, Duration.ofSeconds(2));
+            // An await timeout far above the store's 2 s timeout, so that failing fast (on the failed load) and
+            // waiting the await timeout out are told apart with room for a loaded machine.
+            Duration awaitTimeout = Duration.ofSeconds(30);
             try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
-                    .maxStep(1000).awaitTimeout(Duration.ofSeconds(3)).build()).build()) {
+                    .maxStep(1000).awaitTimeout(awaitTimeout).build()).build()) {
                 long[] first = ids.nextIds("orders", 300); // past the 20% preload threshold
                 long last = first[299];
                 eventually(() -> ids.stats("orders").map(SegmentBufferStats::nextRemaining).orElse(0L) == 1000);
@@ -70,7 +73,10 @@ class SegmentDatabaseOutageTest {
                 }
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class);
-                assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+                assertThat(Duration.ofNanos(System.nanoTime() - started))
+                        .as("failed fast, on the failed load, rather than waiting out the await timeout of %s",
+                                awaitTimeout)
+                        .isLessThan(awaitTimeout.dividedBy(2));
 
                 database.startServer();
                 long afterOutage = ids.nextId("orders");
@@ -88,7 +94,8 @@ class SegmentDatabaseOutageTest {
                             MybatisAutoConfiguration.class, IdgenAutoConfiguration.class,
                             IdgenHealthContributorAutoConfiguration.class))
                     .withPropertyValues("idgen.strategy=segment", "spring.datasource.url=" + database.url(),
-                            "spring.datasource.username=root", "spring.datasource.hikari.connection-timeout=500",
+                            "spring.datasource.username=" + database.endpoint().username(),
+                            "spring.datasource.password=" + database.endpoint().password(), "spring.datasource.hikari.connection-timeout=500",
                             "idgen.jdbc.initialize-schema=always", "idgen.jdbc.table=idgen_segment_startup",
                             "idgen.segment.await-timeout=3s")
                     .run(context -> {

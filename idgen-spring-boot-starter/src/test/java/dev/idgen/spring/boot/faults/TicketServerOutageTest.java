@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,9 +25,30 @@ import org.junit.jupiter.api.Test;
  */
 class TicketServerOutageTest {
 
-    private static TicketServer server(String id, HikariDataSource pool, String table, int offset) {
-        return new TicketServer(id, pool, table, offset, 2, true,
-                Duration.ofSeconds(5), Duration.ofMillis(300), TimeSource.system());
+    private static final Duration RETRY_AFTER = Duration.ofMillis(300);
+
+    private static TicketServer server(String id, HikariDataSource pool, String table, int offset,
+            TimeSource breakerClock) {
+        return new TicketServer(id, pool, table, offset, 2, true, Duration.ofSeconds(5), RETRY_AFTER, breakerClock);
+    }
+
+    /** The system clock, whose monotonic time the test can move on, so that its breaker's retry-after passes. */
+    private static final class SkippingClock implements TimeSource {
+        private final AtomicLong skippedNanos = new AtomicLong();
+
+        @Override
+        public long currentTimeMillis() {
+            return System.currentTimeMillis();
+        }
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime() + skippedNanos.get();
+        }
+
+        void skip(Duration duration) {
+            skippedNanos.addAndGet(duration.toNanos());
+        }
     }
 
     @Test
@@ -35,8 +57,9 @@ class TicketServerOutageTest {
         try (OwnMariaDb own = OwnMariaDb.start();
                 HikariDataSource shared = TestServices.mariadb().pool(2);
                 HikariDataSource second = own.endpoint().pool(2)) {
-            TicketIdService ids = new TicketIdService(
-                    List.of(server("shared", shared, table, 0), server("own", second, table, 1)), false);
+            SkippingClock ownClock = new SkippingClock();
+            TicketIdService ids = new TicketIdService(List.of(server("shared", shared, table, 0, TimeSource.system()),
+                    server("own", second, table, 1, ownClock)), false);
             Set<Long> seen = new HashSet<>();
             List<Long> before = take(ids, 10, seen);
             assertThat(before).anyMatch(id -> id % 2 == 1).anyMatch(id -> id % 2 == 0);
@@ -47,7 +70,7 @@ class TicketServerOutageTest {
             assertThat(ids.servers().get(1).isOpen()).isTrue();
 
             own.startServer();
-            Thread.sleep(400); // past retry-after: the next round probes it
+            ownClock.skip(RETRY_AFTER.plusMillis(1)); // past retry-after however fast this runs: the next round probes it
             List<Long> after = take(ids, 10, seen);
             assertThat(after).as("the restarted server serves again").anyMatch(id -> id % 2 == 1);
             assertThat(ids.servers().get(1).isOpen()).isFalse();

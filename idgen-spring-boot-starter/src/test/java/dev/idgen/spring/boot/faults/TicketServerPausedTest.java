@@ -38,9 +38,9 @@ class TicketServerPausedTest {
         String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         ExecutorService clients = Executors.newFixedThreadPool(8);
         try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = new HikariDataSource()) {
-            pool.setJdbcUrl(own.url());
-            pool.setUsername("root");
-            pool.setPassword("");
+            pool.setJdbcUrl(own.endpoint().url());
+            pool.setUsername(own.endpoint().username());
+            pool.setPassword(own.endpoint().password());
             pool.setMaximumPoolSize(4);
             // The pool's defaults: 30 s to borrow, 5 s to validate. idgen must not wait on them.
             TicketIdService ids = new TicketIdService(List.of(new TicketServer("own", pool, table, 0, 1, true,
