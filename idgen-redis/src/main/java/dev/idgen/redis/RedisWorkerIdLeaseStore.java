@@ -32,9 +32,11 @@ import java.util.List;
  *
  * <p><b>A script that runs twice.</b> Lettuce resends a command whose answer was lost with the connection, after it
  * reconnects, possibly to a node that restarted empty or to a promoted replica. Each script is harmless the second
- * time: a second {@link #ACQUIRE} on the same dataset finds the first run's lease (the owner's, unexpired) taken and
- * grants the next free id; the owner uses the answer it got, and the other lease, never renewed, expires after one
- * ttl and is free again after the reuse delay (a worker id idle for a while, never one held twice). On a node that
+ * time: a second {@link #ACQUIRE} on the same dataset finds the first run's lease, the owner's and unexpired, and grants
+ * that one again (extended by a ttl) rather than a second id: an owner whose acquisition timed out after it ran would
+ * otherwise hold an orphan lease for a ttl, and with every other id taken find none left. A lease with the owner's
+ * name could only come from its own acquisition or renewal, so nobody else held the id in between, and the generator
+ * keeps its IDs increasing across a lease on the same id. On a node that
  * restarted empty or was promoted it meets the warm-up above, like any acquisition there. A second {@link #RENEW}
  * extends the same owner's lease again from the node's clock, later than the holder's own reckoning (the holder stops
  * earlier than the hash says, the safe side); it renews nothing another owner took, since it checks the owner and the
@@ -76,13 +78,20 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             local delay = tonumber(ARGV[4])
             local warm = born(ttl) + ttl + delay
             if now < warm then return {-1, -1, warm - now} end
+            local free
             for id = 0, tonumber(ARGV[2]) do
               local expires = redis.call('HGET', KEYS[1], 'e:' .. id)
-              if not expires or tonumber(expires) + delay <= now then
-                redis.call('HSET', KEYS[1], 'o:' .. id, ARGV[1], 'e:' .. id, fmt(now + ttl))
+              if expires and tonumber(expires) > now and redis.call('HGET', KEYS[1], 'o:' .. id) == ARGV[1] then
+                redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now + ttl))
                 local last = redis.call('HGET', KEYS[1], 't:' .. id)
                 return {id, tonumber(last or '-1'), 0}
               end
+              if not free and (not expires or tonumber(expires) + delay <= now) then free = id end
+            end
+            if free then
+              redis.call('HSET', KEYS[1], 'o:' .. free, ARGV[1], 'e:' .. free, fmt(now + ttl))
+              local last = redis.call('HGET', KEYS[1], 't:' .. free)
+              return {free, tonumber(last or '-1'), 0}
             end
             return {-1, -1, 0}
             """);
