@@ -299,6 +299,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 byNode.put(node, "DOWN: no answer within " + timeout + " (idgen.redis.timeout)");
             } catch (ExecutionException e) {
                 byNode.put(node, "DOWN: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+            } catch (java.util.concurrent.CancellationException e) {
+                byNode.put(node, "DOWN: the connection was closed or reset");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 byNode.put(node, "DOWN: interrupted");
@@ -453,6 +455,12 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 }
             }
             throw new RedisUnavailableException(describe() + " failed " + what + ": " + cause.getMessage(), cause);
+        } catch (java.util.concurrent.CancellationException e) {
+            // Lettuce cancels the commands pending on a connection that is closed or reset, as when another caller's
+            // timeout reconnects during a failover. Like a timeout, the command may or may not have run.
+            roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
+            throw new RedisUnavailableException(describe() + " cancelled " + what + ": its connection was closed or"
+                    + " reset", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(false);

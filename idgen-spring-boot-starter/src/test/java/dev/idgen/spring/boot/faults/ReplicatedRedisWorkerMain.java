@@ -152,9 +152,18 @@ public final class ReplicatedRedisWorkerMain {
                     }
                     LockSupport.parkNanos(10_000_000);
                 } catch (RuntimeException e) {
-                    // Not a failure idgen reports as such: show it whole, and go on (the test sees whether IDs come).
+                    // Not a failure idgen reports as such (every refusal is an IdGenerationException): show it whole,
+                    // and tell the test, whose reader fails on any line that is not an ID.
                     System.err.println("worker " + kind + ": unexpected " + e);
                     e.printStackTrace();
+                    try {
+                        synchronized (writer) {
+                            writer.write("unexpected " + kind + " " + e + "\n");
+                            writer.flush();
+                        }
+                    } catch (java.io.IOException closed) {
+                        return;
+                    }
                     LockSupport.parkNanos(10_000_000);
                 } catch (java.io.IOException e) {
                     return;
