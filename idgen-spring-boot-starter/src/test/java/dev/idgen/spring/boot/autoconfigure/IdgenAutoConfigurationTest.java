@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdService;
@@ -26,6 +27,23 @@ class IdgenAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class));
+
+    @Test
+    void aStoppedContextStartedAgainStillIssuesIdsAndAClosedOneClosesTheService() {
+        SnowflakeGenerator[] generator = new SnowflakeGenerator[1];
+        runner.run(context -> {
+            IdService ids = context.getBean(IdService.class);
+            generator[0] = context.getBean(SnowflakeGenerator.class);
+            long before = ids.nextId();
+            // What the test framework's context cache does to a context it is not using (a pause), and Lifecycle
+            // stop/start: only a close ends the service.
+            context.stop();
+            context.start();
+            assertThat(ids.nextId()).isGreaterThan(before);
+        });
+        assertThatThrownBy(() -> generator[0].nextId()).as("the generator after the context closed")
+                .isInstanceOf(dev.idgen.core.IdGenerationException.class).hasMessageContaining("closed");
+    }
 
     @Test
     void defaultsToSnowflakeWithWorkerZeroAndTheStandardLayout() {
