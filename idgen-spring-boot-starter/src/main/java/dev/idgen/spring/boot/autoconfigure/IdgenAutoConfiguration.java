@@ -115,7 +115,7 @@ public final class IdgenAutoConfiguration {
     }
 
     /**
-     * Closes the service when the context stops, before the connections it uses.
+     * Closes the service when the context closes, before the connections it uses.
      */
     @Bean
     IdgenShutdown idgenShutdown(IdService ids) {
