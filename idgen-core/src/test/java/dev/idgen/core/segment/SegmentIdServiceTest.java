@@ -83,18 +83,8 @@ class SegmentIdServiceTest {
         InMemorySegmentStore memory = new InMemorySegmentStore();
         CountDownLatch secondLoadMayFinish = new CountDownLatch(1);
         List<Thread> loadingThreads = new CopyOnWriteArrayList<>();
-        SegmentStore gated = (name, step) -> {
-            loadingThreads.add(Thread.currentThread());
-            if (loadingThreads.size() > 1) {
-                try {
-                    secondLoadMayFinish.await(2, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return memory.allocate(name, step);
-        };
-        SegmentIdService ids = service(gated, settings(1000).build());
+        SegmentIdService ids = service(holdingLoadsAfterTheFirst(memory, secondLoadMayFinish, loadingThreads),
+                settings(1000).build());
         ids.nextId("orders");
         assertThat(stats(ids, "orders").waits()).isEqualTo(1);
         for (int i = 0; i < 900; i++) {
@@ -233,17 +223,7 @@ class SegmentIdServiceTest {
     void aLaterSegmentStillWaitsOnlyTheAwaitTimeout() throws Exception {
         InMemorySegmentStore real = new InMemorySegmentStore();
         CountDownLatch slowLoads = new CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger allocations = new java.util.concurrent.atomic.AtomicInteger();
-        SegmentStore laterLoadsHang = (name, step) -> {
-            if (allocations.incrementAndGet() > 1) {
-                try {
-                    slowLoads.await(2, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return real.allocate(name, step);
-        };
+        SegmentStore laterLoadsHang = holdingLoadsAfterTheFirst(real, slowLoads, new CopyOnWriteArrayList<>());
         // A first-load timeout far beyond the await timeout, so that waiting the wrong one cannot pass for a slow
         // machine: the later loads hang until the test lets them.
         SegmentIdService ids = service(laterLoadsHang, settings(10).awaitTimeout(Duration.ofMillis(200))
@@ -555,5 +535,25 @@ class SegmentIdServiceTest {
                 .hasMessage("firstLoadTimeout must be between 0 and 5m, but was PT6M");
         assertThat(SegmentSettings.DEFAULTS.minStep()).isEqualTo(1000);
         assertThat(SegmentSettings.DEFAULTS.stripeSize()).isZero();
+    }
+
+    /**
+     * {@code store}, with every allocation after the first held until {@code release} opens (for at most two minutes);
+     * each allocating thread is added to {@code loaders} as it starts.
+     */
+    private static SegmentStore holdingLoadsAfterTheFirst(SegmentStore store, CountDownLatch release,
+            List<Thread> loaders) {
+        java.util.concurrent.atomic.AtomicInteger allocations = new java.util.concurrent.atomic.AtomicInteger();
+        return (name, step) -> {
+            loaders.add(Thread.currentThread());
+            if (allocations.incrementAndGet() > 1) {
+                try {
+                    release.await(2, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return store.allocate(name, step);
+        };
     }
 }
