@@ -1,5 +1,6 @@
 package dev.idgen.spring.boot.faults;
 
+import static dev.idgen.spring.boot.faults.Conditions.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
@@ -33,14 +33,6 @@ class SegmentHealthAndFirstLoadTest {
 
     private static String table() {
         return "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-    }
-
-    private static void eventually(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as(what + " within a minute").isNegative();
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
     }
 
     /** Holds the row of {@code name} locked (FOR UPDATE) until the returned connection rolls back. */

@@ -1,5 +1,6 @@
 package dev.idgen.spring.boot.faults;
 
+import static dev.idgen.spring.boot.faults.Conditions.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -15,8 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,15 +23,6 @@ import org.junit.jupiter.api.Test;
  * keep drawing from the buffer without waiting; the load completes once the lock is released.
  */
 class SegmentRowLockTest {
-
-    private static void eventually(String what, java.util.function.BooleanSupplier condition) {
-        // Generous: on a loaded machine a load can take seconds to reach the database.
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as(what + " within a minute").isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // a poll interval, not a wait for something
-        }
-    }
 
     /** @return how many transactions wait for a row lock, by InnoDB's account, in a statement on {@code table} */
     private static int transactionsWaitingForALockOn(TestServices.JdbcEndpoint endpoint, String table) {
