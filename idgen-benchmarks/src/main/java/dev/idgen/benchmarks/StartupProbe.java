@@ -2,6 +2,10 @@ package dev.idgen.benchmarks;
 
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdService;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
+import dev.idgen.core.form.IdText;
+import dev.idgen.core.form.TextIdForm;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -70,8 +74,11 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
             steps = new BufferingApplicationStartup(STEP_CAPACITY);
             starting.getSpringApplication().setApplicationStartup(steps);
         } else if (event instanceof ApplicationPreparedEvent prepared && Boolean.getBoolean(STAND_IN)) {
-            ((GenericApplicationContext) prepared.getApplicationContext())
-                    .registerBean("idService", StandInIdService.class, StandInIdService::new);
+            // The sample's controller takes an IdService and its entity's @IdgenId an IdForms.
+            GenericApplicationContext context = (GenericApplicationContext) prepared.getApplicationContext();
+            StandInIdService ids = new StandInIdService();
+            context.registerBean("idService", StandInIdService.class, () -> ids);
+            context.registerBean("idForms", StandInIdForms.class, () -> new StandInIdForms(ids));
         } else if (event instanceof ApplicationReadyEvent ready) {
             report(ready);
         }
@@ -207,6 +214,24 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
         @Override
         public DecodedId decode(long id) {
             throw new UnsupportedOperationException("a stand-in for start-up measurements decodes nothing");
+        }
+    }
+
+    /**
+     * The sample's {@link IdForms} on the side without idgen, for the entity's {@code @IdgenId}: decimal strings of the
+     * stand-in's counter.
+     */
+    static final class StandInIdForms implements IdForms {
+
+        private final IdService ids;
+
+        StandInIdForms(IdService ids) {
+            this.ids = ids;
+        }
+
+        @Override
+        public IdForm form(String name) {
+            return new TextIdForm(name, ids.sequence(name), IdText.decimal());
         }
     }
 }
