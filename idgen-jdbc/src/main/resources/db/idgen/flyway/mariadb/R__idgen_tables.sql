@@ -1,5 +1,5 @@
 -- idgen's tables with their default names (idgen.jdbc.table, idgen.ticket.table, idgen.jdbc.worker-table), for
--- Flyway: spring.flyway.locations=classpath:db/migration,classpath:db/migration/idgen/{vendor}
+-- Flyway: add classpath:db/idgen/flyway/{vendor} to spring.flyway.locations (see docs/migrations.md).
 -- A repeatable migration: its statements create only what is missing, so it runs on a new database and on one
 -- where idgen already created its tables, and never takes a version number of yours.
 -- The same DDL as META-INF/idgen/{segment,ticket,worker}-mysql.sql (a test checks it); with other table names, copy
