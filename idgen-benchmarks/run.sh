@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every comparison of the README's performance table, idgen beside its peers in one JVM (contenders alternate
+# Runs every comparison of the performance table in docs/benchmarks.md, idgen beside its peers in one JVM (contenders alternate
 # in short blocks, ratios taken per round), at default settings unless a row names a setting, and prints the table as
 # Markdown with the date, the machine and its load. Needs Redis on 127.0.0.1:6379 and MariaDB on 127.0.0.1:3306 (as
 # the tests do; IDGEN_BENCH_REDIS_HOST/PORT and IDGEN_BENCH_MARIADB_URL point elsewhere).

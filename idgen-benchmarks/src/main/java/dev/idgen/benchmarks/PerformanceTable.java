@@ -31,7 +31,7 @@ import me.ahoo.cosid.segment.SegmentChainId;
 import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
 
 /**
- * Every comparison of the README's performance table, side by side in one JVM ({@link Contest}: contenders alternate
+ * Every comparison of the performance table in docs/benchmarks.md, side by side in one JVM ({@link Contest}: contenders alternate
  * in short blocks, ratios taken per round), at default settings unless a row names a setting. Prints the table as
  * Markdown on standard output (progress on standard error). {@code idgen-benchmarks/run.sh} runs it.
  *

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Segments served from memory, beside CosId's {@code SegmentChainId}, over stores with the same simulated IO: CosId's
  * {@code IdSegmentDistributor.Mock} (step 10, about 4.5 us per fetch) and idgen's in-memory store with that latency,
  * idgen at its default settings. Kept for what plain JMH measures well here: allocation per ID ({@code -prof gc}) and
- * latency; the throughput comparison of the README comes from {@link PerformanceTable}. Subclasses fix the thread
+ * latency; the throughput comparison of docs/benchmarks.md comes from {@link PerformanceTable}. Subclasses fix the thread
  * count.
  */
 @State(Scope.Benchmark)

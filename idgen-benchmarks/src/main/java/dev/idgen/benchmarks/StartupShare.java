@@ -63,7 +63,7 @@ import java.util.zip.ZipInputStream;
  * themselves, beside what is not a bean step (loading classes before their beans, Spring evaluating idgen's
  * conditions and parsing its configuration classes).
  *
- * <p>Markdown for the README goes to standard output, progress to standard error. Exits 0 whether the share is under
+ * <p>Markdown for docs/benchmarks.md goes to standard output, progress to standard error. Exits 0 whether the share is under
  * the 150 ms target or not (the text says which, and what costs it); non-zero only when it could not measure: the
  * sample jar missing, a start failing or taking longer than three minutes.
  */

@@ -3,9 +3,6 @@ package dev.idgen.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
-import org.hibernate.boot.model.naming.CamelCaseToUnderscoresNamingStrategy;
-import org.hibernate.boot.model.naming.Identifier;
-import org.hibernate.engine.jdbc.env.spi.JdbcEnvironment;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -25,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
         // Tables of its own: the shared idgen_ticket's numbers belong to other tests, and the sample's own
         // idgen_sample_orders to the sample run against this database (its IDs from another sequence would collide).
         properties = { "idgen.ticket.table=idgen_sample_orders_ticket",
-                "spring.jpa.hibernate.naming.physical-strategy=dev.idgen.samples.OrdersOnMariaDbTest$OwnTables" })
+                "sample.orders-table=idgen_sample_orders_test" })
 @ActiveProfiles("mariadb-ticket")
 class OrdersOnMariaDbTest {
 
@@ -40,15 +37,6 @@ class OrdersOnMariaDbTest {
     @DynamicPropertySource
     static void mariaDb(DynamicPropertyRegistry registry) {
         SampleMariaDb.register(registry);
-    }
-
-    /** Boot's naming, with the test's suffix on every table: {@code idgen_sample_orders_test}. */
-    public static final class OwnTables extends CamelCaseToUnderscoresNamingStrategy {
-
-        @Override
-        public Identifier toPhysicalTableName(Identifier logicalName, JdbcEnvironment jdbcEnvironment) {
-            return Identifier.toIdentifier(super.toPhysicalTableName(logicalName, jdbcEnvironment).getText() + "_test");
-        }
     }
 
     private long create(String customer) throws Exception {
