@@ -1,18 +1,28 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdSequence;
-import dev.idgen.core.form.IdForm;
-import dev.idgen.core.form.IdForms;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisConfiguration;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentConfiguration;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeConfiguration;
+import dev.idgen.spring.boot.autoconfigure.ticket.TicketConfiguration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -34,8 +44,8 @@ import org.springframework.core.env.Environment;
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
-@Import({ IdgenSnowflakeConfiguration.class, IdgenSegmentConfiguration.class, IdgenTicketConfiguration.class,
-        IdgenRedisStrategyConfiguration.class, IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
+@Import({ SnowflakeConfiguration.class, SegmentConfiguration.class, TicketConfiguration.class,
+        RedisConfiguration.class, RedisBackendConfiguration.class, JdbcLeaseConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     /**
@@ -65,7 +75,7 @@ public final class IdgenAutoConfiguration {
                     definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
                     registry.registerBeanDefinition("idgenSequence." + name, definition);
                 }
-                java.util.Set<String> formed = new java.util.LinkedHashSet<>(generators.named().keySet());
+                Set<String> formed = new LinkedHashSet<>(generators.named().keySet());
                 formed.addAll(generators.standalone().keySet());
                 for (String name : formed) {
                     RootBeanDefinition definition = new RootBeanDefinition(IdForm.class,

@@ -2,14 +2,22 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
+import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.env.Environment;
 
@@ -19,7 +27,7 @@ import org.springframework.core.env.Environment;
  * unset is inherited. The one place that reads the strategies from the environment: conditions, requirement checks
  * and the factories all ask it.
  */
-final class IdgenGenerators {
+public final class IdgenGenerators {
 
     static final String PREFIX = "idgen";
 
@@ -98,21 +106,21 @@ final class IdgenGenerators {
      *
      * @return the generators, or null when a setting is invalid
      */
-    static IdgenGenerators ofValid(Object beans, Environment environment) {
+    public static IdgenGenerators ofValid(Object beans, Environment environment) {
         try {
             return of(beans, environment);
         } catch (InvalidConfigurationPropertyValueException
-                | org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException e) {
+                | InvalidConfigurationPropertyNameException e) {
             return null;
         }
     }
 
     /** Settings one application has once, whatever its generators: set under a generator they would do nothing. */
-    private static final java.util.List<String> SHARED = java.util.List.of("redis.timeout", "redis.buckets",
+    private static final List<String> SHARED = List.of("redis.timeout", "redis.buckets",
             "admin", "enabled");
 
     /** The layout parts a preset fixes: a generator choosing a preset of its own inherits none of them. */
-    private static final java.util.List<String> LAYOUT = java.util.List.of("epoch", "time-unit", "timestamp-bits",
+    private static final List<String> LAYOUT = List.of("epoch", "time-unit", "timestamp-bits",
             "worker-bits", "sequence-bits");
 
     /**
@@ -122,8 +130,8 @@ final class IdgenGenerators {
      */
     private static Definition bind(Binder binder, String name, String prefix, String key) {
         IdgenProperties properties = new IdgenProperties();
-        IdgenTicketProperties ticket = new IdgenTicketProperties();
-        IdgenRedisProperties redis = new IdgenRedisProperties();
+        TicketProperties ticket = new TicketProperties();
+        RedisProperties redis = new RedisProperties();
         binder.bind(PREFIX, Bindable.ofInstance(properties));
         binder.bind(PREFIX + ".ticket", Bindable.ofInstance(ticket));
         binder.bind(PREFIX + ".redis", Bindable.ofInstance(redis));
@@ -141,7 +149,7 @@ final class IdgenGenerators {
             if (isSet(binder, key + ".snowflake.preset")) {
                 // A preset chosen here starts the layout over: top-level bits or units would bend it (a
                 // javascript-safe preset with 10 inherited worker bits would pass 2^53).
-                IdgenSnowflakeProperties snowflake = properties.getSnowflake();
+                SnowflakeProperties snowflake = properties.getSnowflake();
                 for (String part : LAYOUT) {
                     if (!isSet(binder, key + ".snowflake." + part)) {
                         clearLayoutPart(snowflake, part);
@@ -165,7 +173,7 @@ final class IdgenGenerators {
             // sequence sharing what the shards leave.
             int[] bits = IdgenForms.shardLayoutBits(properties.getShard().getLogicalShards(),
                     prefix + ".shard.logical-shards");
-            IdgenSnowflakeProperties snowflake = properties.getSnowflake();
+            SnowflakeProperties snowflake = properties.getSnowflake();
             snowflake.setTimestampBits(bits[0]);
             snowflake.setWorkerBits(bits[1]);
             snowflake.setSequenceBits(bits[2]);
@@ -177,7 +185,7 @@ final class IdgenGenerators {
 
     /** Whether the generator or the top level sets any part of the Snowflake layout, the preset included. */
     private static boolean layoutSet(Binder binder, String key) {
-        for (String root : java.util.List.of(key, PREFIX)) {
+        for (String root : List.of(key, PREFIX)) {
             if (isSet(binder, root + ".snowflake.preset")) {
                 return true;
             }
@@ -195,7 +203,7 @@ final class IdgenGenerators {
                 || binder.bind(name, Bindable.mapOf(String.class, Object.class)).isBound();
     }
 
-    private static void clearLayoutPart(IdgenSnowflakeProperties snowflake, String part) {
+    private static void clearLayoutPart(SnowflakeProperties snowflake, String part) {
         switch (part) {
             case "epoch" -> snowflake.setEpoch(null);
             case "time-unit" -> snowflake.setTimeUnit(null);
@@ -207,12 +215,12 @@ final class IdgenGenerators {
     }
 
     /** The top-level generator, serving every name without a generator of its own. */
-    Definition defaultGenerator() {
+    public Definition defaultGenerator() {
         return defaultGenerator;
     }
 
     /** The generators of their own, by name, in configuration order. */
-    Map<String, Definition> named() {
+    public Map<String, Definition> named() {
         return named;
     }
 
@@ -225,13 +233,13 @@ final class IdgenGenerators {
     }
 
     /** Whether any generator of its own is configured, with a strategy or a standalone form. */
-    boolean hasOwnGenerators() {
+    public boolean hasOwnGenerators() {
         return !named.isEmpty() || !standalone.isEmpty();
     }
 
     /** The default generator first, then the named ones. */
     Iterable<Definition> all() {
-        java.util.List<Definition> all = new java.util.ArrayList<>();
+        List<Definition> all = new ArrayList<>();
         all.add(defaultGenerator);
         all.addAll(named.values());
         return all;
@@ -245,7 +253,7 @@ final class IdgenGenerators {
     /**
      * @return the first generator (default first) that matches, or null
      */
-    Definition find(Predicate<Definition> test) {
+    public Definition find(Predicate<Definition> test) {
         for (Definition definition : all()) {
             if (test.test(definition)) {
                 return definition;
@@ -265,10 +273,10 @@ final class IdgenGenerators {
      * @param redis the {@code idgen.redis.*} settings as they apply to it
      * @param form the form of its IDs
      */
-    record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
-            IdgenTicketProperties ticket, IdgenRedisProperties redis, IdgenForms.Form form) {
+    public record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
+            TicketProperties ticket, RedisProperties redis, IdgenForms.Form form) {
 
-        boolean isDefault() {
+        public boolean isDefault() {
             return PREFIX.equals(prefix);
         }
 
@@ -276,32 +284,32 @@ final class IdgenGenerators {
          * @param relative a key below the generator, for example {@code ticket.table}
          * @return its full property name, for example {@code idgen.generators.invoice.ticket.table}
          */
-        String property(String relative) {
+        public String property(String relative) {
             return prefix + "." + relative;
         }
 
         /** For messages: for example {@code idgen.generators.invoice.strategy=ticket}. */
-        String strategySetting() {
+        public String strategySetting() {
             return property("strategy") + "=" + strategy.value();
         }
 
-        String segmentStoreSetting() {
+        public String segmentStoreSetting() {
             return property("segment.store") + "=" + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT);
         }
 
-        String workerIdAssignerSetting() {
+        public String workerIdAssignerSetting() {
             return property("snowflake.worker-id-assigner") + "="
                     + properties.getSnowflake().getWorkerIdAssigner().name().toLowerCase(Locale.ROOT);
         }
 
         /** Whether this generator uses a Redis backend, and why (a setting), or null. */
-        String redisUse() {
+        public String redisUse() {
             return switch (strategy) {
                 case REDIS -> strategySetting();
-                case SEGMENT -> properties.getSegment().getStore() != IdgenSegmentProperties.StoreType.JDBC
+                case SEGMENT -> properties.getSegment().getStore() != SegmentProperties.StoreType.JDBC
                         ? segmentStoreSetting() : null;
                 case SNOWFLAKE -> properties.getSnowflake().getWorkerIdAssigner()
-                        == IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS ? workerIdAssignerSetting() : null;
+                        == SnowflakeProperties.WorkerIdAssignerType.REDIS ? workerIdAssignerSetting() : null;
                 case TICKET -> null;
             };
         }

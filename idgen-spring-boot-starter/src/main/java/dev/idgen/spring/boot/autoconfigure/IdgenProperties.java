@@ -1,5 +1,16 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.core.NameLimit;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.forms.FormProperties;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
+import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -34,7 +45,7 @@ public class IdgenProperties implements InitializingBean {
      * is refused (NameLimitExceededException, HTTP 400 in the sample); names already served keep working. Names are
      * meant to be a fixed set such as 'orders', never values taken from requests.
      */
-    private int maxNames = dev.idgen.core.segment.SegmentIdService.DEFAULT_MAX_NAMES;
+    private int maxNames = SegmentIdService.DEFAULT_MAX_NAMES;
 
     /**
      * The form of the generator's IDs. Over a strategy's 64-bit IDs: 'number' (decimal strings), 'crockford32' (13
@@ -51,16 +62,16 @@ public class IdgenProperties implements InitializingBean {
     private String prefix;
 
     @NestedConfigurationProperty
-    private final IdgenFormProperties.Shard shard = new IdgenFormProperties.Shard();
+    private final FormProperties.Shard shard = new FormProperties.Shard();
 
     @NestedConfigurationProperty
-    private final IdgenFormProperties.Public publicIds = new IdgenFormProperties.Public();
+    private final FormProperties.Public publicIds = new FormProperties.Public();
 
     @NestedConfigurationProperty
-    private final IdgenFormProperties.Guid guid = new IdgenFormProperties.Guid();
+    private final FormProperties.Guid guid = new FormProperties.Guid();
 
     @NestedConfigurationProperty
-    private final IdgenFormProperties.Flake128 flake128 = new IdgenFormProperties.Flake128();
+    private final FormProperties.Flake128 flake128 = new FormProperties.Flake128();
 
     /**
      * Counting per period on the ticket, segment and redis strategies: 'none', 'daily', 'monthly' or 'yearly'. The ID
@@ -79,16 +90,16 @@ public class IdgenProperties implements InitializingBean {
     /**
      * The time zone whose midnight starts a period.
      */
-    private java.time.ZoneId periodZone = IdgenFormProperties.DEFAULT_PERIOD_ZONE;
+    private ZoneId periodZone = FormProperties.DEFAULT_PERIOD_ZONE;
 
     @NestedConfigurationProperty
-    private final IdgenSnowflakeProperties snowflake = new IdgenSnowflakeProperties();
+    private final SnowflakeProperties snowflake = new SnowflakeProperties();
 
     @NestedConfigurationProperty
-    private final IdgenSegmentProperties segment = new IdgenSegmentProperties();
+    private final SegmentProperties segment = new SegmentProperties();
 
     @NestedConfigurationProperty
-    private final IdgenJdbcProperties jdbc = new IdgenJdbcProperties();
+    private final JdbcProperties jdbc = new JdbcProperties();
 
     private final Admin admin = new Admin();
 
@@ -126,12 +137,12 @@ public class IdgenProperties implements InitializingBean {
 
     /**
      * @return idgen.max-names, checked
-     * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
+     * @throws InvalidConfigurationPropertyValueException naming
      *         idgen.max-names and its range
      */
     public int checkedMaxNames() {
         return InvalidIdgenProperty.rethrowAsProperty("idgen",
-                () -> dev.idgen.core.NameLimit.check(maxNames));
+                () -> NameLimit.check(maxNames));
     }
 
     public String getForm() {
@@ -150,19 +161,19 @@ public class IdgenProperties implements InitializingBean {
         this.prefix = prefix;
     }
 
-    public IdgenFormProperties.Shard getShard() {
+    public FormProperties.Shard getShard() {
         return shard;
     }
 
-    public IdgenFormProperties.Public getPublic() {
+    public FormProperties.Public getPublic() {
         return publicIds;
     }
 
-    public IdgenFormProperties.Guid getGuid() {
+    public FormProperties.Guid getGuid() {
         return guid;
     }
 
-    public IdgenFormProperties.Flake128 getFlake128() {
+    public FormProperties.Flake128 getFlake128() {
         return flake128;
     }
 
@@ -182,23 +193,23 @@ public class IdgenProperties implements InitializingBean {
         this.periodDigits = periodDigits;
     }
 
-    public java.time.ZoneId getPeriodZone() {
+    public ZoneId getPeriodZone() {
         return periodZone;
     }
 
-    public void setPeriodZone(java.time.ZoneId periodZone) {
+    public void setPeriodZone(ZoneId periodZone) {
         this.periodZone = periodZone;
     }
 
-    public IdgenSnowflakeProperties getSnowflake() {
+    public SnowflakeProperties getSnowflake() {
         return snowflake;
     }
 
-    public IdgenSegmentProperties getSegment() {
+    public SegmentProperties getSegment() {
         return segment;
     }
 
-    public IdgenJdbcProperties getJdbc() {
+    public JdbcProperties getJdbc() {
         return jdbc;
     }
 
@@ -237,16 +248,16 @@ public class IdgenProperties implements InitializingBean {
         private String prefix;
 
         @NestedConfigurationProperty
-        private final IdgenFormProperties.Shard shard = new IdgenFormProperties.Shard();
+        private final FormProperties.Shard shard = new FormProperties.Shard();
 
         @NestedConfigurationProperty
-        private final IdgenFormProperties.Public publicIds = new IdgenFormProperties.Public();
+        private final FormProperties.Public publicIds = new FormProperties.Public();
 
         @NestedConfigurationProperty
-        private final IdgenFormProperties.Guid guid = new IdgenFormProperties.Guid();
+        private final FormProperties.Guid guid = new FormProperties.Guid();
 
         @NestedConfigurationProperty
-        private final IdgenFormProperties.Flake128 flake128 = new IdgenFormProperties.Flake128();
+        private final FormProperties.Flake128 flake128 = new FormProperties.Flake128();
 
         /**
          * Counting per period on the ticket, segment and redis strategies: 'none', 'daily', 'monthly' or 'yearly'. The ID
@@ -265,22 +276,22 @@ public class IdgenProperties implements InitializingBean {
         /**
          * The time zone whose midnight starts a period.
          */
-        private java.time.ZoneId periodZone;
+        private ZoneId periodZone;
 
         @NestedConfigurationProperty
-    private final IdgenSnowflakeProperties snowflake = new IdgenSnowflakeProperties();
+    private final SnowflakeProperties snowflake = new SnowflakeProperties();
 
         @NestedConfigurationProperty
-    private final IdgenSegmentProperties segment = new IdgenSegmentProperties();
+    private final SegmentProperties segment = new SegmentProperties();
 
         @NestedConfigurationProperty
-    private final IdgenJdbcProperties jdbc = new IdgenJdbcProperties();
+    private final JdbcProperties jdbc = new JdbcProperties();
 
         @NestedConfigurationProperty
-        private final IdgenTicketProperties ticket = new IdgenTicketProperties();
+        private final TicketProperties ticket = new TicketProperties();
 
         @NestedConfigurationProperty
-        private final IdgenRedisProperties redis = new IdgenRedisProperties();
+        private final RedisProperties redis = new RedisProperties();
 
         public String getStrategy() {
             return strategy;
@@ -306,19 +317,19 @@ public class IdgenProperties implements InitializingBean {
             this.prefix = prefix;
         }
 
-        public IdgenFormProperties.Shard getShard() {
+        public FormProperties.Shard getShard() {
             return shard;
         }
 
-        public IdgenFormProperties.Public getPublic() {
+        public FormProperties.Public getPublic() {
             return publicIds;
         }
 
-        public IdgenFormProperties.Guid getGuid() {
+        public FormProperties.Guid getGuid() {
             return guid;
         }
 
-        public IdgenFormProperties.Flake128 getFlake128() {
+        public FormProperties.Flake128 getFlake128() {
             return flake128;
         }
 
@@ -338,31 +349,31 @@ public class IdgenProperties implements InitializingBean {
             this.periodDigits = periodDigits;
         }
 
-        public java.time.ZoneId getPeriodZone() {
+        public ZoneId getPeriodZone() {
             return periodZone;
         }
 
-        public void setPeriodZone(java.time.ZoneId periodZone) {
+        public void setPeriodZone(ZoneId periodZone) {
             this.periodZone = periodZone;
         }
 
-        public IdgenSnowflakeProperties getSnowflake() {
+        public SnowflakeProperties getSnowflake() {
             return snowflake;
         }
 
-        public IdgenSegmentProperties getSegment() {
+        public SegmentProperties getSegment() {
             return segment;
         }
 
-        public IdgenJdbcProperties getJdbc() {
+        public JdbcProperties getJdbc() {
             return jdbc;
         }
 
-        public IdgenTicketProperties getTicket() {
+        public TicketProperties getTicket() {
             return ticket;
         }
 
-        public IdgenRedisProperties getRedis() {
+        public RedisProperties getRedis() {
             return redis;
         }
     }

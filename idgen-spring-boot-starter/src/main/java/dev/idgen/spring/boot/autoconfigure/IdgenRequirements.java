@@ -5,6 +5,10 @@ import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
+import java.util.Arrays;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -51,7 +55,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
             switch (definition.strategy()) {
                 case SEGMENT -> {
                     boolean jdbc = definition.properties().getSegment().getStore()
-                            == IdgenSegmentProperties.StoreType.JDBC;
+                            == SegmentProperties.StoreType.JDBC;
                     String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
                     Class<?>[] store = definition.isDefault()
                             ? new Class<?>[] { SegmentStore.class, IdService.class } : own;
@@ -69,7 +73,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
                 }
                 case SNOWFLAKE -> {
                     if (definition.properties().getSnowflake().getWorkerIdAssigner()
-                            == IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS) {
+                            == SnowflakeProperties.WorkerIdAssignerType.REDIS) {
                         require(REDIS, definition.workerIdAssignerSetting(), classLoader, beanFactory,
                                 definition.isDefault() ? new Class<?>[] { WorkerIdLeaseStore.class,
                                         WorkerIdAssigner.class } : own);
@@ -84,7 +88,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
 
     /** An application's own DataSource bean also waives spring-boot-jdbc. */
     private static Class<?>[] withDataSource(Class<?>[] pieces) {
-        Class<?>[] with = java.util.Arrays.copyOf(pieces, pieces.length + 1);
+        Class<?>[] with = Arrays.copyOf(pieces, pieces.length + 1);
         with[pieces.length] = DataSource.class;
         return with;
     }
@@ -130,7 +134,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
         }
         int nested = className.indexOf('$');
         String topLevel = nested < 0 ? className : className.substring(0, nested);
-        return topLevel.startsWith(OWN_CONFIGURATION + "Idgen") && topLevel.endsWith("Configuration");
+        return topLevel.startsWith(OWN_CONFIGURATION) && topLevel.endsWith("Configuration");
     }
 
     /**
