@@ -10,10 +10,7 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
-import dev.idgen.spring.boot.autoconfigure.redis.RedisConfiguration;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentConfiguration;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeConfiguration;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketConfiguration;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -32,7 +29,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportSelector;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Auto-configuration for idgen: an {@link IdService} whose default generator has the strategy {@code idgen.strategy}
@@ -44,8 +43,8 @@ import org.springframework.core.env.Environment;
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
-@Import({ SnowflakeConfiguration.class, SegmentConfiguration.class, TicketConfiguration.class,
-        RedisConfiguration.class, RedisBackendConfiguration.class, JdbcLeaseConfiguration.class })
+@Import({ IdgenAutoConfiguration.StrategyConfigurations.class, RedisBackendConfiguration.class,
+        JdbcLeaseConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     /**
@@ -180,6 +179,19 @@ public final class IdgenAutoConfiguration {
             } catch (Exception e) {
                 failure.addSuppressed(e);
             }
+        }
+    }
+
+    /**
+     * Each strategy's configuration ({@link IdgenStrategy#configuration()}), in the order of
+     * {@link IdgenProperties.Strategy}; each matches only when a generator uses its strategy.
+     */
+    static final class StrategyConfigurations implements ImportSelector {
+
+        @Override
+        public String[] selectImports(AnnotationMetadata metadata) {
+            return Arrays.stream(IdgenProperties.Strategy.values())
+                    .map(strategy -> strategy.descriptor().configuration().getName()).toArray(String[]::new);
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.idgen.spring.boot.autoconfigure;
 
-import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import java.util.HashMap;
 import java.util.Locale;
@@ -91,18 +90,8 @@ final class IdgenGeneratorChecks {
     private static void checkTables(IdgenGenerators generators) {
         Map<String, Use> tables = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            JdbcProperties jdbc = definition.properties().getJdbc();
-            switch (definition.strategy()) {
-                case SEGMENT, REDIS -> claim(tables, jdbc.getTable(), "segment", definition.property("jdbc.table"));
-                case TICKET -> claim(tables, definition.ticket().getTable(), "ticket",
-                        definition.property("ticket.table"));
-                case SNOWFLAKE -> {
-                    if (definition.properties().getSnowflake().getWorkerIdAssigner()
-                            == SnowflakeProperties.WorkerIdAssignerType.JDBC) {
-                        claim(tables, jdbc.getWorkerTable(), "worker id lease",
-                                definition.property("jdbc.worker-table"));
-                    }
-                }
+            for (IdgenStrategy.TableClaim claim : definition.strategy().descriptor().tables(definition)) {
+                claim(tables, claim.table(), claim.kind(), claim.property());
             }
         }
     }

@@ -4,7 +4,6 @@ import dev.idgen.core.IdArguments;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
 import java.util.ArrayList;
@@ -304,14 +303,7 @@ public final class IdgenGenerators {
 
         /** Whether this generator uses a Redis backend, and why (a setting), or null. */
         public String redisUse() {
-            return switch (strategy) {
-                case REDIS -> strategySetting();
-                case SEGMENT -> properties.getSegment().getStore() != SegmentProperties.StoreType.JDBC
-                        ? segmentStoreSetting() : null;
-                case SNOWFLAKE -> properties.getSnowflake().getWorkerIdAssigner()
-                        == SnowflakeProperties.WorkerIdAssignerType.REDIS ? workerIdAssignerSetting() : null;
-                case TICKET -> null;
-            };
+            return strategy.descriptor().redisUse(this);
         }
     }
 }

@@ -7,9 +7,13 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.forms.FormProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
+import dev.idgen.spring.boot.autoconfigure.ticket.TicketStrategy;
 import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -417,19 +421,32 @@ public class IdgenProperties implements InitializingBean {
     public enum Strategy {
 
         /** Snowflake: timestamp, worker id and sequence; no server at run time. */
-        SNOWFLAKE,
+        SNOWFLAKE(new SnowflakeStrategy()),
 
         /** Segments (号段): blocks of IDs leased from a store and served from memory. */
-        SEGMENT,
+        SEGMENT(new SegmentStrategy()),
 
         /**
          * Flickr-style ticket servers: a database row update per call, no caching; concurrent calls for one name share
          * one update.
          */
-        TICKET,
+        TICKET(new TicketStrategy()),
 
         /** One Redis {@code INCR} per call, inside windows reserved from a database. */
-        REDIS;
+        REDIS(new RedisStrategy());
+
+        private final IdgenStrategy descriptor;
+
+        Strategy(IdgenStrategy descriptor) {
+            this.descriptor = descriptor;
+        }
+
+        /**
+         * @return what the strategy is: its configuration, requirements, tables, health, meters, ...
+         */
+        public IdgenStrategy descriptor() {
+            return descriptor;
+        }
 
         /**
          * @return the property value, for example {@code snowflake}

@@ -5,28 +5,15 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
-import dev.idgen.core.lease.RenewingWorkerIdLease;
-import dev.idgen.core.segment.SegmentBufferStats;
-import dev.idgen.core.segment.SegmentIdService;
-import dev.idgen.core.snowflake.SnowflakeGenerator;
-import dev.idgen.core.snowflake.SnowflakeIdService;
-import dev.idgen.core.spi.WorkerIdLease;
-import dev.idgen.jdbc.TicketIdService;
-import dev.idgen.jdbc.TicketServer;
 import dev.idgen.redis.BucketedRedisSequence;
-import dev.idgen.redis.RedisIdService;
-import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
-import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentHealth;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -167,94 +154,13 @@ public final class IdgenEndpoint {
         }
         // A period or shard wrapper keeps no state of its own: the generator underneath is what there is to show.
         IdService backend = ForwardingIdService.innermost(service);
-        if (backend instanceof SnowflakeIdService snowflake) {
-            snowflake(detail, snowflake.generator());
-        } else if (backend instanceof SegmentIdService segments) {
-            detail.put("segments", segments(segments));
-            Map<String, Object> failovers = JdbcFailoverDetails.of(segments.store());
-            if (!failovers.isEmpty()) {
-                detail.put("failover", failovers);
-            }
-        } else if (backend instanceof TicketIdService tickets) {
-            detail.put("breakers", breakers(tickets));
-            Map<String, Object> failovers = new LinkedHashMap<>();
-            for (TicketServer server : tickets.servers()) {
-                failovers.put(server.id(), JdbcFailoverDetails.of(server));
-            }
-            detail.put("failover", failovers);
+        for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
+            strategy.descriptor().describe(backend, detail);
         }
-        if (REDIS_PRESENT) {
-            RedisParts.describe(detail, backend,
-                    RoutingIdService.DEFAULT_GENERATOR.equals(name) ? readableIds : null);
+        if (REDIS_PRESENT && RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
+            RedisParts.describe(detail, readableIds);
         }
         return detail;
-    }
-
-    private static void snowflake(Map<String, Object> detail, SnowflakeGenerator generator) {
-        WorkerIdLease lease = generator.lease();
-        detail.put("workerId", lease.workerId());
-        if (lease instanceof RenewingWorkerIdLease renewing) {
-            Map<String, Object> leased = new LinkedHashMap<>();
-            leased.put("owner", renewing.owner());
-            leased.put("valid", renewing.isValid());
-            leased.put("timeLeft", nonNegative(renewing.remaining()).toString());
-            leased.put("renewals", renewing.renewals());
-            leased.put("renewalFailures", renewing.renewalFailures());
-            if (renewing.lastProblem() != null) {
-                leased.put("lastProblem", renewing.lastProblem());
-            }
-            detail.put("lease", leased);
-        }
-        detail.put("lastTimestamp", Instant.ofEpochMilli(generator.lastTimestampMillis()).toString());
-        Map<String, Object> layout = new LinkedHashMap<>();
-        layout.put("exhaustsAt", generator.layout().exhaustedAt().toString());
-        layout.put("remainingLifetimeDays", Math.max(0, generator.remainingLifetime().toDays()));
-        detail.put("layout", layout);
-        detail.put("clockBehindMillis", generator.clockBehindMillis());
-        detail.put("closed", generator.isClosed());
-    }
-
-    private static Duration nonNegative(Duration duration) {
-        return duration.isNegative() ? Duration.ZERO : duration;
-    }
-
-    /** The names by urgency as the health lists them: refusing first, then fewest IDs left. */
-    private static Map<String, Object> segments(SegmentIdService segments) {
-        List<SegmentBufferStats> all = new ArrayList<>(segments.stats());
-        all.sort(Comparator.comparing((SegmentBufferStats stats) -> !stats.refusing())
-                .thenComparingLong(SegmentBufferStats::remaining).thenComparing(SegmentBufferStats::name));
-        Map<String, Object> names = new LinkedHashMap<>();
-        for (SegmentBufferStats stats : all.subList(0, Math.min(LISTED_NAMES, all.size()))) {
-            Map<String, Object> buffer = new LinkedHashMap<>();
-            buffer.put("remaining", stats.remaining());
-            buffer.put("step", stats.step());
-            buffer.put("served", stats.served());
-            buffer.put("waits", stats.waits());
-            buffer.put("loads", stats.fetches());
-            buffer.put("failedLoads", stats.fetchFailures());
-            buffer.put("lastLoad", stats.lastLoadMillis() < 0 ? null
-                    : Instant.ofEpochMilli(stats.lastLoadMillis()).toString());
-            buffer.put("loading", stats.loading());
-            buffer.put("refusing", stats.refusing());
-            if (stats.lastFailure() != null) {
-                buffer.put("lastFailure", stats.lastFailure());
-            }
-            names.put(stats.name(), buffer);
-        }
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("nameCount", all.size());
-        detail.put("maxNames", segments.maxNames());
-        detail.put("names", names);
-        detail.put("namesNotListed", all.size() - names.size());
-        return detail;
-    }
-
-    private static Map<String, Object> breakers(TicketIdService tickets) {
-        Map<String, Object> servers = new LinkedHashMap<>();
-        for (TicketServer server : tickets.servers()) {
-            servers.put(server.id(), server.isOpen() ? "open" : "closed");
-        }
-        return servers;
     }
 
     /**
@@ -265,16 +171,10 @@ public final class IdgenEndpoint {
     public record GeneratorsDescriptor(Map<String, Map<String, Object>> generators) implements OperationResponseBody {
     }
 
-    /** The Redis parts, kept apart so that the endpoint loads no Redis class when Lettuce is absent. */
+    /** The readable IDs' Redis parts, kept apart so that the endpoint loads no Redis class when Lettuce is absent. */
     private static final class RedisParts {
 
-        static void describe(Map<String, Object> detail, IdService backend, ReadableIdService readableIds) {
-            if (backend instanceof RedisIdService redis) {
-                detail.put("redis", redis.counter().redis().describe());
-                detail.put("windowsReserved", redis.counter().windowsReserved());
-                detail.put("countersLost", redis.counter().lostCounters());
-                detail.put("failoversSeen", redis.counter().failovers());
-            }
+        static void describe(Map<String, Object> detail, ReadableIdService readableIds) {
             if (readableIds instanceof BucketedRedisSequence buckets) {
                 Map<String, Object> breakers = new LinkedHashMap<>();
                 breakers.put("buckets", buckets.bucketCount());

@@ -8,7 +8,6 @@ import dev.idgen.core.form.IdForms;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -64,16 +63,6 @@ public final class IdgenEndpointAutoConfiguration {
     }
 
     private static String store(IdgenGenerators.Definition definition) {
-        return switch (definition.strategy()) {
-            case SEGMENT -> definition.properties().getSegment().getStore().name().toLowerCase(Locale.ROOT);
-            case SNOWFLAKE -> switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
-                // A fixed worker id is kept nowhere.
-                case STATIC -> null;
-                default -> definition.properties().getSnowflake().getWorkerIdAssigner().name()
-                        .toLowerCase(Locale.ROOT);
-            };
-            case TICKET -> "jdbc";
-            case REDIS -> "redis";
-        };
+        return definition.strategy().descriptor().store(definition);
     }
 }

@@ -6,12 +6,12 @@ import dev.idgen.core.RoutingIdService;
 import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategyBeans;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentHealth;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeHealth;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketHealth;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -24,7 +24,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * The {@code idgen} health contributor, when Spring Boot's health API is on the classpath
@@ -34,6 +37,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(IdService.class)
 @ConditionalOnEnabledHealthIndicator("idgen")
+@Import(IdgenHealthContributorAutoConfiguration.StrategyHealthRegistrar.class)
 public final class IdgenHealthContributorAutoConfiguration {
 
     @Bean
@@ -53,21 +57,6 @@ public final class IdgenHealthContributorAutoConfiguration {
             List<IdgenGeneratorHealth> contributors) {
         // The application's own IdService, if it defined one, is the only generator idgen can see.
         return new IdgenGeneratorsHealthContributor(RoutingIdService.generatorsOf(idService), contributors);
-    }
-
-    @Bean
-    SnowflakeHealth idgenSnowflakeHealth() {
-        return new SnowflakeHealth();
-    }
-
-    @Bean
-    SegmentHealth idgenSegmentHealth() {
-        return new SegmentHealth();
-    }
-
-    @Bean
-    TicketHealth idgenTicketHealth() {
-        return new TicketHealth();
     }
 
     /**
@@ -106,6 +95,17 @@ public final class IdgenHealthContributorAutoConfiguration {
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
             return generators == null || !generators.hasOwnGenerators() ? ConditionOutcome.noMatch("no idgen.generators") : ConditionOutcome.match("idgen.generators");
+        }
+    }
+
+    /**
+     * Each strategy's part of a generator's health ({@link IdgenStrategy#health()}), as a bean.
+     */
+    static final class StrategyHealthRegistrar implements ImportBeanDefinitionRegistrar {
+
+        @Override
+        public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+            IdgenStrategyBeans.register(registry, IdgenStrategy::health, "Health");
         }
     }
 }

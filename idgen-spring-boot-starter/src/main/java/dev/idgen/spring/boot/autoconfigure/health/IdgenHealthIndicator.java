@@ -3,10 +3,8 @@ package dev.idgen.spring.boot.autoconfigure.health;
 import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentHealth;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeHealth;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketHealth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,8 +78,13 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
      * @return a contributor for every backend on the classpath; Redis's only when Lettuce is there
      */
     static List<IdgenGeneratorHealth> defaultContributors() {
-        List<IdgenGeneratorHealth> contributors = new ArrayList<>(List.of(new SnowflakeHealth(),
-                new SegmentHealth(), new TicketHealth()));
+        List<IdgenGeneratorHealth> contributors = new ArrayList<>();
+        for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
+            IdgenGeneratorHealth health = strategy.descriptor().health();
+            if (health != null) {
+                contributors.add(health);
+            }
+        }
         if (ClassUtils.isPresent("io.lettuce.core.RedisClient",
                 IdgenHealthIndicator.class.getClassLoader())) {
             contributors.add(new RedisHealth(null, null));

@@ -3,12 +3,11 @@ package dev.idgen.spring.boot.autoconfigure.metrics;
 import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentMeters;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeMeters;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketMeters;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -44,7 +43,7 @@ public final class IdgenMeterBinder implements MeterBinder {
      * @param idService the service: one generator, or a {@link RoutingIdService}
      */
     public IdgenMeterBinder(IdService idService) {
-        this(idService, List.of(new SnowflakeMeters(), new SegmentMeters(), new TicketMeters()));
+        this(idService, strategyMeters());
     }
 
     /**
@@ -54,6 +53,17 @@ public final class IdgenMeterBinder implements MeterBinder {
     public IdgenMeterBinder(IdService idService, List<IdgenGeneratorMeters> meters) {
         this.idService = idService;
         this.meters = List.copyOf(meters);
+    }
+
+    private static List<IdgenGeneratorMeters> strategyMeters() {
+        List<IdgenGeneratorMeters> meters = new ArrayList<>();
+        for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
+            IdgenGeneratorMeters strategyMeters = strategy.descriptor().meters();
+            if (strategyMeters != null) {
+                meters.add(strategyMeters);
+            }
+        }
+        return meters;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.idgen.spring.boot.autoconfigure.redis;
 
-import dev.idgen.core.IdService;
 import dev.idgen.core.NameLimit;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.TimeSource;
@@ -9,7 +8,6 @@ import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.redis.BucketedRedisSequence;
 import dev.idgen.redis.DualSegmentStore;
-import dev.idgen.redis.RedisIdService;
 import dev.idgen.redis.RedisKeys;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
@@ -25,7 +23,6 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentConfiguration;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
