@@ -4,9 +4,11 @@ import dev.idgen.core.IdSequence;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.form.FormOnlyIdService;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
@@ -100,8 +102,8 @@ public final class IdgenAutoConfiguration {
     @ConditionalOnMissingBean
     IdService idService(IdgenGenerators generators, List<IdgenGeneratorFactory> factories, TimeSource timeSource) {
         IdgenGeneratorChecks.check(generators);
-        generators.all().forEach(IdgenForms::check);
-        generators.standalone().values().forEach(IdgenForms::check);
+        generators.all().forEach(IdgenFormFactory::check);
+        generators.standalone().values().forEach(IdgenFormFactory::check);
         Map<IdgenProperties.Strategy, IdgenGeneratorFactory> byStrategy = new EnumMap<>(
                 IdgenProperties.Strategy.class);
         factories.forEach(factory -> byStrategy.put(factory.strategy(), factory));
@@ -114,7 +116,7 @@ public final class IdgenAutoConfiguration {
             generators.named().forEach((name, definition) -> named.put(name,
                     create(byStrategy, definition, timeSource)));
             generators.standalone().forEach((name, definition) -> named.put(name,
-                    IdgenForms.standalone(definition, timeSource)));
+                    IdgenFormFactory.standalone(definition, timeSource)));
             return new RoutingIdService(defaultGenerator, named);
         } catch (RuntimeException e) {
             named.values().forEach(service -> closeQuietly(service, e));
@@ -140,9 +142,9 @@ public final class IdgenAutoConfiguration {
         IdgenForms forms = new IdgenForms(ids, generators.defaultGenerator());
         Map<String, IdService> routed = RoutingIdService.generatorsOf(ids);
         generators.named().forEach((name, definition) -> forms.put(name,
-                IdgenForms.form(definition, name, ids.sequence(name), routed.get(name))));
+                IdgenFormFactory.form(definition, name, ids.sequence(name), routed.get(name))));
         generators.standalone().forEach((name, definition) -> {
-            if (routed.get(name) instanceof IdgenForms.FormOnlyIdService formOnly) {
+            if (routed.get(name) instanceof FormOnlyIdService formOnly) {
                 forms.put(name, formOnly.form());
             }
         });
@@ -153,7 +155,7 @@ public final class IdgenAutoConfiguration {
             IdgenGenerators.Definition definition, TimeSource timeSource) {
         IdService base = create(factories, definition);
         try {
-            return IdgenForms.shape(definition, base, timeSource);
+            return IdgenFormFactory.shape(definition, base, timeSource);
         } catch (RuntimeException e) {
             closeQuietly(base, e);
             throw e;

@@ -2,7 +2,8 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.RoutingIdService;
-import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
+import dev.idgen.spring.boot.autoconfigure.forms.Form;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
@@ -156,8 +157,8 @@ public final class IdgenGenerators {
                 }
             }
         }
-        IdgenForms.Form form = IdgenForms.Form.of(properties.getForm(), prefix + ".form");
-        if ((form.standalone() || form == IdgenForms.Form.SHARD) && prefix.equals(PREFIX)) {
+        Form form = Form.of(properties.getForm(), prefix + ".form");
+        if ((form.standalone() || form == Form.SHARD) && prefix.equals(PREFIX)) {
             throw new InvalidConfigurationPropertyValueException(PREFIX + ".form", properties.getForm(), "the "
                     + form.value() + " form needs a generator of its own: set " + GENERATORS + ".<name>.form="
                     + form.value());
@@ -167,10 +168,10 @@ public final class IdgenGenerators {
                     "the " + form.value() + " form (" + prefix + ".form) issues IDs of its own, with no strategy:"
                             + " remove " + prefix + ".strategy");
         }
-        if (form == IdgenForms.Form.SHARD && !layoutSet(binder, key)) {
+        if (form == Form.SHARD && !layoutSet(binder, key)) {
             // The shard bits need room below bit 63: an unset layout becomes 41 bits of milliseconds with worker and
             // sequence sharing what the shards leave.
-            int[] bits = IdgenForms.shardLayoutBits(properties.getShard().getLogicalShards(),
+            int[] bits = IdgenFormFactory.shardLayoutBits(properties.getShard().getLogicalShards(),
                     prefix + ".shard.logical-shards");
             SnowflakeProperties snowflake = properties.getSnowflake();
             snowflake.setTimestampBits(bits[0]);
@@ -273,7 +274,7 @@ public final class IdgenGenerators {
      * @param form the form of its IDs
      */
     public record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
-            TicketProperties ticket, RedisProperties redis, IdgenForms.Form form) {
+            TicketProperties ticket, RedisProperties redis, Form form) {
 
         public boolean isDefault() {
             return PREFIX.equals(prefix);

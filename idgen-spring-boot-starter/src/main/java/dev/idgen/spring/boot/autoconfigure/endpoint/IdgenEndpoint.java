@@ -5,7 +5,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.RoutingIdService;
-import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
+import dev.idgen.core.form.FormOnlyIdService;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.redis.BucketedRedisSequence;
@@ -115,7 +115,7 @@ public final class IdgenEndpoint {
 
     /** Reads without starting a sequence when the forms are idgen's own. */
     private IdForm form(String generator) {
-        return forms instanceof IdgenForms idgen ? idgen.decoder(generator) : forms.form(generator);
+        return forms.decoder(generator);
     }
 
     private IdService generatorNamed(String generator) {
@@ -144,7 +144,7 @@ public final class IdgenEndpoint {
 
     private Map<String, Object> describe(String name, IdService service) {
         Map<String, Object> detail = new LinkedHashMap<>();
-        boolean formOnly = service instanceof IdgenForms.FormOnlyIdService;
+        boolean formOnly = service instanceof FormOnlyIdService;
         if (!formOnly) {
             detail.put("strategy", service.strategy());
         }

@@ -7,7 +7,7 @@ import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
 import dev.idgen.jdbc.TicketServer;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.commons.logging.Log;
@@ -63,7 +63,7 @@ public final class JdbcFailoverDetails {
      * @param configured the configured jump
      */
     public static long jump(IdgenGenerators.Definition definition, long configured) {
-        Period period = IdgenForms.period(definition);
+        Period period = IdgenFormFactory.period(definition);
         if (period == null) {
             return configured;
         }
