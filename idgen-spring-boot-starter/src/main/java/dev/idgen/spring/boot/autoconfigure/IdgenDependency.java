@@ -23,6 +23,10 @@ public record IdgenDependency(String what, String coordinates, String... classes
             "org.springframework.boot:spring-boot-starter-data-redis (spring-boot-data-redis and lettuce-core)",
             "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory", "io.lettuce.core.RedisClient");
 
+    /** The public and shard forms: FF1 on Bouncy Castle, and xxHash64 from zero-allocation-hashing. */
+    public static final IdgenDependency FORMS = new IdgenDependency("idgen-forms (the public and shard forms)",
+            "dev.idgen:idgen-forms", "dev.idgen.forms.publicid.PublicIdCodec", "dev.idgen.forms.shard.ShardedSnowflake");
+
     /**
      * @return the first of its classes that {@code classLoader} cannot load, or null when it is present
      */

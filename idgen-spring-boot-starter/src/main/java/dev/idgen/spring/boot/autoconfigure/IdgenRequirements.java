@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.ReadableIdService;
+import dev.idgen.core.form.IdForms;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -12,9 +13,9 @@ import org.springframework.core.env.Environment;
 
 /**
  * Checks idgen's settings before any bean is created: an unknown {@code idgen.strategy}, and an optional dependency
- * that the chosen strategy or option needs but the classpath lacks. Without this check an unknown strategy surfaces
- * as "a bean of type IdService could not be found" in whichever bean injects it first, and a missing library as a
- * raw {@link NoClassDefFoundError}.
+ * that the chosen strategy, form or option needs but the classpath lacks (Lettuce, spring-boot-jdbc, idgen-forms).
+ * Without this check an unknown strategy surfaces as "a bean of type IdService could not be found" in whichever bean
+ * injects it first, and a missing library as a raw {@link NoClassDefFoundError}.
  *
  * <p>A requirement is waived when the application defines the piece itself (its own {@code IdService},
  * {@code SegmentStore}, ...), as idgen's {@code @ConditionalOnMissingBean} back-offs would let it.
@@ -37,6 +38,12 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
             for (IdgenStrategy.Requirement requirement : definition.strategy().descriptor().requirements(definition)) {
                 require(requirement.dependency(), requirement.feature(), classLoader, beanFactory,
                         requirement.waivedByArray());
+            }
+            if (definition.form().needsFormsModule()) {
+                // The default generator's form is the IdForms bean, which the application may define itself.
+                require(IdgenDependency.FORMS, definition.property("form") + "=" + definition.form().value(),
+                        classLoader, beanFactory, definition.isDefault() ? new Class<?>[] { IdForms.class }
+                                : new Class<?>[0]);
             }
         }
         if (Binder.get(environment).bind("idgen.redis.buckets.enabled", Boolean.class).orElse(false)) {
