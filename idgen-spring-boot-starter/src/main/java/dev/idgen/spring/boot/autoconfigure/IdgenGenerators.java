@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -75,8 +76,8 @@ public final class IdgenGenerators {
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
         Map<String, Definition> standalone = new LinkedHashMap<>();
-        Map<String, IdgenProperties.Generator> configured = binder
-                .bind(GENERATORS, Bindable.mapOf(String.class, IdgenProperties.Generator.class))
+        Map<String, GeneratorProperties> configured = binder
+                .bind(GENERATORS, Bindable.mapOf(String.class, GeneratorProperties.class))
                 .orElse(Map.of());
         for (String name : configured.keySet()) {
             String prefix = GENERATORS + "." + name;
@@ -115,13 +116,12 @@ public final class IdgenGenerators {
         }
     }
 
-    /** Settings one application has once, whatever its generators: set under a generator they would do nothing. */
-    private static final List<String> SHARED = List.of("redis.timeout", "redis.buckets",
-            "admin", "enabled");
-
-    /** The layout parts a preset fixes: a generator choosing a preset of its own inherits none of them. */
-    private static final List<String> LAYOUT = List.of("epoch", "time-unit", "timestamp-bits",
-            "worker-bits", "sequence-bits");
+    /**
+     * Settings one application has once, whatever its generators: set under a generator they would do nothing. Each
+     * list is declared beside the fields it names.
+     */
+    private static final List<String> SHARED = Stream.concat(
+            RedisProperties.SHARED.stream().map(key -> "redis." + key), IdgenProperties.SHARED.stream()).toList();
 
     /**
      * @param prefix where the generator's settings live, for messages: {@code idgen.generators.order.v2}
@@ -130,11 +130,7 @@ public final class IdgenGenerators {
      */
     private static Definition bind(Binder binder, String name, String prefix, String key) {
         IdgenProperties properties = new IdgenProperties();
-        TicketProperties ticket = new TicketProperties();
-        RedisProperties redis = new RedisProperties();
         binder.bind(PREFIX, Bindable.ofInstance(properties));
-        binder.bind(PREFIX + ".ticket", Bindable.ofInstance(ticket));
-        binder.bind(PREFIX + ".redis", Bindable.ofInstance(redis));
         if (!prefix.equals(PREFIX)) {
             for (String shared : SHARED) {
                 if (isSet(binder, key + "." + shared)) {
@@ -144,15 +140,13 @@ public final class IdgenGenerators {
             }
             // Over the top-level values: only what the generator sets replaces them.
             binder.bind(key, Bindable.ofInstance(properties));
-            binder.bind(key + ".ticket", Bindable.ofInstance(ticket));
-            binder.bind(key + ".redis", Bindable.ofInstance(redis));
             if (isSet(binder, key + ".snowflake.preset")) {
                 // A preset chosen here starts the layout over: top-level bits or units would bend it (a
                 // javascript-safe preset with 10 inherited worker bits would pass 2^53).
                 SnowflakeProperties snowflake = properties.getSnowflake();
-                for (String part : LAYOUT) {
-                    if (!isSet(binder, key + ".snowflake." + part)) {
-                        clearLayoutPart(snowflake, part);
+                for (SnowflakeProperties.LayoutPart part : SnowflakeProperties.LayoutPart.values()) {
+                    if (!isSet(binder, key + ".snowflake." + part.key())) {
+                        part.clear(snowflake);
                     }
                 }
             }
@@ -180,7 +174,8 @@ public final class IdgenGenerators {
         }
         IdgenProperties.Strategy strategy = IdgenProperties.Strategy.of(properties.getStrategy(),
                 prefix + ".strategy");
-        return new Definition(name, prefix, strategy, properties, ticket, redis, form);
+        return new Definition(name, prefix, strategy, properties, properties.getTicket(), properties.getRedis(),
+                form);
     }
 
     /** Whether the generator or the top level sets any part of the Snowflake layout, the preset included. */
@@ -189,8 +184,8 @@ public final class IdgenGenerators {
             if (isSet(binder, root + ".snowflake.preset")) {
                 return true;
             }
-            for (String part : LAYOUT) {
-                if (isSet(binder, root + ".snowflake." + part)) {
+            for (SnowflakeProperties.LayoutPart part : SnowflakeProperties.LayoutPart.values()) {
+                if (isSet(binder, root + ".snowflake." + part.key())) {
                     return true;
                 }
             }
@@ -201,17 +196,6 @@ public final class IdgenGenerators {
     private static boolean isSet(Binder binder, String name) {
         return binder.bind(name, Bindable.of(String.class)).isBound()
                 || binder.bind(name, Bindable.mapOf(String.class, Object.class)).isBound();
-    }
-
-    private static void clearLayoutPart(SnowflakeProperties snowflake, String part) {
-        switch (part) {
-            case "epoch" -> snowflake.setEpoch(null);
-            case "time-unit" -> snowflake.setTimeUnit(null);
-            case "timestamp-bits" -> snowflake.setTimestampBits(null);
-            case "worker-bits" -> snowflake.setWorkerBits(null);
-            case "sequence-bits" -> snowflake.setSequenceBits(null);
-            default -> throw new IllegalArgumentException(part);
-        }
     }
 
     /** The top-level generator, serving every name without a generator of its own. */

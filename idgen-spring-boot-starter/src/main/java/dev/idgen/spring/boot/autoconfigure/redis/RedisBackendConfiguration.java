@@ -31,7 +31,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
@@ -50,7 +49,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(RedisBackendConfiguration.RedisInUse.class)
-@EnableConfigurationProperties(RedisProperties.class)
 @Import(RedisBackendConfiguration.LettuceConfiguration.class)
 public class RedisBackendConfiguration {
 
@@ -73,7 +71,8 @@ public class RedisBackendConfiguration {
         @Bean
         @ConditionalOnMissingBean
         RedisScriptExecutor idgenRedisScriptExecutor(ObjectProvider<RedisConnectionFactory> connectionFactories,
-                RedisProperties properties, RedisRoundTrips roundTrips, IdgenGenerators generators) {
+                IdgenProperties idgenProperties, RedisRoundTrips roundTrips, IdgenGenerators generators) {
+            RedisProperties properties = idgenProperties.getRedis();
             RedisConnectionFactory factory = connectionFactories.getIfUnique();
             if (!(factory instanceof LettuceConnectionFactory lettuce)) {
                 throw new IdgenStartupException(RedisInUse.why(generators, properties.getBuckets().isEnabled()) + " needs one Spring Data Redis"
@@ -160,8 +159,9 @@ public class RedisBackendConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ReadableIdService idgenReadableIdService(RedisScriptExecutor redis, RedisProperties properties,
+        ReadableIdService idgenReadableIdService(RedisScriptExecutor redis, IdgenProperties idgenProperties,
                 TimeSource timeSource) {
+            RedisProperties properties = idgenProperties.getRedis();
             String prefix = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
                     () -> RedisKeys.checkPrefix(properties.getPrefix()));
             RedisProperties.Buckets buckets = properties.getBuckets();

@@ -2,15 +2,20 @@ package dev.idgen.spring.boot.autoconfigure.redis;
 
 import java.time.Duration;
 import java.time.ZoneId;
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import java.util.List;
 
 /**
  * Settings of idgen's Redis backends: the redis strategy, the Redis segment stores, the bucketed readable IDs and
  * Redis worker id leases. Redis itself is the application's Spring Data Redis connection (spring.data.redis.*),
  * which must use Lettuce.
  */
-@ConfigurationProperties("idgen.redis")
 public class RedisProperties {
+
+    /**
+     * The keys below {@code redis} that every generator shares (one connection's timeout, one set of buckets for
+     * readable IDs): set under a generator they are refused.
+     */
+    public static final List<String> SHARED = List.of("timeout", "buckets");
 
     /**
      * The prefix of every key idgen writes: 0 to 64 of A-Z a-z 0-9 . _ : - (no braces, which idgen uses as Redis

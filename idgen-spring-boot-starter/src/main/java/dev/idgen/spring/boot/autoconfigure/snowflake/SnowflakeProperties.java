@@ -1,9 +1,11 @@
 package dev.idgen.spring.boot.autoconfigure.snowflake;
 
-import java.time.Duration;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.TickUnit;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * Snowflake settings: the layout, the worker id and how to handle the clock.
@@ -336,5 +338,38 @@ public class SnowflakeProperties {
         /** IDs below 2^53: 31 timestamp bits of seconds, 6 worker bits, 16 sequence bits. */
         JAVASCRIPT_SAFE
 
+    }
+
+    /**
+     * The parts of the layout a preset fixes: a generator that chooses a preset of its own inherits none of them. Each
+     * constant's name is its key under {@code snowflake} ({@link #key()}), and it unsets its own field.
+     */
+    public enum LayoutPart {
+
+        EPOCH(snowflake -> snowflake.setEpoch(null)),
+
+        TIME_UNIT(snowflake -> snowflake.setTimeUnit(null)),
+
+        TIMESTAMP_BITS(snowflake -> snowflake.setTimestampBits(null)),
+
+        WORKER_BITS(snowflake -> snowflake.setWorkerBits(null)),
+
+        SEQUENCE_BITS(snowflake -> snowflake.setSequenceBits(null));
+
+        private final Consumer<SnowflakeProperties> clear;
+
+        LayoutPart(Consumer<SnowflakeProperties> clear) {
+            this.clear = clear;
+        }
+
+        /** @return its key under {@code snowflake}, for example {@code time-unit} */
+        public String key() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** Unsets the part, so that the preset decides it. */
+        public void clear(SnowflakeProperties snowflake) {
+            clear.accept(snowflake);
+        }
     }
 }

@@ -5,13 +5,11 @@ import dev.idgen.jdbc.TicketServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
  * Ticket-server settings ({@code idgen.strategy=ticket}).
  */
-@ConfigurationProperties("idgen.ticket")
 public class TicketProperties {
 
     /**
