@@ -1,5 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.spring.boot.autoconfigure.forms.CountingPeriod;
+import dev.idgen.spring.boot.autoconfigure.forms.Form;
 import dev.idgen.spring.boot.autoconfigure.forms.FormProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
@@ -22,7 +24,7 @@ public class GeneratorProperties {
      * database or Redis and served from memory), 'ticket' (a database row update, shared by the calls for a name
      * that arrive together) or 'redis' (an INCRBY, shared likewise, in windows reserved from a database).
      */
-    private String strategy = IdgenProperties.Strategy.SNOWFLAKE.value();
+    private IdgenProperties.Strategy strategy = IdgenProperties.Strategy.SNOWFLAKE;
 
     /**
      * The form of the generator's IDs. Over a strategy's 64-bit IDs: 'number' (decimal strings), 'crockford32' (13
@@ -30,7 +32,7 @@ public class GeneratorProperties {
      * (logical shard bits from a key; Snowflake only). IDs of their own, without a strategy (named generators only):
      * 'uuid-v7', 'guid' (ordered GUID), 'object-id', 'flake128' (128-bit flake) or 'simpleflake'.
      */
-    private String form = "number";
+    private Form form = Form.NUMBER;
 
     /**
      * A typed prefix for the 'crockford32' and 'base62' forms, Stripe style: lowercase letters and digits, starting
@@ -55,7 +57,7 @@ public class GeneratorProperties {
      * is the period's key (20261123, 202611, 2026) times 10^period-digits plus a number that starts at 1 each period;
      * the period is part of the counter's key, so nothing is ever reset and no number repeats across periods.
      */
-    private String period = "none";
+    private CountingPeriod period = CountingPeriod.NONE;
 
     /**
      * How many decimal digits the number within a period has: daily 1 to 10 (default 8), monthly 1 to 12 (default
@@ -84,19 +86,19 @@ public class GeneratorProperties {
     @NestedConfigurationProperty
     private final RedisProperties redis = new RedisProperties();
 
-    public String getStrategy() {
+    public IdgenProperties.Strategy getStrategy() {
         return strategy;
     }
 
-    public void setStrategy(String strategy) {
+    public void setStrategy(IdgenProperties.Strategy strategy) {
         this.strategy = strategy;
     }
 
-    public String getForm() {
+    public Form getForm() {
         return form;
     }
 
-    public void setForm(String form) {
+    public void setForm(Form form) {
         this.form = form;
     }
 
@@ -124,11 +126,11 @@ public class GeneratorProperties {
         return flake128;
     }
 
-    public String getPeriod() {
+    public CountingPeriod getPeriod() {
         return period;
     }
 
-    public void setPeriod(String period) {
+    public void setPeriod(CountingPeriod period) {
         this.period = period;
     }
 

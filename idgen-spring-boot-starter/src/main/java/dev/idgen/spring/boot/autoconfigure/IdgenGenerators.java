@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.spring.boot.autoconfigure.forms.CountingPeriod;
 import dev.idgen.spring.boot.autoconfigure.forms.Form;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
@@ -16,8 +17,11 @@ import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindResult;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.env.Environment;
@@ -76,9 +80,8 @@ public final class IdgenGenerators {
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
         Map<String, Definition> standalone = new LinkedHashMap<>();
-        Map<String, GeneratorProperties> configured = binder
-                .bind(GENERATORS, Bindable.mapOf(String.class, GeneratorProperties.class))
-                .orElse(Map.of());
+        Map<String, GeneratorProperties> configured = bind(binder, GENERATORS,
+                Bindable.mapOf(String.class, GeneratorProperties.class)).orElse(Map.of());
         for (String name : configured.keySet()) {
             String prefix = GENERATORS + "." + name;
             if (RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
@@ -130,7 +133,7 @@ public final class IdgenGenerators {
      */
     private static Definition bind(Binder binder, String name, String prefix, String key) {
         IdgenProperties properties = new IdgenProperties();
-        binder.bind(PREFIX, Bindable.ofInstance(properties));
+        bind(binder, PREFIX, Bindable.ofInstance(properties));
         if (!prefix.equals(PREFIX)) {
             for (String shared : SHARED) {
                 if (isSet(binder, key + "." + shared)) {
@@ -139,7 +142,7 @@ public final class IdgenGenerators {
                 }
             }
             // Over the top-level values: only what the generator sets replaces them.
-            binder.bind(key, Bindable.ofInstance(properties));
+            bind(binder, key, Bindable.ofInstance(properties));
             if (isSet(binder, key + ".snowflake.preset")) {
                 // A preset chosen here starts the layout over: top-level bits or units would bend it (a
                 // javascript-safe preset with 10 inherited worker bits would pass 2^53).
@@ -151,14 +154,15 @@ public final class IdgenGenerators {
                 }
             }
         }
-        Form form = Form.of(properties.getForm(), prefix + ".form");
+        refuseEmpty(binder, prefix.equals(PREFIX) ? PREFIX : key, prefix);
+        Form form = properties.getForm();
         if ((form.standalone() || form == Form.SHARD) && prefix.equals(PREFIX)) {
-            throw new InvalidConfigurationPropertyValueException(PREFIX + ".form", properties.getForm(), "the "
+            throw new InvalidConfigurationPropertyValueException(PREFIX + ".form", form.value(), "the "
                     + form.value() + " form needs a generator of its own: set " + GENERATORS + ".<name>.form="
                     + form.value());
         }
         if (form.standalone() && isSet(binder, key + ".strategy")) {
-            throw new InvalidConfigurationPropertyValueException(prefix + ".strategy", properties.getStrategy(),
+            throw new InvalidConfigurationPropertyValueException(prefix + ".strategy", properties.getStrategy().value(),
                     "the " + form.value() + " form (" + prefix + ".form) issues IDs of its own, with no strategy:"
                             + " remove " + prefix + ".strategy");
         }
@@ -172,10 +176,66 @@ public final class IdgenGenerators {
             snowflake.setWorkerBits(bits[1]);
             snowflake.setSequenceBits(bits[2]);
         }
-        IdgenProperties.Strategy strategy = IdgenProperties.Strategy.of(properties.getStrategy(),
-                prefix + ".strategy");
+        IdgenProperties.Strategy strategy = properties.getStrategy();
         return new Definition(name, prefix, strategy, properties, properties.getTicket(), properties.getRedis(),
                 form);
+    }
+
+    /**
+     * The binder leaves an enum set to a blank value at its default; idgen has always refused a blank strategy, form
+     * or period, naming the property and the values it accepts.
+     */
+    private static void refuseEmpty(Binder binder, String key, String prefix) {
+        if (isEmpty(binder, key + ".strategy")) {
+            IdgenProperties.Strategy.of("", prefix + ".strategy");
+        }
+        if (isEmpty(binder, key + ".form")) {
+            Form.of("", prefix + ".form");
+        }
+        if (isEmpty(binder, key + ".period")) {
+            CountingPeriod.of("", prefix + ".period");
+        }
+    }
+
+    private static boolean isEmpty(Binder binder, String name) {
+        return binder.bind(name, Bindable.of(String.class)).map(String::isBlank).orElse(false);
+    }
+
+    /**
+     * Binds, reporting a strategy, form or period the binder cannot convert as idgen always has: naming the generator's
+     * property ({@code idgen.generators.order.v2.strategy}) and the values it accepts.
+     */
+    private static <T> BindResult<T> bind(Binder binder, String name, Bindable<T> target) {
+        try {
+            return binder.bind(name, target);
+        } catch (BindException e) {
+            throw explained(e);
+        }
+    }
+
+    private static RuntimeException explained(BindException e) {
+        ConfigurationPropertyName failed = e.getName();
+        int elements = failed.getNumberOfElements();
+        String prefix = elements == 2 ? PREFIX
+                : elements == 4 && failed.getElement(1, ConfigurationPropertyName.Form.UNIFORM).equals("generators")
+                        ? GENERATORS + "." + failed.getElement(2, ConfigurationPropertyName.Form.ORIGINAL) : null;
+        Object value = e.getProperty() != null ? e.getProperty().getValue() : null;
+        if (prefix == null || !(value instanceof CharSequence)) {
+            return e;
+        }
+        String text = value.toString();
+        String setting = failed.getLastElement(ConfigurationPropertyName.Form.DASHED);
+        String property = prefix + "." + setting;
+        // Each of() refuses what the binder could not convert (it accepts less), naming the property.
+        switch (setting) {
+            case "strategy" -> IdgenProperties.Strategy.of(text, property);
+            case "form" -> Form.of(text, property);
+            case "period" -> CountingPeriod.of(text, property);
+            default -> {
+                return e;
+            }
+        }
+        return e;
     }
 
     /** Whether the generator or the top level sets any part of the Snowflake layout, the preset included. */

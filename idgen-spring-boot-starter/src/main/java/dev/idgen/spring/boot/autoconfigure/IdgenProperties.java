@@ -110,7 +110,7 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
      * @throws InvalidConfigurationPropertyValueException naming {@code idgen.strategy} and the allowed values
      */
     public Strategy strategy() {
-        return Strategy.of(getStrategy());
+        return getStrategy();
     }
 
     @Override

@@ -80,7 +80,7 @@ public final class IdgenFormFactory {
         }
         if (period != null && definition.strategy() == IdgenProperties.Strategy.SNOWFLAKE) {
             throw new InvalidConfigurationPropertyValueException(definition.property("period"),
-                    properties.getPeriod(), "counting per period needs a counting strategy (ticket, segment or"
+                    properties.getPeriod().value(), "counting per period needs a counting strategy (ticket, segment or"
                             + " redis), and " + definition.strategySetting() + " counts no numbers");
         }
         if (form == Form.PUBLIC && properties.getPublic().getKeys().isEmpty()) {
@@ -94,17 +94,8 @@ public final class IdgenFormFactory {
      * @return the period {@code period} names, or null for none
      */
     public static Period period(IdgenGenerators.Definition definition) {
-        String value = definition.properties().getPeriod();
-        if (value == null || value.equalsIgnoreCase("none")) {
-            return null;
-        }
-        for (Period candidate : Period.values()) {
-            if (candidate.name().equalsIgnoreCase(value)) {
-                return candidate;
-            }
-        }
-        throw new InvalidConfigurationPropertyValueException(definition.property("period"), value,
-                "must be one of [none, daily, monthly, yearly]");
+        CountingPeriod period = definition.properties().getPeriod();
+        return period == null ? null : period.period();
     }
 
     /**
