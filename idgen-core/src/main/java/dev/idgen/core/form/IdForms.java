@@ -15,4 +15,17 @@ public interface IdForms {
      * @throws InvalidArgumentException (argument {@code name}) when the name breaks its rule
      */
     IdForm form(String name);
+
+    /**
+     * The form of one generator, to read its IDs and name its form without issuing any: an implementation that would
+     * start something for {@link #form(String)} (a sequence, buffers) may return a form that only decodes, whose
+     * {@code next} methods refuse. Unless overridden, {@link #form(String)}.
+     *
+     * @param generator a generator's name
+     * @return its form
+     * @throws InvalidArgumentException (argument {@code name}) when the name breaks its rule
+     */
+    default IdForm decoder(String generator) {
+        return form(generator);
+    }
 }

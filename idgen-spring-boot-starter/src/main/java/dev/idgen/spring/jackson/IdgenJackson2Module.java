@@ -86,6 +86,8 @@ public final class IdgenJackson2Module extends Module {
     /** Reads an ID from a JSON string or number. */
     private static final class IdDeserializer extends StdDeserializer<Long> {
 
+        private static final long serialVersionUID = 1L;
+
         private final boolean primitive;
 
         IdDeserializer(Class<?> type) {

@@ -20,7 +20,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @Target({ ElementType.TYPE, ElementType.METHOD })
 @Documented
 @Conditional(ConditionalOnIdgenStrategy.OnIdgenStrategy.class)
-@interface ConditionalOnIdgenStrategy {
+public @interface ConditionalOnIdgenStrategy {
 
     /** The strategy. */
     IdgenProperties.Strategy value();

@@ -1,18 +1,27 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdSequence;
-import dev.idgen.core.form.IdForm;
-import dev.idgen.core.form.IdForms;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.form.FormOnlyIdService;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -22,7 +31,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportSelector;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Auto-configuration for idgen: an {@link IdService} whose default generator has the strategy {@code idgen.strategy}
@@ -34,8 +45,8 @@ import org.springframework.core.env.Environment;
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
-@Import({ IdgenSnowflakeConfiguration.class, IdgenSegmentConfiguration.class, IdgenTicketConfiguration.class,
-        IdgenRedisStrategyConfiguration.class, IdgenRedisConfiguration.class, IdgenJdbcLeaseConfiguration.class })
+@Import({ IdgenAutoConfiguration.StrategyConfigurations.class, RedisBackendConfiguration.class,
+        JdbcLeaseConfiguration.class })
 public final class IdgenAutoConfiguration {
 
     /**
@@ -65,7 +76,7 @@ public final class IdgenAutoConfiguration {
                     definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
                     registry.registerBeanDefinition("idgenSequence." + name, definition);
                 }
-                java.util.Set<String> formed = new java.util.LinkedHashSet<>(generators.named().keySet());
+                Set<String> formed = new LinkedHashSet<>(generators.named().keySet());
                 formed.addAll(generators.standalone().keySet());
                 for (String name : formed) {
                     RootBeanDefinition definition = new RootBeanDefinition(IdForm.class,
@@ -91,8 +102,8 @@ public final class IdgenAutoConfiguration {
     @ConditionalOnMissingBean
     IdService idService(IdgenGenerators generators, List<IdgenGeneratorFactory> factories, TimeSource timeSource) {
         IdgenGeneratorChecks.check(generators);
-        generators.all().forEach(IdgenForms::check);
-        generators.standalone().values().forEach(IdgenForms::check);
+        generators.all().forEach(IdgenFormFactory::check);
+        generators.standalone().values().forEach(IdgenFormFactory::check);
         Map<IdgenProperties.Strategy, IdgenGeneratorFactory> byStrategy = new EnumMap<>(
                 IdgenProperties.Strategy.class);
         factories.forEach(factory -> byStrategy.put(factory.strategy(), factory));
@@ -105,7 +116,7 @@ public final class IdgenAutoConfiguration {
             generators.named().forEach((name, definition) -> named.put(name,
                     create(byStrategy, definition, timeSource)));
             generators.standalone().forEach((name, definition) -> named.put(name,
-                    IdgenForms.standalone(definition, timeSource)));
+                    IdgenFormFactory.standalone(definition, timeSource)));
             return new RoutingIdService(defaultGenerator, named);
         } catch (RuntimeException e) {
             named.values().forEach(service -> closeQuietly(service, e));
@@ -131,9 +142,9 @@ public final class IdgenAutoConfiguration {
         IdgenForms forms = new IdgenForms(ids, generators.defaultGenerator());
         Map<String, IdService> routed = RoutingIdService.generatorsOf(ids);
         generators.named().forEach((name, definition) -> forms.put(name,
-                IdgenForms.form(definition, name, ids.sequence(name), routed.get(name))));
+                IdgenFormFactory.form(definition, name, ids.sequence(name), routed.get(name))));
         generators.standalone().forEach((name, definition) -> {
-            if (routed.get(name) instanceof IdgenForms.FormOnlyIdService formOnly) {
+            if (routed.get(name) instanceof FormOnlyIdService formOnly) {
                 forms.put(name, formOnly.form());
             }
         });
@@ -144,7 +155,7 @@ public final class IdgenAutoConfiguration {
             IdgenGenerators.Definition definition, TimeSource timeSource) {
         IdService base = create(factories, definition);
         try {
-            return IdgenForms.shape(definition, base, timeSource);
+            return IdgenFormFactory.shape(definition, base, timeSource);
         } catch (RuntimeException e) {
             closeQuietly(base, e);
             throw e;
@@ -170,6 +181,19 @@ public final class IdgenAutoConfiguration {
             } catch (Exception e) {
                 failure.addSuppressed(e);
             }
+        }
+    }
+
+    /**
+     * Each strategy's configuration ({@link IdgenStrategy#configuration()}), in the order of
+     * {@link IdgenProperties.Strategy}; each matches only when a generator uses its strategy.
+     */
+    static final class StrategyConfigurations implements ImportSelector {
+
+        @Override
+        public String[] selectImports(AnnotationMetadata metadata) {
+            return Arrays.stream(IdgenProperties.Strategy.values())
+                    .map(strategy -> strategy.descriptor().configuration().getName()).toArray(String[]::new);
         }
     }
 }

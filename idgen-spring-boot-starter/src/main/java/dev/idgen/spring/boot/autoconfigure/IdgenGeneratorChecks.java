@@ -1,5 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -36,13 +37,13 @@ final class IdgenGeneratorChecks {
         Map<Long, String> workerIds = new HashMap<>();
         Map<String, String> ordinals = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            IdgenSnowflakeProperties snowflake = definition.properties().getSnowflake();
+            SnowflakeProperties snowflake = definition.properties().getSnowflake();
             if (definition.strategy() != IdgenProperties.Strategy.SNOWFLAKE) {
                 continue;
             }
-            if (snowflake.getWorkerIdAssigner() == IdgenSnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
+            if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
                 // The same source and offset give every generator of an instance the same worker id, on each instance.
-                IdgenSnowflakeProperties.Ordinal ordinal = snowflake.getOrdinal();
+                SnowflakeProperties.Ordinal ordinal = snowflake.getOrdinal();
                 String source = ordinal.getEnv() != null && !ordinal.getEnv().isBlank()
                         ? "env " + ordinal.getEnv().strip() : "pattern " + ordinal.getPattern();
                 String property = definition.property("snowflake.ordinal.offset");
@@ -55,7 +56,7 @@ final class IdgenGeneratorChecks {
                 }
                 continue;
             }
-            if (snowflake.getWorkerIdAssigner() != IdgenSnowflakeProperties.WorkerIdAssignerType.STATIC) {
+            if (snowflake.getWorkerIdAssigner() != SnowflakeProperties.WorkerIdAssignerType.STATIC) {
                 continue;
             }
             String property = definition.property("snowflake.worker-id");
@@ -71,7 +72,7 @@ final class IdgenGeneratorChecks {
     private static void checkRedisKeys(IdgenGenerators generators) {
         for (IdgenGenerators.Definition leasing : generators.all()) {
             if (leasing.strategy() != IdgenProperties.Strategy.SNOWFLAKE || leasing.properties().getSnowflake()
-                    .getWorkerIdAssigner() != IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS) {
+                    .getWorkerIdAssigner() != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
                 continue;
             }
             IdgenGenerators.Definition counted = generators.named().get("workers");
@@ -89,18 +90,8 @@ final class IdgenGeneratorChecks {
     private static void checkTables(IdgenGenerators generators) {
         Map<String, Use> tables = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            IdgenJdbcProperties jdbc = definition.properties().getJdbc();
-            switch (definition.strategy()) {
-                case SEGMENT, REDIS -> claim(tables, jdbc.getTable(), "segment", definition.property("jdbc.table"));
-                case TICKET -> claim(tables, definition.ticket().getTable(), "ticket",
-                        definition.property("ticket.table"));
-                case SNOWFLAKE -> {
-                    if (definition.properties().getSnowflake().getWorkerIdAssigner()
-                            == IdgenSnowflakeProperties.WorkerIdAssignerType.JDBC) {
-                        claim(tables, jdbc.getWorkerTable(), "worker id lease",
-                                definition.property("jdbc.worker-table"));
-                    }
-                }
+            for (IdgenStrategy.TableClaim claim : definition.strategy().descriptor().tables(definition)) {
+                claim(tables, claim.table(), claim.kind(), claim.property());
             }
         }
     }

@@ -6,7 +6,7 @@ import dev.idgen.core.IdService;
  * Builds the generators of one strategy; each strategy's configuration declares one, and
  * {@link IdgenAutoConfiguration} asks it for every generator of that strategy.
  */
-interface IdgenGeneratorFactory {
+public interface IdgenGeneratorFactory {
 
     IdgenProperties.Strategy strategy();
 

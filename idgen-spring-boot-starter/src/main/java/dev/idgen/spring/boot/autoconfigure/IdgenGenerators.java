@@ -2,14 +2,27 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.spring.boot.autoconfigure.forms.CountingPeriod;
+import dev.idgen.spring.boot.autoconfigure.forms.Form;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
+import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindResult;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.env.Environment;
 
@@ -19,7 +32,7 @@ import org.springframework.core.env.Environment;
  * unset is inherited. The one place that reads the strategies from the environment: conditions, requirement checks
  * and the factories all ask it.
  */
-final class IdgenGenerators {
+public final class IdgenGenerators {
 
     static final String PREFIX = "idgen";
 
@@ -67,9 +80,8 @@ final class IdgenGenerators {
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
         Map<String, Definition> standalone = new LinkedHashMap<>();
-        Map<String, IdgenProperties.Generator> configured = binder
-                .bind(GENERATORS, Bindable.mapOf(String.class, IdgenProperties.Generator.class))
-                .orElse(Map.of());
+        Map<String, GeneratorProperties> configured = bind(binder, GENERATORS,
+                Bindable.mapOf(String.class, GeneratorProperties.class)).orElse(Map.of());
         for (String name : configured.keySet()) {
             String prefix = GENERATORS + "." + name;
             if (RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
@@ -98,22 +110,21 @@ final class IdgenGenerators {
      *
      * @return the generators, or null when a setting is invalid
      */
-    static IdgenGenerators ofValid(Object beans, Environment environment) {
+    public static IdgenGenerators ofValid(Object beans, Environment environment) {
         try {
             return of(beans, environment);
         } catch (InvalidConfigurationPropertyValueException
-                | org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException e) {
+                | InvalidConfigurationPropertyNameException e) {
             return null;
         }
     }
 
-    /** Settings one application has once, whatever its generators: set under a generator they would do nothing. */
-    private static final java.util.List<String> SHARED = java.util.List.of("redis.timeout", "redis.buckets",
-            "admin", "enabled");
-
-    /** The layout parts a preset fixes: a generator choosing a preset of its own inherits none of them. */
-    private static final java.util.List<String> LAYOUT = java.util.List.of("epoch", "time-unit", "timestamp-bits",
-            "worker-bits", "sequence-bits");
+    /**
+     * Settings one application has once, whatever its generators: set under a generator they would do nothing. Each
+     * list is declared beside the fields it names.
+     */
+    private static final List<String> SHARED = Stream.concat(
+            RedisProperties.SHARED.stream().map(key -> "redis." + key), IdgenProperties.SHARED.stream()).toList();
 
     /**
      * @param prefix where the generator's settings live, for messages: {@code idgen.generators.order.v2}
@@ -122,11 +133,7 @@ final class IdgenGenerators {
      */
     private static Definition bind(Binder binder, String name, String prefix, String key) {
         IdgenProperties properties = new IdgenProperties();
-        IdgenTicketProperties ticket = new IdgenTicketProperties();
-        IdgenRedisProperties redis = new IdgenRedisProperties();
-        binder.bind(PREFIX, Bindable.ofInstance(properties));
-        binder.bind(PREFIX + ".ticket", Bindable.ofInstance(ticket));
-        binder.bind(PREFIX + ".redis", Bindable.ofInstance(redis));
+        bind(binder, PREFIX, Bindable.ofInstance(properties));
         if (!prefix.equals(PREFIX)) {
             for (String shared : SHARED) {
                 if (isSet(binder, key + "." + shared)) {
@@ -135,54 +142,110 @@ final class IdgenGenerators {
                 }
             }
             // Over the top-level values: only what the generator sets replaces them.
-            binder.bind(key, Bindable.ofInstance(properties));
-            binder.bind(key + ".ticket", Bindable.ofInstance(ticket));
-            binder.bind(key + ".redis", Bindable.ofInstance(redis));
+            bind(binder, key, Bindable.ofInstance(properties));
             if (isSet(binder, key + ".snowflake.preset")) {
                 // A preset chosen here starts the layout over: top-level bits or units would bend it (a
                 // javascript-safe preset with 10 inherited worker bits would pass 2^53).
-                IdgenSnowflakeProperties snowflake = properties.getSnowflake();
-                for (String part : LAYOUT) {
-                    if (!isSet(binder, key + ".snowflake." + part)) {
-                        clearLayoutPart(snowflake, part);
+                SnowflakeProperties snowflake = properties.getSnowflake();
+                for (SnowflakeProperties.LayoutPart part : SnowflakeProperties.LayoutPart.values()) {
+                    if (!isSet(binder, key + ".snowflake." + part.key())) {
+                        part.clear(snowflake);
                     }
                 }
             }
         }
-        IdgenForms.Form form = IdgenForms.Form.of(properties.getForm(), prefix + ".form");
-        if ((form.standalone() || form == IdgenForms.Form.SHARD) && prefix.equals(PREFIX)) {
-            throw new InvalidConfigurationPropertyValueException(PREFIX + ".form", properties.getForm(), "the "
+        refuseEmpty(binder, prefix.equals(PREFIX) ? PREFIX : key, prefix);
+        Form form = properties.getForm();
+        if ((form.standalone() || form == Form.SHARD) && prefix.equals(PREFIX)) {
+            throw new InvalidConfigurationPropertyValueException(PREFIX + ".form", form.value(), "the "
                     + form.value() + " form needs a generator of its own: set " + GENERATORS + ".<name>.form="
                     + form.value());
         }
         if (form.standalone() && isSet(binder, key + ".strategy")) {
-            throw new InvalidConfigurationPropertyValueException(prefix + ".strategy", properties.getStrategy(),
+            throw new InvalidConfigurationPropertyValueException(prefix + ".strategy", properties.getStrategy().value(),
                     "the " + form.value() + " form (" + prefix + ".form) issues IDs of its own, with no strategy:"
                             + " remove " + prefix + ".strategy");
         }
-        if (form == IdgenForms.Form.SHARD && !layoutSet(binder, key)) {
+        if (form == Form.SHARD && !layoutSet(binder, key)) {
             // The shard bits need room below bit 63: an unset layout becomes 41 bits of milliseconds with worker and
             // sequence sharing what the shards leave.
-            int[] bits = IdgenForms.shardLayoutBits(properties.getShard().getLogicalShards(),
+            int[] bits = IdgenFormFactory.shardLayoutBits(properties.getShard().getLogicalShards(),
                     prefix + ".shard.logical-shards");
-            IdgenSnowflakeProperties snowflake = properties.getSnowflake();
+            SnowflakeProperties snowflake = properties.getSnowflake();
             snowflake.setTimestampBits(bits[0]);
             snowflake.setWorkerBits(bits[1]);
             snowflake.setSequenceBits(bits[2]);
         }
-        IdgenProperties.Strategy strategy = IdgenProperties.Strategy.of(properties.getStrategy(),
-                prefix + ".strategy");
-        return new Definition(name, prefix, strategy, properties, ticket, redis, form);
+        IdgenProperties.Strategy strategy = properties.getStrategy();
+        return new Definition(name, prefix, strategy, properties, properties.getTicket(), properties.getRedis(),
+                form);
+    }
+
+    /**
+     * The binder leaves an enum set to a blank value at its default; idgen has always refused a blank strategy, form
+     * or period, naming the property and the values it accepts.
+     */
+    private static void refuseEmpty(Binder binder, String key, String prefix) {
+        if (isEmpty(binder, key + ".strategy")) {
+            IdgenProperties.Strategy.of("", prefix + ".strategy");
+        }
+        if (isEmpty(binder, key + ".form")) {
+            Form.of("", prefix + ".form");
+        }
+        if (isEmpty(binder, key + ".period")) {
+            CountingPeriod.of("", prefix + ".period");
+        }
+    }
+
+    private static boolean isEmpty(Binder binder, String name) {
+        return binder.bind(name, Bindable.of(String.class)).map(String::isBlank).orElse(false);
+    }
+
+    /**
+     * Binds, reporting a strategy, form or period the binder cannot convert as idgen always has: naming the generator's
+     * property ({@code idgen.generators.order.v2.strategy}) and the values it accepts.
+     */
+    private static <T> BindResult<T> bind(Binder binder, String name, Bindable<T> target) {
+        try {
+            return binder.bind(name, target);
+        } catch (BindException e) {
+            throw explained(e);
+        }
+    }
+
+    private static RuntimeException explained(BindException e) {
+        ConfigurationPropertyName failed = e.getName();
+        int elements = failed.getNumberOfElements();
+        String prefix = elements == 2 ? PREFIX
+                : elements == 4 && failed.getElement(1, ConfigurationPropertyName.Form.UNIFORM).equals("generators")
+                        ? GENERATORS + "." + failed.getElement(2, ConfigurationPropertyName.Form.ORIGINAL) : null;
+        Object value = e.getProperty() != null ? e.getProperty().getValue() : null;
+        if (prefix == null || !(value instanceof CharSequence)) {
+            return e;
+        }
+        String text = value.toString();
+        String setting = failed.getLastElement(ConfigurationPropertyName.Form.DASHED);
+        String property = prefix + "." + setting;
+        // Each of() refuses what the binder could not convert (it accepts less), naming the property.
+        switch (setting) {
+            case "strategy" -> IdgenProperties.Strategy.of(text, property);
+            case "form" -> Form.of(text, property);
+            case "period" -> CountingPeriod.of(text, property);
+            default -> {
+                return e;
+            }
+        }
+        return e;
     }
 
     /** Whether the generator or the top level sets any part of the Snowflake layout, the preset included. */
     private static boolean layoutSet(Binder binder, String key) {
-        for (String root : java.util.List.of(key, PREFIX)) {
+        for (String root : List.of(key, PREFIX)) {
             if (isSet(binder, root + ".snowflake.preset")) {
                 return true;
             }
-            for (String part : LAYOUT) {
-                if (isSet(binder, root + ".snowflake." + part)) {
+            for (SnowflakeProperties.LayoutPart part : SnowflakeProperties.LayoutPart.values()) {
+                if (isSet(binder, root + ".snowflake." + part.key())) {
                     return true;
                 }
             }
@@ -195,24 +258,13 @@ final class IdgenGenerators {
                 || binder.bind(name, Bindable.mapOf(String.class, Object.class)).isBound();
     }
 
-    private static void clearLayoutPart(IdgenSnowflakeProperties snowflake, String part) {
-        switch (part) {
-            case "epoch" -> snowflake.setEpoch(null);
-            case "time-unit" -> snowflake.setTimeUnit(null);
-            case "timestamp-bits" -> snowflake.setTimestampBits(null);
-            case "worker-bits" -> snowflake.setWorkerBits(null);
-            case "sequence-bits" -> snowflake.setSequenceBits(null);
-            default -> throw new IllegalArgumentException(part);
-        }
-    }
-
     /** The top-level generator, serving every name without a generator of its own. */
-    Definition defaultGenerator() {
+    public Definition defaultGenerator() {
         return defaultGenerator;
     }
 
     /** The generators of their own, by name, in configuration order. */
-    Map<String, Definition> named() {
+    public Map<String, Definition> named() {
         return named;
     }
 
@@ -225,13 +277,13 @@ final class IdgenGenerators {
     }
 
     /** Whether any generator of its own is configured, with a strategy or a standalone form. */
-    boolean hasOwnGenerators() {
+    public boolean hasOwnGenerators() {
         return !named.isEmpty() || !standalone.isEmpty();
     }
 
     /** The default generator first, then the named ones. */
     Iterable<Definition> all() {
-        java.util.List<Definition> all = new java.util.ArrayList<>();
+        List<Definition> all = new ArrayList<>();
         all.add(defaultGenerator);
         all.addAll(named.values());
         return all;
@@ -245,7 +297,7 @@ final class IdgenGenerators {
     /**
      * @return the first generator (default first) that matches, or null
      */
-    Definition find(Predicate<Definition> test) {
+    public Definition find(Predicate<Definition> test) {
         for (Definition definition : all()) {
             if (test.test(definition)) {
                 return definition;
@@ -265,10 +317,10 @@ final class IdgenGenerators {
      * @param redis the {@code idgen.redis.*} settings as they apply to it
      * @param form the form of its IDs
      */
-    record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
-            IdgenTicketProperties ticket, IdgenRedisProperties redis, IdgenForms.Form form) {
+    public record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
+            TicketProperties ticket, RedisProperties redis, Form form) {
 
-        boolean isDefault() {
+        public boolean isDefault() {
             return PREFIX.equals(prefix);
         }
 
@@ -276,34 +328,27 @@ final class IdgenGenerators {
          * @param relative a key below the generator, for example {@code ticket.table}
          * @return its full property name, for example {@code idgen.generators.invoice.ticket.table}
          */
-        String property(String relative) {
+        public String property(String relative) {
             return prefix + "." + relative;
         }
 
         /** For messages: for example {@code idgen.generators.invoice.strategy=ticket}. */
-        String strategySetting() {
+        public String strategySetting() {
             return property("strategy") + "=" + strategy.value();
         }
 
-        String segmentStoreSetting() {
+        public String segmentStoreSetting() {
             return property("segment.store") + "=" + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT);
         }
 
-        String workerIdAssignerSetting() {
+        public String workerIdAssignerSetting() {
             return property("snowflake.worker-id-assigner") + "="
                     + properties.getSnowflake().getWorkerIdAssigner().name().toLowerCase(Locale.ROOT);
         }
 
         /** Whether this generator uses a Redis backend, and why (a setting), or null. */
-        String redisUse() {
-            return switch (strategy) {
-                case REDIS -> strategySetting();
-                case SEGMENT -> properties.getSegment().getStore() != IdgenSegmentProperties.StoreType.JDBC
-                        ? segmentStoreSetting() : null;
-                case SNOWFLAKE -> properties.getSnowflake().getWorkerIdAssigner()
-                        == IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS ? workerIdAssignerSetting() : null;
-                case TICKET -> null;
-            };
+        public String redisUse() {
+            return strategy.descriptor().redisUse(this);
         }
     }
 }

@@ -1,20 +1,32 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.core.NameLimit;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
+import dev.idgen.spring.boot.autoconfigure.ticket.TicketStrategy;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
- * Configuration properties for idgen.
+ * Configuration properties for idgen: the default generator's settings ({@link GeneratorProperties}, the same as a
+ * named generator's), and those the application has once.
  */
 @ConfigurationProperties("idgen")
-public class IdgenProperties implements InitializingBean {
+public class IdgenProperties extends GeneratorProperties implements InitializingBean {
+
+    /** The keys below {@code idgen} that only the top level has: set under a generator they are refused. */
+    static final List<String> SHARED = List.of("admin", "enabled");
 
     /**
      * Whether to configure idgen at all.
@@ -22,73 +34,12 @@ public class IdgenProperties implements InitializingBean {
     private boolean enabled = true;
 
     /**
-     * Which strategy issues the IDs: 'snowflake' (no server at run time), 'segment' (blocks of IDs leased from a
-     * database or Redis and served from memory), 'ticket' (a database row update, shared by the calls for a name
-     * that arrive together) or 'redis' (an INCRBY, shared likewise, in windows reserved from a database).
-     */
-    private String strategy = Strategy.SNOWFLAKE.value();
-
-    /**
      * How many names (sequences) one instance serves, from 1 to 1000000, on the strategies that keep state in memory
      * per name: segment (two buffers and meters per name) and redis (a window per name). A new name past the limit
      * is refused (NameLimitExceededException, HTTP 400 in the sample); names already served keep working. Names are
      * meant to be a fixed set such as 'orders', never values taken from requests.
      */
-    private int maxNames = dev.idgen.core.segment.SegmentIdService.DEFAULT_MAX_NAMES;
-
-    /**
-     * The form of the generator's IDs. Over a strategy's 64-bit IDs: 'number' (decimal strings), 'crockford32' (13
-     * characters), 'base62' (11 characters), 'public' (encrypted, revealing nothing; needs public.keys) or 'shard'
-     * (logical shard bits from a key; Snowflake only). IDs of their own, without a strategy (named generators only):
-     * 'uuid-v7', 'guid' (ordered GUID), 'object-id', 'flake128' (128-bit flake) or 'simpleflake'.
-     */
-    private String form = "number";
-
-    /**
-     * A typed prefix for the 'crockford32' and 'base62' forms, Stripe style: lowercase letters and digits, starting
-     * with a letter, up to 16, then '_' (for example 'ord_'). Decoding checks it.
-     */
-    private String prefix;
-
-    @NestedConfigurationProperty
-    private final IdgenFormProperties.Shard shard = new IdgenFormProperties.Shard();
-
-    @NestedConfigurationProperty
-    private final IdgenFormProperties.Public publicIds = new IdgenFormProperties.Public();
-
-    @NestedConfigurationProperty
-    private final IdgenFormProperties.Guid guid = new IdgenFormProperties.Guid();
-
-    @NestedConfigurationProperty
-    private final IdgenFormProperties.Flake128 flake128 = new IdgenFormProperties.Flake128();
-
-    /**
-     * Counting per period on the ticket, segment and redis strategies: 'none', 'daily', 'monthly' or 'yearly'. The ID
-     * is the period's key (20261123, 202611, 2026) times 10^period-digits plus a number that starts at 1 each period;
-     * the period is part of the counter's key, so nothing is ever reset and no number repeats across periods.
-     */
-    private String period = "none";
-
-    /**
-     * How many decimal digits the number within a period has: daily 1 to 10 (default 8), monthly 1 to 12 (default
-     * 10), yearly 1 to 14 (default 11). The defaults keep IDs below 2^53. Past 10^digits - 1 in one period, the
-     * generator refuses rather than spill into another period's numbers.
-     */
-    private Integer periodDigits;
-
-    /**
-     * The time zone whose midnight starts a period.
-     */
-    private java.time.ZoneId periodZone = IdgenFormProperties.DEFAULT_PERIOD_ZONE;
-
-    @NestedConfigurationProperty
-    private final IdgenSnowflakeProperties snowflake = new IdgenSnowflakeProperties();
-
-    @NestedConfigurationProperty
-    private final IdgenSegmentProperties segment = new IdgenSegmentProperties();
-
-    @NestedConfigurationProperty
-    private final IdgenJdbcProperties jdbc = new IdgenJdbcProperties();
+    private int maxNames = SegmentIdService.DEFAULT_MAX_NAMES;
 
     private final Admin admin = new Admin();
 
@@ -98,7 +49,7 @@ public class IdgenProperties implements InitializingBean {
      * (idgen.generators.invoice.ticket.table, idgen.generators.coupon.segment.step, ...) and inherits every one it
      * leaves unset. Names follow the sequence name rule; 'default' is the top-level generator's.
      */
-    private final Map<String, Generator> generators = new LinkedHashMap<>();
+    private final Map<String, GeneratorProperties> generators = new LinkedHashMap<>();
 
     public boolean isEnabled() {
         return enabled;
@@ -106,14 +57,6 @@ public class IdgenProperties implements InitializingBean {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
-    }
-
-    public String getStrategy() {
-        return strategy;
-    }
-
-    public void setStrategy(String strategy) {
-        this.strategy = strategy;
     }
 
     public int getMaxNames() {
@@ -126,245 +69,20 @@ public class IdgenProperties implements InitializingBean {
 
     /**
      * @return idgen.max-names, checked
-     * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
+     * @throws InvalidConfigurationPropertyValueException naming
      *         idgen.max-names and its range
      */
     public int checkedMaxNames() {
         return InvalidIdgenProperty.rethrowAsProperty("idgen",
-                () -> dev.idgen.core.NameLimit.check(maxNames));
-    }
-
-    public String getForm() {
-        return form;
-    }
-
-    public void setForm(String form) {
-        this.form = form;
-    }
-
-    public String getPrefix() {
-        return prefix;
-    }
-
-    public void setPrefix(String prefix) {
-        this.prefix = prefix;
-    }
-
-    public IdgenFormProperties.Shard getShard() {
-        return shard;
-    }
-
-    public IdgenFormProperties.Public getPublic() {
-        return publicIds;
-    }
-
-    public IdgenFormProperties.Guid getGuid() {
-        return guid;
-    }
-
-    public IdgenFormProperties.Flake128 getFlake128() {
-        return flake128;
-    }
-
-    public String getPeriod() {
-        return period;
-    }
-
-    public void setPeriod(String period) {
-        this.period = period;
-    }
-
-    public Integer getPeriodDigits() {
-        return periodDigits;
-    }
-
-    public void setPeriodDigits(Integer periodDigits) {
-        this.periodDigits = periodDigits;
-    }
-
-    public java.time.ZoneId getPeriodZone() {
-        return periodZone;
-    }
-
-    public void setPeriodZone(java.time.ZoneId periodZone) {
-        this.periodZone = periodZone;
-    }
-
-    public IdgenSnowflakeProperties getSnowflake() {
-        return snowflake;
-    }
-
-    public IdgenSegmentProperties getSegment() {
-        return segment;
-    }
-
-    public IdgenJdbcProperties getJdbc() {
-        return jdbc;
+                () -> NameLimit.check(maxNames));
     }
 
     public Admin getAdmin() {
         return admin;
     }
 
-    public Map<String, Generator> getGenerators() {
+    public Map<String, GeneratorProperties> getGenerators() {
         return generators;
-    }
-
-    /**
-     * A generator of its own: the keys under idgen.generators.&lt;name&gt;, the same as the top level's. Read for the
-     * metadata IDEs complete from; idgen binds each generator over a copy of the top-level settings, so that what a
-     * generator leaves unset is inherited.
-     */
-    public static class Generator {
-
-        /**
-         * The generator's strategy: 'snowflake', 'segment', 'ticket' or 'redis'. Unset, idgen.strategy's.
-         */
-        private String strategy;
-
-        /**
-         * The form of the generator's IDs. Over a strategy's 64-bit IDs: 'number' (decimal strings), 'crockford32' (13
-         * characters), 'base62' (11 characters), 'public' (encrypted, revealing nothing; needs public.keys) or 'shard'
-         * (logical shard bits from a key; Snowflake only). IDs of their own, without a strategy (named generators only):
-         * 'uuid-v7', 'guid' (ordered GUID), 'object-id', 'flake128' (128-bit flake) or 'simpleflake'.
-         */
-        private String form;
-
-        /**
-         * A typed prefix for the 'crockford32' and 'base62' forms, Stripe style: lowercase letters and digits, starting
-         * with a letter, up to 16, then '_' (for example 'ord_'). Decoding checks it.
-         */
-        private String prefix;
-
-        @NestedConfigurationProperty
-        private final IdgenFormProperties.Shard shard = new IdgenFormProperties.Shard();
-
-        @NestedConfigurationProperty
-        private final IdgenFormProperties.Public publicIds = new IdgenFormProperties.Public();
-
-        @NestedConfigurationProperty
-        private final IdgenFormProperties.Guid guid = new IdgenFormProperties.Guid();
-
-        @NestedConfigurationProperty
-        private final IdgenFormProperties.Flake128 flake128 = new IdgenFormProperties.Flake128();
-
-        /**
-         * Counting per period on the ticket, segment and redis strategies: 'none', 'daily', 'monthly' or 'yearly'. The ID
-         * is the period's key (20261123, 202611, 2026) times 10^period-digits plus a number that starts at 1 each period;
-         * the period is part of the counter's key, so nothing is ever reset and no number repeats across periods.
-         */
-        private String period;
-
-        /**
-         * How many decimal digits the number within a period has: daily 1 to 10 (default 8), monthly 1 to 12 (default
-         * 10), yearly 1 to 14 (default 11). The defaults keep IDs below 2^53. Past 10^digits - 1 in one period, the
-         * generator refuses rather than spill into another period's numbers.
-         */
-        private Integer periodDigits;
-
-        /**
-         * The time zone whose midnight starts a period.
-         */
-        private java.time.ZoneId periodZone;
-
-        @NestedConfigurationProperty
-    private final IdgenSnowflakeProperties snowflake = new IdgenSnowflakeProperties();
-
-        @NestedConfigurationProperty
-    private final IdgenSegmentProperties segment = new IdgenSegmentProperties();
-
-        @NestedConfigurationProperty
-    private final IdgenJdbcProperties jdbc = new IdgenJdbcProperties();
-
-        @NestedConfigurationProperty
-        private final IdgenTicketProperties ticket = new IdgenTicketProperties();
-
-        @NestedConfigurationProperty
-        private final IdgenRedisProperties redis = new IdgenRedisProperties();
-
-        public String getStrategy() {
-            return strategy;
-        }
-
-        public void setStrategy(String strategy) {
-            this.strategy = strategy;
-        }
-
-        public String getForm() {
-            return form;
-        }
-
-        public void setForm(String form) {
-            this.form = form;
-        }
-
-        public String getPrefix() {
-            return prefix;
-        }
-
-        public void setPrefix(String prefix) {
-            this.prefix = prefix;
-        }
-
-        public IdgenFormProperties.Shard getShard() {
-            return shard;
-        }
-
-        public IdgenFormProperties.Public getPublic() {
-            return publicIds;
-        }
-
-        public IdgenFormProperties.Guid getGuid() {
-            return guid;
-        }
-
-        public IdgenFormProperties.Flake128 getFlake128() {
-            return flake128;
-        }
-
-        public String getPeriod() {
-            return period;
-        }
-
-        public void setPeriod(String period) {
-            this.period = period;
-        }
-
-        public Integer getPeriodDigits() {
-            return periodDigits;
-        }
-
-        public void setPeriodDigits(Integer periodDigits) {
-            this.periodDigits = periodDigits;
-        }
-
-        public java.time.ZoneId getPeriodZone() {
-            return periodZone;
-        }
-
-        public void setPeriodZone(java.time.ZoneId periodZone) {
-            this.periodZone = periodZone;
-        }
-
-        public IdgenSnowflakeProperties getSnowflake() {
-            return snowflake;
-        }
-
-        public IdgenSegmentProperties getSegment() {
-            return segment;
-        }
-
-        public IdgenJdbcProperties getJdbc() {
-            return jdbc;
-        }
-
-        public IdgenTicketProperties getTicket() {
-            return ticket;
-        }
-
-        public IdgenRedisProperties getRedis() {
-            return redis;
-        }
     }
 
     /**
@@ -392,7 +110,7 @@ public class IdgenProperties implements InitializingBean {
      * @throws InvalidConfigurationPropertyValueException naming {@code idgen.strategy} and the allowed values
      */
     public Strategy strategy() {
-        return Strategy.of(strategy);
+        return getStrategy();
     }
 
     @Override
@@ -406,19 +124,32 @@ public class IdgenProperties implements InitializingBean {
     public enum Strategy {
 
         /** Snowflake: timestamp, worker id and sequence; no server at run time. */
-        SNOWFLAKE,
+        SNOWFLAKE(new SnowflakeStrategy()),
 
         /** Segments (号段): blocks of IDs leased from a store and served from memory. */
-        SEGMENT,
+        SEGMENT(new SegmentStrategy()),
 
         /**
          * Flickr-style ticket servers: a database row update per call, no caching; concurrent calls for one name share
          * one update.
          */
-        TICKET,
+        TICKET(new TicketStrategy()),
 
         /** One Redis {@code INCR} per call, inside windows reserved from a database. */
-        REDIS;
+        REDIS(new RedisStrategy());
+
+        private final IdgenStrategy descriptor;
+
+        Strategy(IdgenStrategy descriptor) {
+            this.descriptor = descriptor;
+        }
+
+        /**
+         * @return what the strategy is: its configuration, requirements, tables, health, meters, ...
+         */
+        public IdgenStrategy descriptor() {
+            return descriptor;
+        }
 
         /**
          * @return the property value, for example {@code snowflake}

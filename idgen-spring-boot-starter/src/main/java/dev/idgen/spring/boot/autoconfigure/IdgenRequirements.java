@@ -2,22 +2,20 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.ReadableIdService;
+import dev.idgen.core.form.IdForms;
 import dev.idgen.core.segment.SegmentStore;
-import dev.idgen.core.spi.WorkerIdAssigner;
-import dev.idgen.core.spi.WorkerIdLeaseStore;
-import javax.sql.DataSource;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
-import org.springframework.util.ClassUtils;
 
 /**
  * Checks idgen's settings before any bean is created: an unknown {@code idgen.strategy}, and an optional dependency
- * that the chosen strategy or option needs but the classpath lacks. Without this check an unknown strategy surfaces
- * as "a bean of type IdService could not be found" in whichever bean injects it first, and a missing library as a
- * raw {@link NoClassDefFoundError}.
+ * that the chosen strategy, form or option needs but the classpath lacks (Lettuce, spring-boot-jdbc, idgen-forms).
+ * Without this check an unknown strategy surfaces as "a bean of type IdService could not be found" in whichever bean
+ * injects it first, and a missing library as a raw {@link NoClassDefFoundError}.
  *
  * <p>A requirement is waived when the application defines the piece itself (its own {@code IdService},
  * {@code SegmentStore}, ...), as idgen's {@code @ConditionalOnMissingBean} back-offs would let it.
@@ -25,15 +23,6 @@ import org.springframework.util.ClassUtils;
 final class IdgenRequirements implements BeanFactoryPostProcessor {
 
     private static final String OWN_CONFIGURATION = IdgenRequirements.class.getPackageName() + ".";
-
-    /** The database strategies reach their table through the DataSource bean that Spring Boot's JDBC support makes. */
-    private static final Dependency JDBC = new Dependency("spring-boot-jdbc (DataSource)",
-            "org.springframework.boot:spring-boot-starter-jdbc",
-            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
-
-    private static final Dependency REDIS = new Dependency("Spring Data Redis with Lettuce",
-            "org.springframework.boot:spring-boot-starter-data-redis (spring-boot-data-redis and lettuce-core)",
-            "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory", "io.lettuce.core.RedisClient");
 
     private final Environment environment;
 
@@ -46,50 +35,24 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
         IdgenGenerators generators = IdgenGenerators.of(beanFactory, environment);
         ClassLoader classLoader = beanFactory.getBeanClassLoader();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            // The default generator's pieces are beans the application may define itself; a named one's are not.
-            Class<?>[] own = definition.isDefault() ? new Class<?>[] { IdService.class } : new Class<?>[0];
-            switch (definition.strategy()) {
-                case SEGMENT -> {
-                    boolean jdbc = definition.properties().getSegment().getStore()
-                            == IdgenSegmentProperties.StoreType.JDBC;
-                    String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
-                    Class<?>[] store = definition.isDefault()
-                            ? new Class<?>[] { SegmentStore.class, IdService.class } : own;
-                    if (!jdbc) {
-                        require(REDIS, feature, classLoader, beanFactory, store);
-                    }
-                    // The Redis stores keep their durable floor in the database too.
-                    require(JDBC, feature, classLoader, beanFactory, withDataSource(store));
-                }
-                case TICKET -> require(JDBC, definition.strategySetting(), classLoader, beanFactory,
-                        withDataSource(own));
-                case REDIS -> {
-                    require(REDIS, definition.strategySetting(), classLoader, beanFactory, own);
-                    require(JDBC, definition.strategySetting(), classLoader, beanFactory, withDataSource(own));
-                }
-                case SNOWFLAKE -> {
-                    if (definition.properties().getSnowflake().getWorkerIdAssigner()
-                            == IdgenSnowflakeProperties.WorkerIdAssignerType.REDIS) {
-                        require(REDIS, definition.workerIdAssignerSetting(), classLoader, beanFactory,
-                                definition.isDefault() ? new Class<?>[] { WorkerIdLeaseStore.class,
-                                        WorkerIdAssigner.class } : own);
-                    }
-                }
+            for (IdgenStrategy.Requirement requirement : definition.strategy().descriptor().requirements(definition)) {
+                require(requirement.dependency(), requirement.feature(), classLoader, beanFactory,
+                        requirement.waivedByArray());
+            }
+            if (definition.form().needsFormsModule()) {
+                // The default generator's form is the IdForms bean, which the application may define itself.
+                require(IdgenDependency.FORMS, definition.property("form") + "=" + definition.form().value(),
+                        classLoader, beanFactory, definition.isDefault() ? new Class<?>[] { IdForms.class }
+                                : new Class<?>[0]);
             }
         }
         if (Binder.get(environment).bind("idgen.redis.buckets.enabled", Boolean.class).orElse(false)) {
-            require(REDIS, "idgen.redis.buckets.enabled=true", classLoader, beanFactory, ReadableIdService.class);
+            require(IdgenDependency.REDIS, "idgen.redis.buckets.enabled=true", classLoader, beanFactory,
+                    ReadableIdService.class);
         }
     }
 
-    /** An application's own DataSource bean also waives spring-boot-jdbc. */
-    private static Class<?>[] withDataSource(Class<?>[] pieces) {
-        Class<?>[] with = java.util.Arrays.copyOf(pieces, pieces.length + 1);
-        with[pieces.length] = DataSource.class;
-        return with;
-    }
-
-    private static void require(Dependency dependency, String feature, ClassLoader classLoader,
+    private static void require(IdgenDependency dependency, String feature, ClassLoader classLoader,
             ConfigurableListableBeanFactory beanFactory, Class<?>... ownPieces) {
         String missing = dependency.missingClass(classLoader);
         if (missing != null && !definedByApplication(beanFactory, ownPieces)) {
@@ -130,21 +93,6 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
         }
         int nested = className.indexOf('$');
         String topLevel = nested < 0 ? className : className.substring(0, nested);
-        return topLevel.startsWith(OWN_CONFIGURATION + "Idgen") && topLevel.endsWith("Configuration");
-    }
-
-    /**
-     * An optional dependency: what it is, the artifact to add, and classes that show it is present.
-     */
-    private record Dependency(String what, String coordinates, String... classes) {
-
-        String missingClass(ClassLoader classLoader) {
-            for (String name : classes) {
-                if (!ClassUtils.isPresent(name, classLoader)) {
-                    return name;
-                }
-            }
-            return null;
-        }
+        return topLevel.startsWith(OWN_CONFIGURATION) && topLevel.endsWith("Configuration");
     }
 }

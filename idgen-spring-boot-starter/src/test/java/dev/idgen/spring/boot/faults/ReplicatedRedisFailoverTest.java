@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.redis.SpringLettuceConnectionSource;
-import dev.idgen.spring.boot.autoconfigure.IdgenHealthIndicator;
+import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
 import dev.idgen.redis.RedisIdService;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;

@@ -10,7 +10,7 @@ import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
-import dev.idgen.spring.boot.autoconfigure.IdgenHealthContributorAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthContributorAutoConfiguration;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.test.services.OwnMariaDb;

@@ -8,7 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
-import dev.idgen.spring.boot.autoconfigure.IdgenHealthIndicator;
+import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.test.services.OwnMariaDb;

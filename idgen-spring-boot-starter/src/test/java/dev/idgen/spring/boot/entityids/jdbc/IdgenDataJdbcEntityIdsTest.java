@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.spring.IdgenIdBeforeConvertCallback;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
-import dev.idgen.spring.boot.autoconfigure.IdgenDataJdbcAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.entity.IdgenDataJdbcAutoConfiguration;
 import dev.idgen.spring.boot.entityids.EntityIdDatabase;
 import java.util.ArrayList;
 import java.util.List;

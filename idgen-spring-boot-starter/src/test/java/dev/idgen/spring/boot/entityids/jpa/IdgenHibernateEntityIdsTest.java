@@ -5,7 +5,7 @@ import static dev.idgen.spring.boot.entityids.EntityIdDatabase.THREADS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
-import dev.idgen.spring.boot.autoconfigure.IdgenHibernateAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.entity.IdgenHibernateAutoConfiguration;
 import dev.idgen.spring.boot.entityids.EntityIdDatabase;
 import dev.idgen.spring.boot.entityids.jpabad.JpaIntIdEntity;
 import jakarta.persistence.EntityManager;

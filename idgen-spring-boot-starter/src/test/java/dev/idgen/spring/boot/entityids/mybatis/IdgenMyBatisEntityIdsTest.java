@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.spring.IdgenIdInterceptor;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
-import dev.idgen.spring.boot.autoconfigure.IdgenMyBatisAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.entity.IdgenMyBatisAutoConfiguration;
 import dev.idgen.spring.boot.entityids.EntityIdDatabase;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,118 @@
+package dev.idgen.spring.boot.autoconfigure.jdbc;
+
+import dev.idgen.jdbc.JdbcSegmentStore;
+import dev.idgen.jdbc.SchemaInitialization;
+import java.time.Duration;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * The segment table, reached in plain JDBC on the application's DataSource.
+ */
+public class JdbcProperties {
+
+    /**
+     * The segment table: letters, digits and underscores, optionally schema-qualified.
+     */
+    private String table = "idgen_segment";
+
+    /**
+     * When to create idgen's tables (segments, worker id leases and tickets): 'embedded' (only on an embedded
+     * database such as H2), 'always' or 'never'.
+     */
+    private SchemaInitialization initializeSchema =
+            SchemaInitialization.EMBEDDED;
+
+    /**
+     * The max_id a new name starts from; its first ID is one more.
+     */
+    private long initialValue = 0;
+
+    /**
+     * The longest one idgen statement may take in the database (a query timeout, whole seconds).
+     */
+    private Duration timeout = Duration.ofSeconds(3);
+
+    /**
+     * The table of leased worker ids, for idgen.snowflake.worker-id-assigner=jdbc.
+     */
+    private String workerTable = "idgen_worker";
+
+    /**
+     * How far each segment row (and each window the redis strategy and the dual store reserve) jumps when the database
+     * turns out to be a promoted replica that may have lost the old primary's last writes. It must exceed the IDs the
+     * whole fleet takes during the replica's lag (lag times the fleet's rate, plus one prefetch of blocks per
+     * instance). 0 turns the jump off, for databases whose failovers lose nothing (Galera, semi-synchronous
+     * replication that never falls back). From 0 to 2^50.
+     */
+    private long failoverJump = JdbcSegmentStore.DEFAULT_FAILOVER_JUMP;
+
+    public long getFailoverJump() {
+        return failoverJump;
+    }
+
+    public void setFailoverJump(long failoverJump) {
+        this.failoverJump = failoverJump;
+    }
+
+    public String getWorkerTable() {
+        return workerTable;
+    }
+
+    public void setWorkerTable(String workerTable) {
+        this.workerTable = workerTable;
+    }
+
+    public String getTable() {
+        return table;
+    }
+
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    public SchemaInitialization getInitializeSchema() {
+        return initializeSchema;
+    }
+
+    public void setInitializeSchema(SchemaInitialization initializeSchema) {
+        this.initializeSchema = initializeSchema;
+    }
+
+    public long getInitialValue() {
+        return initialValue;
+    }
+
+    public void setInitialValue(long initialValue) {
+        this.initialValue = initialValue;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    /**
+     * @return the timeout, checked to be between 1s and 1m
+     * @throws InvalidConfigurationPropertyValueException naming
+     *         {@code idgen.jdbc.timeout} otherwise
+     */
+    public Duration checkedTimeout() {
+        return checkedTimeout("idgen.jdbc");
+    }
+
+    /**
+     * @param prefix where these settings live, for example {@code idgen.generators.invoice.jdbc}
+     * @return the timeout, checked
+     */
+    public Duration checkedTimeout(String prefix) {
+        if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0
+                || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    prefix + ".timeout", timeout, "must be between 1s and 1m");
+        }
+        return timeout;
+    }
+}

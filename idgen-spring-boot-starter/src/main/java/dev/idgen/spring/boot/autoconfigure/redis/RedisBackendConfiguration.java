@@ -1,0 +1,259 @@
+package dev.idgen.spring.boot.autoconfigure.redis;
+
+import dev.idgen.core.NameLimit;
+import dev.idgen.core.ReadableIdService;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.jdbc.JdbcSegmentStore;
+import dev.idgen.redis.BucketedRedisSequence;
+import dev.idgen.redis.DualSegmentStore;
+import dev.idgen.redis.RedisKeys;
+import dev.idgen.redis.RedisRoundTrips;
+import dev.idgen.redis.RedisScriptExecutor;
+import dev.idgen.redis.RedisSegmentStore;
+import dev.idgen.redis.RedisWindowedCounter;
+import dev.idgen.redis.RedisWorkerIdLeaseStore;
+import dev.idgen.redis.SpringLettuceConnectionSource;
+import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentConfiguration;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * idgen's Redis backend, on the application's Spring Data Redis (Lettuce) connection: the executor every Redis feature
+ * shares, the {@code redis} and {@code dual} segment stores, Redis worker id leases and readable IDs (the
+ * {@code redis} strategy itself is {@link RedisConfiguration}). Configured only when one of them is
+ * asked for.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(RedisBackendConfiguration.RedisInUse.class)
+@Import(RedisBackendConfiguration.LettuceConfiguration.class)
+public class RedisBackendConfiguration {
+
+    private static final String PREFIX = "idgen.redis";
+
+    /** How long start-up waits for the first Redis connection; a Redis that is down does not fail start-up. */
+    private static final Duration STARTUP_WAIT = Duration.ofSeconds(5);
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    static class LettuceConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisRoundTrips idgenRedisRoundTrips() {
+            return new RedisRoundTrips();
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisScriptExecutor idgenRedisScriptExecutor(ObjectProvider<RedisConnectionFactory> connectionFactories,
+                IdgenProperties idgenProperties, RedisRoundTrips roundTrips, IdgenGenerators generators) {
+            RedisProperties properties = idgenProperties.getRedis();
+            RedisConnectionFactory factory = connectionFactories.getIfUnique();
+            if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+                throw new IdgenStartupException(RedisInUse.why(generators, properties.getBuckets().isEnabled()) + " needs one Spring Data Redis"
+                        + " connection factory on Lettuce, but found " + (factory == null ? "none"
+                                : factory.getClass().getName()), "Add"
+                        + " org.springframework.boot:spring-boot-starter-data-redis (Lettuce is its default client) and"
+                        + " set spring.data.redis.host and spring.data.redis.port");
+            }
+            RedisScriptExecutor executor = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+                    () -> new RedisScriptExecutor(new SpringLettuceConnectionSource(lettuce), properties.getTimeout(),
+                            roundTrips));
+            executor.awaitReady(STARTUP_WAIT);
+            return executor;
+        }
+    }
+
+    // The nested configurations below are registered as members of the outer class; each repeats the class check.
+
+    /**
+     * The default generator's segment store when {@code idgen.segment.store} is {@code redis} or {@code dual}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
+    static class RedisSegmentStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(SegmentStore.class)
+        @Conditional(RedisSegmentStoreSelected.class)
+        SegmentStore idgenSegmentStore(BeanFactory beans,
+                IdgenGenerators generators) {
+            return segmentStore(generators.defaultGenerator(), beans);
+        }
+    }
+
+    /**
+     * A generator's Redis or dual segment store.
+     */
+    public static SegmentStore segmentStore(IdgenGenerators.Definition definition,
+            BeanFactory beans) {
+        String feature = definition.segmentStoreSetting();
+        JdbcSegmentStore database = SegmentConfiguration.windowStore(definition, beans, feature);
+        RedisSegmentStore store = new RedisSegmentStore(counter(definition, database, beans));
+        return definition.properties().getSegment().getStore() == SegmentProperties.StoreType.DUAL
+                ? new DualSegmentStore(store, database) : store;
+    }
+
+    /**
+     * A generator's worker id lease store in Redis.
+     */
+    public static WorkerIdLeaseStore leaseStore(IdgenGenerators.Definition definition,
+            BeanFactory beans) {
+        RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
+        return InvalidIdgenProperty.rethrowAsProperty(definition.property("redis"),
+                () -> new RedisWorkerIdLeaseStore(redis, definition.redis().getPrefix()));
+    }
+
+    /**
+     * {@code idgen.snowflake.worker-id-assigner=redis}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    @ConditionalOnProperty(name = "idgen.snowflake.worker-id-assigner", havingValue = "redis")
+    static class RedisLeaseConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        WorkerIdLeaseStore idgenWorkerIdLeaseStore(BeanFactory beans,
+                IdgenGenerators generators) {
+            return leaseStore(generators.defaultGenerator(), beans);
+        }
+    }
+
+    /**
+     * {@code idgen.redis.buckets.enabled=true}: readable IDs from bucketed Redis sequences.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient" })
+    @ConditionalOnProperty(name = "idgen.redis.buckets.enabled", havingValue = "true")
+    static class BucketsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ReadableIdService idgenReadableIdService(RedisScriptExecutor redis, IdgenProperties idgenProperties,
+                TimeSource timeSource) {
+            RedisProperties properties = idgenProperties.getRedis();
+            String prefix = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
+                    () -> RedisKeys.checkPrefix(properties.getPrefix()));
+            RedisProperties.Buckets buckets = properties.getBuckets();
+            return InvalidIdgenProperty.rethrowAsProperty(PREFIX + ".buckets", Map.of("buckets", "count"),
+                    () -> new BucketedRedisSequence(redis, prefix, buckets.getCount(), buckets.getMaxSequence(),
+                            buckets.getZone(), buckets.getOpenDuration(), timeSource));
+        }
+    }
+
+    static RedisWindowedCounter counter(IdgenGenerators.Definition definition,
+            BeanFactory beans, String feature) {
+        return counter(definition, SegmentConfiguration.windowStore(definition, beans, feature), beans);
+    }
+
+    private static RedisWindowedCounter counter(IdgenGenerators.Definition definition, SegmentStore windows,
+            BeanFactory beans) {
+        RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
+        RedisProperties properties = definition.redis();
+        int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
+                () -> NameLimit.check(definition.properties().getMaxNames()));
+        RedisWindowedCounter counter = InvalidIdgenProperty.rethrowAsProperty(definition.property("redis"),
+                Map.of("windowSize", "window-size"), () -> new RedisWindowedCounter(redis, windows,
+                        properties.getPrefix(), properties.getWindowSize(), maxNames));
+        if (properties.isVerifyPersistence()) {
+            try {
+                counter.verifyPersistence();
+            } catch (IllegalStateException e) {
+                if (!RedisWindowedCounter.isUnreachable(e)) {
+                    throw persistenceRefused(definition, e);
+                }
+                // Redis is down at start-up: the health shows it, and the first window checks again.
+                counter.verifyPersistenceBeforeFirstWindow();
+            }
+        }
+        return counter;
+    }
+
+    /**
+     * Redis answered that it could come back with older counters (or would not say): what to change, for the report.
+     */
+    private static IdgenStartupException persistenceRefused(IdgenGenerators.Definition definition,
+            IllegalStateException refusal) {
+        String message = refusal.getMessage();
+        // The counter's message ends in its advice, which the report gives as the action instead.
+        int advice = message.indexOf(". Run it");
+        return new IdgenStartupException(definition.redisUse() + ": " + (advice < 0 ? message
+                : message.substring(0, advice)), "Run Redis without persistence (save \"\", appendonly no: idgen"
+                        + " then continues from the database) or with appendonly yes and appendfsync always; or, where"
+                        + " CONFIG is disabled or you accept the risk, set "
+                        + definition.property("redis.verify-persistence") + "=false", refusal);
+    }
+
+    /**
+     * Matches when a Redis backend is asked for.
+     */
+    static final class RedisInUse extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String why = why(context.getBeanFactory(), context.getEnvironment());
+            return why != null ? ConditionOutcome.match(why) : ConditionOutcome.noMatch("no idgen Redis backend");
+        }
+
+        static String why(Object beans, Environment environment) {
+            return why(IdgenGenerators.ofValid(beans, environment),
+                    environment.getProperty("idgen.redis.buckets.enabled", Boolean.class, false));
+        }
+
+        /**
+         * @param generators the generators, or null when their settings are invalid
+         * @param bucketsEnabled idgen.redis.buckets.enabled
+         */
+        static String why(IdgenGenerators generators, boolean bucketsEnabled) {
+            IdgenGenerators.Definition user = generators == null ? null : generators.find(d -> d.redisUse() != null);
+            if (user != null) {
+                return user.redisUse();
+            }
+            return bucketsEnabled ? "idgen.redis.buckets.enabled=true" : null;
+        }
+    }
+
+    /**
+     * Matches {@code idgen.segment.store=redis} or {@code dual}.
+     */
+    static final class RedisSegmentStoreSelected extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String store = context.getEnvironment().getProperty("idgen.segment.store", "jdbc");
+            boolean redis = "redis".equalsIgnoreCase(store) || "dual".equalsIgnoreCase(store);
+            return redis ? ConditionOutcome.match("idgen.segment.store=" + store)
+                    : ConditionOutcome.noMatch("idgen.segment.store=" + store);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.idgen.spring.boot.autoconfigure.redis;
+
+import dev.idgen.core.IdService;
+import dev.idgen.redis.RedisIdService;
+import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
+import java.util.List;
+import java.util.Map;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The {@code redis} strategy: one Redis {@code INCRBY} per call (shared by the calls that arrive together), inside
+ * windows reserved from a database table. Its health and meters are the Redis backend's ({@link RedisHealth},
+ * {@link RedisMeters}), which every Redis-using generator shares.
+ */
+public final class RedisStrategy implements IdgenStrategy {
+
+    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+            RedisStrategy.class.getClassLoader());
+
+    @Override
+    public Class<?> configuration() {
+        return RedisConfiguration.class;
+    }
+
+    @Override
+    public List<Requirement> requirements(IdgenGenerators.Definition definition) {
+        return List.of(Requirement.of(IdgenDependency.REDIS, definition.strategySetting(), definition, IdService.class),
+                Requirement.of(IdgenDependency.JDBC, definition.strategySetting(), definition, IdService.class)
+                        .orDataSource());
+    }
+
+    @Override
+    public List<TableClaim> tables(IdgenGenerators.Definition definition) {
+        // The windows are reserved from a segment table.
+        return List.of(new TableClaim(definition.properties().getJdbc().getTable(), "segment",
+                definition.property("jdbc.table")));
+    }
+
+    @Override
+    public String redisUse(IdgenGenerators.Definition definition) {
+        return definition.strategySetting();
+    }
+
+    @Override
+    public String store(IdgenGenerators.Definition definition) {
+        return "redis";
+    }
+
+    @Override
+    public void describe(IdService backend, Map<String, Object> detail) {
+        if (LETTUCE_PRESENT) {
+            Parts.describe(backend, detail);
+        }
+    }
+
+    /** The parts that name Redis classes, kept apart so that nothing loads them when Lettuce is absent. */
+    private static final class Parts {
+
+        static void describe(IdService backend, Map<String, Object> detail) {
+            if (backend instanceof RedisIdService redis) {
+                detail.put("redis", redis.counter().redis().describe());
+                detail.put("windowsReserved", redis.counter().windowsReserved());
+                detail.put("countersLost", redis.counter().lostCounters());
+                detail.put("failoversSeen", redis.counter().failovers());
+            }
+        }
+    }
+}

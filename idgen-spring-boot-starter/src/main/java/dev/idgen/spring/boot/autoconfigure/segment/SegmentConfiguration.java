@@ -1,0 +1,140 @@
+package dev.idgen.spring.boot.autoconfigure.segment;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.NameLimit;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.jdbc.JdbcSegmentStore;
+import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorFactory;
+import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
+import dev.idgen.spring.boot.autoconfigure.jdbc.TableCheck;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The {@code segment} strategy: a {@link SegmentIdService} over a {@link SegmentStore}. The default generator's store
+ * is a bean (by default the JDBC store on the application's {@link DataSource}) the application may
+ * replace; a named generator builds the store its {@code segment.store} names.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnIdgenStrategy(IdgenProperties.Strategy.SEGMENT)
+@Import(SegmentConfiguration.JdbcStoreConfiguration.class)
+public class SegmentConfiguration {
+
+    @Bean
+    IdgenGeneratorFactory idgenSegmentGenerators(ObjectProvider<SegmentStore> defaultStore, BeanFactory beans,
+            TimeSource timeSource) {
+        return new IdgenGeneratorFactory() {
+
+            @Override
+            public IdgenProperties.Strategy strategy() {
+                return IdgenProperties.Strategy.SEGMENT;
+            }
+
+            @Override
+            public IdService create(IdgenGenerators.Definition definition) {
+                SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(definition.property("segment"),
+                        () -> settings(definition.properties().getSegment()));
+                int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
+                        () -> NameLimit.check(definition.properties().getMaxNames()));
+                SegmentStore store = SegmentServers.configured(definition)
+                        ? SegmentServers.store(definition, beans)
+                        : definition.isDefault() ? defaultStore.getIfAvailable() : store(definition, beans);
+                if (store == null) {
+                    throw new IdgenStartupException(definition.strategySetting() + " needs a segment store, but there"
+                            + " is no single DataSource bean", "Add org.springframework.boot:spring-boot-starter-jdbc and"
+                            + " a JDBC driver, and set spring.datasource.url"
+                            + (definition.isDefault() ? "; or declare a SegmentStore bean" : ""));
+                }
+                return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).maxNames(maxNames)
+                        .build();
+            }
+        };
+    }
+
+    /** A named generator's store, or null when its database is missing. */
+    private static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
+        if (definition.properties().getSegment().getStore() != SegmentProperties.StoreType.JDBC) {
+            return RedisBackendConfiguration.segmentStore(definition, beans);
+        }
+        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+        return dataSource == null ? null : jdbcStore(definition, dataSource, definition.strategySetting());
+    }
+
+    /**
+     * @param feature what uses the store, for the start-up check's failure
+     * @throws IdgenStartupException when the table does not exist and idgen does not create it
+     */
+    static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
+        JdbcProperties jdbc = definition.properties().getJdbc();
+        Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
+        JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
+                () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), jdbc.getInitialValue(),
+                        jdbc.getInitializeSchema(), timeout,
+                        JdbcFailoverDetails.jump(definition, jdbc.getFailoverJump())));
+        TableCheck.check(definition, feature, "jdbc.table", store::checkAvailable);
+        JdbcFailoverDetails.logReplication("The segment table " + store.table() + " of generator '"
+                + definition.name() + "'", store.failovers());
+        return store;
+    }
+
+    /**
+     * The database store Redis windows are reserved from (and the dual store falls back to): the same table and
+     * settings as the jdbc segment store, on the application's {@link DataSource}.
+     */
+    public static JdbcSegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
+        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+        if (dataSource == null) {
+            throw new IdgenStartupException(feature + " keeps its durable floor in a database (so that a Redis that"
+                    + " lost its data never repeats IDs), but there is no single DataSource bean", "Add"
+                    + " org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
+                    + " spring.datasource.url");
+        }
+        return jdbcStore(definition, dataSource, feature);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @ConditionalOnProperty(name = "idgen.segment.store", havingValue = "jdbc", matchIfMissing = true)
+    static class JdbcStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        SegmentStore idgenSegmentStore(DataSource dataSource, IdgenGenerators generators) {
+            return jdbcStore(generators.defaultGenerator(), dataSource,
+                    generators.defaultGenerator().strategySetting());
+        }
+    }
+
+    /**
+     * @return the settings, checked by the core
+     */
+    static SegmentSettings settings(SegmentProperties segment) {
+        SegmentSettings.Builder builder = SegmentSettings.builder().step(segment.getStep())
+                .maxStep(segment.getMaxStep()).bufferDuration(segment.getBufferDuration())
+                .preloadThreshold(segment.getPreloadThreshold()).awaitTimeout(segment.getAwaitTimeout())
+                .stripeSize(segment.getStripeSize()).firstLoadTimeout(segment.getFirstLoadTimeout());
+        if (segment.getMinStep() != null) {
+            builder.minStep(segment.getMinStep());
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,201 @@
+package dev.idgen.spring.boot.autoconfigure.segment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Segment settings: how blocks are sized and loaded.
+ */
+public class SegmentProperties {
+
+    /**
+     * The first block's size, and the smallest the dynamic step fetches unless min-step is set lower.
+     */
+    private long step = 1000;
+
+    /**
+     * The smallest block the dynamic step fetches, from 1 to step. Defaults to step.
+     */
+    private Long minStep;
+
+    /**
+     * The largest block the dynamic step fetches, from step to 1000000000. Larger blocks mean fewer database
+     * round trips and larger gaps after a restart.
+     */
+    private long maxStep = 1_000_000;
+
+    /**
+     * How long one block should last at the observed rate; each fetch is sized for it, within min-step and
+     * max-step.
+     */
+    private Duration bufferDuration = Duration.ofMinutes(5);
+
+    /**
+     * The used fraction of the current block after which the next one loads in the background, between 0 and 1.
+     */
+    private double preloadThreshold = 0.2;
+
+    /**
+     * How long a caller waits for the next block when the current one is used up before failing with a
+     * store-unavailable exception, from 0 to 1m.
+     */
+    private Duration awaitTimeout = Duration.ofSeconds(1);
+
+    /**
+     * How long the first callers of a name wait for its first block, from 0 to 5m. Longer than await-timeout
+     * because the first load may create the row (or the table) and open connections, with nothing buffered yet.
+     */
+    private Duration firstLoadTimeout = Duration.ofSeconds(10);
+
+    /**
+     * 0 (off) to serve a name from one shared cursor, so its IDs strictly increase across the instance; 1 to 65536
+     * to let each thread claim up to that many IDs at a time and serve them alone (faster with many threads, but IDs
+     * then increase per thread only). A thread's claims start at 1 ID and double up to this size, so a thread that
+     * ends (one per request, virtual threads) leaves a gap of at most the IDs it used.
+     */
+    private int stripeSize = 0;
+
+    /**
+     * Where blocks come from: 'jdbc' (a database row per name), 'redis' (a Redis counter per name, in windows
+     * reserved from the database) or 'dual' (Redis first, the database directly while Redis fails).
+     */
+    private StoreType store = StoreType.JDBC;
+
+    /**
+     * Segments spread over independent databases (no replication needed): DataSource bean names, each its own
+     * server with its own row per name, each issuing a disjoint class of IDs; calls fail over to the next server
+     * when one is lost. Empty means one store on the application's DataSource. The position in the list fixes the
+     * IDs a server issues: never reorder the list or remove a server from its middle (a lost server stays listed).
+     */
+    private List<Server> servers = new ArrayList<>();
+
+    /**
+     * With servers: how many consecutive IDs each server owns in turn (server 0 the first slot-size IDs, server 1
+     * the next, ...). The same on every instance and never changed once IDs were issued. At least max-step, or
+     * blocks are capped at it; servers times slot-size at most 2^40.
+     */
+    private long slotSize = 1_000_000;
+
+    public List<Server> getServers() {
+        return servers;
+    }
+
+    public void setServers(List<Server> servers) {
+        this.servers = servers;
+    }
+
+    public long getSlotSize() {
+        return slotSize;
+    }
+
+    public void setSlotSize(long slotSize) {
+        this.slotSize = slotSize;
+    }
+
+    public StoreType getStore() {
+        return store;
+    }
+
+    public void setStore(StoreType store) {
+        this.store = store;
+    }
+
+    public int getStripeSize() {
+        return stripeSize;
+    }
+
+    public void setStripeSize(int stripeSize) {
+        this.stripeSize = stripeSize;
+    }
+
+    public long getStep() {
+        return step;
+    }
+
+    public void setStep(long step) {
+        this.step = step;
+    }
+
+    public Long getMinStep() {
+        return minStep;
+    }
+
+    public void setMinStep(Long minStep) {
+        this.minStep = minStep;
+    }
+
+    public long getMaxStep() {
+        return maxStep;
+    }
+
+    public void setMaxStep(long maxStep) {
+        this.maxStep = maxStep;
+    }
+
+    public Duration getBufferDuration() {
+        return bufferDuration;
+    }
+
+    public void setBufferDuration(Duration bufferDuration) {
+        this.bufferDuration = bufferDuration;
+    }
+
+    public double getPreloadThreshold() {
+        return preloadThreshold;
+    }
+
+    public void setPreloadThreshold(double preloadThreshold) {
+        this.preloadThreshold = preloadThreshold;
+    }
+
+    public Duration getFirstLoadTimeout() {
+        return firstLoadTimeout;
+    }
+
+    public void setFirstLoadTimeout(Duration firstLoadTimeout) {
+        this.firstLoadTimeout = firstLoadTimeout;
+    }
+
+    public Duration getAwaitTimeout() {
+        return awaitTimeout;
+    }
+
+    public void setAwaitTimeout(Duration awaitTimeout) {
+        this.awaitTimeout = awaitTimeout;
+    }
+
+    /**
+     * One segment server.
+     */
+    public static class Server {
+
+        /**
+         * The name of the DataSource bean of this server.
+         */
+        private String dataSource;
+
+        public String getDataSource() {
+            return dataSource;
+        }
+
+        public void setDataSource(String dataSource) {
+            this.dataSource = dataSource;
+        }
+    }
+
+    /**
+     * Where the segment strategy's blocks come from.
+     */
+    public enum StoreType {
+
+        /** A database row per name (idgen.jdbc.*). */
+        JDBC,
+
+        /** A Redis counter per name, in windows reserved from the database. */
+        REDIS,
+
+        /** Redis first, the database directly while Redis fails. */
+        DUAL
+    }
+}

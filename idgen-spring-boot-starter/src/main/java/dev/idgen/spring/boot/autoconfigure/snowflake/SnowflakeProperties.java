@@ -1,0 +1,375 @@
+package dev.idgen.spring.boot.autoconfigure.snowflake;
+
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.core.snowflake.TickUnit;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * Snowflake settings: the layout, the worker id and how to handle the clock.
+ */
+public class SnowflakeProperties {
+
+    /**
+     * The layout to start from: 'standard' (41/10/12 bits, milliseconds) or 'javascript-safe' (31/6/16 bits,
+     * seconds; IDs below 2^53). The settings below override single parts of it.
+     */
+    private Preset preset = Preset.STANDARD;
+
+    /**
+     * The instant tick 0 stands for, ISO-8601. Must not be in the future. Defaults to the preset's,
+     * 2025-01-01T00:00:00Z.
+     */
+    private Instant epoch;
+
+    /**
+     * The unit of the timestamp: 'milliseconds' or 'seconds'. Defaults to the preset's.
+     */
+    private TickUnit timeUnit;
+
+    /**
+     * Timestamp bits, from 1 to 62. Defaults to the preset's (41 for standard).
+     */
+    private Integer timestampBits;
+
+    /**
+     * Worker bits, from 0 to 61. Defaults to the preset's (10 for standard).
+     */
+    private Integer workerBits;
+
+    /**
+     * Sequence bits, from 1 to 62; the three bit counts sum to at most 63. Defaults to the preset's (12 for
+     * standard).
+     */
+    private Integer sequenceBits;
+
+    /**
+     * This instance's worker id, from 0 to 2^worker-bits - 1. Must be unique among the instances running at once.
+     */
+    private long workerId = 0;
+
+    /**
+     * How many ticks the generator may run ahead of the clock when a tick's sequence is used up: at most one
+     * second's worth (1000 millisecond ticks, or 1 second tick). 0 waits for the clock instead.
+     */
+    private long maxBorrow = 0;
+
+    /**
+     * How far the clock may step backwards and be waited out, from 0 to 10s. Further steps fail with a clock
+     * exception (and health DOWN) until the clock catches up.
+     */
+    private Duration clockBackwardsTolerance = SnowflakeGenerator.DEFAULT_CLOCK_BACKWARDS_TOLERANCE;
+
+    /**
+     * Where the worker id comes from: 'static' (idgen.snowflake.worker-id), 'redis' (leased from Redis), 'jdbc'
+     * (leased from a database table, idgen.jdbc.worker-table) or 'ordinal' (the instance's ordinal, from a StatefulSet
+     * host name or an environment variable: idgen.snowflake.ordinal.*).
+     */
+    private WorkerIdAssignerType workerIdAssigner = WorkerIdAssignerType.STATIC;
+
+    private final Lease lease = new Lease();
+
+    private final Ordinal ordinal = new Ordinal();
+
+    public Ordinal getOrdinal() {
+        return ordinal;
+    }
+
+    public WorkerIdAssignerType getWorkerIdAssigner() {
+        return workerIdAssigner;
+    }
+
+    public void setWorkerIdAssigner(WorkerIdAssignerType workerIdAssigner) {
+        this.workerIdAssigner = workerIdAssigner;
+    }
+
+    public Lease getLease() {
+        return lease;
+    }
+
+    public Preset getPreset() {
+        return preset;
+    }
+
+    public void setPreset(Preset preset) {
+        this.preset = preset;
+    }
+
+    public Instant getEpoch() {
+        return epoch;
+    }
+
+    public void setEpoch(Instant epoch) {
+        this.epoch = epoch;
+    }
+
+    public TickUnit getTimeUnit() {
+        return timeUnit;
+    }
+
+    public void setTimeUnit(TickUnit timeUnit) {
+        this.timeUnit = timeUnit;
+    }
+
+    public Integer getTimestampBits() {
+        return timestampBits;
+    }
+
+    public void setTimestampBits(Integer timestampBits) {
+        this.timestampBits = timestampBits;
+    }
+
+    public Integer getWorkerBits() {
+        return workerBits;
+    }
+
+    public void setWorkerBits(Integer workerBits) {
+        this.workerBits = workerBits;
+    }
+
+    public Integer getSequenceBits() {
+        return sequenceBits;
+    }
+
+    public void setSequenceBits(Integer sequenceBits) {
+        this.sequenceBits = sequenceBits;
+    }
+
+    public long getWorkerId() {
+        return workerId;
+    }
+
+    public void setWorkerId(long workerId) {
+        this.workerId = workerId;
+    }
+
+    public long getMaxBorrow() {
+        return maxBorrow;
+    }
+
+    public void setMaxBorrow(long maxBorrow) {
+        this.maxBorrow = maxBorrow;
+    }
+
+    public Duration getClockBackwardsTolerance() {
+        return clockBackwardsTolerance;
+    }
+
+    public void setClockBackwardsTolerance(Duration clockBackwardsTolerance) {
+        this.clockBackwardsTolerance = clockBackwardsTolerance;
+    }
+
+    /**
+     * Where a Snowflake generator's worker id comes from.
+     */
+    public enum WorkerIdAssignerType {
+
+        /** The configured idgen.snowflake.worker-id; the operator keeps it unique. */
+        STATIC,
+
+        /** Leased from Redis, with a ttl and a heartbeat. */
+        REDIS,
+
+        /** Leased from a database table, with a ttl and a heartbeat. */
+        JDBC,
+
+        /**
+         * The instance's ordinal (a StatefulSet pod's host name ends in it) plus idgen.snowflake.ordinal.offset; the
+         * platform keeps it unique.
+         */
+        ORDINAL;
+
+        /** Whether the worker id is leased from a store. */
+        boolean leases() {
+            return this == REDIS || this == JDBC;
+        }
+    }
+
+    /**
+     * Where idgen.snowflake.worker-id-assigner=ordinal reads the ordinal.
+     */
+    public static class Ordinal {
+
+        /**
+         * A regular expression with one group, the ordinal, found in the host name (the HOSTNAME environment
+         * variable, else the local host's name). The default takes the number after the last dash, as in a
+         * StatefulSet pod's name 'orders-7'.
+         */
+        private String pattern = ".*-(\\d+)$"; // OrdinalWorkerId.DEFAULT_PATTERN, written out for the metadata
+
+        /**
+         * An environment variable that holds the ordinal, read instead of the host name, e.g. POD_INDEX (set from
+         * the pod label apps.kubernetes.io/pod-index).
+         */
+        private String env;
+
+        /**
+         * Added to the ordinal to make the worker id, which must be from 0 to 2^worker-bits - 1; negative for
+         * ordinals that count from 1.
+         */
+        private long offset = 0;
+
+        public String getPattern() {
+            return pattern;
+        }
+
+        public void setPattern(String pattern) {
+            this.pattern = pattern;
+        }
+
+        public String getEnv() {
+            return env;
+        }
+
+        public void setEnv(String env) {
+            this.env = env;
+        }
+
+        public long getOffset() {
+            return offset;
+        }
+
+        public void setOffset(long offset) {
+            this.offset = offset;
+        }
+    }
+
+    /**
+     * Worker id leases, for idgen.snowflake.worker-id-assigner=redis or jdbc.
+     */
+    public static class Lease {
+
+        /**
+         * How long a lease lasts unrenewed, from 1s to 1d. The generator stops issuing IDs safety-margin before it
+         * could expire.
+         */
+        private Duration ttl = Duration.ofSeconds(30);
+
+        /**
+         * How often the heartbeat renews the lease; at most half of ttl minus safety-margin. Defaults to a third of
+         * the ttl.
+         */
+        private Duration renewInterval;
+
+        /**
+         * How long before the lease could expire the generator stops issuing IDs, up to half the ttl. Defaults to a
+         * tenth of the ttl, at least 500ms.
+         */
+        private Duration safetyMargin;
+
+        /**
+         * How long an expired or released worker id stays unused before another instance gets it, from 1s to 1h.
+         * Covers the clocks of two hosts disagreeing.
+         */
+        private Duration reuseDelay = Duration.ofSeconds(5);
+
+        /**
+         * How long start-up waits for a worker id the store expects to free soon (after the store lost its data).
+         * Defaults to 2 ttl + reuse-delay + 5s (the wait after a Redis failover).
+         */
+        private Duration acquireTimeout;
+
+        /**
+         * This process's identity in the lease store, unique among running processes, at most 128 characters.
+         * Defaults to host name, process id and a random UUID, which stays unique in containers where every
+         * process is PID 1 and host names repeat.
+         */
+        private String instanceId;
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public Duration getRenewInterval() {
+            return renewInterval;
+        }
+
+        public void setRenewInterval(Duration renewInterval) {
+            this.renewInterval = renewInterval;
+        }
+
+        public Duration getSafetyMargin() {
+            return safetyMargin;
+        }
+
+        public void setSafetyMargin(Duration safetyMargin) {
+            this.safetyMargin = safetyMargin;
+        }
+
+        public Duration getReuseDelay() {
+            return reuseDelay;
+        }
+
+        public void setReuseDelay(Duration reuseDelay) {
+            this.reuseDelay = reuseDelay;
+        }
+
+        public Duration getAcquireTimeout() {
+            return acquireTimeout;
+        }
+
+        public void setAcquireTimeout(Duration acquireTimeout) {
+            this.acquireTimeout = acquireTimeout;
+        }
+
+        public String getInstanceId() {
+            return instanceId;
+        }
+
+        public void setInstanceId(String instanceId) {
+            this.instanceId = instanceId;
+        }
+    }
+
+    /**
+     * The Snowflake layouts to start from.
+     */
+    public enum Preset {
+
+        /** 41 timestamp bits of milliseconds, 10 worker bits, 12 sequence bits. */
+        STANDARD,
+
+        /** IDs below 2^53: 31 timestamp bits of seconds, 6 worker bits, 16 sequence bits. */
+        JAVASCRIPT_SAFE
+
+    }
+
+    /**
+     * The parts of the layout a preset fixes: a generator that chooses a preset of its own inherits none of them. Each
+     * constant's name is its key under {@code snowflake} ({@link #key()}), and it unsets its own field.
+     */
+    public enum LayoutPart {
+
+        EPOCH(snowflake -> snowflake.setEpoch(null)),
+
+        TIME_UNIT(snowflake -> snowflake.setTimeUnit(null)),
+
+        TIMESTAMP_BITS(snowflake -> snowflake.setTimestampBits(null)),
+
+        WORKER_BITS(snowflake -> snowflake.setWorkerBits(null)),
+
+        SEQUENCE_BITS(snowflake -> snowflake.setSequenceBits(null));
+
+        private final Consumer<SnowflakeProperties> clear;
+
+        LayoutPart(Consumer<SnowflakeProperties> clear) {
+            this.clear = clear;
+        }
+
+        /** @return its key under {@code snowflake}, for example {@code time-unit} */
+        public String key() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** Unsets the part, so that the preset decides it. */
+        public void clear(SnowflakeProperties snowflake) {
+            clear.accept(snowflake);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.idgen.spring.boot.autoconfigure.snowflake;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.lease.RenewingWorkerIdLease;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.spi.WorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdLease;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.metrics.IdgenGeneratorMeters;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code snowflake} strategy: no server at run time; a worker id that is static, read from an ordinal, or leased
+ * from a database or Redis.
+ */
+public final class SnowflakeStrategy implements IdgenStrategy {
+
+    @Override
+    public Class<?> configuration() {
+        return SnowflakeConfiguration.class;
+    }
+
+    @Override
+    public List<Requirement> requirements(IdgenGenerators.Definition definition) {
+        if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
+            return List.of();
+        }
+        return List.of(Requirement.of(IdgenDependency.REDIS, definition.workerIdAssignerSetting(), definition,
+                WorkerIdLeaseStore.class, WorkerIdAssigner.class));
+    }
+
+    @Override
+    public List<TableClaim> tables(IdgenGenerators.Definition definition) {
+        if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.JDBC) {
+            return List.of();
+        }
+        return List.of(new TableClaim(definition.properties().getJdbc().getWorkerTable(), "worker id lease",
+                definition.property("jdbc.worker-table")));
+    }
+
+    @Override
+    public String redisUse(IdgenGenerators.Definition definition) {
+        return assigner(definition) == SnowflakeProperties.WorkerIdAssignerType.REDIS
+                ? definition.workerIdAssignerSetting() : null;
+    }
+
+    @Override
+    public String store(IdgenGenerators.Definition definition) {
+        // A fixed worker id is kept nowhere.
+        SnowflakeProperties.WorkerIdAssignerType assigner = assigner(definition);
+        return assigner == SnowflakeProperties.WorkerIdAssignerType.STATIC ? null
+                : assigner.name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public IdgenGeneratorHealth health() {
+        return new SnowflakeHealth();
+    }
+
+    @Override
+    public IdgenGeneratorMeters meters() {
+        return new SnowflakeMeters();
+    }
+
+    @Override
+    public void describe(IdService backend, Map<String, Object> detail) {
+        if (!(backend instanceof SnowflakeIdService snowflake)) {
+            return;
+        }
+        SnowflakeGenerator generator = snowflake.generator();
+        WorkerIdLease lease = generator.lease();
+        detail.put("workerId", lease.workerId());
+        if (lease instanceof RenewingWorkerIdLease renewing) {
+            Map<String, Object> leased = new LinkedHashMap<>();
+            leased.put("owner", renewing.owner());
+            leased.put("valid", renewing.isValid());
+            leased.put("timeLeft", nonNegative(renewing.remaining()).toString());
+            leased.put("renewals", renewing.renewals());
+            leased.put("renewalFailures", renewing.renewalFailures());
+            if (renewing.lastProblem() != null) {
+                leased.put("lastProblem", renewing.lastProblem());
+            }
+            detail.put("lease", leased);
+        }
+        detail.put("lastTimestamp", Instant.ofEpochMilli(generator.lastTimestampMillis()).toString());
+        Map<String, Object> layout = new LinkedHashMap<>();
+        layout.put("exhaustsAt", generator.layout().exhaustedAt().toString());
+        layout.put("remainingLifetimeDays", Math.max(0, generator.remainingLifetime().toDays()));
+        detail.put("layout", layout);
+        detail.put("clockBehindMillis", generator.clockBehindMillis());
+        detail.put("closed", generator.isClosed());
+    }
+
+    private static SnowflakeProperties.WorkerIdAssignerType assigner(IdgenGenerators.Definition definition) {
+        return definition.properties().getSnowflake().getWorkerIdAssigner();
+    }
+
+    private static Duration nonNegative(Duration duration) {
+        return duration.isNegative() ? Duration.ZERO : duration;
+    }
+}
