@@ -3,7 +3,7 @@ package dev.idgen.benchmarks;
 import cn.hutool.core.lang.Snowflake;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
-import dev.idgen.spring.boot.autoconfigure.IdgenMeterBinder;
+import dev.idgen.spring.boot.autoconfigure.metrics.IdgenMeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
