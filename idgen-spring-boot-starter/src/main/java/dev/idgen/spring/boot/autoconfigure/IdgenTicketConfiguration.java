@@ -115,8 +115,8 @@ class IdgenTicketConfiguration {
                         + e.server() + ", and idgen does not create it (" + definition.property("jdbc.initialize-schema")
                         + "=" + schemaInitialization(definition).name().toLowerCase(java.util.Locale.ROOT) + ")",
                         "Create the table with the DDL idgen ships in " + e.ddlResource() + " (replace ${table}"
-                                + " with " + e.table() + "), or set " + definition.property("jdbc.initialize-schema")
-                                + "=always to let idgen create it", e);
+                                + " with " + e.table() + "), or " + IdgenSchemaAdvice.initializeSchema(definition),
+                        e);
             } catch (UnsupportedTicketDatabaseException e) {
                 throw new IdgenStartupException(e.getMessage(), "Point " + definition.property("ticket.servers")
                         + " (or spring.datasource.url) at MySQL, MariaDB, PostgreSQL or H2", e);
