@@ -221,8 +221,7 @@ public final class IdgenEndpoint {
         Map<String, Object> names = new LinkedHashMap<>();
         for (SegmentBufferStats stats : all.subList(0, Math.min(LISTED_NAMES, all.size()))) {
             Map<String, Object> buffer = new LinkedHashMap<>();
-            buffer.put("remaining", stats.remaining());
-            buffer.put("step", stats.step());
+            SegmentNameState.putRemaining(buffer, stats);
             buffer.put("served", stats.served());
             buffer.put("waits", stats.waits());
             buffer.put("loads", stats.fetches());

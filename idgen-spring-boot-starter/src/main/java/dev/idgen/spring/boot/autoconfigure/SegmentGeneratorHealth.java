@@ -128,8 +128,7 @@ final class SegmentGeneratorHealth implements IdgenGeneratorHealth, AutoCloseabl
                 continue;
             }
             Map<String, Object> detail = new LinkedHashMap<>();
-            detail.put("remaining", stats.remaining());
-            detail.put("step", stats.step());
+            SegmentNameState.putRemaining(detail, stats);
             if (stats.refusing()) {
                 detail.put("refusing", true);
             }
