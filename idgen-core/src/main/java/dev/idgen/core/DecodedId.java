@@ -19,7 +19,10 @@ public interface DecodedId {
 
     /**
      * The parts as an ordered map, ready for JSON or a log line: {@code strategy} first, then the strategy's own
-     * fields.
+     * fields. The 64-bit {@code id} is a decimal string ({@code "7401234567890123456"}), as idgen's JSON integration
+     * and its actuator endpoint write IDs: a JSON number above 2^53 loses digits in JavaScript. {@link #id()} is the
+     * number. Times are {@link java.time.Instant}s; the other numbers (worker id, sequence, shard, a period's
+     * number, ...) stay numbers, as no layout that can issue IDs lets them pass 2^53.
      *
      * @return an unmodifiable, ordered map
      */

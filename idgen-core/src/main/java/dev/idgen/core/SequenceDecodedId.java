@@ -11,11 +11,12 @@ import java.util.Map;
  */
 public record SequenceDecodedId(String strategy, long id) implements DecodedId {
 
+    /** @return {@code strategy}, then {@code id} as a decimal string (see {@link DecodedId#toMap()}) */
     @Override
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("strategy", strategy);
-        map.put("id", id);
+        map.put("id", Long.toString(id));
         return java.util.Collections.unmodifiableMap(map);
     }
 }

@@ -203,8 +203,13 @@ public final class JdbcSegmentStore implements SegmentStore {
         return table;
     }
 
+    /**
+     * @return for example {@code table idgen_segment on MariaDB jdbc:mariadb://127.0.0.1:3306/test}: the database as
+     *         the first connection identified it, without credentials ({@code on a database not reached yet} before);
+     *         never a database call
+     */
     @Override
     public String toString() {
-        return "JdbcSegmentStore[table=" + table + "]";
+        return "table " + table + " on " + statements.database();
     }
 }

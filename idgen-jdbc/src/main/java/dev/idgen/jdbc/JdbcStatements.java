@@ -281,6 +281,20 @@ final class JdbcStatements<S> {
         return description;
     }
 
+    /** The database product and URL (without credentials), read once with the first connection's metadata. */
+    private volatile String database;
+
+    /**
+     * For descriptions ({@code toString}), never a database call.
+     *
+     * @return for example {@code MariaDB jdbc:mariadb://127.0.0.1:3306/test}, or {@code a database not reached yet}
+     *         before a connection has identified it
+     */
+    String database() {
+        String known = database;
+        return known != null ? known : "a database not reached yet";
+    }
+
     /**
      * @return the store's statements once a connection has prepared them, otherwise {@code null}
      */
@@ -310,6 +324,8 @@ final class JdbcStatements<S> {
                     throw unsupportedDatabase.apply(e.getMessage());
                 }
                 this.dialect = dialect;
+                this.database = metaData.getDatabaseProductName() + " "
+                        + JdbcUrls.withoutCredentials(metaData.getURL());
                 if (schemaInitialization.createsTableOn(dialect, metaData.getURL())) {
                     createTable(connection, dialect);
                 }

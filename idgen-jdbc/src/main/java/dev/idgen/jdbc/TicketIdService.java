@@ -155,4 +155,23 @@ public final class TicketIdService implements IdService, dev.idgen.core.ForgetsN
                 failure);
         throw all;
     }
+
+    /**
+     * For the start-up line and logs, never a database call.
+     *
+     * @return for example {@code ticket table idgen_ticket on MariaDB jdbc:mariadb://127.0.0.1:3306/test}; with
+     *         several servers, one such clause per server, each followed by {@code (server <id>, offset k of n)}
+     */
+    @Override
+    public String toString() {
+        if (servers.size() == 1) {
+            return servers.get(0).describe();
+        }
+        java.util.StringJoiner line = new java.util.StringJoiner("; ");
+        for (int k = 0; k < servers.size(); k++) {
+            line.add(servers.get(k).describe() + " (server " + servers.get(k).id() + ", offset " + k + " of "
+                    + servers.size() + ")");
+        }
+        return line.toString();
+    }
 }

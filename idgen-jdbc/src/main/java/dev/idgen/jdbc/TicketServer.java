@@ -656,6 +656,16 @@ public final class TicketServer implements AutoCloseable {
         return failovers;
     }
 
+    /**
+     * For the start-up line and logs, never a database call.
+     *
+     * @return for example {@code ticket table idgen_ticket on MariaDB jdbc:mariadb://127.0.0.1:3306/test}, the
+     *         database as the first connection identified it (or {@code on a database not reached yet})
+     */
+    public String describe() {
+        return "ticket table " + table + " on " + statements.database();
+    }
+
     @Override
     public String toString() {
         return "TicketServer[" + id + ", offset " + offset + " of " + increment + "]";

@@ -95,6 +95,6 @@ public final class DualSegmentStore implements SegmentStore {
 
     @Override
     public String toString() {
-        return "DualSegmentStore[" + redis + ", " + database + "]";
+        return redis + ", falling back to " + database;
     }
 }

@@ -73,4 +73,10 @@ public final class RedisIdService implements IdService, dev.idgen.core.ForgetsNa
     public RedisWindowedCounter counter() {
         return counter;
     }
+
+    /** @return for example {@code counters on Redis at 127.0.0.1:6379} */
+    @Override
+    public String toString() {
+        return "counters on " + counter.redis().describe();
+    }
 }

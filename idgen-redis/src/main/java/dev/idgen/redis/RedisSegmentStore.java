@@ -50,6 +50,6 @@ public final class RedisSegmentStore implements SegmentStore {
 
     @Override
     public String toString() {
-        return "RedisSegmentStore[" + counter.redis().describe() + "]";
+        return counter.redis().describe();
     }
 }

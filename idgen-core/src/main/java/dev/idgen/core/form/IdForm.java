@@ -60,7 +60,8 @@ public interface IdForm {
     /**
      * What an ID carries, read from its canonical string: {@code form} first, then {@code timestamp} (an
      * {@link java.time.Instant}) where the form has one, then the form's own parts ({@code shard} for shard-aware
-     * IDs, {@code id} for public IDs, ...).
+     * IDs, {@code id} for public IDs, ...). A 64-bit {@code id} is a decimal string, as in
+     * {@link dev.idgen.core.DecodedId#toMap()}.
      *
      * @param text the canonical string
      * @return an unmodifiable, ordered map

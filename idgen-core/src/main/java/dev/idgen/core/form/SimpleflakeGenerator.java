@@ -159,7 +159,7 @@ public final class SimpleflakeGenerator {
             map.put("form", FORM);
             long id = decimal.parse(text);
             putParts(map, id);
-            map.put("id", id);
+            map.put("id", Long.toString(id));
             return Collections.unmodifiableMap(map);
         });
     }

@@ -26,7 +26,7 @@ public record PeriodicDecodedId(String strategy, long id, Period period, LocalDa
         map.put("strategy", strategy);
         map.put("period", period.label(firstDay));
         map.put("number", number);
-        map.put("id", id);
+        map.put("id", Long.toString(id));
         return Collections.unmodifiableMap(map);
     }
 }

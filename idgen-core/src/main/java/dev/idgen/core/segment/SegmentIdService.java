@@ -311,6 +311,15 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
     }
 
     /**
+     * @return {@code segments from } and the store, for example
+     *         {@code segments from table idgen_segment on MariaDB jdbc:mariadb://127.0.0.1:3306/test}
+     */
+    @Override
+    public String toString() {
+        return "segments from " + store;
+    }
+
+    /**
      * Builds a {@link SegmentIdService}.
      */
     public static final class Builder {

@@ -55,7 +55,7 @@ public record SnowflakeDecodedId(long id, Instant timestamp, long workerId, long
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("strategy", STRATEGY);
-        map.put("id", id);
+        map.put("id", Long.toString(id));
         map.put("timestamp", timestamp);
         map.put("workerId", workerId);
         map.put("sequence", sequence);

@@ -161,7 +161,7 @@ class SimpleflakeGeneratorTest {
         long id = Long.parseLong(text);
         assertThat(text).isEqualTo(Long.toString(id));
         assertThat(form.decode(text)).containsExactly(Map.entry("form", "simpleflake"),
-                Map.entry("timestamp", START), Map.entry("random", id & 0x7F_FFFF), Map.entry("id", id));
+                Map.entry("timestamp", START), Map.entry("random", id & 0x7F_FFFF), Map.entry("id", text));
         assertThat(form.next(10)).hasSize(10).doesNotHaveDuplicates();
         for (String bad : new String[] {"0", "-1", "0" + text, text + "x", "9223372036854775808", "", null}) {
             assertThatThrownBy(() -> form.decode(bad))

@@ -62,7 +62,7 @@ class SegmentIdServiceTest {
         assertThat(ids.nextId("payments")).isEqualTo(1001);
         assertThat(ids.nextId()).isEqualTo(1001);
         assertThat(ids.strategy()).isEqualTo("segment");
-        assertThat(ids.decode(5).toMap()).containsEntry("strategy", "segment").containsEntry("id", 5L);
+        assertThat(ids.decode(5).toMap()).containsEntry("strategy", "segment").containsEntry("id", "5");
         assertThat(ids.generatedCount()).isEqualTo(37);
     }
 

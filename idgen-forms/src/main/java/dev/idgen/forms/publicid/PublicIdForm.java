@@ -95,7 +95,7 @@ public final class PublicIdForm implements IdForm {
         if (internal.containsKey("timestamp")) {
             map.put("timestamp", internal.get("timestamp"));
         }
-        map.put("id", id);
+        map.put("id", Long.toString(id));
         map.put("keyVersion", codec.versionOf(text));
         internal.forEach(map::putIfAbsent);
         return Collections.unmodifiableMap(map);

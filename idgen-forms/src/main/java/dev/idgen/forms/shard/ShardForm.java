@@ -67,7 +67,7 @@ final class ShardForm implements IdForm {
         map.put("shard", parts.get("shard"));
         map.put("worker", parts.get("workerId"));
         map.put("sequence", parts.get("sequence"));
-        map.put("id", id);
+        map.put("id", Long.toString(id));
         return Collections.unmodifiableMap(map);
     }
 

@@ -230,7 +230,7 @@ public final class ShardedSnowflake {
         SnowflakeDecodedId parts = base.decode(baseOf(id));
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("strategy", SnowflakeDecodedId.STRATEGY);
-        map.put("id", id);
+        map.put("id", Long.toString(id));
         map.put("timestamp", parts.timestamp());
         map.put("shard", logicalShardOf(id));
         map.put("workerId", parts.workerId());

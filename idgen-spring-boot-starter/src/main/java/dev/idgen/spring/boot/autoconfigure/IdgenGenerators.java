@@ -1,6 +1,5 @@
 package dev.idgen.spring.boot.autoconfigure;
 
-import dev.idgen.core.IdArguments;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.spring.boot.autoconfigure.forms.CountingPeriod;
 import dev.idgen.spring.boot.autoconfigure.forms.Form;
@@ -34,7 +33,7 @@ import org.springframework.core.env.Environment;
  */
 public final class IdgenGenerators {
 
-    static final String PREFIX = "idgen";
+    public static final String PREFIX = "idgen";
 
     static final String GENERATORS = PREFIX + ".generators";
 
@@ -77,11 +76,13 @@ public final class IdgenGenerators {
 
     private static IdgenGenerators bind(Environment environment) {
         Binder binder = Binder.get(environment);
+        IdgenGeneratorNames.checkWritten(environment);
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
         Map<String, Definition> standalone = new LinkedHashMap<>();
         Map<String, GeneratorProperties> configured = bind(binder, GENERATORS,
                 Bindable.mapOf(String.class, GeneratorProperties.class)).orElse(Map.of());
+        IdgenGeneratorNames.checkDistinct(configured.keySet());
         for (String name : configured.keySet()) {
             String prefix = GENERATORS + "." + name;
             if (RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
@@ -89,14 +90,9 @@ public final class IdgenGenerators {
                         + RoutingIdService.DEFAULT_GENERATOR + "' is the top-level generator's name: configure it"
                         + " with idgen.strategy and the settings beside it, or give this generator another name");
             }
-            try {
-                IdArguments.checkName(name);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidConfigurationPropertyValueException(prefix, name, "a generator's name is the"
-                        + " sequence name it serves: " + e.getMessage());
-            }
-            // Brackets keep a name with dots whole; a dashed name (invoice-daily) from YAML only binds unbracketed.
-            String key = name.indexOf('.') >= 0 ? GENERATORS + ".[" + name + "]" : GENERATORS + "." + name;
+            IdgenGeneratorNames.check(name);
+            // Brackets keep a name with dots whole; Invoice, invoice_eu and invoice-daily bind unbracketed only.
+            String key = IdgenGeneratorNames.key(binder, name);
             Definition definition = bind(binder, name, prefix, key);
             (definition.form().standalone() ? standalone : named).put(name, definition);
         }

@@ -82,8 +82,8 @@ public final class TableCheck {
                 + missing.table() + " (" + definition.property(tableProperty) + "), but it does not exist in the"
                 + " database, and idgen does not create it (" + why + ")", "Create the table with the DDL idgen"
                         + " ships in " + missing.ddlResource() + " (replace ${table} with " + missing.table() + "),"
-                        + " for example from your database migrations; or set " + initialize + "=always to let"
-                        + " idgen create it at start-up", missing);
+                        + " for example from your database migrations; or "
+                        + IdgenSchemaAdvice.initializeSchema(definition), missing);
     }
 
     private static String words(String kind) {

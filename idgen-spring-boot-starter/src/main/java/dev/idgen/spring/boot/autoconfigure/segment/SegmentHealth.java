@@ -133,8 +133,7 @@ public final class SegmentHealth implements IdgenGeneratorHealth, AutoCloseable 
                 continue;
             }
             Map<String, Object> detail = new LinkedHashMap<>();
-            detail.put("remaining", stats.remaining());
-            detail.put("step", stats.step());
+            SegmentNameState.putRemaining(detail, stats);
             if (stats.refusing()) {
                 detail.put("refusing", true);
             }

@@ -95,8 +95,7 @@ public final class SegmentStrategy implements IdgenStrategy {
         Map<String, Object> names = new LinkedHashMap<>();
         for (SegmentBufferStats stats : all.subList(0, Math.min(SegmentHealth.LISTED_NAMES, all.size()))) {
             Map<String, Object> buffer = new LinkedHashMap<>();
-            buffer.put("remaining", stats.remaining());
-            buffer.put("step", stats.step());
+            SegmentNameState.putRemaining(buffer, stats);
             buffer.put("served", stats.served());
             buffer.put("waits", stats.waits());
             buffer.put("loads", stats.fetches());

@@ -1,5 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure.ticket;
 
+import dev.idgen.spring.boot.autoconfigure.jdbc.IdgenSchemaAdvice;
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
@@ -124,8 +125,8 @@ public class TicketConfiguration {
                         + e.server() + ", and idgen does not create it (" + definition.property("jdbc.initialize-schema")
                         + "=" + schemaInitialization(definition).name().toLowerCase(Locale.ROOT) + ")",
                         "Create the table with the DDL idgen ships in " + e.ddlResource() + " (replace ${table}"
-                                + " with " + e.table() + "), or set " + definition.property("jdbc.initialize-schema")
-                                + "=always to let idgen create it", e);
+                                + " with " + e.table() + "), or " + IdgenSchemaAdvice.initializeSchema(definition),
+                        e);
             } catch (UnsupportedTicketDatabaseException e) {
                 throw new IdgenStartupException(e.getMessage(), "Point " + definition.property("ticket.servers")
                         + " (or spring.datasource.url) at MySQL, MariaDB, PostgreSQL or H2", e);

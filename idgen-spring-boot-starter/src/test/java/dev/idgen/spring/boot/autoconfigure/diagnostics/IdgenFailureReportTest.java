@@ -186,7 +186,8 @@ class IdgenFailureReportTest {
                             + " only)");
                     assertThat(report.getAction()).isEqualTo("Create the table with the DDL idgen ships in " + ddl
                             + " (replace ${table} with " + table + "), for example from your database migrations;"
-                            + " or set idgen.jdbc.initialize-schema=always to let idgen create it at start-up");
+                            + " or set idgen.jdbc.initialize-schema=always to let idgen create its tables at start-up"
+                            + " (every generator inherits it unless it sets jdbc.initialize-schema itself)");
                 });
         runner.withPropertyValues(dataSource(database(database))).withPropertyValues(feature,
                 tableProperty + "=" + table, "idgen.jdbc.initialize-schema=always").run(context -> {
@@ -206,9 +207,50 @@ class IdgenFailureReportTest {
                             + " exist in the database, and idgen does not create it"
                             + " (idgen.generators.invoice.jdbc.initialize-schema=never)");
                     assertThat(report.getAction()).contains("META-INF/idgen/segment-postgresql.sql")
-                            .endsWith("or set idgen.generators.invoice.jdbc.initialize-schema=always to let idgen"
-                                    + " create it at start-up");
+                            .endsWith("or set idgen.jdbc.initialize-schema=always to let idgen create its tables at"
+                                    + " start-up (every generator inherits it unless it sets jdbc.initialize-schema"
+                                    + " itself), or idgen.generators.invoice.jdbc.initialize-schema=always for this"
+                                    + " generator's table only");
                 });
+    }
+
+    /**
+     * The user's path: two generators of their own, on tables that do not exist yet. The report of the first names
+     * the key that creates every table, not only its own; following it starts the application with both tables.
+     */
+    @Test
+    void aMissingTableOfANamedGeneratorSuggestsTheKeyThatCreatesEveryTable() {
+        String tickets = table + "_t";
+        String[] generators = { "idgen.generators.invoice.strategy=ticket", "idgen.generators.invoice.ticket.table="
+                + tickets, "idgen.generators.coupon.strategy=segment", "idgen.generators.coupon.jdbc.table=" + table };
+        try {
+            // Each kind of table alone: the ticket table has a check of its own.
+            for (String[] one : List.of(new String[] { generators[0], generators[1] },
+                    new String[] { generators[2], generators[3] })) {
+                String name = one[0].substring("idgen.generators.".length(), one[0].indexOf(".strategy"));
+                runner.withPropertyValues(dataSource(TestServices.mariadb())).withPropertyValues(one).run(context -> {
+                    FailureAnalysis report = report(context);
+                    assertThat(report.getAction()).as(name).endsWith("or set idgen.jdbc.initialize-schema=always to"
+                            + " let idgen create its tables at start-up (every generator inherits it unless it sets"
+                            + " jdbc.initialize-schema itself), or idgen.generators." + name + ".jdbc.initialize-schema"
+                            + "=always for this generator's table only");
+                });
+            }
+            runner.withPropertyValues(dataSource(TestServices.mariadb())).withPropertyValues(generators)
+                    .withPropertyValues("idgen.jdbc.initialize-schema=always").run(context -> {
+                        assertThat(context).as("the key the report suggests first creates every table").hasNotFailed();
+                        IdService ids = context.getBean(IdService.class);
+                        assertThat(ids.nextId("invoice")).isPositive();
+                        assertThat(ids.nextId("coupon")).isPositive();
+                    });
+        } finally {
+            try (Connection connection = TestServices.mariadb().connect();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("DROP TABLE IF EXISTS " + tickets);
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     @Test

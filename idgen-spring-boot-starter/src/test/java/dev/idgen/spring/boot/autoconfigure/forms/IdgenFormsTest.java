@@ -94,7 +94,8 @@ class IdgenFormsTest {
             }
             assertThat(shards).hasSize(1);
             String hidden = forms.form("public").next();
-            assertThat(forms.form("public").decode(hidden).get("id")).isInstanceOf(Long.class);
+            assertThat(forms.form("public").decode(hidden).get("id")).as("a decimal string, as JSON carries IDs")
+                    .isInstanceOfSatisfying(String.class, id -> assertThat(Long.parseLong(id)).isPositive());
             assertThat(forms.form("b32").next()).matches("ord_[0-9A-Z]{13}");
             // A name without a generator of its own: the default generator's decimal numbers.
             assertThat(forms.form("orders").form()).isEqualTo("number");
