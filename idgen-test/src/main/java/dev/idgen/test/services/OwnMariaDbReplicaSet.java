@@ -206,7 +206,8 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     @Override
     public void awaitReceivedWritesApplied(Duration deadline) throws Exception {
         OwnProcesses.await(deadline, "the replica " + replica + " to apply its relay log", () -> {
-            try (Connection connection = replica.connect(); Statement statement = connection.createStatement();
+            try (Connection connection = replica.connect();
+                    Statement statement = connection.createStatement();
                     ResultSet row = statement.executeQuery("SHOW SLAVE STATUS")) {
                 if (!row.next() || !"Yes".equalsIgnoreCase(row.getString("Slave_SQL_Running"))) {
                     return true;
