@@ -7,10 +7,23 @@ import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.SpringLettuceConnectionSource;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisKeyCommands;
+import io.lettuce.core.api.sync.RedisStringCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -82,9 +95,9 @@ final class Redis implements AutoCloseable {
     }
 
     /** Lettuce's own API on the same Redis, Sentinel or Cluster: one connection, sync commands. */
-    record Raw(io.lettuce.core.AbstractRedisClient client, io.lettuce.core.api.StatefulConnection<String, String> connection,
-            io.lettuce.core.api.sync.RedisStringCommands<String, String> strings,
-            io.lettuce.core.api.sync.RedisKeyCommands<String, String> keys) implements AutoCloseable {
+    record Raw(AbstractRedisClient client, StatefulConnection<String, String> connection,
+            RedisStringCommands<String, String> strings,
+            RedisKeyCommands<String, String> keys) implements AutoCloseable {
 
         @Override
         public void close() {
@@ -100,11 +113,11 @@ final class Redis implements AutoCloseable {
         String sentinel = env("IDGEN_BENCH_REDIS_SENTINEL", "");
         String cluster = env("IDGEN_BENCH_REDIS_CLUSTER", "");
         if (!cluster.isEmpty()) {
-            java.util.List<io.lettuce.core.RedisURI> seeds = new java.util.ArrayList<>();
+            List<RedisURI> seeds = new ArrayList<>();
             for (String node : cluster.split(",")) {
-                seeds.add(io.lettuce.core.RedisURI.create("redis://" + node.trim()));
+                seeds.add(RedisURI.create("redis://" + node.trim()));
             }
-            io.lettuce.core.cluster.RedisClusterClient client = io.lettuce.core.cluster.RedisClusterClient.create(seeds);
+            RedisClusterClient client = RedisClusterClient.create(seeds);
             client.setOptions(clusterOptions());
             var connection = client.connect();
             return new Raw(client, connection, connection.sync(), connection.sync());
@@ -112,10 +125,10 @@ final class Redis implements AutoCloseable {
         RedisClient client;
         if (!sentinel.isEmpty()) {
             String[] parts = sentinel.split("@");
-            io.lettuce.core.RedisURI.Builder uri = null;
+            RedisURI.Builder uri = null;
             for (String node : parts[1].split(",")) {
                 String[] hostPort = node.trim().split(":");
-                uri = uri == null ? io.lettuce.core.RedisURI.Builder.sentinel(hostPort[0],
+                uri = uri == null ? RedisURI.Builder.sentinel(hostPort[0],
                         Integer.parseInt(hostPort[1]), parts[0])
                         : uri.withSentinel(hostPort[0], Integer.parseInt(hostPort[1]));
             }
@@ -134,20 +147,20 @@ final class Redis implements AutoCloseable {
         String sentinel = env("IDGEN_BENCH_REDIS_SENTINEL", "");
         String cluster = env("IDGEN_BENCH_REDIS_CLUSTER", "");
         if (!cluster.isEmpty()) {
-            org.springframework.data.redis.connection.RedisClusterConfiguration configuration =
-                    new org.springframework.data.redis.connection.RedisClusterConfiguration();
+            RedisClusterConfiguration configuration =
+                    new RedisClusterConfiguration();
             for (String node : cluster.split(",")) {
                 String[] hostPort = node.trim().split(":");
                 configuration.clusterNode(hostPort[0], Integer.parseInt(hostPort[1]));
             }
             return new LettuceConnectionFactory(configuration,
-                    org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.builder()
+                    LettuceClientConfiguration.builder()
                             .clientOptions(clusterOptions()).build());
         }
         if (!sentinel.isEmpty()) {
             String[] parts = sentinel.split("@");
-            org.springframework.data.redis.connection.RedisSentinelConfiguration configuration =
-                    new org.springframework.data.redis.connection.RedisSentinelConfiguration().master(parts[0]);
+            RedisSentinelConfiguration configuration =
+                    new RedisSentinelConfiguration().master(parts[0]);
             for (String node : parts[1].split(",")) {
                 String[] hostPort = node.trim().split(":");
                 configuration.sentinel(hostPort[0], Integer.parseInt(hostPort[1]));
@@ -157,10 +170,10 @@ final class Redis implements AutoCloseable {
         return new LettuceConnectionFactory(new RedisStandaloneConfiguration(host(), port()));
     }
 
-    private static io.lettuce.core.cluster.ClusterClientOptions clusterOptions() {
-        return io.lettuce.core.cluster.ClusterClientOptions.builder().topologyRefreshOptions(
-                io.lettuce.core.cluster.ClusterTopologyRefreshOptions.builder().enableAllAdaptiveRefreshTriggers()
-                        .build()).build();
+    private static ClusterClientOptions clusterOptions() {
+        // Every adaptive refresh trigger (redirections, reconnects) is on by default since Lettuce 7.
+        return ClusterClientOptions.builder().topologyRefreshOptions(
+                ClusterTopologyRefreshOptions.builder().build()).build();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.idgen.benchmarks;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.idgen.core.coalesce.RangeCoalescer;
 import dev.idgen.redis.RedisIdService;
 import io.lettuce.core.RedisFuture;
@@ -68,9 +69,8 @@ public final class RedisCoalescingAnalysis {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private static RedisClusterAsyncCommands<byte[], byte[]> nativeCommands(LettuceConnection connection) {
-        return (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+        return connection.getNativeConnection();
     }
 
     private static void script(int rounds) throws Exception {
@@ -128,7 +128,7 @@ public final class RedisCoalescingAnalysis {
     }
 
     private static void ceiling(int threads) throws Exception {
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         AtomicReference<Thread> request = new AtomicReference<>();
         Thread server = new Thread(() -> {
             while (true) {

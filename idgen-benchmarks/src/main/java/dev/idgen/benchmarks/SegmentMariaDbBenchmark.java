@@ -6,6 +6,7 @@ import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,7 +36,7 @@ public class SegmentMariaDbBenchmark {
 
     private HikariDataSource pool;
     private SegmentIdService ids;
-    private java.util.concurrent.atomic.AtomicLong atomicLong;
+    private AtomicLong atomicLong;
 
     @Setup
     public void setUp() {
@@ -43,7 +44,7 @@ public class SegmentMariaDbBenchmark {
         JdbcSegmentStore store = new JdbcSegmentStore(pool, "idgen_bench_segment", 0,
                 SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         ids = SegmentIdService.builder(store).build();
-        atomicLong = new java.util.concurrent.atomic.AtomicLong();
+        atomicLong = new AtomicLong();
     }
 
     @TearDown

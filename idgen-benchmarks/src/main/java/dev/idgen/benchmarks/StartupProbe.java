@@ -1,5 +1,6 @@
 package dev.idgen.benchmarks;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdService;
 import dev.idgen.core.form.IdForm;
@@ -92,7 +93,7 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
         boolean onMain = Thread.currentThread().getName().equals("main");
         long mainCpu = onMain && threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
         long processCpu = ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+                instanceof OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
         long classes = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
         long uptimeMs = ManagementFactory.getRuntimeMXBean().getUptime();
         double wallMs = uptimeMs - (System.nanoTime() - entered) / 1e6;

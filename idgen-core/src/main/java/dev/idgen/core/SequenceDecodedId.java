@@ -1,5 +1,6 @@
 package dev.idgen.core;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,6 +18,6 @@ public record SequenceDecodedId(String strategy, long id) implements DecodedId {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("strategy", strategy);
         map.put("id", Long.toString(id));
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

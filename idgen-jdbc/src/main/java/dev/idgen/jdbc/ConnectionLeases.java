@@ -3,6 +3,7 @@ package dev.idgen.jdbc;
 import dev.idgen.core.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,7 +105,7 @@ final class ConnectionLeases<S> {
      * @param timedOut the failure of a call that ran out of time, given its cause if any
      */
     ConnectionLeases(DataSource dataSource, JdbcStatements<S> statements, Executor executor,
-            java.time.Duration timeout, Function<Exception, StoreUnavailableException> timedOut) {
+            Duration timeout, Function<Exception, StoreUnavailableException> timedOut) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.statements = Objects.requireNonNull(statements, "statements");
         this.executor = Objects.requireNonNull(executor, "executor");

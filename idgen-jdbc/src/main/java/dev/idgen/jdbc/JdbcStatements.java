@@ -11,6 +11,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -182,7 +183,7 @@ final class JdbcStatements<S> {
             String resource = known.ddlResource(kind);
             return new TableMissingException(Character.toUpperCase(description.charAt(0)) + description.substring(1)
                     + " does not exist (schema initialization " + schemaInitialization.name()
-                            .toLowerCase(java.util.Locale.ROOT) + "); create it from " + resource + " (could not "
+                            .toLowerCase(Locale.ROOT) + "); create it from " + resource + " (could not "
                     + operation + ": " + sql.getMessage() + ")", table, kind, resource, failure);
         }
         // Pools report a database they cannot reach with unchecked exceptions too (Hikari's first connection).

@@ -1,5 +1,7 @@
 package dev.idgen.jdbc;
 
+import java.util.Locale;
+
 /**
  * When idgen creates its table.
  */
@@ -24,8 +26,8 @@ public enum SchemaInitialization {
             case ALWAYS -> true;
             case NEVER -> false;
             case EMBEDDED -> dialect == DatabaseDialect.H2 && url != null
-                    && !url.toLowerCase(java.util.Locale.ROOT).startsWith("jdbc:h2:tcp:")
-                    && !url.toLowerCase(java.util.Locale.ROOT).startsWith("jdbc:h2:ssl:");
+                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:tcp:")
+                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:ssl:");
         };
     }
 }

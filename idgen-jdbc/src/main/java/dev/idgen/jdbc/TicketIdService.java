@@ -1,11 +1,16 @@
 package dev.idgen.jdbc;
 
+import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
 import dev.idgen.core.SequenceDecodedId;
 import dev.idgen.core.StoreUnavailableException;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * {@link IdService} over Flickr-style ticket servers: every call takes its IDs from a database row, with no local
@@ -21,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that holds among the IDs of any one server, but not across servers: each row advances at the pace of the calls
  * sent to it, so a later call served by another server may get a smaller ID. IDs are unique either way.
  */
-public final class TicketIdService implements IdService, dev.idgen.core.ForgetsNames, AutoCloseable {
+public final class TicketIdService implements IdService, ForgetsNames, AutoCloseable {
 
     /** The strategy name. */
     public static final String STRATEGY = "ticket";
@@ -103,8 +108,8 @@ public final class TicketIdService implements IdService, dev.idgen.core.ForgetsN
      * its first {@value TicketServer#COALESCED_NAMES} names, which forgetting frees for new names.
      */
     @Override
-    public int forgetNames(java.util.function.Predicate<? super String> which) {
-        java.util.Set<String> forgotten = new java.util.HashSet<>();
+    public int forgetNames(Predicate<? super String> which) {
+        Set<String> forgotten = new HashSet<>();
         servers.forEach(server -> forgotten.addAll(server.forgetNames(which)));
         return forgotten.size();
     }
@@ -167,7 +172,7 @@ public final class TicketIdService implements IdService, dev.idgen.core.ForgetsN
         if (servers.size() == 1) {
             return servers.get(0).describe();
         }
-        java.util.StringJoiner line = new java.util.StringJoiner("; ");
+        StringJoiner line = new StringJoiner("; ");
         for (int k = 0; k < servers.size(); k++) {
             line.add(servers.get(k).describe() + " (server " + servers.get(k).id() + ", offset " + k + " of "
                     + servers.size() + ")");

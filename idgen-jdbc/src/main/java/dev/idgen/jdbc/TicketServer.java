@@ -11,6 +11,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 
 /**
@@ -341,8 +344,8 @@ public final class TicketServer implements AutoCloseable {
      *
      * @return the names forgotten
      */
-    java.util.List<String> forgetNames(java.util.function.Predicate<? super String> which) {
-        java.util.List<String> forgotten = new java.util.ArrayList<>();
+    List<String> forgetNames(Predicate<? super String> which) {
+        List<String> forgotten = new ArrayList<>();
         for (String name : coalescers.keySet()) {
             if (which.test(name) && coalescers.remove(name) != null) {
                 coalescedNames.decrementAndGet();

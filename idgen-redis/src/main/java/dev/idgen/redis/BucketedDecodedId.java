@@ -3,6 +3,7 @@ package dev.idgen.redis;
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.readable.ReadableIdFormat;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -53,6 +54,6 @@ public record BucketedDecodedId(String readableId, Instant timestamp, String biz
         map.put("bizCode", bizCode);
         map.put("bucket", bucket);
         map.put("sequence", sequence);
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

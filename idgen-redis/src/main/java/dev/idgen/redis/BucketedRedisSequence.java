@@ -13,10 +13,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -202,11 +204,11 @@ public final class BucketedRedisSequence implements ReadableIdService {
      * skip it until then instead of asking again, and a pass in which every bucket is busy waits for the first to free
      * up. Skipping a bucket before then only avoids a script that would answer busy.
      */
-    private final java.util.concurrent.atomic.AtomicLongArray busyUntil;
+    private final AtomicLongArray busyUntil;
 
     /** Per bucket, the fence (Redis ms) it answered last, and until when (nanoTime) that fence lasts: for messages. */
-    private final java.util.concurrent.atomic.AtomicLongArray fenceMillis;
-    private final java.util.concurrent.atomic.AtomicLongArray fenceUntil;
+    private final AtomicLongArray fenceMillis;
+    private final AtomicLongArray fenceUntil;
 
     private final RedisScriptExecutor redis;
     private final String prefix;
@@ -286,9 +288,9 @@ public final class BucketedRedisSequence implements ReadableIdService {
             keys[i] = new byte[][] { (prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8) };
         }
         this.maxSequenceArgument = Long.toString(maxSequence).getBytes(StandardCharsets.US_ASCII);
-        this.busyUntil = new java.util.concurrent.atomic.AtomicLongArray(buckets);
-        this.fenceMillis = new java.util.concurrent.atomic.AtomicLongArray(buckets);
-        this.fenceUntil = new java.util.concurrent.atomic.AtomicLongArray(buckets);
+        this.busyUntil = new AtomicLongArray(buckets);
+        this.fenceMillis = new AtomicLongArray(buckets);
+        this.fenceUntil = new AtomicLongArray(buckets);
         long past = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
         for (int i = 0; i < buckets; i++) {
             busyUntil.set(i, past);
@@ -300,7 +302,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
         }
         this.maxQueueWait = redis.timeout().multipliedBy(2);
         @SuppressWarnings("unchecked")
-        BatchCoalescer<Batch>[] created = new BatchCoalescer[LANES];
+        BatchCoalescer<Batch>[] created = (BatchCoalescer<Batch>[]) new BatchCoalescer<?>[LANES];
         String what = "the readable IDs on " + redis.describe();
         for (int i = 0; i < LANES; i++) {
             created[i] = new BatchCoalescer<>(this::take, MAX_COALESCED, maxQueueWait, what);
@@ -324,10 +326,10 @@ public final class BucketedRedisSequence implements ReadableIdService {
         void add(int pieceBucket, long pieceMs, long lastSequence, int pieceCount) {
             if (pieces == bucket.length) {
                 int length = pieces * 2;
-                bucket = java.util.Arrays.copyOf(bucket, length);
-                ms = java.util.Arrays.copyOf(ms, length);
-                firstSequence = java.util.Arrays.copyOf(firstSequence, length);
-                count = java.util.Arrays.copyOf(count, length);
+                bucket = Arrays.copyOf(bucket, length);
+                ms = Arrays.copyOf(ms, length);
+                firstSequence = Arrays.copyOf(firstSequence, length);
+                count = Arrays.copyOf(count, length);
             }
             bucket[pieces] = pieceBucket;
             ms[pieces] = pieceMs;

@@ -83,9 +83,10 @@ final class LettuceConnectionSource implements RedisConnectionSource {
         }
         List<RedisURI> seeds = List.copyOf(seedNodes);
         RedisClusterClient client = RedisClusterClient.create(seeds);
-        // Follow a failover without waiting for a command to fail: the refresh settings the tests verified.
+        // Follow a failover without waiting for a command to fail: the refresh settings the tests verified. Every
+        // adaptive refresh trigger (redirections, reconnects) is on by default since Lettuce 7.
         client.setOptions(ClusterClientOptions.builder()
-                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enableAllAdaptiveRefreshTriggers()
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enablePeriodicRefresh(CLUSTER_REFRESH_PERIOD).build())
                 .build());
         return new LettuceConnectionSource(Topology.CLUSTER, client, null, seeds);

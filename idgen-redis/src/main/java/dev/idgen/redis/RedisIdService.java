@@ -1,9 +1,12 @@
 package dev.idgen.redis;
 
 import dev.idgen.core.DecodedId;
+import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
 import dev.idgen.core.SequenceDecodedId;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * {@code idgen.strategy=redis}: IDs come from one script on the name's Redis counter that checks the counter's window
@@ -14,10 +17,10 @@ import dev.idgen.core.SequenceDecodedId;
  * instance, an ID issued to a call that started after another call returned (in any instance) is larger, and both
  * survive Redis losing its data and failovers to lagging replicas: see {@link RedisWindowedCounter}.
  */
-public final class RedisIdService implements IdService, dev.idgen.core.ForgetsNames {
+public final class RedisIdService implements IdService, ForgetsNames {
 
     private final RedisWindowedCounter counter;
-    private final java.util.concurrent.atomic.LongAdder generated = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder generated = new LongAdder();
 
     public RedisIdService(RedisWindowedCounter counter) {
         this.counter = counter;
@@ -54,7 +57,7 @@ public final class RedisIdService implements IdService, dev.idgen.core.ForgetsNa
      * <p>Only the names' in-memory state goes; their counters stay in Redis and continue where they were.
      */
     @Override
-    public int forgetNames(java.util.function.Predicate<? super String> which) {
+    public int forgetNames(Predicate<? super String> which) {
         return counter.forgetNames(which);
     }
 

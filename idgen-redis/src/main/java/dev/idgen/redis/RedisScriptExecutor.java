@@ -5,6 +5,7 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.redis.RedisConnectionSource.Connection;
 import dev.idgen.redis.RedisRoundTrips.Outcome;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
@@ -19,10 +20,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Runs idgen's Lua scripts over one native Lettuce connection (Lettuce pipelines the commands of concurrent callers on
@@ -82,17 +91,17 @@ public final class RedisScriptExecutor implements AutoCloseable {
     private final RedisRoundTrips roundTrips;
     private final Topology topology;
     private volatile Connection cached;
-    private java.util.concurrent.CompletableFuture<Connection> connecting;
+    private CompletableFuture<Connection> connecting;
     /** When the connection was last dropped or the slot map reloaded, so that a burst of failures does it once. */
-    private final java.util.concurrent.atomic.AtomicLong lastReset = new java.util.concurrent.atomic.AtomicLong(
+    private final AtomicLong lastReset = new AtomicLong(
             System.nanoTime() - TimeUnit.DAYS.toNanos(1));
-    private final java.util.concurrent.atomic.LongAdder resets = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder resets = new LongAdder();
     /** On Sentinel: follows the sentinels' answer, so that no connection stays on a master they no longer name. */
     private final SentinelMasterWatch sentinelWatch;
     /** When the connection attempt under way started (nanoTime); guarded by this. */
     private long connectingSince;
 
-    private static final java.util.concurrent.Executor CONNECTOR = runnable -> {
+    private static final Executor CONNECTOR = runnable -> {
         Thread thread = new Thread(runnable, "idgen-redis-connect");
         thread.setDaemon(true);
         thread.start();
@@ -106,10 +115,10 @@ public final class RedisScriptExecutor implements AutoCloseable {
      */
     public RedisScriptExecutor(RedisConnectionSource source, Duration timeout, RedisRoundTrips roundTrips) {
         checkTimeout(timeout);
-        this.source = java.util.Objects.requireNonNull(source, "source");
+        this.source = Objects.requireNonNull(source, "source");
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
-        this.roundTrips = java.util.Objects.requireNonNull(roundTrips, "roundTrips");
+        this.roundTrips = Objects.requireNonNull(roundTrips, "roundTrips");
         this.topology = source.topology();
         this.sentinelWatch = topology == Topology.SENTINEL && source.client() instanceof RedisClient client
                 ? new SentinelMasterWatch(client, source.masterName(), source.nodes(), timeout, () -> reconnect(true))
@@ -254,11 +263,14 @@ public final class RedisScriptExecutor implements AutoCloseable {
      * @return per master ({@code host:port} where known), what it answered, such as {@code "master, 2 replicas"}, or
      *         {@code "DOWN: "} and the failure
      */
+    // getStatefulConnection() is deprecated on the commands, but the commands are all this executor holds of a
+    // connection (a Spring-managed one included), and Lettuce 7.5 still serves it.
+    @SuppressWarnings("deprecation")
     public Map<String, String> probeMasters() {
         long started = System.nanoTime();
-        Map<String, java.util.concurrent.CompletableFuture<String>> sent = new LinkedHashMap<>();
+        Map<String, CompletableFuture<String>> sent = new LinkedHashMap<>();
         Map<String, String> byNode = new LinkedHashMap<>();
-        java.util.concurrent.CompletableFuture<String> address = null;
+        CompletableFuture<String> address = null;
         try {
             RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
             if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
@@ -283,7 +295,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
         } catch (RuntimeException e) {
             byNode.put(describe(), "DOWN: " + e.getMessage());
         }
-        for (Map.Entry<String, java.util.concurrent.CompletableFuture<String>> answer : sent.entrySet()) {
+        for (Map.Entry<String, CompletableFuture<String>> answer : sent.entrySet()) {
             String node = answer.getKey();
             try {
                 String info = answer.getValue().get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
@@ -299,7 +311,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 byNode.put(node, "DOWN: no answer within " + timeout + " (idgen.redis.timeout)");
             } catch (ExecutionException e) {
                 byNode.put(node, "DOWN: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
-            } catch (java.util.concurrent.CancellationException e) {
+            } catch (CancellationException e) {
                 byNode.put(node, "DOWN: the connection was closed or reset");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -346,6 +358,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
         }
     }
 
+    /** See {@link #probeMasters()} on the deprecated {@code getStatefulConnection()}. */
+    @SuppressWarnings("deprecation")
     private static List<RedisClusterNode> mastersOwningSlots(
             RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
         List<RedisClusterNode> masters = new ArrayList<>();
@@ -366,14 +380,14 @@ public final class RedisScriptExecutor implements AutoCloseable {
         return topology == Topology.STANDALONE ? address(source.nodes().get(0)) : "master";
     }
 
-    private static final java.util.regex.Pattern LADDR = java.util.regex.Pattern.compile("laddr=(\\S+)");
+    private static final Pattern LADDR = Pattern.compile("laddr=(\\S+)");
 
     /**
      * @param clientInfo a {@code CLIENT INFO} answer
      * @return the server's own address for this connection ({@code laddr}), or {@code fallback}
      */
     private static String serverAddress(String clientInfo, String fallback) {
-        java.util.regex.Matcher laddr = LADDR.matcher(clientInfo);
+        Matcher laddr = LADDR.matcher(clientInfo);
         return laddr.find() ? laddr.group(1) : fallback;
     }
 
@@ -387,7 +401,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
      */
     public boolean awaitReady(Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
-        java.util.concurrent.CompletableFuture<Connection> attempt = connectAttempt();
+        CompletableFuture<Connection> attempt = connectAttempt();
         try {
             attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             ping();
@@ -455,7 +469,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 }
             }
             throw new RedisUnavailableException(describe() + " failed " + what + ": " + cause.getMessage(), cause);
-        } catch (java.util.concurrent.CancellationException e) {
+        } catch (CancellationException e) {
             // Lettuce cancels the commands pending on a connection that is closed or reset, as when another caller's
             // timeout reconnects during a failover. Like a timeout, the command may or may not have run.
             roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
@@ -481,7 +495,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
      * handshake is bounded by the timeout too, not by the client's own timeouts.
      */
     private RedisClusterAsyncCommands<byte[], byte[]> connect(long started) {
-        java.util.concurrent.CompletableFuture<Connection> attempt;
+        CompletableFuture<Connection> attempt;
         synchronized (this) {
             if (cached != null) {
                 return cached.commands();
@@ -533,10 +547,10 @@ public final class RedisScriptExecutor implements AutoCloseable {
         }
     }
 
-    private synchronized java.util.concurrent.CompletableFuture<Connection> connectAttempt() {
+    private synchronized CompletableFuture<Connection> connectAttempt() {
         if (connecting == null) {
             connectingSince = System.nanoTime();
-            connecting = java.util.concurrent.CompletableFuture.supplyAsync(this::connectAndLocate, CONNECTOR);
+            connecting = CompletableFuture.supplyAsync(this::connectAndLocate, CONNECTOR);
         }
         return connecting;
     }
@@ -553,7 +567,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
             String address = null;
             try {
                 String info = connection.commands().clientInfo().get(timeoutNanos, TimeUnit.NANOSECONDS);
-                java.util.regex.Matcher laddr = LADDR.matcher(info);
+                Matcher laddr = LADDR.matcher(info);
                 address = laddr.find() ? laddr.group(1) : null;
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
@@ -589,7 +603,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
      *         Lettuce could not follow)
      */
     private static boolean pointsAtAnOldMaster(Throwable cause) {
-        if (cause instanceof io.lettuce.core.RedisConnectionException) {
+        if (cause instanceof RedisConnectionException) {
             return true;
         }
         String message = String.valueOf(cause.getMessage());

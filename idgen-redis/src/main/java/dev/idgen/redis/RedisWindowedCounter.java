@@ -2,15 +2,21 @@ package dev.idgen.redis;
 
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.NameLimit;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.coalesce.RangeCoalescer;
 import dev.idgen.core.segment.Segment;
+import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentStore;
+import io.lettuce.core.RedisCommandExecutionException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * Per-name counters in Redis that survive Redis losing its data, and a failover to a replica that missed writes,
@@ -168,16 +174,16 @@ public final class RedisWindowedCounter {
     private final String prefix;
     private final long windowSize;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-    private final dev.idgen.core.NameLimit names;
+    private final NameLimit names;
     private volatile boolean persistenceVerified = true;
-    private final java.util.Set<String> refilledNames = ConcurrentHashMap.newKeySet();
+    private final Set<String> refilledNames = ConcurrentHashMap.newKeySet();
     private final LongAdder windowsReserved = new LongAdder();
     private final LongAdder lostCounters = new LongAdder();
     private final LongAdder failovers = new LongAdder();
     private final LongAdder coalescedCalls = new LongAdder();
     private final LongAdder coalescedRoundTrips = new LongAdder();
     private final int maxCoalesced;
-    private final java.time.Duration maxQueueWait;
+    private final Duration maxQueueWait;
     private static final byte[] ONE = {'1'};
     private static final byte[] ZERO = {'0'};
     private final LongAdder refusedInstalls = new LongAdder();
@@ -189,7 +195,7 @@ public final class RedisWindowedCounter {
      * @param windowSize how many values one database reservation covers, from 1 to 2^40
      */
     public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize) {
-        this(redis, windows, prefix, windowSize, dev.idgen.core.segment.SegmentIdService.DEFAULT_MAX_NAMES);
+        this(redis, windows, prefix, windowSize, SegmentIdService.DEFAULT_MAX_NAMES);
     }
 
     /**
@@ -202,7 +208,7 @@ public final class RedisWindowedCounter {
      */
     public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize,
             int maxNames) {
-        this.names = new dev.idgen.core.NameLimit(maxNames);
+        this.names = new NameLimit(maxNames);
         if (windowSize < 1 || windowSize > (1L << 40)) {
             throw new InvalidArgumentException("windowSize", windowSize,
                     "windowSize must be between 1 and 2^40, but was " + windowSize);
@@ -243,7 +249,7 @@ public final class RedisWindowedCounter {
      *
      * @return how many names were forgotten
      */
-    public int forgetNames(java.util.function.Predicate<? super String> which) {
+    public int forgetNames(Predicate<? super String> which) {
         int forgotten = 0;
         for (String name : counters.keySet()) {
             if (which.test(name) && counters.remove(name) != null) {
@@ -365,7 +371,7 @@ public final class RedisWindowedCounter {
         }
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
             // An error reply to CONFIG GET (renamed or forbidden command) is a definite refusal.
-            if (t instanceof io.lettuce.core.RedisCommandExecutionException) {
+            if (t instanceof RedisCommandExecutionException) {
                 return false;
             }
         }
@@ -434,7 +440,7 @@ public final class RedisWindowedCounter {
      * @return how long a {@link #next} caller waits in the queue for a round trip before it gives up: twice the
      *         executor's timeout
      */
-    public java.time.Duration maxQueueWait() {
+    public Duration maxQueueWait() {
         return maxQueueWait;
     }
 

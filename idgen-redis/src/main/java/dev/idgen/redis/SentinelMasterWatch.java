@@ -3,7 +3,10 @@ package dev.idgen.redis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -118,7 +121,7 @@ final class SentinelMasterWatch implements AutoCloseable {
 
     /** Whether the server's own address {@code host:port} and the sentinels' answer name one node. */
     static boolean sameNode(String address, SocketAddress named) {
-        if (!(named instanceof java.net.InetSocketAddress inet)) {
+        if (!(named instanceof InetSocketAddress inet)) {
             return true;
         }
         int colon = address.lastIndexOf(':');
@@ -142,17 +145,17 @@ final class SentinelMasterWatch implements AutoCloseable {
             return true;
         }
         try {
-            java.net.InetAddress[] mine = java.net.InetAddress.getAllByName(host);
-            java.net.InetAddress[] theirs = java.net.InetAddress.getAllByName(inet.getHostString());
-            for (java.net.InetAddress a : mine) {
-                for (java.net.InetAddress b : theirs) {
+            InetAddress[] mine = InetAddress.getAllByName(host);
+            InetAddress[] theirs = InetAddress.getAllByName(inet.getHostString());
+            for (InetAddress a : mine) {
+                for (InetAddress b : theirs) {
                     if (a.equals(b)) {
                         return true;
                     }
                 }
             }
             return false;
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return false;
         }
     }

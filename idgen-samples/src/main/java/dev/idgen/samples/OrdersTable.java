@@ -1,6 +1,6 @@
 package dev.idgen.samples;
 
-import org.hibernate.boot.model.naming.CamelCaseToUnderscoresNamingStrategy;
+import org.hibernate.boot.model.naming.PhysicalNamingStrategySnakeCaseImpl;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.engine.jdbc.env.spi.JdbcEnvironment;
 import org.springframework.beans.factory.annotation.Value;
@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * Boot hands a {@code PhysicalNamingStrategy} bean to Hibernate.
  */
 @Component
-public class OrdersTable extends CamelCaseToUnderscoresNamingStrategy {
+public class OrdersTable extends PhysicalNamingStrategySnakeCaseImpl {
 
     static final String DEFAULT_TABLE = "idgen_sample_orders";
 

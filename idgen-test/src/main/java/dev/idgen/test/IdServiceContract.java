@@ -21,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -416,7 +417,7 @@ public abstract class IdServiceContract {
         return name == null ? "null" : "\"" + name.replace("\n", "\\n") + "\"";
     }
 
-    private static java.util.concurrent.ThreadFactory daemonThreads() {
+    private static ThreadFactory daemonThreads() {
         return task -> {
             Thread thread = new Thread(task, "id-service-contract");
             thread.setDaemon(true);

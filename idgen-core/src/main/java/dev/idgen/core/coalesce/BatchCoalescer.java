@@ -2,8 +2,13 @@ package dev.idgen.core.coalesce;
 
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.TimeSource;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -150,7 +155,7 @@ public final class BatchCoalescer<B> {
     private final String what;
 
     /** Deadlines are on its {@code nanoTime()}: {@link System#nanoTime()} but in tests. */
-    private final dev.idgen.core.TimeSource clock;
+    private final TimeSource clock;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** How many round trips are in flight or about to start. Guarded by {@link #lock}. */
@@ -160,7 +165,7 @@ public final class BatchCoalescer<B> {
     /** Callers waiting for the next round trip, oldest first. Guarded by {@link #lock}. */
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
-    private final java.util.concurrent.atomic.LongAdder roundTrips = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder roundTrips = new LongAdder();
 
     /**
      * @param source the round trip
@@ -185,15 +190,15 @@ public final class BatchCoalescer<B> {
      * @param what names the store in errors, e.g. {@code "ticket server db1 for 'orders'"}
      */
     public BatchCoalescer(TimedBatchSource<B> source, int maxBatch, int maxInFlight, Duration maxWait, String what) {
-        this(source, maxBatch, maxInFlight, maxWait, what, dev.idgen.core.TimeSource.system());
+        this(source, maxBatch, maxInFlight, maxWait, what, TimeSource.system());
     }
 
     /**
      * As above, with the clock that deadlines are read from (tests: a clock of their own).
      */
     BatchCoalescer(TimedBatchSource<B> source, int maxBatch, int maxInFlight, Duration maxWait, String what,
-            dev.idgen.core.TimeSource clock) {
-        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+            TimeSource clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("maxInFlight must be at least 1, but was " + maxInFlight);
         }
@@ -204,7 +209,7 @@ public final class BatchCoalescer<B> {
             throw new IllegalArgumentException("maxWait must be positive, but was " + maxWait);
         }
         this.maxInFlight = maxInFlight;
-        this.source = java.util.Objects.requireNonNull(source, "source");
+        this.source = Objects.requireNonNull(source, "source");
         this.maxBatch = maxBatch;
         this.maxWaitNanos = maxWait.toNanos();
         this.what = what;
@@ -348,7 +353,7 @@ public final class BatchCoalescer<B> {
     }
 
     private static <B> TimedBatchSource<B> untimed(BatchSource<B> source) {
-        java.util.Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(source, "source");
         return (n, deadline) -> source.take(n);
     }
 
@@ -420,14 +425,14 @@ public final class BatchCoalescer<B> {
 
     private void passLead() {
         Waiter next;
-        java.util.List<Waiter> expired = null;
+        List<Waiter> expired = null;
         lock.lock();
         try {
             long now = clock.nanoTime();
             // Rarely any: a caller whose wait ran out normally leaves the queue itself.
             while ((next = queue.pollFirst()) != null && next.deadline - now <= 0) {
                 if (expired == null) {
-                    expired = new java.util.ArrayList<>();
+                    expired = new ArrayList<>();
                 }
                 expired.add(next);
             }

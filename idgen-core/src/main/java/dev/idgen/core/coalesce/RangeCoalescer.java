@@ -3,6 +3,7 @@ package dev.idgen.core.coalesce;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.StoreUnavailableException;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Combines concurrent callers of one counter into one round trip: callers that arrive while a round trip is in flight
@@ -109,7 +110,7 @@ public final class RangeCoalescer {
         if (stride < 1) {
             throw new IllegalArgumentException("stride must be at least 1, but was " + stride);
         }
-        java.util.Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(source, "source");
         this.coalescer = new BatchCoalescer<>(
                 (n, deadline) -> new Range(source.take(n, deadline) - (long) (n - 1) * stride), maxBatch,
                 maxInFlight, maxWait, what);
@@ -140,7 +141,7 @@ public final class RangeCoalescer {
     }
 
     private static TimedRangeSource untimed(RangeSource source) {
-        java.util.Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(source, "source");
         return (n, deadline) -> source.take(n);
     }
 }

@@ -9,7 +9,6 @@ import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;

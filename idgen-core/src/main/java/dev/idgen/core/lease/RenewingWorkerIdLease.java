@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -275,7 +276,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                     scheduleRenewal(held ? assigner.renewInterval() : assigner.renewInterval().dividedBy(4));
                 }
             }, delay.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // closed or lost meanwhile
         }
     }

@@ -7,7 +7,6 @@ import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.LayoutExhaustedException;
-import dev.idgen.core.NameLimitExceededException;
 import dev.idgen.core.TimeSource;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -3,6 +3,7 @@ package dev.idgen.core.segment;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -253,7 +254,7 @@ public final class InterleavedSegmentStore implements SegmentStore {
             anyUp.get();
             // One answered: give the others a moment, so that their state is fresh too (a hanging one is not waited
             // for).
-            CompletableFuture.allOf(java.util.Arrays.stream(servers).map(Server::latestCheck)
+            CompletableFuture.allOf(Arrays.stream(servers).map(Server::latestCheck)
                     .toArray(CompletableFuture[]::new)).get(CHECK_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             // Some server is still being checked; it shows its previous state meanwhile.

@@ -3,6 +3,7 @@ package dev.idgen.core.segment;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -246,7 +247,7 @@ final class SegmentBuffer {
         try {
             // A name's first segment gets longer: its load may create the row, open the first connections, and no
             // preload could have fetched it ahead of time.
-            java.time.Duration timeout = exhausted == null
+            Duration timeout = exhausted == null
                     ? max(settings.firstLoadTimeout(), settings.awaitTimeout()) : settings.awaitTimeout();
             long deadline = System.nanoTime() + timeout.toNanos();
             long loadsAtStart = completedLoads;
@@ -454,7 +455,7 @@ final class SegmentBuffer {
         return elapsedNanos <= 0 ? estimate : estimate * Math.pow(0.5, (double) elapsedNanos / HALF_LIFE_NANOS);
     }
 
-    private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
+    private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
     }
 

@@ -1,18 +1,28 @@
 package dev.idgen.core.segment;
 
+import dev.idgen.core.DecodedId;
+import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.IdArguments;
+import dev.idgen.core.IdSequence;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.NameLimit;
 import dev.idgen.core.NameLimitExceededException;
+import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.SequenceDecodedId;
 import dev.idgen.core.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * {@link IdService} over segments (号段): blocks of IDs leased from a {@link SegmentStore} and served from memory,
@@ -31,7 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }
  * }</pre>
  */
-public final class SegmentIdService implements IdService, dev.idgen.core.ForgetsNames, AutoCloseable {
+public final class SegmentIdService implements IdService, ForgetsNames, AutoCloseable {
 
     /** The strategy name. */
     public static final String STRATEGY = "segment";
@@ -49,12 +59,12 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
     /** The same buffers, for the lookup on every call. */
     private final NameTable<SegmentBuffer> table = new NameTable<>();
     private final NameLimit names;
-    private final java.util.List<java.util.function.Consumer<String>> nameListeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final java.util.List<java.util.function.Consumer<String>> forgottenListeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> nameListeners =
+            new CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> forgottenListeners =
+            new CopyOnWriteArrayList<>();
     /** IDs served by names since forgotten, so that {@link #generatedCount()} never goes down. */
-    private final java.util.concurrent.atomic.AtomicLong servedByForgotten = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong servedByForgotten = new AtomicLong();
 
     private SegmentIdService(Builder builder) {
         this.store = builder.store;
@@ -99,9 +109,9 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
      * @return the name's sequence; it throws as {@link #nextId(String)} does
      */
     @Override
-    public dev.idgen.core.IdSequence sequence(String name) {
+    public IdSequence sequence(String name) {
         SegmentBuffer buffer = buffer(name);
-        return new dev.idgen.core.IdSequence() {
+        return new IdSequence() {
 
             @Override
             public String name() {
@@ -110,7 +120,7 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
 
             @Override
             public String generator() {
-                return dev.idgen.core.RoutingIdService.DEFAULT_GENERATOR;
+                return RoutingIdService.DEFAULT_GENERATOR;
             }
 
             @Override
@@ -131,7 +141,7 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
             }
 
             @Override
-            public dev.idgen.core.DecodedId decode(long id) {
+            public DecodedId decode(long id) {
                 return SegmentIdService.this.decode(id);
             }
         };
@@ -163,9 +173,9 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
      * @param name a name this service has served
      * @return a snapshot of its buffers, or empty when the name has not been used
      */
-    public java.util.Optional<SegmentBufferStats> stats(String name) {
+    public Optional<SegmentBufferStats> stats(String name) {
         SegmentBuffer buffer = name == null ? null : buffers.get(name);
-        return buffer == null ? java.util.Optional.empty() : java.util.Optional.of(buffer.stats());
+        return buffer == null ? Optional.empty() : Optional.of(buffer.stats());
     }
 
     /**
@@ -174,7 +184,7 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
      *
      * @param listener called with the name; it must not call back into this service's hot path
      */
-    public void onNewName(java.util.function.Consumer<String> listener) {
+    public void onNewName(Consumer<String> listener) {
         nameListeners.add(listener);
         buffers.keySet().forEach(listener);
     }
@@ -184,7 +194,7 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
      *
      * @param listener called with the name; it must not call back into this service's hot path
      */
-    public void onForgottenName(java.util.function.Consumer<String> listener) {
+    public void onForgottenName(Consumer<String> listener) {
         forgottenListeners.add(listener);
     }
 
@@ -196,9 +206,9 @@ public final class SegmentIdService implements IdService, dev.idgen.core.Forgets
      * out before, so it never repeats an ID; a call that already holds the dropped buffers completes from them.
      */
     @Override
-    public int forgetNames(java.util.function.Predicate<? super String> which) {
+    public int forgetNames(Predicate<? super String> which) {
         int forgotten = 0;
-        for (java.util.Map.Entry<String, SegmentBuffer> entry : buffers.entrySet()) {
+        for (Map.Entry<String, SegmentBuffer> entry : buffers.entrySet()) {
             String name = entry.getKey();
             if (!which.test(name)) {
                 continue;

@@ -1,6 +1,7 @@
 package dev.idgen.core.snowflake;
 
 import dev.idgen.core.InvalidArgumentException;
+import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;
@@ -107,8 +108,8 @@ public final class OrdinalWorkerId {
      * @throws InvalidArgumentException naming {@code workerId} when the sum is not between 0 and {@code maxWorkerId}
      */
     public static long workerId(long ordinal, long offset, long maxWorkerId) {
-        java.math.BigInteger sum = java.math.BigInteger.valueOf(ordinal).add(java.math.BigInteger.valueOf(offset));
-        if (sum.signum() < 0 || sum.compareTo(java.math.BigInteger.valueOf(maxWorkerId)) > 0) {
+        BigInteger sum = BigInteger.valueOf(ordinal).add(BigInteger.valueOf(offset));
+        if (sum.signum() < 0 || sum.compareTo(BigInteger.valueOf(maxWorkerId)) > 0) {
             String from = offset == 0 ? "the ordinal " + ordinal : "the ordinal " + ordinal + " with offset " + offset;
             throw new InvalidArgumentException("workerId", sum, "workerId must be between 0 and " + maxWorkerId
                     + " for this layout's worker bits, but " + from + " makes it " + sum);

@@ -4,6 +4,7 @@ import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.InvalidArgumentException;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -59,6 +60,6 @@ public record SnowflakeDecodedId(long id, Instant timestamp, long workerId, long
         map.put("timestamp", timestamp);
         map.put("workerId", workerId);
         map.put("sequence", sequence);
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

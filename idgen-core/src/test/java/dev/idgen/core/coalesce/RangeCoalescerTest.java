@@ -94,63 +94,6 @@ class RangeCoalescerTest {
         assertThat(coalescer.roundTrips()).isEqualTo(100);
     }
 
-
-    @Test
-    void concurrentCallersShareRoundTripsEachValueGoesToOneCallerAndALaterCallGetsALargerValue() throws Exception {
-        Counter counter = new Counter(1);
-        sixteenThreadsShareRoundTripsInOrder(counter, coalescer(counter, 1024, Duration.ofSeconds(60)));
-    }
-
-    @Test
-    void withSeveralRoundTripsInFlightNoMoreRunAtOnceAndALaterCallStillGetsALargerValue() throws Exception {
-        Counter counter = new Counter(1);
-        AtomicInteger running = new AtomicInteger();
-        AtomicInteger most = new AtomicInteger();
-        RangeCoalescer coalescer = new RangeCoalescer((int n, long deadline) -> {
-            most.accumulateAndGet(running.incrementAndGet(), Math::max);
-            try {
-                return counter.take(n);
-            } finally {
-                running.decrementAndGet();
-            }
-        }, 1024, 4, 1, Duration.ofSeconds(60), "the test counter");
-        sixteenThreadsShareRoundTripsInOrder(counter, coalescer);
-        assertThat(most.get()).as("round trips in flight at once").isBetween(2, 4);
-    }
-
-    private void sixteenThreadsShareRoundTripsInOrder(Counter counter, RangeCoalescer coalescer) throws Exception {
-        int threads = 16;
-        int perThread = 2_000;
-        List<Future<List<CallOrder.Call>>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            futures.add(executor.submit(() -> {
-                List<CallOrder.Call> calls = new ArrayList<>(perThread);
-                for (int i = 0; i < perThread; i++) {
-                    long start = System.nanoTime();
-                    long value = coalescer.next();
-                    calls.add(new CallOrder.Call(start, System.nanoTime(), value));
-                }
-                return calls;
-            }));
-        }
-        List<CallOrder.Call> calls = new ArrayList<>();
-        for (Future<List<CallOrder.Call>> future : futures) {
-            calls.addAll(future.get(120, TimeUnit.SECONDS));
-        }
-        int total = threads * perThread;
-        assertThat(calls.stream().mapToLong(CallOrder.Call::id).sorted().toArray())
-                .as("every value from 1 to the counter's end, once").containsExactly(
-                        java.util.stream.LongStream.rangeClosed(1, total).toArray());
-        assertThat(counter.value.get()).as("nothing taken that was not handed out").isEqualTo(total);
-        assertThat(coalescer.roundTrips()).as("round trips").isLessThan(total).isEqualTo(counter.sizes.size());
-
-        // Order: for every call, each call that returned before it started got a smaller value. Each thread calls one
-        // after another, so every call but a thread's first starts after a call returned: with fewer checked, the
-        // order check would have passed on calls it never compared.
-        int checked = CallOrder.assertLaterCallsGetLargerIds(calls);
-        assertThat(checked).as("calls that started after another had returned").isGreaterThanOrEqualTo(total - threads);
-    }
-
     @Test
     void aRangeOfAStridedCounterGoesOutStrideApart() throws Exception {
         Counter counter = new Counter(3);

@@ -4,6 +4,7 @@ import dev.idgen.core.IdArguments;
 import dev.idgen.core.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.StringJoiner;
@@ -74,7 +75,7 @@ public final class PublicIdCodec {
     private static final byte[] DIGIT_OF = new byte[128];
 
     static {
-        java.util.Arrays.fill(DIGIT_OF, (byte) -1);
+        Arrays.fill(DIGIT_OF, (byte) -1);
         for (int i = 0; i < RADIX; i++) {
             DIGIT_OF[ALPHABET.charAt(i)] = (byte) i;
         }

@@ -133,7 +133,7 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
      * {@code read_only} is on, as an application could not before the replica is promoted.
      */
     public void createApplicationUser(String user, String password) throws SQLException {
-        try (Connection connection = connectPrimary(); java.sql.Statement statement = connection.createStatement()) {
+        try (Connection connection = connectPrimary(); Statement statement = connection.createStatement()) {
             for (String host : new String[] { "127.0.0.1", "localhost", "%" }) {
                 statement.execute("CREATE USER '" + user + "'@'" + host + "' IDENTIFIED BY '" + password + "'");
                 statement.execute("GRANT ALL ON test.* TO '" + user + "'@'" + host + "'");
@@ -206,7 +206,8 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     @Override
     public void awaitReceivedWritesApplied(Duration deadline) throws Exception {
         OwnProcesses.await(deadline, "the replica " + replica + " to apply its relay log", () -> {
-            try (Connection connection = replica.connect(); Statement statement = connection.createStatement();
+            try (Connection connection = replica.connect();
+                    Statement statement = connection.createStatement();
                     ResultSet row = statement.executeQuery("SHOW SLAVE STATUS")) {
                 if (!row.next() || !"Yes".equalsIgnoreCase(row.getString("Slave_SQL_Running"))) {
                     return true;

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -56,7 +57,7 @@ final class OwnProcesses {
                 if (condition.holds()) {
                     return;
                 }
-            } catch (IOException | java.sql.SQLException | RuntimeException e) {
+            } catch (IOException | SQLException | RuntimeException e) {
                 lastFailure = e;
             }
             if (System.nanoTime() > end) {

@@ -4,12 +4,15 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +58,7 @@ public final class OwnRedis implements AutoCloseable {
         if (process != null && process.isAlive()) {
             return;
         }
-        List<String> command = new java.util.ArrayList<>(List.of(REDIS_SERVER, "--port", Integer.toString(port),
+        List<String> command = new ArrayList<>(List.of(REDIS_SERVER, "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"));
         command.addAll(extraArgs);
         process = new ProcessBuilder(command)
@@ -106,7 +109,7 @@ public final class OwnRedis implements AutoCloseable {
      */
     public static LettuceConnectionFactory connectionFactory(String host, int port) {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port),
-                LettuceClientConfiguration.builder().commandTimeout(java.time.Duration.ofSeconds(2)).build());
+                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
         factory.afterPropertiesSet();
         factory.start();
         return factory;
@@ -153,7 +156,7 @@ public final class OwnRedis implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

@@ -325,9 +325,9 @@ public final class OwnRedisCluster implements AutoCloseable {
      */
     public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
         List<String> addresses = nodes.stream().map(node -> "127.0.0.1:" + node.port()).toList();
+        // Every adaptive refresh trigger (redirections, reconnects) is on by default since Lettuce 7.
         ClusterClientOptions options = ClusterClientOptions.builder()
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        .enableAllAdaptiveRefreshTriggers()
                         .enablePeriodicRefresh(Duration.ofSeconds(1))
                         .build())
                 .build();

@@ -1,5 +1,6 @@
 package dev.idgen.test.services;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -33,4 +34,8 @@ public interface OwnReplicaSet extends AutoCloseable {
 
     /** Makes the replica a writable primary, after it applied what it received; returns once it is. */
     void promoteReplica() throws Exception;
+
+    /** Kills both servers and deletes their data. */
+    @Override
+    void close() throws IOException;
 }

@@ -1,14 +1,19 @@
 package dev.idgen.test.services;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.JdbcDatabaseContainer;
 import org.testcontainers.mariadb.MariaDBContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -94,7 +99,7 @@ public final class TestServices {
         throw missing(service, "IDGEN_TEST_" + variable + "_URL=" + defaultUrl + " (and _USER, _PASSWORD)", hint);
     }
 
-    private static JdbcEndpoint startJdbc(org.testcontainers.containers.JdbcDatabaseContainer<?> container) {
+    private static JdbcEndpoint startJdbc(JdbcDatabaseContainer<?> container) {
         container.start();
         return new JdbcEndpoint(container.getJdbcUrl(), container.getUsername(), container.getPassword());
     }
@@ -147,16 +152,16 @@ public final class TestServices {
     public record JdbcEndpoint(String url, String username, String password) {
 
         /** @return a new connection; the caller closes it */
-        public java.sql.Connection connect() throws java.sql.SQLException {
-            return java.sql.DriverManager.getConnection(url, username, password);
+        public Connection connect() throws SQLException {
+            return DriverManager.getConnection(url, username, password);
         }
 
         /**
          * @param size the pool's size
          * @return a connection pool that gives up on a connection after 500 ms; the caller closes it
          */
-        public com.zaxxer.hikari.HikariDataSource pool(int size) {
-            com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
+        public HikariDataSource pool(int size) {
+            HikariDataSource pool = new HikariDataSource();
             pool.setJdbcUrl(url);
             pool.setUsername(username);
             pool.setPassword(password);

@@ -1,5 +1,7 @@
-package dev.idgen.core.segment;
+package dev.idgen.contracts;
 
+import dev.idgen.core.segment.InMemorySegmentStore;
+import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.test.SegmentStoreContract;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,9 +1,13 @@
-package dev.idgen.core.snowflake;
+package dev.idgen.contracts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdService;
+import dev.idgen.core.snowflake.SnowflakeDecodedId;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.test.IdServiceContract;
 import java.time.Instant;
 

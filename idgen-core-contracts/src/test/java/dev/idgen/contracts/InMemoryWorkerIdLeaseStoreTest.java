@@ -1,8 +1,9 @@
-package dev.idgen.core.lease;
+package dev.idgen.contracts;
 
-import dev.idgen.test.WorkerIdLeaseStoreContract;
 import dev.idgen.core.ManualTimeSource;
+import dev.idgen.core.lease.InMemoryWorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.test.WorkerIdLeaseStoreContract;
 import java.time.Duration;
 
 class InMemoryWorkerIdLeaseStoreTest extends WorkerIdLeaseStoreContract {
