@@ -1,9 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
-import dev.idgen.core.IdService;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.form.IdForms;
-import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
