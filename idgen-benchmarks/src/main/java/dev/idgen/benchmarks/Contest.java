@@ -67,8 +67,7 @@ final class Contest {
     /** Keeps results alive so the JIT cannot drop the work. */
     static volatile long sink;
 
-    private Contest() {
-    }
+    private Contest() {}
 
     /**
      * @param title what is compared, for progress output
@@ -79,17 +78,32 @@ final class Contest {
      * @param blockMillis the length of one block
      * @param sides the contenders, in order
      */
-    static Result run(String title, int threads, int batch, long warmupMillis, int rounds, long blockMillis,
-            Map<String, Side> sides) throws InterruptedException {
-        return run(title, threads, batch, warmupMillis, rounds, blockMillis, sides, () -> { });
+    static Result run(
+            String title,
+            int threads,
+            int batch,
+            long warmupMillis,
+            int rounds,
+            long blockMillis,
+            Map<String, Side> sides)
+            throws InterruptedException {
+        return run(title, threads, batch, warmupMillis, rounds, blockMillis, sides, () -> {});
     }
 
     /**
      * As {@link #run(String, int, int, long, int, long, Map)}, calling {@code afterWarmup} between the warm-up and the
      * first measured block, while the workers idle.
      */
-    static Result run(String title, int threads, int batch, long warmupMillis, int rounds, long blockMillis,
-            Map<String, Side> sides, Runnable afterWarmup) throws InterruptedException {
+    static Result run(
+            String title,
+            int threads,
+            int batch,
+            long warmupMillis,
+            int rounds,
+            long blockMillis,
+            Map<String, Side> sides,
+            Runnable afterWarmup)
+            throws InterruptedException {
         List<String> names = new ArrayList<>(sides.keySet());
         Side[] side = sides.values().toArray(new Side[0]);
         int k = side.length;
@@ -101,25 +115,27 @@ final class Contest {
         List<Thread> workers = new ArrayList<>();
         Throwable[] failure = new Throwable[1];
         for (int t = 0; t < threads; t++) {
-            Thread worker = new Thread(() -> {
-                long local = 0;
-                try {
-                    for (int m = control.value; m != STOP; m = control.value) {
-                        if (m == IDLE) {
-                            Thread.onSpinWait();
-                            continue;
+            Thread worker = new Thread(
+                    () -> {
+                        long local = 0;
+                        try {
+                            for (int m = control.value; m != STOP; m = control.value) {
+                                if (m == IDLE) {
+                                    Thread.onSpinWait();
+                                    continue;
+                                }
+                                local += side[m].run(batch);
+                                counts[m].add(batch);
+                            }
+                        } catch (Throwable e) {
+                            synchronized (failure) {
+                                failure[0] = e;
+                            }
+                            control.value = STOP;
                         }
-                        local += side[m].run(batch);
-                        counts[m].add(batch);
-                    }
-                } catch (Throwable e) {
-                    synchronized (failure) {
-                        failure[0] = e;
-                    }
-                    control.value = STOP;
-                }
-                sink += local;
-            }, "contest-" + t);
+                        sink += local;
+                    },
+                    "contest-" + t);
             worker.setDaemon(true);
             workers.add(worker);
         }

@@ -27,7 +27,8 @@ final class CosIdJdbcDistributor implements IdSegmentDistributor {
         this.dataSource = dataSource;
         this.name = name;
         this.step = step;
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (name VARCHAR(100) NOT NULL PRIMARY KEY,"
                     + " last_max_id BIGINT UNSIGNED NOT NULL DEFAULT 0, last_fetch_time BIGINT UNSIGNED NOT NULL)"
                     + " ENGINE = InnoDB");
@@ -66,8 +67,8 @@ final class CosIdJdbcDistributor implements IdSegmentDistributor {
                 }
             }
             long maxId;
-            try (PreparedStatement fetch = connection.prepareStatement("select last_max_id from " + TABLE
-                    + " where name = ?")) {
+            try (PreparedStatement fetch =
+                    connection.prepareStatement("select last_max_id from " + TABLE + " where name = ?")) {
                 fetch.setString(1, getNamespacedName());
                 try (ResultSet row = fetch.executeQuery()) {
                     if (!row.next()) {

@@ -63,7 +63,9 @@ import org.sqids.Sqids;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Threads(1)
 public class FormsBenchmark {
 
@@ -84,6 +86,7 @@ public class FormsBenchmark {
 
     /** Snowflake-sized IDs, different on every call, so no contender formats one constant. */
     private final long[] ids = new long[KEYS];
+
     private final String[] crockfordTexts = new String[KEYS];
     private final String[] base62Texts = new String[KEYS];
     private final String[] tsidTexts = new String[KEYS];
@@ -106,12 +109,19 @@ public class FormsBenchmark {
         base62 = IdText.base62();
         byte[] key = new byte[16];
         Arrays.fill(key, (byte) 7);
-        publicIds = PublicIdCodec.builder().tweak("orders").key(1, key).currentVersion(1).build();
+        publicIds = PublicIdCodec.builder()
+                .tweak("orders")
+                .key(1, key)
+                .currentVersion(1)
+                .build();
         sqids = Sqids.builder().build();
         sharded = ShardedSnowflake.builder()
-                .generator(SnowflakeGenerator.builder().workerId(1).layout(ShardedSnowflake.defaultLayout(KEYS))
+                .generator(SnowflakeGenerator.builder()
+                        .workerId(1)
+                        .layout(ShardedSnowflake.defaultLayout(KEYS))
                         .build())
-                .logicalShards(KEYS).build();
+                .logicalShards(KEYS)
+                .build();
         SnowflakeGenerator snowflake = SnowflakeGenerator.builder().workerId(1).build();
         long base = snowflake.nextId();
         for (int i = 0; i < KEYS; i++) {
@@ -133,10 +143,12 @@ public class FormsBenchmark {
     private void check() {
         for (int i = 0; i < KEYS; i++) {
             long id = ids[i];
-            if (crockford32.parse(crockfordTexts[i]) != id || base62.parse(base62Texts[i]) != id
+            if (crockford32.parse(crockfordTexts[i]) != id
+                    || base62.parse(base62Texts[i]) != id
                     || Tsid.from(tsidTexts[i]).toLong() != id
                     || Radix62IdConverter.PAD_START.asLong(cosidTexts[i]) != id
-                    || publicIds.decode(publicTexts[i]) != id || sqids.decode(sqidsTexts[i]).get(0) != id) {
+                    || publicIds.decode(publicTexts[i]) != id
+                    || sqids.decode(sqidsTexts[i]).get(0) != id) {
                 throw new IllegalStateException("a contender does not round-trip " + id);
             }
         }

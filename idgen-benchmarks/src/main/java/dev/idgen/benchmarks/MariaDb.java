@@ -13,8 +13,7 @@ import javax.sql.DataSource;
  */
 final class MariaDb {
 
-    private MariaDb() {
-    }
+    private MariaDb() {}
 
     static HikariDataSource pool(int size) {
         HikariDataSource pool = new HikariDataSource();

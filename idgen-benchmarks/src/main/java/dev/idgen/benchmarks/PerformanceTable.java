@@ -81,15 +81,34 @@ public final class PerformanceTable {
         return key.matches(only);
     }
 
-    private void row(String goal, String comparison, Contest.Result result, String figures, double[] ratios,
-            String target, double at, boolean higherIsBetter, String note) {
-        double median = ratios.length % 2 == 1 ? ratios[ratios.length / 2]
+    private void row(
+            String goal,
+            String comparison,
+            Contest.Result result,
+            String figures,
+            double[] ratios,
+            String target,
+            double at,
+            boolean higherIsBetter,
+            String note) {
+        double median = ratios.length % 2 == 1
+                ? ratios[ratios.length / 2]
                 : (ratios[ratios.length / 2 - 1] + ratios[ratios.length / 2]) / 2;
         boolean holds = higherIsBetter ? median >= at : median <= at;
         failed |= !holds;
-        rows.add(String.format(Locale.ROOT, "| %s | %s | %d | %s | **%.2f** (%.2f-%.2f) | %s | %s%s |", goal,
-                comparison, result.threads(), figures, median, ratios[0], ratios[ratios.length - 1], target,
-                holds ? "yes" : "NO", note.isEmpty() ? "" : "; " + note));
+        rows.add(String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %s | **%.2f** (%.2f-%.2f) | %s | %s%s |",
+                goal,
+                comparison,
+                result.threads(),
+                figures,
+                median,
+                ratios[0],
+                ratios[ratios.length - 1],
+                target,
+                holds ? "yes" : "NO",
+                note.isEmpty() ? "" : "; " + note));
     }
 
     private static String figures(Contest.Result result) {
@@ -109,7 +128,8 @@ public final class PerformanceTable {
         if (!wanted("snowflake")) {
             return;
         }
-        SnowflakeIdService idgen = SnowflakeIdService.of(SnowflakeGenerator.builder().workerId(1).build());
+        SnowflakeIdService idgen =
+                SnowflakeIdService.of(SnowflakeGenerator.builder().workerId(1).build());
         MillisecondSnowflakeId cosid = new MillisecondSnowflakeId(2);
         Snowflake hutool = new Snowflake(3, 0);
         Map<String, Contest.Side> sides = Contest.sides();
@@ -135,8 +155,15 @@ public final class PerformanceTable {
             return x;
         });
         Contest.Result result = Contest.run("snowflake", threads, 256, 3000, rounds, 200, sides);
-        row("5", "Snowflake `IdService.nextId()` / best of CosId `MillisecondSnowflakeId`, Hutool `Snowflake`",
-                result, figures(result), result.ratiosToBest("idgen", "CosId", "Hutool"), ">= 0.98", 0.98, true,
+        row(
+                "5",
+                "Snowflake `IdService.nextId()` / best of CosId `MillisecondSnowflakeId`, Hutool `Snowflake`",
+                result,
+                figures(result),
+                result.ratiosToBest("idgen", "CosId", "Hutool"),
+                ">= 0.98",
+                0.98,
+                true,
                 "limit 4,096,000/s");
         idgen.close();
     }
@@ -148,11 +175,12 @@ public final class PerformanceTable {
             return;
         }
         try (HikariDataSource pool = MariaDb.pool(10)) {
-            try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+            try (Connection connection = pool.getConnection();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("DROP TABLE IF EXISTS " + SEGMENT_TABLE);
             }
-            JdbcSegmentStore store = new JdbcSegmentStore(pool, SEGMENT_TABLE, 0, SchemaInitialization.ALWAYS,
-                    Duration.ofSeconds(3));
+            JdbcSegmentStore store =
+                    new JdbcSegmentStore(pool, SEGMENT_TABLE, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(3));
             SegmentIdService idgen = SegmentIdService.builder(store).build();
             SegmentChainId cosid = new SegmentChainId(new CosIdJdbcDistributor(pool, "bench", 1000));
             Map<String, Contest.Side> sides = Contest.sides();
@@ -172,13 +200,21 @@ public final class PerformanceTable {
             });
             // Warm-up lets both ramp up (idgen's step doubles from 1,000 per fetch; CosId grows its prefetch).
             long[] waitsAtStart = new long[1];
-            Contest.Result result = Contest.run("segment-mariadb", threads, 1024, 5000, rounds, 200, sides,
-                    () -> waitsAtStart[0] = waits(idgen));
+            Contest.Result result = Contest.run(
+                    "segment-mariadb", threads, 1024, 5000, rounds, 200, sides, () -> waitsAtStart[0] = waits(idgen));
             long waits = waits(idgen) - waitsAtStart[0];
             SegmentBufferStats stats = idgen.stats("bench").orElseThrow();
-            row("1", "segments over MariaDB: idgen `nextId(name)` / CosId `SegmentChainId` (cosid-jdbc's SQL, step"
-                    + " 1,000 as idgen's)", result, figures(result), result.ratios("idgen", "CosId"), ">= 1.2", 1.2,
-                    true, "idgen waits after warm-up: " + waits + " (target 0); " + stats.fetches() + " fetches, step "
+            row(
+                    "1",
+                    "segments over MariaDB: idgen `nextId(name)` / CosId `SegmentChainId` (cosid-jdbc's SQL, step"
+                            + " 1,000 as idgen's)",
+                    result,
+                    figures(result),
+                    result.ratios("idgen", "CosId"),
+                    ">= 1.2",
+                    1.2,
+                    true,
+                    "idgen waits after warm-up: " + waits + " (target 0); " + stats.fetches() + " fetches, step "
                             + stats.step());
             if (waits > 0) {
                 failed = true;
@@ -204,7 +240,8 @@ public final class PerformanceTable {
             thousand[i] = "name-" + Integer.toHexString((i * 617) % 1000);
             one[i] = "name-" + Integer.toHexString(0);
         }
-        SegmentIdService idgen = SegmentIdService.builder(new InMemorySegmentStore()).build();
+        SegmentIdService idgen =
+                SegmentIdService.builder(new InMemorySegmentStore()).build();
         ConcurrentHashMap<String, AtomicLong> map = new ConcurrentHashMap<>();
         Map<String, Contest.Side> sides = Contest.sides();
         sides.put("idgen 1 name", n -> {
@@ -231,20 +268,31 @@ public final class PerformanceTable {
         sides.put("map 1,000 names", n -> {
             long x = 0;
             for (int i = 0; i < n; i++) {
-                x += map.computeIfAbsent(thousand[i & 1023], k -> new AtomicLong()).incrementAndGet();
+                x += map.computeIfAbsent(thousand[i & 1023], k -> new AtomicLong())
+                        .incrementAndGet();
             }
             return x;
         });
         Contest.Result result = Contest.run("names", 1, 1024, 3000, rounds, 100, sides);
-        row("2", "segments from memory: cost per call of 1,000 names / of 1 name (`ConcurrentHashMap` of `AtomicLong`"
-                + " for scale: " + String.format(Locale.ROOT, "%.2f", median(result.ratios("map 1 name",
-                        "map 1,000 names"))) + ")", result, figures(result),
-                result.ratios("idgen 1 name", "idgen 1,000 names"), "<= 1.5", 1.5, false, "");
+        row(
+                "2",
+                "segments from memory: cost per call of 1,000 names / of 1 name (`ConcurrentHashMap` of `AtomicLong`"
+                        + " for scale: "
+                        + String.format(Locale.ROOT, "%.2f", median(result.ratios("map 1 name", "map 1,000 names")))
+                        + ")",
+                result,
+                figures(result),
+                result.ratios("idgen 1 name", "idgen 1,000 names"),
+                "<= 1.5",
+                1.5,
+                false,
+                "");
         idgen.close();
     }
 
     private static double median(double[] sorted) {
-        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+        return sorted.length % 2 == 1
+                ? sorted[sorted.length / 2]
                 : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
     }
 
@@ -254,9 +302,11 @@ public final class PerformanceTable {
         if (!wanted("striped")) {
             return;
         }
-        SegmentIdService ordered = SegmentIdService.builder(new InMemorySegmentStore()).build();
+        SegmentIdService ordered =
+                SegmentIdService.builder(new InMemorySegmentStore()).build();
         SegmentIdService striped = SegmentIdService.builder(new InMemorySegmentStore())
-                .settings(SegmentSettings.builder().stripeSize(256).build()).build();
+                .settings(SegmentSettings.builder().stripeSize(256).build())
+                .build();
         Map<String, Contest.Side> sides = Contest.sides();
         sides.put("striped", n -> {
             long x = 0;
@@ -273,8 +323,16 @@ public final class PerformanceTable {
             return x;
         });
         Contest.Result result = Contest.run("striped", 2, 1024, 3000, rounds, 100, sides);
-        row("3", "segments from memory: striped (`stripe-size` 256) / ordered (default)", result, figures(result),
-                result.ratios("striped", "ordered"), ">= 1.5", 1.5, true, "");
+        row(
+                "3",
+                "segments from memory: striped (`stripe-size` 256) / ordered (default)",
+                result,
+                figures(result),
+                result.ratios("striped", "ordered"),
+                ">= 1.5",
+                1.5,
+                true,
+                "");
         ordered.close();
         striped.close();
     }
@@ -285,7 +343,8 @@ public final class PerformanceTable {
         if (!wanted("redis")) {
             return;
         }
-        try (Redis redis = Redis.counter("table", 100_000); Redis.Raw raw = Redis.raw()) {
+        try (Redis redis = Redis.counter("table", 100_000);
+                Redis.Raw raw = Redis.raw()) {
             RedisIdService idgen = new RedisIdService(redis.counter());
             idgen.nextId("bench");
             String rawKey = redis.prefix() + "raw";
@@ -306,8 +365,16 @@ public final class PerformanceTable {
             });
             Contest.Result result = Contest.run("redis", threads, 1, 2000, rounds, 200, sides);
             boolean one = threads == 1;
-            row("4", "redis strategy `nextId(name)` / raw Lettuce `INCR`", result, figures(result),
-                    result.ratios("idgen", "raw INCR"), one ? ">= 0.95" : ">= 3", one ? 0.95 : 3, true, "");
+            row(
+                    "4",
+                    "redis strategy `nextId(name)` / raw Lettuce `INCR`",
+                    result,
+                    figures(result),
+                    result.ratios("idgen", "raw INCR"),
+                    one ? ">= 0.95" : ">= 3",
+                    one ? 0.95 : 3,
+                    true,
+                    "");
             String[] keys = redis.keysOf("bench");
             raw.keys().del(keys[0], keys[1], rawKey);
         }
@@ -317,10 +384,14 @@ public final class PerformanceTable {
         if (!wanted("readable")) {
             return;
         }
-        try (Redis redis = Redis.counter("readable", 100_000); Redis.Raw raw = Redis.raw()) {
-            BucketedRedisSequence readable = new BucketedRedisSequence(new RedisScriptExecutor(
-                    new SpringLettuceConnectionSource(redis.connectionFactory()), Duration.ofMillis(500),
-                    new RedisRoundTrips()), redis.prefix());
+        try (Redis redis = Redis.counter("readable", 100_000);
+                Redis.Raw raw = Redis.raw()) {
+            BucketedRedisSequence readable = new BucketedRedisSequence(
+                    new RedisScriptExecutor(
+                            new SpringLettuceConnectionSource(redis.connectionFactory()),
+                            Duration.ofMillis(500),
+                            new RedisRoundTrips()),
+                    redis.prefix());
             readable.nextReadableId("ORD");
             String rawKey = redis.prefix() + "raw";
             Map<String, Contest.Side> sides = Contest.sides();
@@ -339,8 +410,16 @@ public final class PerformanceTable {
                 return x;
             });
             Contest.Result result = Contest.run("readable", threads, 1, 2000, rounds, 200, sides);
-            row("4", "readable IDs `nextReadableId(code)` / raw Lettuce `INCR`", result, figures(result),
-                    result.ratios("idgen", "raw INCR"), ">= 1", 1, true, "");
+            row(
+                    "4",
+                    "readable IDs `nextReadableId(code)` / raw Lettuce `INCR`",
+                    result,
+                    figures(result),
+                    result.ratios("idgen", "raw INCR"),
+                    ">= 1",
+                    1,
+                    true,
+                    "");
             for (int i = 0; i < readable.bucketCount(); i++) {
                 raw.keys().del(redis.prefix() + "bucket:{" + i + "}");
             }
@@ -355,13 +434,25 @@ public final class PerformanceTable {
             return;
         }
         try (HikariDataSource pool = MariaDb.pool(16)) {
-            try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+            try (Connection connection = pool.getConnection();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("DROP TABLE IF EXISTS " + TICKET_TABLE);
             }
-            TicketIdService idgen = new TicketIdService(List.of(new TicketServer("bench", pool, TICKET_TABLE, 0, 1,
-                    true, Duration.ofSeconds(3), Duration.ofSeconds(5), TimeSource.system())), false);
+            TicketIdService idgen = new TicketIdService(
+                    List.of(new TicketServer(
+                            "bench",
+                            pool,
+                            TICKET_TABLE,
+                            0,
+                            1,
+                            true,
+                            Duration.ofSeconds(3),
+                            Duration.ofSeconds(5),
+                            TimeSource.system())),
+                    false);
             idgen.nextId("idgen");
-            try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+            try (Connection connection = pool.getConnection();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("INSERT IGNORE INTO " + TICKET_TABLE
                         + " (name, id, increment, update_time) VALUES ('raw', 0, 1, CURRENT_TIMESTAMP(3))");
             }
@@ -382,9 +473,16 @@ public final class PerformanceTable {
             });
             Contest.Result result = Contest.run("ticket", threads, 1, 2000, rounds, 200, sides);
             boolean one = threads == 1;
-            row("4", "tickets `nextId(name)` / raw JDBC `UPDATE ... LAST_INSERT_ID(id + 1)` + `SELECT`", result,
-                    figures(result), result.ratios("idgen", "raw JDBC"), one ? ">= 0.95" : ">= 2", one ? 0.95 : 2,
-                    true, "MariaDB, pool of 16");
+            row(
+                    "4",
+                    "tickets `nextId(name)` / raw JDBC `UPDATE ... LAST_INSERT_ID(id + 1)` + `SELECT`",
+                    result,
+                    figures(result),
+                    result.ratios("idgen", "raw JDBC"),
+                    one ? ">= 0.95" : ">= 2",
+                    one ? 0.95 : 2,
+                    true,
+                    "MariaDB, pool of 16");
             idgen.close();
         }
     }

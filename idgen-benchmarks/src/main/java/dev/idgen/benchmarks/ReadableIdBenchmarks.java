@@ -28,7 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 5, time = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public abstract class ReadableIdBenchmarks {
 
     private Redis redis;
@@ -39,9 +41,12 @@ public abstract class ReadableIdBenchmarks {
     @Setup
     public void setUp() {
         redis = Redis.counter("readable", 100_000);
-        readable = new BucketedRedisSequence(new RedisScriptExecutor(
-                new SpringLettuceConnectionSource(redis.connectionFactory()), Duration.ofSeconds(2),
-                new RedisRoundTrips()), redis.prefix());
+        readable = new BucketedRedisSequence(
+                new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(redis.connectionFactory()),
+                        Duration.ofSeconds(2),
+                        new RedisRoundTrips()),
+                redis.prefix());
         readable.nextReadableId("ORD");
         raw = Redis.raw();
         rawKey = redis.prefix() + "raw";

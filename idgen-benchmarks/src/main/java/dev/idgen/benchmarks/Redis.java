@@ -47,7 +47,10 @@ final class Redis implements AutoCloseable {
     private final RedisWindowedCounter counter;
     private final String prefix;
 
-    private Redis(HikariDataSource pool, LettuceConnectionFactory connectionFactory, RedisWindowedCounter counter,
+    private Redis(
+            HikariDataSource pool,
+            LettuceConnectionFactory connectionFactory,
+            RedisWindowedCounter counter,
             String prefix) {
         this.pool = pool;
         this.connectionFactory = connectionFactory;
@@ -62,13 +65,13 @@ final class Redis implements AutoCloseable {
      */
     static Redis counter(String kind, long windowSize) {
         HikariDataSource pool = MariaDb.pool(2);
-        JdbcSegmentStore windows = new JdbcSegmentStore(pool, WINDOW_TABLE, 0,
-                SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        JdbcSegmentStore windows =
+                new JdbcSegmentStore(pool, WINDOW_TABLE, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         LettuceConnectionFactory connectionFactory = newConnectionFactory();
         connectionFactory.afterPropertiesSet();
         connectionFactory.start();
-        RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(connectionFactory),
-                Duration.ofSeconds(2), new RedisRoundTrips());
+        RedisScriptExecutor executor = new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(connectionFactory), Duration.ofSeconds(2), new RedisRoundTrips());
         String prefix = uniquePrefix(kind);
         RedisWindowedCounter counter = new RedisWindowedCounter(executor, windows, prefix, windowSize);
         counter.verifyPersistence();
@@ -95,9 +98,12 @@ final class Redis implements AutoCloseable {
     }
 
     /** Lettuce's own API on the same Redis, Sentinel or Cluster: one connection, sync commands. */
-    record Raw(AbstractRedisClient client, StatefulConnection<String, String> connection,
+    record Raw(
+            AbstractRedisClient client,
+            StatefulConnection<String, String> connection,
             RedisStringCommands<String, String> strings,
-            RedisKeyCommands<String, String> keys) implements AutoCloseable {
+            RedisKeyCommands<String, String> keys)
+            implements AutoCloseable {
 
         @Override
         public void close() {
@@ -128,8 +134,8 @@ final class Redis implements AutoCloseable {
             RedisURI.Builder uri = null;
             for (String node : parts[1].split(",")) {
                 String[] hostPort = node.trim().split(":");
-                uri = uri == null ? RedisURI.Builder.sentinel(hostPort[0],
-                        Integer.parseInt(hostPort[1]), parts[0])
+                uri = uri == null
+                        ? RedisURI.Builder.sentinel(hostPort[0], Integer.parseInt(hostPort[1]), parts[0])
                         : uri.withSentinel(hostPort[0], Integer.parseInt(hostPort[1]));
             }
             client = RedisClient.create(uri.build());
@@ -147,20 +153,20 @@ final class Redis implements AutoCloseable {
         String sentinel = env("IDGEN_BENCH_REDIS_SENTINEL", "");
         String cluster = env("IDGEN_BENCH_REDIS_CLUSTER", "");
         if (!cluster.isEmpty()) {
-            RedisClusterConfiguration configuration =
-                    new RedisClusterConfiguration();
+            RedisClusterConfiguration configuration = new RedisClusterConfiguration();
             for (String node : cluster.split(",")) {
                 String[] hostPort = node.trim().split(":");
                 configuration.clusterNode(hostPort[0], Integer.parseInt(hostPort[1]));
             }
-            return new LettuceConnectionFactory(configuration,
+            return new LettuceConnectionFactory(
+                    configuration,
                     LettuceClientConfiguration.builder()
-                            .clientOptions(clusterOptions()).build());
+                            .clientOptions(clusterOptions())
+                            .build());
         }
         if (!sentinel.isEmpty()) {
             String[] parts = sentinel.split("@");
-            RedisSentinelConfiguration configuration =
-                    new RedisSentinelConfiguration().master(parts[0]);
+            RedisSentinelConfiguration configuration = new RedisSentinelConfiguration().master(parts[0]);
             for (String node : parts[1].split(",")) {
                 String[] hostPort = node.trim().split(":");
                 configuration.sentinel(hostPort[0], Integer.parseInt(hostPort[1]));
@@ -172,8 +178,9 @@ final class Redis implements AutoCloseable {
 
     private static ClusterClientOptions clusterOptions() {
         // Every adaptive refresh trigger (redirections, reconnects) is on by default since Lettuce 7.
-        return ClusterClientOptions.builder().topologyRefreshOptions(
-                ClusterTopologyRefreshOptions.builder().build()).build();
+        return ClusterClientOptions.builder()
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().build())
+                .build();
     }
 
     /**
@@ -191,7 +198,7 @@ final class Redis implements AutoCloseable {
      */
     String[] keysOf(String name) {
         String counterKey = prefix + "{" + name + "}";
-        return new String[] { counterKey, counterKey + ":window" };
+        return new String[] {counterKey, counterKey + ":window"};
     }
 
     @Override

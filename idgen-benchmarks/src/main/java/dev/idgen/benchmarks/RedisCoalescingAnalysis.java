@@ -46,17 +46,18 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnection;
  */
 public final class RedisCoalescingAnalysis {
 
-    private RedisCoalescingAnalysis() {
-    }
+    private RedisCoalescingAnalysis() {}
 
     public static void main(String[] args) throws Exception {
         String what = args.length > 0 ? args[0] : "script";
         switch (what) {
-        case "script" -> script(args.length > 1 ? Integer.parseInt(args[1]) : 10);
-        case "ceiling" -> ceiling(args.length > 1 ? Integer.parseInt(args[1]) : 16);
-        case "event-loop" -> eventLoop(args.length > 1 ? Integer.parseInt(args[1]) : 16,
-                args.length > 2 ? Integer.parseInt(args[2]) : 6);
-        default -> throw new IllegalArgumentException("script, ceiling or event-loop, not " + what);
+            case "script" -> script(args.length > 1 ? Integer.parseInt(args[1]) : 10);
+            case "ceiling" -> ceiling(args.length > 1 ? Integer.parseInt(args[1]) : 16);
+            case "event-loop" ->
+                eventLoop(
+                        args.length > 1 ? Integer.parseInt(args[1]) : 16,
+                        args.length > 2 ? Integer.parseInt(args[2]) : 6);
+            default -> throw new IllegalArgumentException("script, ceiling or event-loop, not " + what);
         }
         System.exit(0);
     }
@@ -64,8 +65,15 @@ public final class RedisCoalescingAnalysis {
     private static void print(Contest.Result result, String baseline) {
         for (String side : result.sides()) {
             double[] ratios = result.ratios(side, baseline);
-            System.out.printf(Locale.ROOT, "%-24s %,10.0f /s   / %s: median %.2f (%.2f-%.2f)%n", side,
-                    result.mean(side), baseline, ratios[ratios.length / 2], ratios[0], ratios[ratios.length - 1]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-24s %,10.0f /s   / %s: median %.2f (%.2f-%.2f)%n",
+                    side,
+                    result.mean(side),
+                    baseline,
+                    ratios[ratios.length / 2],
+                    ratios[0],
+                    ratios[ratios.length - 1]);
         }
     }
 
@@ -74,17 +82,21 @@ public final class RedisCoalescingAnalysis {
     }
 
     private static void script(int rounds) throws Exception {
-        try (Redis redis = Redis.counter("analysis", 100_000); Redis.Raw raw = Redis.raw();
-                LettuceConnection connection = (LettuceConnection) redis.connectionFactory().getConnection()) {
+        try (Redis redis = Redis.counter("analysis", 100_000);
+                Redis.Raw raw = Redis.raw();
+                LettuceConnection connection =
+                        (LettuceConnection) redis.connectionFactory().getConnection()) {
             RedisIdService idgen = new RedisIdService(redis.counter());
             idgen.nextId("bench");
             RedisClusterAsyncCommands<byte[], byte[]> commands = nativeCommands(connection);
             String rawKey = redis.prefix() + "raw";
-            byte[][] keys = { (redis.prefix() + "script").getBytes() };
-            String incr = commands.scriptLoad("return redis.call('INCR', KEYS[1])".getBytes()).get();
+            byte[][] keys = {(redis.prefix() + "script").getBytes()};
+            String incr = commands.scriptLoad("return redis.call('INCR', KEYS[1])".getBytes())
+                    .get();
             String info = commands.scriptLoad(("local r = redis.call('INFO', 'replication')"
-                    + " local id = string.match(r, 'master_replid:(%w+)') return redis.call('INCR', KEYS[1])")
-                    .getBytes()).get();
+                                    + " local id = string.match(r, 'master_replid:(%w+)') return redis.call('INCR', KEYS[1])")
+                            .getBytes())
+                    .get();
             Map<String, Contest.Side> sides = Contest.sides();
             sides.put("raw INCR", n -> {
                 long x = 0;
@@ -103,14 +115,16 @@ public final class RedisCoalescingAnalysis {
             sides.put("script: INCR", n -> {
                 long x = 0;
                 for (int i = 0; i < n; i++) {
-                    x += commands.<Long>evalsha(incr, ScriptOutputType.INTEGER, keys).get();
+                    x += commands.<Long>evalsha(incr, ScriptOutputType.INTEGER, keys)
+                            .get();
                 }
                 return x;
             });
             sides.put("script: INFO + INCR", n -> {
                 long x = 0;
                 for (int i = 0; i < n; i++) {
-                    x += commands.<Long>evalsha(info, ScriptOutputType.INTEGER, keys).get();
+                    x += commands.<Long>evalsha(info, ScriptOutputType.INTEGER, keys)
+                            .get();
                 }
                 return x;
             });
@@ -130,28 +144,35 @@ public final class RedisCoalescingAnalysis {
     private static void ceiling(int threads) throws Exception {
         var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         AtomicReference<Thread> request = new AtomicReference<>();
-        Thread server = new Thread(() -> {
-            while (true) {
-                Thread client;
-                while ((client = request.get()) == null) {
-                    LockSupport.park();
-                }
-                request.set(null);
-                LockSupport.unpark(client);
-            }
-        }, "instant-store");
+        Thread server = new Thread(
+                () -> {
+                    while (true) {
+                        Thread client;
+                        while ((client = request.get()) == null) {
+                            LockSupport.park();
+                        }
+                        request.set(null);
+                        LockSupport.unpark(client);
+                    }
+                },
+                "instant-store");
         server.setDaemon(true);
         server.start();
-        long[] counter = { 0 };
-        RangeCoalescer coalescer = new RangeCoalescer(n -> {
-            Thread self = Thread.currentThread();
-            request.set(self);
-            LockSupport.unpark(server);
-            while (request.get() == self) {
-                LockSupport.park();
-            }
-            return counter[0] += n;
-        }, 1024, 1, Duration.ofSeconds(10), "the instant store");
+        long[] counter = {0};
+        RangeCoalescer coalescer = new RangeCoalescer(
+                n -> {
+                    Thread self = Thread.currentThread();
+                    request.set(self);
+                    LockSupport.unpark(server);
+                    while (request.get() == self) {
+                        LockSupport.park();
+                    }
+                    return counter[0] += n;
+                },
+                1024,
+                1,
+                Duration.ofSeconds(10),
+                "the instant store");
         for (int run = 0; run < 4; run++) {
             AtomicBoolean stop = new AtomicBoolean();
             LongAdder calls = new LongAdder();
@@ -178,9 +199,14 @@ public final class RedisCoalescingAnalysis {
             long elapsed = System.nanoTime() - started;
             long n = calls.sum();
             if (run > 0) {
-                System.out.printf(Locale.ROOT, "%d threads over an instant store: %,.0f calls/s, %.1f calls per round"
-                        + " trip, %.1f us CPU per call%n", threads, n * 1e9 / elapsed,
-                        (double) n / (coalescer.roundTrips() - roundTrips), (os.getProcessCpuTime() - cpu) / 1e3 / n);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%d threads over an instant store: %,.0f calls/s, %.1f calls per round"
+                                + " trip, %.1f us CPU per call%n",
+                        threads,
+                        n * 1e9 / elapsed,
+                        (double) n / (coalescer.roundTrips() - roundTrips),
+                        (os.getProcessCpuTime() - cpu) / 1e3 / n);
             }
         }
     }
@@ -210,7 +236,7 @@ public final class RedisCoalescingAnalysis {
             try {
                 if (!inFlight) {
                     inFlight = true;
-                    batch = new Waiter[] { self };
+                    batch = new Waiter[] {self};
                 } else {
                     queue.addLast(self);
                 }
@@ -259,21 +285,28 @@ public final class RedisCoalescingAnalysis {
     }
 
     private static void eventLoop(int threads, int rounds) throws Exception {
-        try (Redis redis = Redis.counter("analysis", 100_000); Redis.Raw raw = Redis.raw();
-                LettuceConnection connection = (LettuceConnection) redis.connectionFactory().getConnection()) {
+        try (Redis redis = Redis.counter("analysis", 100_000);
+                Redis.Raw raw = Redis.raw();
+                LettuceConnection connection =
+                        (LettuceConnection) redis.connectionFactory().getConnection()) {
             RedisIdService idgen = new RedisIdService(redis.counter());
             idgen.nextId("bench");
             RedisClusterAsyncCommands<byte[], byte[]> commands = nativeCommands(connection);
             byte[] plainKey = (redis.prefix() + "plain").getBytes();
-            byte[][] scriptKeys = { (redis.prefix() + "script").getBytes(), (redis.prefix() + "window").getBytes() };
+            byte[][] scriptKeys = {(redis.prefix() + "script").getBytes(), (redis.prefix() + "window").getBytes()};
             // The window script's reads without its checks: INFO replication, the window and the counter, then INCRBY.
             String script = commands.scriptLoad(("local r = redis.call('INFO', 'replication')"
-                    + " local id = string.match(r, 'master_replid:(%w+)') local w = redis.call('GET', KEYS[2])"
-                    + " local c = tonumber(redis.call('GET', KEYS[1]) or '0')"
-                    + " return redis.call('INCRBY', KEYS[1], ARGV[1])").getBytes()).get();
+                                    + " local id = string.match(r, 'master_replid:(%w+)') local w = redis.call('GET', KEYS[2])"
+                                    + " local c = tonumber(redis.call('GET', KEYS[1]) or '0')"
+                                    + " return redis.call('INCRBY', KEYS[1], ARGV[1])")
+                            .getBytes())
+                    .get();
             EventLoopCoalescer plain = new EventLoopCoalescer(n -> commands.incrby(plainKey, n));
-            EventLoopCoalescer scripted = new EventLoopCoalescer(n -> commands.<Long>evalsha(script,
-                    ScriptOutputType.INTEGER, scriptKeys, Integer.toString(n).getBytes()));
+            EventLoopCoalescer scripted = new EventLoopCoalescer(n -> commands.<Long>evalsha(
+                    script,
+                    ScriptOutputType.INTEGER,
+                    scriptKeys,
+                    Integer.toString(n).getBytes()));
             String rawKey = redis.prefix() + "raw";
             Map<String, Contest.Side> sides = Contest.sides();
             sides.put("raw INCR", n -> {

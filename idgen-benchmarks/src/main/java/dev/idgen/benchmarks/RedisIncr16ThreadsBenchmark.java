@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link RedisIncrBenchmarks} with 16 calling thread(s). */
 @Threads(16)
-public class RedisIncr16ThreadsBenchmark extends RedisIncrBenchmarks {
-}
+public class RedisIncr16ThreadsBenchmark extends RedisIncrBenchmarks {}

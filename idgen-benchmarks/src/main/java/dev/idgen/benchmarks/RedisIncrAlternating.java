@@ -62,8 +62,7 @@ public final class RedisIncrAlternating {
 
     private static volatile int mode;
 
-    private RedisIncrAlternating() {
-    }
+    private RedisIncrAlternating() {}
 
     public static void main(String[] args) throws Exception {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 1;
@@ -86,34 +85,35 @@ public final class RedisIncrAlternating {
         String script = raw.scriptLoad(INCREMENT);
         String checkedScript = raw.scriptLoad(INCREMENT_CHECKED);
         String trivialScript = raw.scriptLoad("return redis.call('INCRBY', KEYS[1], ARGV[1])");
-        String[] rawKeys = { rawKey };
+        String[] rawKeys = {rawKey};
         RedisConnection springConnection = redis.connectionFactory().getConnection();
-        RedisClusterAsyncCommands<byte[], byte[]> spring = ((LettuceConnection) springConnection)
-                .getNativeConnection();
+        RedisClusterAsyncCommands<byte[], byte[]> spring = ((LettuceConnection) springConnection).getNativeConnection();
         byte[] rawKeyBytes = rawKey.getBytes(StandardCharsets.UTF_8);
 
         Map<String, LongSupplier> sides = new LinkedHashMap<>();
         sides.put("idgen", () -> idgen.nextId("bench"));
         sides.put("raw", () -> raw.incr(rawKey));
         sides.put("rawScript", () -> raw.<Long>evalsha(script, ScriptOutputType.INTEGER, scriptKeys, "1"));
-        sides.put("rawCheckedScript", () -> raw.<Long>evalsha(checkedScript, ScriptOutputType.INTEGER, scriptKeys,
-                "1"));
+        sides.put(
+                "rawCheckedScript", () -> raw.<Long>evalsha(checkedScript, ScriptOutputType.INTEGER, scriptKeys, "1"));
         sides.put("rawTrivialScript", () -> raw.<Long>evalsha(trivialScript, ScriptOutputType.INTEGER, rawKeys, "1"));
         sides.put("springIncr", () -> await(spring.incr(rawKeyBytes)));
-        LongSupplier[] side = { sides.get(nameA), sides.get(nameB) };
+        LongSupplier[] side = {sides.get(nameA), sides.get(nameB)};
         if (side[0] == null || side[1] == null) {
             throw new IllegalArgumentException("sides are " + sides.keySet());
         }
 
-        LongAdder[] counts = { new LongAdder(), new LongAdder() };
+        LongAdder[] counts = {new LongAdder(), new LongAdder()};
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            Thread worker = new Thread(() -> {
-                for (int m = mode; m != STOP; m = mode) {
-                    side[m].getAsLong();
-                    counts[m].increment();
-                }
-            }, "alternating-" + t);
+            Thread worker = new Thread(
+                    () -> {
+                        for (int m = mode; m != STOP; m = mode) {
+                            side[m].getAsLong();
+                            counts[m].increment();
+                        }
+                    },
+                    "alternating-" + t);
             worker.setDaemon(true);
             workers.add(worker);
         }
@@ -127,7 +127,7 @@ public final class RedisIncrAlternating {
         double[] ratios = new double[rounds];
         for (int r = 0; r < rounds; r++) {
             double[] rate = new double[2];
-            for (int s : new int[] { 0, 1, 1, 0 }) {
+            for (int s : new int[] {0, 1, 1, 0}) {
                 long before = counts[s].sum();
                 long started = System.nanoTime();
                 mode = s;
@@ -137,8 +137,15 @@ public final class RedisIncrAlternating {
             sumA += rate[0];
             sumB += rate[1];
             ratios[r] = rate[0] / rate[1];
-            System.out.printf(Locale.ROOT, "round %2d: %s %,10.0f  %s %,10.0f  ratio %.3f%n", r + 1, nameA, rate[0],
-                    nameB, rate[1], ratios[r]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "round %2d: %s %,10.0f  %s %,10.0f  ratio %.3f%n",
+                    r + 1,
+                    nameA,
+                    rate[0],
+                    nameB,
+                    rate[1],
+                    ratios[r]);
         }
         mode = STOP;
         for (Thread worker : workers) {
@@ -146,9 +153,22 @@ public final class RedisIncrAlternating {
         }
         Arrays.sort(ratios);
         double median = rounds % 2 == 1 ? ratios[rounds / 2] : (ratios[rounds / 2 - 1] + ratios[rounds / 2]) / 2;
-        System.out.printf(Locale.ROOT, "%d thread(s), %d rounds: %s %,.0f ops/s, %s %,.0f ops/s, %s/%s %.3f"
-                + " (median round %.3f, min %.3f, max %.3f)%n", threads, rounds, nameA, sumA / rounds, nameB,
-                sumB / rounds, nameA, nameB, sumA / sumB, median, ratios[0], ratios[rounds - 1]);
+        System.out.printf(
+                Locale.ROOT,
+                "%d thread(s), %d rounds: %s %,.0f ops/s, %s %,.0f ops/s, %s/%s %.3f"
+                        + " (median round %.3f, min %.3f, max %.3f)%n",
+                threads,
+                rounds,
+                nameA,
+                sumA / rounds,
+                nameB,
+                sumB / rounds,
+                nameA,
+                nameB,
+                sumA / sumB,
+                median,
+                ratios[0],
+                ratios[rounds - 1]);
 
         String[] benchKeys = redis.keysOf("bench");
         Redis.deleteKeys(connection, benchKeys[0], benchKeys[1], scriptKeys[0], scriptKeys[1], rawKey);

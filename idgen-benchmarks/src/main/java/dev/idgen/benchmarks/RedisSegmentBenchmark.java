@@ -36,7 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Threads(1)
 public class RedisSegmentBenchmark {
 
@@ -59,13 +61,20 @@ public class RedisSegmentBenchmark {
 
     @Setup
     public void setUp() {
-        SegmentSettings settings = SegmentSettings.builder().step(100_000).maxStep(maxStep)
-                .bufferDuration(Duration.ofSeconds(5)).build();
+        SegmentSettings settings = SegmentSettings.builder()
+                .step(100_000)
+                .maxStep(maxStep)
+                .bufferDuration(Duration.ofSeconds(5))
+                .build();
         redis = Redis.counter("segment", windowSize);
         // Connects, loads the script and creates the window table before the clock starts.
         redis.counter().increment("warmup", 1);
-        fromRedis = SegmentIdService.builder(new RedisSegmentStore(redis.counter())).settings(settings).build();
-        fromMemory = SegmentIdService.builder(new InMemorySegmentStore()).settings(settings).build();
+        fromRedis = SegmentIdService.builder(new RedisSegmentStore(redis.counter()))
+                .settings(settings)
+                .build();
+        fromMemory = SegmentIdService.builder(new InMemorySegmentStore())
+                .settings(settings)
+                .build();
         atomicLong = new AtomicLong();
     }
 
@@ -88,10 +97,16 @@ public class RedisSegmentBenchmark {
 
     /** Prints what the store did: fetches, their mean time, the step reached, and how often a caller waited. */
     private static void report(String store, SegmentIdService ids) {
-        ids.stats("bench").ifPresent(stats -> System.out.printf(Locale.ROOT,
-                "%n[%s] served %,d IDs in %,d fetches (mean %.3f ms), step %,d, callers waited %d times%n", store,
-                stats.served(), stats.fetches(), stats.fetches() == 0 ? 0.0
-                        : stats.fetchNanos() / 1e6 / stats.fetches(), stats.step(), stats.waits()));
+        ids.stats("bench")
+                .ifPresent(stats -> System.out.printf(
+                        Locale.ROOT,
+                        "%n[%s] served %,d IDs in %,d fetches (mean %.3f ms), step %,d, callers waited %d times%n",
+                        store,
+                        stats.served(),
+                        stats.fetches(),
+                        stats.fetches() == 0 ? 0.0 : stats.fetchNanos() / 1e6 / stats.fetches(),
+                        stats.step(),
+                        stats.waits()));
     }
 
     /** {@code SegmentIdService.nextId("bench")} over the Redis segment store. */

@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link SegmentBenchmarks} with 1 calling thread(s). */
 @Threads(1)
-public class Segment1ThreadBenchmark extends SegmentBenchmarks {
-}
+public class Segment1ThreadBenchmark extends SegmentBenchmarks {}

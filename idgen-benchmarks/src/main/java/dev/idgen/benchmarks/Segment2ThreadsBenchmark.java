@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link SegmentBenchmarks} with 2 calling thread(s). */
 @Threads(2)
-public class Segment2ThreadsBenchmark extends SegmentBenchmarks {
-}
+public class Segment2ThreadsBenchmark extends SegmentBenchmarks {}

@@ -1,12 +1,12 @@
 package dev.idgen.benchmarks;
 
+import dev.idgen.core.IdSequence;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import dev.idgen.core.IdSequence;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
 import me.ahoo.cosid.segment.SegmentChainId;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public abstract class SegmentBenchmarks {
 
     /** CosId's mock: 1 s / 220,000 of simulated IO per fetch. */
@@ -49,8 +51,12 @@ public abstract class SegmentBenchmarks {
     public void setUp() {
         // idgen at its defaults (step 1,000 growing to 1,000,000); only the striped service names a setting.
         SegmentSettings settings = SegmentSettings.DEFAULTS;
-        idService = SegmentIdService.builder(new InMemorySegmentStore(0, MOCK_IO)).settings(settings).build();
-        sequence = SegmentIdService.builder(new InMemorySegmentStore(0, MOCK_IO)).settings(settings).build()
+        idService = SegmentIdService.builder(new InMemorySegmentStore(0, MOCK_IO))
+                .settings(settings)
+                .build();
+        sequence = SegmentIdService.builder(new InMemorySegmentStore(0, MOCK_IO))
+                .settings(settings)
+                .build()
                 .sequence("orders");
         stripedService = SegmentIdService.builder(new InMemorySegmentStore(0, MOCK_IO))
                 .settings(SegmentSettings.builder().stripeSize(256).build())

@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Threads(1)
 public class SegmentMariaDbBenchmark {
 
@@ -41,8 +43,8 @@ public class SegmentMariaDbBenchmark {
     @Setup
     public void setUp() {
         pool = MariaDb.pool(2);
-        JdbcSegmentStore store = new JdbcSegmentStore(pool, "idgen_bench_segment", 0,
-                SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        JdbcSegmentStore store = new JdbcSegmentStore(
+                pool, "idgen_bench_segment", 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         ids = SegmentIdService.builder(store).build();
         atomicLong = new AtomicLong();
     }

@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link SnowflakeBenchmarks} with one calling thread. */
 @Threads(1)
-public class Snowflake1ThreadBenchmark extends SnowflakeBenchmarks {
-}
+public class Snowflake1ThreadBenchmark extends SnowflakeBenchmarks {}

@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 10, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public abstract class SnowflakeBenchmarks {
 
     private SnowflakeGenerator raw;
@@ -42,7 +44,8 @@ public abstract class SnowflakeBenchmarks {
     @Setup
     public void setUp() {
         raw = SnowflakeGenerator.builder().workerId(1).build();
-        idService = SnowflakeIdService.of(SnowflakeGenerator.builder().workerId(2).build());
+        idService =
+                SnowflakeIdService.of(SnowflakeGenerator.builder().workerId(2).build());
         // Metrics on, as the starter wires them: Micrometer reads the counters lazily, on publish.
         registry = new SimpleMeterRegistry();
         new IdgenMeterBinder(idService).bindTo(registry);

@@ -92,16 +92,21 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         boolean onMain = Thread.currentThread().getName().equals("main");
         long mainCpu = onMain && threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
-        long processCpu = ManagementFactory.getOperatingSystemMXBean()
-                instanceof OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+        long processCpu = ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+                ? os.getProcessCpuTime()
+                : -1;
         long classes = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
         long uptimeMs = ManagementFactory.getRuntimeMXBean().getUptime();
         double wallMs = uptimeMs - (System.nanoTime() - entered) / 1e6;
         StringBuilder line = new StringBuilder(LINE)
-                .append(" wallMs=").append(format(wallMs))
-                .append(" mainCpuMs=").append(format(mainCpu / 1e6))
-                .append(" processCpuMs=").append(format(processCpu / 1e6))
-                .append(" classes=").append(classes);
+                .append(" wallMs=")
+                .append(format(wallMs))
+                .append(" mainCpuMs=")
+                .append(format(mainCpu / 1e6))
+                .append(" processCpuMs=")
+                .append(format(processCpu / 1e6))
+                .append(" classes=")
+                .append(classes);
         if (steps != null) {
             appendIdgenSteps(line, ready.getApplicationContext().getBeanFactory());
         }
@@ -134,13 +139,19 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
         StringBuilder top = new StringBuilder();
         for (Map.Entry<String, Long> bean : largest.subList(0, Math.min(TOP, largest.size()))) {
             // Bean names hold no spaces or commas; the line is split on both.
-            top.append(top.isEmpty() ? "" : ",").append(shortName(bean.getKey())).append(':')
+            top.append(top.isEmpty() ? "" : ",")
+                    .append(shortName(bean.getKey()))
+                    .append(':')
                     .append(format(bean.getValue() / 1e6));
         }
-        line.append(" steps=").append(events.size())
-                .append(" idgenBeans=").append(selfNanos.size())
-                .append(" idgenMs=").append(format(total / 1e6))
-                .append(" idgenTop=").append(top);
+        line.append(" steps=")
+                .append(events.size())
+                .append(" idgenBeans=")
+                .append(selfNanos.size())
+                .append(" idgenMs=")
+                .append(format(total / 1e6))
+                .append(" idgenTop=")
+                .append(top);
     }
 
     /** {@code IdgenProperties} for {@code idgen-dev.idgen.spring.boot.autoconfigure.IdgenProperties}. */
@@ -168,7 +179,8 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
             String factory = definition.getFactoryBeanName();
             Class<?> factoryType = factory != null ? beans.getType(factory, false) : null;
             Class<?> type = beans.getType(bean, false);
-            return isIdgens(definition.getBeanClassName()) || (factoryType != null && isIdgens(factoryType.getName()))
+            return isIdgens(definition.getBeanClassName())
+                    || (factoryType != null && isIdgens(factoryType.getName()))
                     || (type != null && isIdgens(type.getName()));
         } catch (NoSuchBeanDefinitionException e) {
             return false; // an inner bean or a singleton registered by hand: nothing to tell it by
@@ -176,7 +188,9 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
     }
 
     private static boolean isIdgens(String className) {
-        return className != null && className.startsWith("dev.idgen.") && !className.startsWith("dev.idgen.samples.")
+        return className != null
+                && className.startsWith("dev.idgen.")
+                && !className.startsWith("dev.idgen.samples.")
                 && !className.startsWith("dev.idgen.benchmarks.");
     }
 

@@ -99,9 +99,15 @@ public final class StartupShare {
     private static final AtomicReference<Process> RUNNING = new AtomicReference<>();
 
     /** One start's figures, as the probe printed them. */
-    private record Start(double wallMs, double mainCpuMs, double processCpuMs, double classes, int steps,
-            double idgenMs, int idgenBeans, String idgenTop) {
-    }
+    private record Start(
+            double wallMs,
+            double mainCpuMs,
+            double processCpuMs,
+            double classes,
+            int steps,
+            double idgenMs,
+            int idgenBeans,
+            String idgenTop) {}
 
     private final Path jar;
     private final Path probe;
@@ -141,19 +147,26 @@ public final class StartupShare {
         }
         Path probe = writeProbe();
         // Also on Ctrl-C or kill: no application left running, no probe directory left in /tmp.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            Process child = RUNNING.get();
-            if (child != null) {
-                child.destroyForcibly();
-            }
-            deleteTree(probe);
-        }, "startup-share-cleanup"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            Process child = RUNNING.get();
+                            if (child != null) {
+                                child.destroyForcibly();
+                            }
+                            deleteTree(probe);
+                        },
+                        "startup-share-cleanup"));
         System.out.println(new StartupShare(SAMPLE_JAR, probe, autoConfigurations).measure(pairs, detail));
     }
 
     private String measure(int pairs, boolean detail) throws Exception {
-        System.err.printf(Locale.ROOT, "StartupShare: %d pairs of starts of %s, without idgen = excluding %s%n",
-                pairs, jar, idgenAutoConfigurations);
+        System.err.printf(
+                Locale.ROOT,
+                "StartupShare: %d pairs of starts of %s, without idgen = excluding %s%n",
+                pairs,
+                jar,
+                idgenAutoConfigurations);
         // Both sides read the same jar: one start puts it in the page cache for both.
         System.err.println("warm-up (not counted):");
         start(true, detail);
@@ -169,9 +182,13 @@ public final class StartupShare {
             Start b = withFirst ? second : first;
             with.add(a);
             without.add(b);
-            System.err.printf(Locale.ROOT, "  with - without: wall %+.0f ms, main CPU %+.0f ms, process CPU %+.0f ms,"
-                    + " classes %+.0f%n", a.wallMs() - b.wallMs(), a.mainCpuMs() - b.mainCpuMs(),
-                    a.processCpuMs() - b.processCpuMs(), a.classes() - b.classes());
+            System.err.printf(
+                    Locale.ROOT,
+                    "  with - without: wall %+.0f ms, main CPU %+.0f ms, process CPU %+.0f ms," + " classes %+.0f%n",
+                    a.wallMs() - b.wallMs(),
+                    a.mainCpuMs() - b.mainCpuMs(),
+                    a.processCpuMs() - b.processCpuMs(),
+                    a.classes() - b.classes());
         }
         return report(with, without, detail);
     }
@@ -179,52 +196,81 @@ public final class StartupShare {
     private String report(List<Start> with, List<Start> without, boolean detail) {
         double[] wall = differences(with, without, Start::wallMs);
         double share = median(wall);
-        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "Start-up share (%d %s of starts of the"
-                + " sample, default profile, as is vs with idgen's %d auto-configurations excluded and a counter as"
-                + " the controller's `IdService`, order alternating; `java -cp idgen-benchmarks/target/benchmarks.jar"
-                + " dev.idgen.benchmarks.StartupShare pairs=%d`): wall time to ready %s ms (median of the pair"
-                + " differences, 95%% confidence interval in brackets) on %.0f ms without idgen, main-thread CPU %s ms,"
-                + " process CPU %s ms, %s classes loaded", wall.length, wall.length == 1 ? "pair" : "pairs",
-                idgenAutoConfigurations.size(), wall.length,
-                figure(wall), median(sorted(without.stream().mapToDouble(Start::wallMs).toArray())),
+        StringBuilder text = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Start-up share (%d %s of starts of the"
+                        + " sample, default profile, as is vs with idgen's %d auto-configurations excluded and a counter as"
+                        + " the controller's `IdService`, order alternating; `java -cp idgen-benchmarks/target/benchmarks.jar"
+                        + " dev.idgen.benchmarks.StartupShare pairs=%d`): wall time to ready %s ms (median of the pair"
+                        + " differences, 95%% confidence interval in brackets) on %.0f ms without idgen, main-thread CPU %s ms,"
+                        + " process CPU %s ms, %s classes loaded",
+                wall.length,
+                wall.length == 1 ? "pair" : "pairs",
+                idgenAutoConfigurations.size(),
+                wall.length,
+                figure(wall),
+                median(sorted(without.stream().mapToDouble(Start::wallMs).toArray())),
                 figure(differences(with, without, Start::mainCpuMs)),
                 figure(differences(with, without, Start::processCpuMs)),
                 figure(differences(with, without, Start::classes))));
         double[] idgenMs = sorted(with.stream().mapToDouble(Start::idgenMs).toArray());
         if (detail) {
             // The largest beans of the start whose bean total is the median (the lower one of an even count).
-            Start typical = with.stream().sorted(Comparator.comparingDouble(Start::idgenMs)).toList()
+            Start typical = with.stream()
+                    .sorted(Comparator.comparingDouble(Start::idgenMs))
+                    .toList()
                     .get((with.size() - 1) / 2);
             double[] interval = interval(idgenMs);
-            text.append(String.format(Locale.ROOT, "; creating idgen's %d beans takes %.0f ms (%.0f..%.0f; self time"
-                    + " of their start-up steps in the starts with idgen; largest: %s ms)", typical.idgenBeans(),
-                    median(idgenMs), interval[0], interval[1],
+            text.append(String.format(
+                    Locale.ROOT,
+                    "; creating idgen's %d beans takes %.0f ms (%.0f..%.0f; self time"
+                            + " of their start-up steps in the starts with idgen; largest: %s ms)",
+                    typical.idgenBeans(),
+                    median(idgenMs),
+                    interval[0],
+                    interval[1],
                     typical.idgenTop().replace(",", ", ").replace(":", " ")));
         }
         text.append('.');
         double[] interval = interval(wall);
         if (wall.length < 6) {
-            text.append(String.format(Locale.ROOT, " Too few pairs for a confidence interval: no verdict on the %.0f ms"
-                    + " target.", TARGET_MS));
+            text.append(String.format(
+                    Locale.ROOT,
+                    " Too few pairs for a confidence interval: no verdict on the %.0f ms" + " target.",
+                    TARGET_MS));
         } else if (interval[1] < 0) {
             // idgen adds work to the start-up; a start reliably faster with it says the machine's load moved.
-            text.append(String.format(Locale.ROOT, " The starts with idgen came out faster, which only the machine's"
-                    + " varying load explains: no verdict on the %.0f ms target (more pairs, a quieter machine).",
+            text.append(String.format(
+                    Locale.ROOT,
+                    " The starts with idgen came out faster, which only the machine's"
+                            + " varying load explains: no verdict on the %.0f ms target (more pairs, a quieter machine).",
                     TARGET_MS));
         } else if (interval[1] < TARGET_MS) {
             text.append(String.format(Locale.ROOT, " Under the %.0f ms target.", TARGET_MS));
         } else if (share < TARGET_MS) {
-            text.append(String.format(Locale.ROOT, " Under the %.0f ms target by the median, but the interval reaches"
-                    + " above it: the starts varied too much to be sure (more pairs, a quieter machine).", TARGET_MS));
+            text.append(String.format(
+                    Locale.ROOT,
+                    " Under the %.0f ms target by the median, but the interval reaches"
+                            + " above it: the starts varied too much to be sure (more pairs, a quieter machine).",
+                    TARGET_MS));
         } else {
             boolean unsure = interval[0] < TARGET_MS;
-            text.append(String.format(Locale.ROOT, " **Above the %.0f ms target**%s: ", TARGET_MS,
+            text.append(String.format(
+                    Locale.ROOT,
+                    " **Above the %.0f ms target**%s: ",
+                    TARGET_MS,
                     unsure ? " by the median, but the interval reaches below it" : ""));
-            text.append(!detail ? "run with detail=true to see what idgen's beans cost."
-                    : String.format(Locale.ROOT, "of the %.0f ms, creating idgen's beans takes %.0f ms; the rest is"
-                            + " loading idgen's classes and Spring's work on its auto-configurations outside bean"
-                            + " creation (conditions, configuration classes)%s.", share, median(idgenMs),
-                            unsure ? ", or the starts' variation" : ""));
+            text.append(
+                    !detail
+                            ? "run with detail=true to see what idgen's beans cost."
+                            : String.format(
+                                    Locale.ROOT,
+                                    "of the %.0f ms, creating idgen's beans takes %.0f ms; the rest is"
+                                            + " loading idgen's classes and Spring's work on its auto-configurations outside bean"
+                                            + " creation (conditions, configuration classes)%s.",
+                                    share,
+                                    median(idgenMs),
+                                    unsure ? ", or the starts' variation" : ""));
         }
         return text.toString();
     }
@@ -236,9 +282,15 @@ public final class StartupShare {
      * @param detail whether the probe records start-up steps
      */
     private Start start(boolean withIdgen, boolean detail) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-D" + StartupProbe.STAND_IN + "=" + !withIdgen, "-D" + StartupProbe.DETAIL + "=" + detail,
-                "-Dloader.path=" + probe, "-cp", jar.toString(), LAUNCHER, "--server.port=0"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-D" + StartupProbe.STAND_IN + "=" + !withIdgen,
+                "-D" + StartupProbe.DETAIL + "=" + detail,
+                "-Dloader.path=" + probe,
+                "-cp",
+                jar.toString(),
+                LAUNCHER,
+                "--server.port=0"));
         if (!withIdgen) {
             command.add("--spring.autoconfigure.exclude=" + String.join(",", idgenAutoConfigurations));
         }
@@ -255,18 +307,35 @@ public final class StartupShare {
         reader.start();
         try {
             Start start = parse(ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
-            System.err.printf(Locale.ROOT, "  %-7s wall %5.0f ms, main CPU %5.0f ms, process CPU %5.0f ms,"
-                    + " %5.0f classes, load %s%s%n", withIdgen ? "with" : "without", start.wallMs(), start.mainCpuMs(),
-                    start.processCpuMs(), start.classes(), loadAverage(), !detail ? "" : String.format(Locale.ROOT,
-                            "; %d steps, idgen's %d beans %.1f ms (largest: %s)", start.steps(), start.idgenBeans(),
-                            start.idgenMs(), start.idgenTop()));
+            System.err.printf(
+                    Locale.ROOT,
+                    "  %-7s wall %5.0f ms, main CPU %5.0f ms, process CPU %5.0f ms," + " %5.0f classes, load %s%s%n",
+                    withIdgen ? "with" : "without",
+                    start.wallMs(),
+                    start.mainCpuMs(),
+                    start.processCpuMs(),
+                    start.classes(),
+                    loadAverage(),
+                    !detail
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT,
+                                    "; %d steps, idgen's %d beans %.1f ms (largest: %s)",
+                                    start.steps(),
+                                    start.idgenBeans(),
+                                    start.idgenMs(),
+                                    start.idgenTop()));
             return start;
         } catch (TimeoutException e) {
-            throw new IllegalStateException("The sample did not start within " + START_TIMEOUT.toSeconds() + " s ("
-                    + String.join(" ", command) + "); its last lines:\n" + lines(tail), e);
+            throw new IllegalStateException(
+                    "The sample did not start within " + START_TIMEOUT.toSeconds() + " s (" + String.join(" ", command)
+                            + "); its last lines:\n" + lines(tail),
+                    e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("The sample stopped before it was ready (" + String.join(" ", command)
-                    + "); its last lines:\n" + lines(tail), e.getCause());
+            throw new IllegalStateException(
+                    "The sample stopped before it was ready (" + String.join(" ", command) + "); its last lines:\n"
+                            + lines(tail),
+                    e.getCause());
         } finally {
             stop(child);
             RUNNING.set(null);
@@ -324,11 +393,15 @@ public final class StartupShare {
             int equals = pair.indexOf('=');
             values.put(pair.substring(0, equals), pair.substring(equals + 1));
         }
-        return new Start(Double.parseDouble(values.get("wallMs")), Double.parseDouble(values.get("mainCpuMs")),
-                Double.parseDouble(values.get("processCpuMs")), Double.parseDouble(values.get("classes")),
+        return new Start(
+                Double.parseDouble(values.get("wallMs")),
+                Double.parseDouble(values.get("mainCpuMs")),
+                Double.parseDouble(values.get("processCpuMs")),
+                Double.parseDouble(values.get("classes")),
                 Integer.parseInt(values.getOrDefault("steps", "0")),
                 Double.parseDouble(values.getOrDefault("idgenMs", "0")),
-                Integer.parseInt(values.getOrDefault("idgenBeans", "0")), values.getOrDefault("idgenTop", ""));
+                Integer.parseInt(values.getOrDefault("idgenBeans", "0")),
+                values.getOrDefault("idgenTop", ""));
     }
 
     /**
@@ -339,13 +412,17 @@ public final class StartupShare {
         List<String> classes = new ArrayList<>();
         try (ZipFile sample = new ZipFile(sampleJar.toFile())) {
             List<? extends ZipEntry> idgenJars = sample.stream()
-                    .filter(entry -> entry.getName().matches("BOOT-INF/lib/idgen-[^/]*\\.jar")).toList();
+                    .filter(entry -> entry.getName().matches("BOOT-INF/lib/idgen-[^/]*\\.jar"))
+                    .toList();
             for (ZipEntry idgenJar : idgenJars) {
                 try (ZipInputStream nested = new ZipInputStream(sample.getInputStream(idgenJar))) {
                     for (ZipEntry entry = nested.getNextEntry(); entry != null; entry = nested.getNextEntry()) {
                         if (entry.getName().equals(IMPORTS)) {
-                            new String(nested.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
-                                    .filter(line -> !line.isEmpty() && !line.startsWith("#")).forEach(classes::add);
+                            new String(nested.readAllBytes(), StandardCharsets.UTF_8)
+                                    .lines()
+                                    .map(String::strip)
+                                    .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                                    .forEach(classes::add);
                         }
                     }
                 }
@@ -370,8 +447,8 @@ public final class StartupShare {
         }
         Path factories = directory.resolve("META-INF/spring.factories");
         Files.createDirectories(factories.getParent());
-        Files.writeString(factories, "org.springframework.context.ApplicationListener="
-                + StartupProbe.class.getName() + "\n");
+        Files.writeString(
+                factories, "org.springframework.context.ApplicationListener=" + StartupProbe.class.getName() + "\n");
         return directory;
     }
 
@@ -426,13 +503,18 @@ public final class StartupShare {
             k = j + 1;
             probability = probability * (n - j) / (j + 1);
         }
-        return k == 0 ? new double[] { sorted[0], sorted[n - 1] } : new double[] { sorted[k - 1], sorted[n - k] };
+        return k == 0 ? new double[] {sorted[0], sorted[n - 1]} : new double[] {sorted[k - 1], sorted[n - k]};
     }
 
     /** The median and its interval, e.g. {@code +37 (12..61)}; {@code (range -5..+80)} below 6 values. */
     static String figure(double[] sorted) {
         double[] interval = interval(sorted);
-        return String.format(Locale.ROOT, "%+.0f (%s%+.0f..%+.0f)", median(sorted), sorted.length < 6 ? "range " : "",
-                interval[0], interval[1]);
+        return String.format(
+                Locale.ROOT,
+                "%+.0f (%s%+.0f..%+.0f)",
+                median(sorted),
+                sorted.length < 6 ? "range " : "",
+                interval[0],
+                interval[1]);
     }
 }

@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link TicketMariaDbBenchmarks} with 16 calling thread(s). */
 @Threads(16)
-public class TicketMariaDb16ThreadsBenchmark extends TicketMariaDbBenchmarks {
-}
+public class TicketMariaDb16ThreadsBenchmark extends TicketMariaDbBenchmarks {}

@@ -32,7 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public abstract class TicketMariaDbBenchmarks {
 
     private static final String TABLE = "idgen_bench_ticket";
@@ -43,13 +45,25 @@ public abstract class TicketMariaDbBenchmarks {
     @Setup
     public void setUp() throws SQLException {
         pool = MariaDb.pool(16);
-        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + TABLE);
         }
-        tickets = new TicketIdService(List.of(new TicketServer("bench", pool, TABLE, 0, 1,
-                true, Duration.ofSeconds(5), Duration.ofSeconds(1), TimeSource.system())), false);
+        tickets = new TicketIdService(
+                List.of(new TicketServer(
+                        "bench",
+                        pool,
+                        TABLE,
+                        0,
+                        1,
+                        true,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(1),
+                        TimeSource.system())),
+                false);
         tickets.nextId("idgen");
-        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute("INSERT IGNORE INTO " + TABLE + " (name, id, increment) VALUES ('raw', 0, 1)");
         }
     }

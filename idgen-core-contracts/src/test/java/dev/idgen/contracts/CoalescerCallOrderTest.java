@@ -70,7 +70,8 @@ class CoalescerCallOrderTest {
         List<CallOrder.Call> calls = sixteenThreads(
                 () -> Long.parseLong(coalescer.next(Labels::label).substring(1)));
         assertThat(calls.stream().mapToLong(CallOrder.Call::id).sorted().toArray())
-                .as("every share handed out once").containsExactly(LongStream.rangeClosed(1, total()).toArray());
+                .as("every share handed out once")
+                .containsExactly(LongStream.rangeClosed(1, total()).toArray());
         assertThat(coalescer.roundTrips()).as("round trips").isLessThan(total()).isEqualTo(counter.sizes.size());
         assertInOrder(calls);
     }
@@ -78,8 +79,8 @@ class CoalescerCallOrderTest {
     @Test
     void concurrentCallersOfARangeCoalescerShareRoundTripsAndALaterCallGetsALargerValue() throws Exception {
         Counter counter = new Counter();
-        RangeCoalescer coalescer = new RangeCoalescer(n -> counter.take(n) + n - 1, 1024, 1, Duration.ofSeconds(60),
-                "the test counter");
+        RangeCoalescer coalescer =
+                new RangeCoalescer(n -> counter.take(n) + n - 1, 1024, 1, Duration.ofSeconds(60), "the test counter");
         List<CallOrder.Call> calls = sixteenThreads(coalescer::next);
         assertRangeServed(calls, counter, coalescer.roundTrips());
     }
@@ -89,14 +90,20 @@ class CoalescerCallOrderTest {
         Counter counter = new Counter();
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
-        RangeCoalescer coalescer = new RangeCoalescer((int n, long deadline) -> {
-            most.accumulateAndGet(running.incrementAndGet(), Math::max);
-            try {
-                return counter.take(n) + n - 1;
-            } finally {
-                running.decrementAndGet();
-            }
-        }, 1024, 4, 1, Duration.ofSeconds(60), "the test counter");
+        RangeCoalescer coalescer = new RangeCoalescer(
+                (int n, long deadline) -> {
+                    most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                    try {
+                        return counter.take(n) + n - 1;
+                    } finally {
+                        running.decrementAndGet();
+                    }
+                },
+                1024,
+                4,
+                1,
+                Duration.ofSeconds(60),
+                "the test counter");
         List<CallOrder.Call> calls = sixteenThreads(coalescer::next);
         assertRangeServed(calls, counter, coalescer.roundTrips());
         assertThat(most.get()).as("round trips in flight at once").isBetween(2, 4);
@@ -130,7 +137,9 @@ class CoalescerCallOrderTest {
         assertThat(calls.stream().mapToLong(CallOrder.Call::id).sorted().toArray())
                 .as("every value from 1 to the counter's end, once")
                 .containsExactly(LongStream.rangeClosed(1, total()).toArray());
-        assertThat(counter.value.get()).as("nothing taken that was not handed out").isEqualTo(total());
+        assertThat(counter.value.get())
+                .as("nothing taken that was not handed out")
+                .isEqualTo(total());
         assertThat(roundTrips).as("round trips").isLessThan(total()).isEqualTo(counter.sizes.size());
         assertInOrder(calls);
     }
@@ -142,6 +151,8 @@ class CoalescerCallOrderTest {
      */
     private static void assertInOrder(List<CallOrder.Call> calls) {
         int checked = CallOrder.assertLaterCallsGetLargerIds(calls);
-        assertThat(checked).as("calls that started after another had returned").isGreaterThanOrEqualTo(total() - THREADS);
+        assertThat(checked)
+                .as("calls that started after another had returned")
+                .isGreaterThanOrEqualTo(total() - THREADS);
     }
 }

@@ -22,7 +22,8 @@ class SnowflakeIdServiceContractTest extends IdServiceContract {
 
     @Override
     protected IdService service() {
-        return SnowflakeIdService.of(SnowflakeGenerator.builder().layout(LAYOUT).workerId(WORKER_ID).build());
+        return SnowflakeIdService.of(
+                SnowflakeGenerator.builder().layout(LAYOUT).workerId(WORKER_ID).build());
     }
 
     @Override
@@ -43,9 +44,11 @@ class SnowflakeIdServiceContractTest extends IdServiceContract {
         assertThat(snowflake.workerId()).isEqualTo(WORKER_ID);
         // No borrowing: a tick between the generator's start and now.
         assertThat(snowflake.timestamp()).isBetween(created, Instant.now());
-        long tick = (snowflake.timestamp().toEpochMilli() - LAYOUT.epoch().toEpochMilli()) / LAYOUT.tickUnit().millis();
+        long tick = (snowflake.timestamp().toEpochMilli() - LAYOUT.epoch().toEpochMilli())
+                / LAYOUT.tickUnit().millis();
         long reassembled = tick << (LAYOUT.workerBits() + LAYOUT.sequenceBits())
-                | snowflake.workerId() << LAYOUT.sequenceBits() | snowflake.sequence();
+                | snowflake.workerId() << LAYOUT.sequenceBits()
+                | snowflake.sequence();
         assertThat(reassembled).isEqualTo(id);
     }
 }

@@ -12,6 +12,7 @@ class StripedSegmentIdServiceContractTest extends IdServiceContract {
     @Override
     protected IdService service() {
         return SegmentIdService.builder(new InMemorySegmentStore())
-                .settings(SegmentSettings.builder().stripeSize(64).build()).build();
+                .settings(SegmentSettings.builder().stripeSize(64).build())
+                .build();
     }
 }

@@ -75,8 +75,7 @@ public final class CircuitBreaker {
      * One state, never changed once published. {@code until} is the {@link TimeSource#nanoTime()} from which a caller
      * may (again) probe; it means nothing while closed.
      */
-    private record Snapshot(State state, long until, Thread prober) {
-    }
+    private record Snapshot(State state, long until, Thread prober) {}
 
     private static final Snapshot CLOSED = new Snapshot(State.CLOSED, 0, null);
 
@@ -94,7 +93,9 @@ public final class CircuitBreaker {
      */
     public CircuitBreaker(Duration openDuration, TimeSource timeSource) {
         if (openDuration == null || openDuration.isNegative() || openDuration.compareTo(MAX_OPEN_DURATION) > 0) {
-            throw new InvalidArgumentException("openDuration", openDuration,
+            throw new InvalidArgumentException(
+                    "openDuration",
+                    openDuration,
                     "openDuration must be between 0 and " + MAX_OPEN_DURATION + ", but was " + openDuration);
         }
         this.openDuration = openDuration;

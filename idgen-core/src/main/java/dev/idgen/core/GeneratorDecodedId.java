@@ -14,7 +14,8 @@ import java.util.Map;
 public record GeneratorDecodedId(String generator, DecodedId parts) implements DecodedId {
 
     static DecodedId of(String generator, DecodedId parts) {
-        return parts instanceof GeneratorDecodedId named && named.generator.equals(generator) ? parts
+        return parts instanceof GeneratorDecodedId named && named.generator.equals(generator)
+                ? parts
                 : new GeneratorDecodedId(generator, parts);
     }
 

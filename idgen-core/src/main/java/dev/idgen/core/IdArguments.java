@@ -8,8 +8,7 @@ public final class IdArguments {
     /** The longest name a sequence may have. */
     public static final int MAX_NAME_LENGTH = 64;
 
-    private IdArguments() {
-    }
+    private IdArguments() {}
 
     /**
      * Checks a sequence name: 1 to {@value #MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._:-]}, the first a letter
@@ -47,8 +46,8 @@ public final class IdArguments {
      */
     public static int checkCount(int count) {
         if (count < 1 || count > IdService.MAX_BATCH_SIZE) {
-            throw new InvalidArgumentException("count", count,
-                    "count must be between 1 and " + IdService.MAX_BATCH_SIZE + ", but was " + count);
+            throw new InvalidArgumentException(
+                    "count", count, "count must be between 1 and " + IdService.MAX_BATCH_SIZE + ", but was " + count);
         }
         return count;
     }
@@ -73,9 +72,11 @@ public final class IdArguments {
     }
 
     private static InvalidArgumentException invalidName(String name) {
-        String shown = name == null ? "null"
-                : "'" + (name.length() > 80 ? name.substring(0, 80) + "..." : name) + "'";
-        return new InvalidArgumentException("name", name, "name must be 1 to " + MAX_NAME_LENGTH
-                + " characters of [A-Za-z0-9._:-], the first a letter or digit, but was " + shown);
+        String shown = name == null ? "null" : "'" + (name.length() > 80 ? name.substring(0, 80) + "..." : name) + "'";
+        return new InvalidArgumentException(
+                "name",
+                name,
+                "name must be 1 to " + MAX_NAME_LENGTH
+                        + " characters of [A-Za-z0-9._:-], the first a letter or digit, but was " + shown);
     }
 }

@@ -31,8 +31,8 @@ public final class NameLimit {
      */
     public static int check(int maxNames) {
         if (maxNames < 1 || maxNames > 1_000_000) {
-            throw new InvalidArgumentException("maxNames", maxNames,
-                    "maxNames must be between 1 and 1000000, but was " + maxNames);
+            throw new InvalidArgumentException(
+                    "maxNames", maxNames, "maxNames must be between 1 and 1000000, but was " + maxNames);
         }
         return maxNames;
     }

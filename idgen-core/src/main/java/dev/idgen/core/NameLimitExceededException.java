@@ -17,9 +17,12 @@ public class NameLimitExceededException extends InvalidArgumentException {
      * @param limit the number of names the service may serve
      */
     public NameLimitExceededException(String name, int limit) {
-        super("name", name, "The name '" + name + "' is refused: this service already serves its limit of " + limit
-                + " names (maxNames, idgen.max-names in Spring Boot). Names are meant to be a fixed set such as"
-                + " 'orders', never values taken from each request; raise the limit if you really need more");
+        super(
+                "name",
+                name,
+                "The name '" + name + "' is refused: this service already serves its limit of " + limit
+                        + " names (maxNames, idgen.max-names in Spring Boot). Names are meant to be a fixed set such as"
+                        + " 'orders', never values taken from each request; raise the limit if you really need more");
         this.limit = limit;
     }
 

@@ -44,8 +44,10 @@ public final class RoutingIdService implements IdService, AutoCloseable {
         generators.forEach((name, generator) -> {
             IdArguments.checkName(name);
             if (DEFAULT_GENERATOR.equals(name)) {
-                throw new InvalidArgumentException("generators", name, "The generator name '" + DEFAULT_GENERATOR
-                        + "' is reserved for the default generator");
+                throw new InvalidArgumentException(
+                        "generators",
+                        name,
+                        "The generator name '" + DEFAULT_GENERATOR + "' is reserved for the default generator");
             }
             if (generator == null) {
                 throw new InvalidArgumentException("generators", name, "The generator of '" + name + "' is null");
@@ -118,8 +120,7 @@ public final class RoutingIdService implements IdService, AutoCloseable {
      *         {@value #DEFAULT_GENERATOR}
      */
     public static Map<String, IdService> generatorsOf(IdService service) {
-        return service instanceof RoutingIdService routing ? routing.generators()
-                : Map.of(DEFAULT_GENERATOR, service);
+        return service instanceof RoutingIdService routing ? routing.generators() : Map.of(DEFAULT_GENERATOR, service);
     }
 
     /**

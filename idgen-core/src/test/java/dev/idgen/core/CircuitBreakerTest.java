@@ -46,7 +46,9 @@ class CircuitBreakerTest {
         assertThat(breaker.tryAcquire()).as("the probe").isTrue();
         assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
         assertThat(breaker.isOpen()).isTrue();
-        assertThat(breaker.tryAcquire()).as("a second caller while the probe runs").isFalse();
+        assertThat(breaker.tryAcquire())
+                .as("a second caller while the probe runs")
+                .isFalse();
         breaker.onSuccess();
         assertThat(breaker.state()).isEqualTo(State.CLOSED);
         assertThat(breaker.tryAcquire()).isTrue();
@@ -61,7 +63,9 @@ class CircuitBreakerTest {
         breaker.onFailure();
         assertThat(breaker.state()).isEqualTo(State.OPEN);
         time.advance(OPEN.minusNanos(1_000_000));
-        assertThat(breaker.tryAcquire()).as("counted from the probe's failure, not the first one").isFalse();
+        assertThat(breaker.tryAcquire())
+                .as("counted from the probe's failure, not the first one")
+                .isFalse();
         time.advance(Duration.ofMillis(1));
         assertThat(breaker.tryAcquire()).isTrue();
     }
@@ -88,7 +92,9 @@ class CircuitBreakerTest {
     void aProbeThatNeverReportsIsPresumedLostAfterTheOpenDuration() {
         breaker.onFailure();
         time.advance(OPEN);
-        assertThat(breaker.tryAcquire()).as("the probe, whose caller then vanishes").isTrue();
+        assertThat(breaker.tryAcquire())
+                .as("the probe, whose caller then vanishes")
+                .isTrue();
         time.advance(OPEN.minusNanos(1_000_000));
         assertThat(breaker.tryAcquire()).isFalse();
         time.advance(Duration.ofMillis(1));
@@ -118,7 +124,9 @@ class CircuitBreakerTest {
 
     @Test
     void tryProbeIsTrueForTheProbeOnlyNeverForAClosedBreaker() {
-        assertThat(breaker.tryProbe()).as("closed: an ordinary call, not a probe").isFalse();
+        assertThat(breaker.tryProbe())
+                .as("closed: an ordinary call, not a probe")
+                .isFalse();
         assertThat(breaker.state()).isEqualTo(State.CLOSED);
         assertThat(breaker.tryAcquire()).isTrue();
 
@@ -128,7 +136,9 @@ class CircuitBreakerTest {
         time.advance(Duration.ofMillis(1));
         assertThat(breaker.tryProbe()).as("the probe").isTrue();
         assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
-        assertThat(breaker.tryProbe()).as("a second caller while the probe runs").isFalse();
+        assertThat(breaker.tryProbe())
+                .as("a second caller while the probe runs")
+                .isFalse();
         assertThat(breaker.tryAcquire()).isFalse();
 
         time.advance(OPEN);
@@ -148,12 +158,16 @@ class CircuitBreakerTest {
 
         time.advance(OPEN);
         assertThat(breaker.tryProbe()).isTrue();
-        assertThat(breaker.onFailure()).as("the probe failed: half-open to open").isTrue();
+        assertThat(breaker.onFailure())
+                .as("the probe failed: half-open to open")
+                .isTrue();
         assertThat(breaker.state()).isEqualTo(State.OPEN);
 
         time.advance(OPEN);
         assertThat(breaker.tryProbe()).isTrue();
-        assertThat(breaker.onSuccess()).as("the probe answered: half-open to closed").isTrue();
+        assertThat(breaker.onSuccess())
+                .as("the probe answered: half-open to closed")
+                .isTrue();
         assertThat(breaker.onSuccess()).as("a second answer finds it closed").isFalse();
         assertThat(breaker.state()).isEqualTo(State.CLOSED);
     }
@@ -184,7 +198,9 @@ class CircuitBreakerTest {
         };
         CircuitBreaker jumping = new CircuitBreaker(OPEN, steppedWall);
         jumping.onFailure();
-        assertThat(jumping.tryAcquire()).as("a year on the wall clock, no time elapsed").isFalse();
+        assertThat(jumping.tryAcquire())
+                .as("a year on the wall clock, no time elapsed")
+                .isFalse();
         nanos.addAndGet(OPEN.toNanos());
         assertThat(jumping.tryAcquire()).isTrue();
     }
@@ -223,12 +239,16 @@ class CircuitBreakerTest {
 
     @Test
     void badOpenDurationsFailNamingTheArgument() {
-        for (Duration bad : new Duration[] { null, Duration.ofNanos(-1), CircuitBreaker.MAX_OPEN_DURATION.plusNanos(1) }) {
-            assertThatThrownBy(() -> new CircuitBreaker(bad, time)).isInstanceOf(InvalidArgumentException.class)
+        for (Duration bad :
+                new Duration[] {null, Duration.ofNanos(-1), CircuitBreaker.MAX_OPEN_DURATION.plusNanos(1)}) {
+            assertThatThrownBy(() -> new CircuitBreaker(bad, time))
+                    .isInstanceOf(InvalidArgumentException.class)
                     .hasMessageContaining("openDuration")
-                    .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("openDuration"));
+                    .satisfies(e -> assertThat(((InvalidArgumentException) e).argument())
+                            .isEqualTo("openDuration"));
         }
-        assertThatThrownBy(() -> new CircuitBreaker(OPEN, null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> new CircuitBreaker(OPEN, null))
+                .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("timeSource");
     }
 
@@ -327,6 +347,8 @@ class CircuitBreakerTest {
         assertThat(breaker.onSuccess()).as("the probe's own answer").isTrue();
         assertThat(breaker.state()).isEqualTo(State.CLOSED);
         fromAnotherCall(breaker::onFailure);
-        assertThat(breaker.state()).as("any call's failure opens a closed breaker").isEqualTo(State.OPEN);
+        assertThat(breaker.state())
+                .as("any call's failure opens a closed breaker")
+                .isEqualTo(State.OPEN);
     }
 }

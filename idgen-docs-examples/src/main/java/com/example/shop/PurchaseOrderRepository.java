@@ -2,5 +2,4 @@ package com.example.shop;
 
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface PurchaseOrderRepository extends JpaRepository<PurchaseOrder, Long> {
-}
+public interface PurchaseOrderRepository extends JpaRepository<PurchaseOrder, Long> {}

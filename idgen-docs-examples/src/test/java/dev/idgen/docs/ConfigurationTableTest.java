@@ -39,7 +39,9 @@ class ConfigurationTableTest {
             }
         }
         assertThat(rows).as("property rows in docs/configuration.md").isGreaterThan(40);
-        assertThat(unknown).as("properties in docs/configuration.md that the starter's metadata does not have").isEmpty();
+        assertThat(unknown)
+                .as("properties in docs/configuration.md that the starter's metadata does not have")
+                .isEmpty();
     }
 
     private static int indexOfAny(String text, char a, char b) {

@@ -17,8 +17,7 @@ import java.util.stream.Stream;
 /** The repository's Markdown: README.md and docs/*.md, read from the working tree the build runs in. */
 final class Docs {
 
-    private Docs() {
-    }
+    private Docs() {}
 
     /** The repository's root: the build runs each module's tests in the module's folder. */
     static Path root() {
@@ -46,8 +45,7 @@ final class Docs {
     }
 
     /** A fenced code block: its language, its text (without the fences), and the source comment right above it. */
-    record Block(String language, String text, String source, int line) {
-    }
+    record Block(String language, String text, String source, int line) {}
 
     static List<Block> blocks(String markdown) {
         List<Block> blocks = new ArrayList<>();
@@ -100,7 +98,8 @@ final class Docs {
             }
         }
         for (String line : markdown.split("\n")) { // explicit HTML anchors
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<a (?:name|id)=\"([^\"]+)\"").matcher(line);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<a (?:name|id)=\"([^\"]+)\"")
+                    .matcher(line);
             while (m.find()) {
                 anchors.add(m.group(1));
             }

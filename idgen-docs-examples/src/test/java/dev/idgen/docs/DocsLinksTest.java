@@ -33,11 +33,14 @@ class DocsLinksTest {
                     int hash = target.indexOf('#');
                     String path = hash < 0 ? target : target.substring(0, hash);
                     String anchor = hash < 0 ? null : target.substring(hash + 1);
-                    Path resolved = path.isEmpty() ? file : file.getParent().resolve(path).normalize();
+                    Path resolved = path.isEmpty()
+                            ? file
+                            : file.getParent().resolve(path).normalize();
                     String where = Docs.root().relativize(file) + ":" + (i + 1) + " -> " + target;
                     if (!Files.exists(resolved)) {
                         broken.add(where + " (no such file)");
-                    } else if (anchor != null && resolved.toString().endsWith(".md")
+                    } else if (anchor != null
+                            && resolved.toString().endsWith(".md")
                             && !Docs.anchors(Docs.read(resolved)).contains(anchor)) {
                         broken.add(where + " (no such heading)");
                     }

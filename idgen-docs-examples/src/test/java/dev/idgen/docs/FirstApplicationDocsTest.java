@@ -2,7 +2,6 @@ package dev.idgen.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -24,11 +23,17 @@ class FirstApplicationDocsTest {
     @Test
     void everyBlockOfTheFirstApplicationIsItsSourceFile() {
         List<Docs.Block> blocks = Docs.blocks(Docs.read(Docs.root().resolve("docs/first-application.md")));
-        assertThat(blocks.stream().filter(b -> b.source() != null)).as("blocks with a source").hasSizeGreaterThan(6);
+        assertThat(blocks.stream().filter(b -> b.source() != null))
+                .as("blocks with a source")
+                .hasSizeGreaterThan(6);
         for (Docs.Block block : blocks) {
             if (CODE.contains(block.language())) {
-                assertThat(block.source()).as("docs/first-application.md:%d: a %s block needs a <!-- source: path -->"
-                        + " comment right above it", block.line(), block.language()).isNotNull();
+                assertThat(block.source())
+                        .as(
+                                "docs/first-application.md:%d: a %s block needs a <!-- source: path -->"
+                                        + " comment right above it",
+                                block.line(), block.language())
+                        .isNotNull();
             }
             checkSource("docs/first-application.md", block);
         }
@@ -37,31 +42,39 @@ class FirstApplicationDocsTest {
     @Test
     void theReadmesFirstApplicationIsItsSourceFiles() {
         List<Docs.Block> sourced = Docs.blocks(Docs.read(Docs.root().resolve("README.md"))).stream()
-                .filter(b -> b.source() != null).toList();
-        assertThat(sourced).extracting(Docs.Block::source).contains(
-                "idgen-docs-examples/examples/mariadb/application.yml",
-                "idgen-docs-examples/src/main/java/com/example/shop/PurchaseOrder.java");
+                .filter(b -> b.source() != null)
+                .toList();
+        assertThat(sourced)
+                .extracting(Docs.Block::source)
+                .contains(
+                        "idgen-docs-examples/examples/mariadb/application.yml",
+                        "idgen-docs-examples/src/main/java/com/example/shop/PurchaseOrder.java");
         sourced.forEach(block -> checkSource("README.md", block));
     }
 
     @Test
     void theDocumentedPomsDeclareWhatTheExampleModuleUses() {
         Set<String> module = dependencies(Docs.read(Docs.root().resolve("idgen-docs-examples/pom.xml")));
-        Set<String> mariadb = dependencies(Docs.read(Docs.root().resolve("idgen-docs-examples/examples/mariadb/pom.xml")));
-        Set<String> postgresql = dependencies(
-                Docs.read(Docs.root().resolve("idgen-docs-examples/examples/postgresql/pom.xml")));
+        Set<String> mariadb =
+                dependencies(Docs.read(Docs.root().resolve("idgen-docs-examples/examples/mariadb/pom.xml")));
+        Set<String> postgresql =
+                dependencies(Docs.read(Docs.root().resolve("idgen-docs-examples/examples/postgresql/pom.xml")));
 
         Set<String> documented = new TreeSet<>(mariadb);
         documented.addAll(postgresql);
         documented.removeIf(d -> d.endsWith(":test"));
         Set<String> used = new TreeSet<>(module);
         used.removeIf(d -> d.endsWith(":test"));
-        assertThat(documented).as("the documented poms' dependencies (both drivers) = the example module's")
+        assertThat(documented)
+                .as("the documented poms' dependencies (both drivers) = the example module's")
                 .isEqualTo(used);
-        assertThat(mariadb).contains("org.mariadb.jdbc:mariadb-java-client:runtime",
-                "org.springframework.boot:spring-boot-starter-test:test").doesNotContain("org.postgresql:postgresql:runtime");
-        assertThat(postgresql).contains("org.postgresql:postgresql:runtime",
-                "org.springframework.boot:spring-boot-starter-test:test")
+        assertThat(mariadb)
+                .contains(
+                        "org.mariadb.jdbc:mariadb-java-client:runtime",
+                        "org.springframework.boot:spring-boot-starter-test:test")
+                .doesNotContain("org.postgresql:postgresql:runtime");
+        assertThat(postgresql)
+                .contains("org.postgresql:postgresql:runtime", "org.springframework.boot:spring-boot-starter-test:test")
                 .doesNotContain("org.mariadb.jdbc:mariadb-java-client:runtime");
         assertThat(module).contains("org.springframework.boot:spring-boot-starter-test:test");
     }
@@ -71,17 +84,21 @@ class FirstApplicationDocsTest {
             return;
         }
         Path file = Docs.root().resolve(block.source());
-        assertThat(file).as("%s:%d names %s", page, block.line(), block.source()).exists();
+        assertThat(file)
+                .as("%s:%d names %s", page, block.line(), block.source())
+                .exists();
         String expected = Docs.read(file);
-        assertThat(block.text()).as("%s:%d must be %s exactly (copy the file into the block)", page, block.line(),
-                block.source()).isEqualTo(expected.endsWith("\n") ? expected : expected + "\n");
+        assertThat(block.text())
+                .as("%s:%d must be %s exactly (copy the file into the block)", page, block.line(), block.source())
+                .isEqualTo(expected.endsWith("\n") ? expected : expected + "\n");
     }
 
     /** groupId:artifactId:scope of each dependency outside dependencyManagement, scope compile when unset. */
     static Set<String> dependencies(String pom) {
         String withoutManagement = pom.replaceAll("(?s)<dependencyManagement>.*?</dependencyManagement>", "")
                 .replaceAll("(?s)<!--.*?-->", "");
-        Matcher dependency = Pattern.compile("(?s)<dependency>(.*?)</dependency>").matcher(withoutManagement);
+        Matcher dependency =
+                Pattern.compile("(?s)<dependency>(.*?)</dependency>").matcher(withoutManagement);
         Set<String> found = new TreeSet<>();
         while (dependency.find()) {
             String body = dependency.group(1);

@@ -27,12 +27,14 @@ class FirstApplicationTest {
         TestDatabases.Database database = server.fresh("idgen_docs_shop");
         try (ConfigurableApplicationContext shop = new SpringApplicationBuilder(ShopApplication.class)
                 .web(WebApplicationType.NONE)
-                .run("--spring.config.location=file:examples/" + folder + "/application.yml",
+                .run(
+                        "--spring.config.location=file:examples/" + folder + "/application.yml",
                         "--spring.datasource.url=" + database.url(),
                         "--spring.datasource.username=" + database.user(),
                         "--spring.datasource.password=" + database.password(),
                         // On this module's test class path only (for MigrationsTest), not in the example's pom.
-                        "--spring.flyway.enabled=false", "--spring.liquibase.enabled=false")) {
+                        "--spring.flyway.enabled=false",
+                        "--spring.liquibase.enabled=false")) {
             OrderService orders = shop.getBean(OrderService.class);
 
             PurchaseOrder first = orders.place("book");
@@ -44,10 +46,12 @@ class FirstApplicationTest {
             assertThat(shop.getBean(PurchaseOrderRepository.class).findById(second.getId()))
                     .hasValueSatisfying(order -> assertThat(order.getItem()).isEqualTo("pen"));
             JdbcTemplate jdbc = shop.getBean(JdbcTemplate.class);
-            assertThat(jdbc.queryForObject("SELECT item FROM purchase_orders WHERE id = ?", String.class, first.getId()))
+            assertThat(jdbc.queryForObject(
+                            "SELECT item FROM purchase_orders WHERE id = ?", String.class, first.getId()))
                     .isEqualTo("book");
             assertThat(jdbc.queryForObject("SELECT max_id FROM idgen_segment WHERE name = 'orders'", Long.class))
-                    .as("the block the orders came from").isGreaterThanOrEqualTo(2L);
+                    .as("the block the orders came from")
+                    .isGreaterThanOrEqualTo(2L);
             assertThat(orders.nextTrackingNumber()).isEqualTo(1L);
             assertThat(orders.nextTrackingNumber()).isEqualTo(2L);
         }

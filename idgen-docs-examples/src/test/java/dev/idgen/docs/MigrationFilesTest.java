@@ -21,28 +21,35 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MigrationFilesTest {
 
     @ParameterizedTest
-    @CsvSource({ "mysql, MYSQL", "mariadb, MYSQL", "postgresql, POSTGRESQL", "h2, H2" })
+    @CsvSource({"mysql, MYSQL", "mariadb, MYSQL", "postgresql, POSTGRESQL", "h2, H2"})
     void theFlywayMigrationIsIdgensOwnDdl(String vendor, DatabaseDialect dialect) throws IOException {
-        List<String> expected = List.of(dialect.ddl("segment", "idgen_segment"), dialect.ddl("ticket", "idgen_ticket"),
+        List<String> expected = List.of(
+                dialect.ddl("segment", "idgen_segment"),
+                dialect.ddl("ticket", "idgen_ticket"),
                 dialect.ddl("worker", "idgen_worker"));
 
-        assertThat(statements(read("db/idgen/flyway/" + vendor + "/R__idgen_tables.sql"))).isEqualTo(expected);
+        assertThat(statements(read("db/idgen/flyway/" + vendor + "/R__idgen_tables.sql")))
+                .isEqualTo(expected);
     }
 
     @Test
     void theLiquibaseChangelogRunsTheFlywayFilesOfEachDatabase() throws IOException {
         String changelog = read("db/changelog/idgen/idgen-tables.xml");
         for (String vendor : List.of("mysql", "mariadb", "postgresql", "h2")) {
-            assertThat(changelog).contains("<sqlFile dbms=\"" + vendor + "\" path=\"db/idgen/flyway/" + vendor
-                    + "/R__idgen_tables.sql\"");
+            assertThat(changelog)
+                    .contains("<sqlFile dbms=\"" + vendor + "\" path=\"db/idgen/flyway/" + vendor
+                            + "/R__idgen_tables.sql\"");
         }
     }
 
     /** The file's statements, without its comment lines, split at the semicolons that end them. */
     private static List<String> statements(String sql) {
-        String withoutComments = sql.lines().filter(line -> !line.startsWith("--"))
-                .collect(Collectors.joining("\n"));
-        return Arrays.stream(withoutComments.split(";\n?")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        String withoutComments =
+                sql.lines().filter(line -> !line.startsWith("--")).collect(Collectors.joining("\n"));
+        return Arrays.stream(withoutComments.split(";\n?"))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     private static String read(String resource) throws IOException {

@@ -42,8 +42,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class MigrationsTest {
 
     static Stream<Arguments> cases() {
-        return Stream.of(TestDatabases.values()).flatMap(server -> Stream.of("flyway", "liquibase")
-                .flatMap(tool -> Stream.of(true, false).map(beforeStart -> Arguments.of(server, tool, beforeStart))));
+        return Stream.of(TestDatabases.values())
+                .flatMap(server -> Stream.of("flyway", "liquibase")
+                        .flatMap(tool ->
+                                Stream.of(true, false).map(beforeStart -> Arguments.of(server, tool, beforeStart))));
     }
 
     @ParameterizedTest(name = "{1} on {0}, before the start: {2}")
@@ -51,8 +53,8 @@ class MigrationsTest {
     void idgenRunsOnTheTablesTheMigrationCreated(TestDatabases server, String tool, boolean beforeStart)
             throws Exception {
         String vendor = server.name().toLowerCase(Locale.ROOT);
-        TestDatabases.Database database = server.fresh(
-                "idgen_docs_" + tool + "_" + vendor + (beforeStart ? "_before" : "_boot"));
+        TestDatabases.Database database =
+                server.fresh("idgen_docs_" + tool + "_" + vendor + (beforeStart ? "_before" : "_boot"));
         List<String> args = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.user(),
@@ -64,42 +66,64 @@ class MigrationsTest {
                 "--idgen.generators.coupon.strategy=segment"));
         if (beforeStart) {
             if (tool.equals("flyway")) {
-                Flyway.configure().dataSource(database.url(), database.user(), database.password())
-                        .locations("classpath:db/idgen/flyway/" + vendor).load().migrate();
+                Flyway.configure()
+                        .dataSource(database.url(), database.user(), database.password())
+                        .locations("classpath:db/idgen/flyway/" + vendor)
+                        .load()
+                        .migrate();
             } else {
-                try (Connection connection = DriverManager.getConnection(database.url(), database.user(),
-                        database.password())) {
+                try (Connection connection =
+                        DriverManager.getConnection(database.url(), database.user(), database.password())) {
                     Database liquibaseDatabase = DatabaseFactory.getInstance()
                             .findCorrectDatabaseImplementation(new JdbcConnection(connection));
-                    new Liquibase("db/changelog/idgen/idgen-tables.xml", new ClassLoaderResourceAccessor(),
-                            liquibaseDatabase).update(new Contexts());
+                    new Liquibase(
+                                    "db/changelog/idgen/idgen-tables.xml",
+                                    new ClassLoaderResourceAccessor(),
+                                    liquibaseDatabase)
+                            .update(new Contexts());
                 }
             }
-            args.addAll(List.of("--idgen.jdbc.initialize-schema=never", "--spring.flyway.enabled=false",
+            args.addAll(List.of(
+                    "--idgen.jdbc.initialize-schema=never",
+                    "--spring.flyway.enabled=false",
                     "--spring.liquibase.enabled=false"));
         } else if (tool.equals("flyway")) {
-            args.addAll(List.of("--idgen.jdbc.initialize-schema=always", "--spring.liquibase.enabled=false",
+            args.addAll(List.of(
+                    "--idgen.jdbc.initialize-schema=always",
+                    "--spring.liquibase.enabled=false",
                     // What docs/migrations.md tells a Flyway user to add: idgen's folder beside their own, and a
                     // baseline below every version for the first start, when idgen's tables are already there.
                     "--spring.flyway.locations=classpath:db/migration,classpath:db/idgen/flyway/{vendor}",
-                    "--spring.flyway.baseline-on-migrate=true", "--spring.flyway.baseline-version=0"));
+                    "--spring.flyway.baseline-on-migrate=true",
+                    "--spring.flyway.baseline-version=0"));
         } else {
-            args.addAll(List.of("--idgen.jdbc.initialize-schema=always", "--spring.flyway.enabled=false",
+            args.addAll(List.of(
+                    "--idgen.jdbc.initialize-schema=always",
+                    "--spring.flyway.enabled=false",
                     "--spring.liquibase.change-log=classpath:db/changelog/idgen/idgen-tables.xml"));
         }
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(ShopApplication.class)
-                .web(WebApplicationType.NONE).run(args.toArray(String[]::new))) {
+                .web(WebApplicationType.NONE)
+                .run(args.toArray(String[]::new))) {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             if (tool.equals("flyway")) {
-                assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM flyway_schema_history WHERE success"
-                        + (server == TestDatabases.MARIADB ? " = 1" : "") + " AND script = 'R__idgen_tables.sql'",
-                        Integer.class)).as("Flyway applied idgen's migration").isEqualTo(1);
+                assertThat(jdbc.queryForObject(
+                                "SELECT COUNT(*) FROM flyway_schema_history WHERE success"
+                                        + (server == TestDatabases.MARIADB ? " = 1" : "")
+                                        + " AND script = 'R__idgen_tables.sql'",
+                                Integer.class))
+                        .as("Flyway applied idgen's migration")
+                        .isEqualTo(1);
             } else {
-                assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM "
-                        // Liquibase names it in capitals, and MariaDB's table names are case-sensitive on Linux.
-                        + (server == TestDatabases.MARIADB ? "DATABASECHANGELOG" : "databasechangelog")
-                        + " WHERE id = 'idgen-tables'",
-                        Integer.class)).as("Liquibase applied idgen's change set").isEqualTo(1);
+                assertThat(jdbc.queryForObject(
+                                "SELECT COUNT(*) FROM "
+                                        // Liquibase names it in capitals, and MariaDB's table names are case-sensitive
+                                        // on Linux.
+                                        + (server == TestDatabases.MARIADB ? "DATABASECHANGELOG" : "databasechangelog")
+                                        + " WHERE id = 'idgen-tables'",
+                                Integer.class))
+                        .as("Liquibase applied idgen's change set")
+                        .isEqualTo(1);
             }
             IdService ids = app.getBean(IdService.class);
 
@@ -110,8 +134,11 @@ class MigrationsTest {
             assertThat(ids.nextId("coupon")).isEqualTo(1L);
             assertThat(ids.nextId("coupon")).isEqualTo(2L);
 
-            assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0 AND owner IS NOT NULL",
-                    Integer.class)).as("the leased worker id").isEqualTo(1);
+            assertThat(jdbc.queryForObject(
+                            "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0 AND owner IS NOT NULL",
+                            Integer.class))
+                    .as("the leased worker id")
+                    .isEqualTo(1);
             assertThat(jdbc.queryForObject("SELECT id FROM idgen_ticket WHERE name = 'invoice'", Long.class))
                     .isEqualTo(2L);
             assertThat(jdbc.queryForObject("SELECT max_id FROM idgen_segment WHERE name = 'coupon'", Long.class))

@@ -12,10 +12,15 @@ import java.sql.Statement;
  * A server that does not answer fails the test, saying what to start.
  */
 enum TestDatabases {
-
-    MARIADB("IDGEN_TEST_MARIADB", "jdbc:mariadb://127.0.0.1:3306/test", "root",
+    MARIADB(
+            "IDGEN_TEST_MARIADB",
+            "jdbc:mariadb://127.0.0.1:3306/test",
+            "root",
             "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd"),
-    POSTGRESQL("IDGEN_TEST_POSTGRES", "jdbc:postgresql://127.0.0.1:5432/test", "postgres",
+    POSTGRESQL(
+            "IDGEN_TEST_POSTGRES",
+            "jdbc:postgresql://127.0.0.1:5432/test",
+            "postgres",
             "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start");
 
     private final String env;
@@ -31,14 +36,14 @@ enum TestDatabases {
     }
 
     /** A database of the test's own on this server: its JDBC URL, user and password. */
-    record Database(String url, String user, String password) {
-    }
+    record Database(String url, String user, String password) {}
 
     String serverUrl() {
         String url = System.getenv(env + "_URL");
         if (url == null || url.isBlank()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new IllegalStateException("This test needs a real " + this + ": set " + env + "_URL (.ci/run does)");
+                throw new IllegalStateException(
+                        "This test needs a real " + this + ": set " + env + "_URL (.ci/run does)");
             }
             return defaultUrl;
         }
@@ -66,12 +71,16 @@ enum TestDatabases {
         String serverUrl = serverUrl();
         try (Connection connection = DriverManager.getConnection(serverUrl, user(), password());
                 Statement statement = connection.createStatement()) {
-            statement.execute(this == POSTGRESQL ? "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"
-                    : "DROP DATABASE IF EXISTS " + name);
+            statement.execute(
+                    this == POSTGRESQL
+                            ? "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"
+                            : "DROP DATABASE IF EXISTS " + name);
             statement.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
-            throw new IllegalStateException("This test needs a real " + this + " at " + serverUrl + " (" + e.getMessage()
-                    + "): start it (" + start + ") or set " + env + "_URL, _USER and _PASSWORD", e);
+            throw new IllegalStateException(
+                    "This test needs a real " + this + " at " + serverUrl + " (" + e.getMessage() + "): start it ("
+                            + start + ") or set " + env + "_URL, _USER and _PASSWORD",
+                    e);
         }
         return new Database(withDatabase(serverUrl, name), user(), password());
     }

@@ -28,8 +28,10 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  */
 @JCStressTest
 @Description("BatchCoalescer: two callers racing the hand-off of the lead each get values of their own, in order")
-@Outcome(id = {"1, 2, 3, 4, 4", "1, 3, 2, 4, 4", "1, 4, 2, 3, 4", "2, 3, 1, 4, 4", "2, 4, 1, 3, 4", "3, 4, 1, 2, 4"},
-        expect = ACCEPTABLE, desc = "Each call got one value of its own, each caller's in order; nothing else taken")
+@Outcome(
+        id = {"1, 2, 3, 4, 4", "1, 3, 2, 4, 4", "1, 4, 2, 3, 4", "2, 3, 1, 4, 4", "2, 4, 1, 3, 4", "3, 4, 1, 2, 4"},
+        expect = ACCEPTABLE,
+        desc = "Each call got one value of its own, each caller's in order; nothing else taken")
 @Outcome(id = ".*-1.*", expect = FORBIDDEN, desc = "A caller was stranded in the queue until its wait ran out")
 @Outcome(expect = FORBIDDEN, desc = "A value went to two calls, out of order, or was taken from the store and lost")
 public class BatchCoalescerHandOffTest {
@@ -43,8 +45,8 @@ public class BatchCoalescerHandOffTest {
     @State
     public static class Coalescer {
         final AtomicLong taken = new AtomicLong();
-        final BatchCoalescer<Long> coalescer = new BatchCoalescer<>(
-                n -> taken.getAndAdd(n) + 1, 16, MAX_WAIT, "the test counter");
+        final BatchCoalescer<Long> coalescer =
+                new BatchCoalescer<>(n -> taken.getAndAdd(n) + 1, 16, MAX_WAIT, "the test counter");
 
         int next() {
             try {

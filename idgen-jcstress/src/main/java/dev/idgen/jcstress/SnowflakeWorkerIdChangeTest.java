@@ -38,11 +38,15 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @JCStressTest
 @Description("SnowflakeGenerator.nextId racing the loss of its worker id lease and the install of a new worker id")
 @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "No ID repeated or out of order; no caller saw the lease lost")
-@Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING,
+@Outcome(
+        id = "0, 1",
+        expect = ACCEPTABLE_INTERESTING,
         desc = "No ID repeated or out of order; a caller between the loss and the new lease was refused")
 @Outcome(id = "1, .*", expect = FORBIDDEN, desc = "A thread got an ID not above its previous one")
 @Outcome(id = "2, .*", expect = FORBIDDEN, desc = "An ID was issued twice")
-@Outcome(id = "3, .*", expect = FORBIDDEN,
+@Outcome(
+        id = "3, .*",
+        expect = FORBIDDEN,
         desc = "An ID under the lost worker id is later than the timestamp recorded for its next holder")
 @Outcome(id = "4, .*", expect = FORBIDDEN, desc = "An ID under the lost worker id is above one under the new")
 @Outcome(id = "5, .*", expect = FORBIDDEN, desc = "The new worker id never came, or the loss was not recorded")
@@ -146,6 +150,7 @@ public class SnowflakeWorkerIdChangeTest {
          * both from a new tick and from the next sequence of the same tick.
          */
         final AtomicLong readings = new AtomicLong();
+
         final long startMillis = System.currentTimeMillis();
         final AtomicInteger acquired = new AtomicInteger();
         final SnowflakeGenerator generator = SnowflakeGenerator.builder()

@@ -67,6 +67,7 @@ final class ConnectionLeases<S> {
         final Connection connection;
         /** The auto-commit and network timeout the pool lent it with, put back when it goes back. */
         final boolean autoCommit;
+
         final int networkTimeout;
         final long borrowed;
         /** The network timeout last set, in ms; only the call that holds the lease touches it. */
@@ -104,8 +105,12 @@ final class ConnectionLeases<S> {
      * @param timeout the store's timeout; also bounds the reads that give a connection back
      * @param timedOut the failure of a call that ran out of time, given its cause if any
      */
-    ConnectionLeases(DataSource dataSource, JdbcStatements<S> statements, Executor executor,
-            Duration timeout, Function<Exception, StoreUnavailableException> timedOut) {
+    ConnectionLeases(
+            DataSource dataSource,
+            JdbcStatements<S> statements,
+            Executor executor,
+            Duration timeout,
+            Function<Exception, StoreUnavailableException> timedOut) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.statements = Objects.requireNonNull(statements, "statements");
         this.executor = Objects.requireNonNull(executor, "executor");
@@ -186,8 +191,8 @@ final class ConnectionLeases<S> {
         try {
             executor.execute(borrowing);
         } catch (RejectedExecutionException e) {
-            throw new StoreUnavailableException("Could not borrow a connection for " + description()
-                    + ": the store is closed", e);
+            throw new StoreUnavailableException(
+                    "Could not borrow a connection for " + description() + ": the store is closed", e);
         }
         try {
             return borrowing.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -214,8 +219,8 @@ final class ConnectionLeases<S> {
             if (cause instanceof Error error) {
                 throw error;
             }
-            throw new JdbcStatements.Retryable(cause instanceof Exception exception ? exception
-                    : new SQLException(cause));
+            throw new JdbcStatements.Retryable(
+                    cause instanceof Exception exception ? exception : new SQLException(cause));
         }
     }
 

@@ -65,8 +65,9 @@ public enum DatabaseDialect {
             if (in == null) {
                 throw new IllegalStateException("idgen ships no " + kind + " table DDL for " + this);
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}",
-                    SqlIdentifiers.checkTable("table", table)).trim();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("${table}", SqlIdentifiers.checkTable("table", table))
+                    .trim();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

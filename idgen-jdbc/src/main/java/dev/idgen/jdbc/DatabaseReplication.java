@@ -32,7 +32,9 @@ public record DatabaseReplication(String topology, boolean lossless, String dete
         try (Connection connection = dataSource.getConnection()) {
             return of(connection);
         } catch (SQLException | RuntimeException e) {
-            return new DatabaseReplication("unknown (could not read it: " + e.getMessage() + ")", false,
+            return new DatabaseReplication(
+                    "unknown (could not read it: " + e.getMessage() + ")",
+                    false,
                     "rows record their writer; a failover to a lagging replica is recognised and jumped");
         }
     }
@@ -47,11 +49,15 @@ public record DatabaseReplication(String topology, boolean lossless, String dete
     }
 
     private static DatabaseReplication mysql(Connection connection) throws SQLException {
-        Map<String, String> variables = rows(connection, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('log_bin',"
-                + " 'binlog_format', 'server_id', 'wsrep_on', 'rpl_semi_sync_master_enabled',"
-                + " 'rpl_semi_sync_master_wait_point', 'rpl_semi_sync_master_timeout')");
-        Map<String, String> status = rows(connection, "SHOW GLOBAL STATUS WHERE Variable_name IN"
-                + " ('Rpl_semi_sync_master_status', 'Rpl_semi_sync_master_clients', 'wsrep_cluster_size')");
+        Map<String, String> variables = rows(
+                connection,
+                "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('log_bin',"
+                        + " 'binlog_format', 'server_id', 'wsrep_on', 'rpl_semi_sync_master_enabled',"
+                        + " 'rpl_semi_sync_master_wait_point', 'rpl_semi_sync_master_timeout')");
+        Map<String, String> status = rows(
+                connection,
+                "SHOW GLOBAL STATUS WHERE Variable_name IN"
+                        + " ('Rpl_semi_sync_master_status', 'Rpl_semi_sync_master_clients', 'wsrep_cluster_size')");
         String format = variables.getOrDefault("binlog_format", "?").toUpperCase(Locale.ROOT);
         boolean binlog = on(variables.get("log_bin"));
         String detection = binlog && format.equals("STATEMENT")
@@ -60,34 +66,49 @@ public record DatabaseReplication(String topology, boolean lossless, String dete
                 : "rows record @@server_id (" + variables.getOrDefault("server_id", "?") + "), carried to replicas"
                         + " by the " + (binlog ? format : "ROW") + " binary log; server ids must differ";
         if (on(variables.get("wsrep_on"))) {
-            return new DatabaseReplication("Galera cluster of " + status.getOrDefault("wsrep_cluster_size", "?")
-                    + " nodes (virtually synchronous): a node's loss loses no committed write; writes through"
-                    + " different nodes count as failovers, so set the failover jump to 0", true, detection);
+            return new DatabaseReplication(
+                    "Galera cluster of " + status.getOrDefault("wsrep_cluster_size", "?")
+                            + " nodes (virtually synchronous): a node's loss loses no committed write; writes through"
+                            + " different nodes count as failovers, so set the failover jump to 0",
+                    true,
+                    detection);
         }
         if (!binlog) {
-            return new DatabaseReplication("a single server (binary log off): nothing to fail over to; losing it"
-                    + " stops this store until it is back", false, detection);
+            return new DatabaseReplication(
+                    "a single server (binary log off): nothing to fail over to; losing it"
+                            + " stops this store until it is back",
+                    false,
+                    detection);
         }
         if (on(variables.get("rpl_semi_sync_master_enabled"))) {
             String point = variables.getOrDefault("rpl_semi_sync_master_wait_point", "?");
             boolean active = on(status.get("Rpl_semi_sync_master_status"));
             boolean afterSync = point.equalsIgnoreCase("AFTER_SYNC");
-            return new DatabaseReplication("semi-synchronous replication (" + point + ", "
-                    + status.getOrDefault("Rpl_semi_sync_master_clients", "?") + " acknowledging replica(s), "
-                    + (active ? "active" : "NOT active now: asynchronous") + "), falling back to asynchronous after "
-                    + variables.getOrDefault("rpl_semi_sync_master_timeout", "?") + " ms without an acknowledgement:"
-                    + (afterSync ? " a failover to an acknowledging replica loses nothing while it is active"
-                            : " AFTER_COMMIT lets a write be seen before a replica has it, so a failover may lose it"),
-                    afterSync && active, detection);
+            return new DatabaseReplication(
+                    "semi-synchronous replication (" + point + ", "
+                            + status.getOrDefault("Rpl_semi_sync_master_clients", "?") + " acknowledging replica(s), "
+                            + (active ? "active" : "NOT active now: asynchronous")
+                            + "), falling back to asynchronous after "
+                            + variables.getOrDefault("rpl_semi_sync_master_timeout", "?")
+                            + " ms without an acknowledgement:"
+                            + (afterSync
+                                    ? " a failover to an acknowledging replica loses nothing while it is active"
+                                    : " AFTER_COMMIT lets a write be seen before a replica has it, so a failover may lose it"),
+                    afterSync && active,
+                    detection);
         }
-        return new DatabaseReplication("asynchronous replication, or a primary without replicas (binary log on):"
-                + " a failover to a replica that lagged behind loses the last writes; idgen recognises it and jumps",
-                false, detection);
+        return new DatabaseReplication(
+                "asynchronous replication, or a primary without replicas (binary log on):"
+                        + " a failover to a replica that lagged behind loses the last writes; idgen recognises it and jumps",
+                false,
+                detection);
     }
 
     private static DatabaseReplication postgresql(Connection connection) throws SQLException {
-        Map<String, String> settings = rows(connection, "SELECT name, setting FROM pg_settings WHERE name IN"
-                + " ('synchronous_commit', 'synchronous_standby_names')");
+        Map<String, String> settings = rows(
+                connection,
+                "SELECT name, setting FROM pg_settings WHERE name IN"
+                        + " ('synchronous_commit', 'synchronous_standby_names')");
         long standbys = 0;
         long synchronous = 0;
         try (Statement statement = connection.createStatement();
@@ -103,24 +124,36 @@ public record DatabaseReplication(String topology, boolean lossless, String dete
         String detection = "rows record the system identifier and the timeline (a promotion starts a new one)";
         boolean waits = commit.equals("on") || commit.equals("remote_apply");
         if (!names.isBlank() && waits && synchronous > 0) {
-            return new DatabaseReplication("synchronous replication (synchronous_commit=" + commit + ", "
-                    + synchronous + " synchronous standby(s) of " + standbys + "): a failover to a synchronous standby"
-                    + " loses no committed write", true, detection);
+            return new DatabaseReplication(
+                    "synchronous replication (synchronous_commit=" + commit + ", "
+                            + synchronous + " synchronous standby(s) of " + standbys
+                            + "): a failover to a synchronous standby"
+                            + " loses no committed write",
+                    true,
+                    detection);
         }
         if (standbys == 0) {
-            return new DatabaseReplication("a single server (no standby streaming): nothing to fail over to, or a"
-                    + " standby this user cannot see", false, detection);
+            return new DatabaseReplication(
+                    "a single server (no standby streaming): nothing to fail over to, or a"
+                            + " standby this user cannot see",
+                    false,
+                    detection);
         }
-        return new DatabaseReplication("asynchronous streaming replication (" + standbys + " standby(s),"
-                + " synchronous_commit=" + commit + (names.isBlank() ? "" : ", synchronous_standby_names=" + names)
-                + "): a failover to a standby that lagged behind loses the last writes; idgen recognises it and"
-                + " jumps", false, detection);
+        return new DatabaseReplication(
+                "asynchronous streaming replication (" + standbys + " standby(s),"
+                        + " synchronous_commit=" + commit
+                        + (names.isBlank() ? "" : ", synchronous_standby_names=" + names)
+                        + "): a failover to a standby that lagged behind loses the last writes; idgen recognises it and"
+                        + " jumps",
+                false,
+                detection);
     }
 
     /** Names as the server spells them: variables in lower case, status as {@code Rpl_semi_sync_master_status}. */
     private static Map<String, String> rows(Connection connection, String sql) throws SQLException {
         Map<String, String> rows = new HashMap<>();
-        try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
             while (result.next()) {
                 rows.put(result.getString(1), result.getString(2));
             }

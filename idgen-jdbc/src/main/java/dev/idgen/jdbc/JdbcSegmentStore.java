@@ -49,8 +49,13 @@ public final class JdbcSegmentStore implements SegmentStore {
     /** The statements of one dialect, built once the database is known. */
     private record Sql(StampedCounter advance, String insert) {
 
-        static Sql of(Connection connection, DatabaseDialect dialect, String table, JdbcStatements<?> statements,
-                JdbcFailovers failovers) throws SQLException {
+        static Sql of(
+                Connection connection,
+                DatabaseDialect dialect,
+                String table,
+                JdbcStatements<?> statements,
+                JdbcFailovers failovers)
+                throws SQLException {
             boolean stamped = statements.writerColumn(connection, dialect);
             String identity = WriterColumn.identity(dialect);
             // Only max_id moves: nothing reads step, version or update_time, and their defaults keep the row valid.
@@ -58,8 +63,8 @@ public final class JdbcSegmentStore implements SegmentStore {
             String insert = "INSERT INTO " + table + " (name, max_id, step, version, update_time"
                     + (stamped ? ", " + WriterColumn.NAME : "") + ") VALUES (?, ?, 0, 0, CURRENT_TIMESTAMP"
                     + (stamped ? ", " + identity : "") + ")";
-            return new Sql(new StampedCounter(dialect, table, "max_id", null, false, stamped, insert, "segment",
-                    failovers),
+            return new Sql(
+                    new StampedCounter(dialect, table, "max_id", null, false, stamped, insert, "segment", failovers),
                     insert);
         }
     }
@@ -75,8 +80,12 @@ public final class JdbcSegmentStore implements SegmentStore {
      * @param timeout the longest one statement may take in the database, rounded up to whole seconds (at least one)
      * @throws InvalidArgumentException naming {@code table} or {@code initialValue} when it breaks its rule
      */
-    public JdbcSegmentStore(DataSource dataSource, String table, long initialValue,
-            SchemaInitialization schemaInitialization, Duration timeout) {
+    public JdbcSegmentStore(
+            DataSource dataSource,
+            String table,
+            long initialValue,
+            SchemaInitialization schemaInitialization,
+            Duration timeout) {
         this(dataSource, table, initialValue, schemaInitialization, timeout, DEFAULT_FAILOVER_JUMP);
     }
 
@@ -93,21 +102,34 @@ public final class JdbcSegmentStore implements SegmentStore {
      * @throws InvalidArgumentException naming {@code table}, {@code initialValue} or {@code failoverJump} when it
      *         breaks its rule
      */
-    public JdbcSegmentStore(DataSource dataSource, String table, long initialValue,
-            SchemaInitialization schemaInitialization, Duration timeout, long failoverJump) {
+    public JdbcSegmentStore(
+            DataSource dataSource,
+            String table,
+            long initialValue,
+            SchemaInitialization schemaInitialization,
+            Duration timeout,
+            long failoverJump) {
         this.table = SqlIdentifiers.checkTable("table", table);
         if (initialValue < 0) {
-            throw new InvalidArgumentException("initialValue", initialValue,
-                    "initialValue must be at least 0, but was " + initialValue);
+            throw new InvalidArgumentException(
+                    "initialValue", initialValue, "initialValue must be at least 0, but was " + initialValue);
         }
         if (failoverJump < 0 || failoverJump > MAX_FAILOVER_JUMP) {
-            throw new InvalidArgumentException("failoverJump", failoverJump, "failoverJump must be between 0 and "
-                    + MAX_FAILOVER_JUMP + ", but was " + failoverJump);
+            throw new InvalidArgumentException(
+                    "failoverJump",
+                    failoverJump,
+                    "failoverJump must be between 0 and " + MAX_FAILOVER_JUMP + ", but was " + failoverJump);
         }
         this.initialValue = initialValue;
         this.failoverJump = failoverJump;
-        this.statements = new JdbcStatements<>(dataSource, "the segment table " + this.table, "segment", this.table,
-                schemaInitialization, timeout, null,
+        this.statements = new JdbcStatements<>(
+                dataSource,
+                "the segment table " + this.table,
+                "segment",
+                this.table,
+                schemaInitialization,
+                timeout,
+                null,
                 this::prepare);
         this.failovers = new JdbcFailovers(statements, failoverJump);
     }
@@ -145,7 +167,8 @@ public final class JdbcSegmentStore implements SegmentStore {
         if (step < 1) {
             throw new InvalidArgumentException("step", step, "step must be at least 1, but was " + step);
         }
-        long max = statements.executeRetryingOnce("allocate " + step + " IDs for '" + name + "'",
+        long max = statements.executeRetryingOnce(
+                "allocate " + step + " IDs for '" + name + "'",
                 (connection, sql) -> advance(connection, sql, name, Math.max(0, floor), step));
         return new Segment(max - step + 1, max);
     }

@@ -88,9 +88,15 @@ final class JdbcStatements<S> {
      *        {@code null} such a database fails the operation like any other error
      * @param preparation builds the store's statements for the database found
      */
-    JdbcStatements(DataSource dataSource, String description, String kind, String table,
-            SchemaInitialization schemaInitialization, Duration timeout,
-            Function<String, StoreUnavailableException> unsupportedDatabase, Preparation<S> preparation) {
+    JdbcStatements(
+            DataSource dataSource,
+            String description,
+            String kind,
+            String table,
+            SchemaInitialization schemaInitialization,
+            Duration timeout,
+            Function<String, StoreUnavailableException> unsupportedDatabase,
+            Preparation<S> preparation) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.description = description;
         this.kind = kind;
@@ -181,14 +187,20 @@ final class JdbcStatements<S> {
         DatabaseDialect known = dialect;
         if (failure instanceof SQLException sql && isMissingTable(sql) && known != null) {
             String resource = known.ddlResource(kind);
-            return new TableMissingException(Character.toUpperCase(description.charAt(0)) + description.substring(1)
-                    + " does not exist (schema initialization " + schemaInitialization.name()
-                            .toLowerCase(Locale.ROOT) + "); create it from " + resource + " (could not "
-                    + operation + ": " + sql.getMessage() + ")", table, kind, resource, failure);
+            return new TableMissingException(
+                    Character.toUpperCase(description.charAt(0)) + description.substring(1)
+                            + " does not exist (schema initialization "
+                            + schemaInitialization.name().toLowerCase(Locale.ROOT) + "); create it from " + resource
+                            + " (could not "
+                            + operation + ": " + sql.getMessage() + ")",
+                    table,
+                    kind,
+                    resource,
+                    failure);
         }
         // Pools report a database they cannot reach with unchecked exceptions too (Hikari's first connection).
-        return new StoreUnavailableException("Could not " + operation + " in " + description + ": "
-                + failure.getMessage(), failure);
+        return new StoreUnavailableException(
+                "Could not " + operation + " in " + description + ": " + failure.getMessage(), failure);
     }
 
     /** A failure worth one more attempt on another connection: none could be borrowed, or the one borrowed broke. */
@@ -325,8 +337,8 @@ final class JdbcStatements<S> {
                     throw unsupportedDatabase.apply(e.getMessage());
                 }
                 this.dialect = dialect;
-                this.database = metaData.getDatabaseProductName() + " "
-                        + JdbcUrls.withoutCredentials(metaData.getURL());
+                this.database =
+                        metaData.getDatabaseProductName() + " " + JdbcUrls.withoutCredentials(metaData.getURL());
                 if (schemaInitialization.createsTableOn(dialect, metaData.getURL())) {
                     createTable(connection, dialect);
                 }
@@ -354,8 +366,8 @@ final class JdbcStatements<S> {
      * @throws StoreUnavailableException when the database cannot be reached
      */
     DatabaseReplication readReplication() {
-        DatabaseReplication read = execute("read the database's replication",
-                (connection, sql) -> DatabaseReplication.of(connection));
+        DatabaseReplication read =
+                execute("read the database's replication", (connection, sql) -> DatabaseReplication.of(connection));
         replication = read;
         return read;
     }
@@ -375,21 +387,30 @@ final class JdbcStatements<S> {
      * @return whether the column is there
      */
     boolean writerColumn(Connection connection, DatabaseDialect dialect) throws SQLException {
-        boolean present = WriterColumn.ensure(connection, table, schemaInitialization.createsTableOn(dialect,
-                connection.getMetaData().getURL()), timeoutSeconds);
+        boolean present = WriterColumn.ensure(
+                connection,
+                table,
+                schemaInitialization.createsTableOn(
+                        dialect, connection.getMetaData().getURL()),
+                timeoutSeconds);
         System.Logger log = System.getLogger(JdbcStatements.class.getName());
         String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
         if (!present) {
-            log.log(System.Logger.Level.WARNING, () -> what + " has no column " + WriterColumn.NAME + ": a failover"
-                    + " to a replica that lagged behind cannot be recognised, and could repeat IDs. Add it with: "
-                    + WriterColumn.addStatement(table));
+            log.log(
+                    System.Logger.Level.WARNING,
+                    () -> what + " has no column " + WriterColumn.NAME + ": a failover"
+                            + " to a replica that lagged behind cannot be recognised, and could repeat IDs. Add it with: "
+                            + WriterColumn.addStatement(table));
         } else {
             String unreadable = WriterColumn.identityUnreadable(connection, dialect, timeoutSeconds);
             if (unreadable != null) {
                 present = false;
-                log.log(System.Logger.Level.WARNING, () -> what + ": this database does not let idgen's user read"
-                        + " the server's identity (" + unreadable + "), so a failover to a replica that lagged behind"
-                        + " cannot be recognised, and could repeat IDs");
+                log.log(
+                        System.Logger.Level.WARNING,
+                        () -> what + ": this database does not let idgen's user read"
+                                + " the server's identity (" + unreadable
+                                + "), so a failover to a replica that lagged behind"
+                                + " cannot be recognised, and could repeat IDs");
             }
         }
         writerColumnPresent = present;
@@ -485,7 +506,8 @@ final class JdbcStatements<S> {
      */
     static boolean isBrokenConnection(SQLException e) {
         String state = e.getSQLState();
-        return e instanceof SQLNonTransientConnectionException || e instanceof SQLRecoverableException
+        return e instanceof SQLNonTransientConnectionException
+                || e instanceof SQLRecoverableException
                 || state != null && (state.startsWith("08") || state.startsWith("57P0"));
     }
 
@@ -552,25 +574,41 @@ final class JdbcStatements<S> {
          *        instead of two, once the driver's answer has been checked)
          * @param rows which rows it advances, by their writer
          */
-        static Counter of(DatabaseDialect dialect, String table, String column, String guard, boolean fromReply,
-                Rows rows) {
+        static Counter of(
+                DatabaseDialect dialect, String table, String column, String guard, boolean fromReply, Rows rows) {
             String identity = WriterColumn.identity(dialect);
-            String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?") + switch (rows) {
-                case ANY -> "";
-                case WRITTEN_HERE -> " AND " + WriterColumn.NAME + " = " + identity;
-                case WRITTEN_ELSEWHERE -> " AND " + WriterColumn.NAME + " <> " + identity;
-                case UNSTAMPED -> " AND " + WriterColumn.NAME + " IS NULL";
-            };
+            String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?")
+                    + switch (rows) {
+                        case ANY -> "";
+                        case WRITTEN_HERE -> " AND " + WriterColumn.NAME + " = " + identity;
+                        case WRITTEN_ELSEWHERE -> " AND " + WriterColumn.NAME + " <> " + identity;
+                        case UNSTAMPED -> " AND " + WriterColumn.NAME + " IS NULL";
+                    };
             String stamp = rows == Rows.WRITTEN_ELSEWHERE || rows == Rows.UNSTAMPED
-                    ? ", " + WriterColumn.NAME + " = " + identity : "";
+                    ? ", " + WriterColumn.NAME + " = " + identity
+                    : "";
             String next = "GREATEST(" + column + ", ?) + ?";
             return switch (dialect) {
-                case MYSQL -> new Counter("UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + next + ")"
-                        + stamp + where, "SELECT LAST_INSERT_ID()", guard != null, fromReply);
-                case POSTGRESQL -> new Counter("UPDATE " + table + " SET " + column + " = " + next + stamp + where
-                        + " RETURNING " + column, null, guard != null, false);
-                case H2 -> new Counter("SELECT " + column + " FROM FINAL TABLE (UPDATE " + table + " SET " + column
-                        + " = " + next + stamp + where + ")", null, guard != null, false);
+                case MYSQL ->
+                    new Counter(
+                            "UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + next + ")" + stamp + where,
+                            "SELECT LAST_INSERT_ID()",
+                            guard != null,
+                            fromReply);
+                case POSTGRESQL ->
+                    new Counter(
+                            "UPDATE " + table + " SET " + column + " = " + next + stamp + where + " RETURNING "
+                                    + column,
+                            null,
+                            guard != null,
+                            false);
+                case H2 ->
+                    new Counter(
+                            "SELECT " + column + " FROM FINAL TABLE (UPDATE " + table + " SET " + column + " = " + next
+                                    + stamp + where + ")",
+                            null,
+                            guard != null,
+                            false);
             };
         }
 
@@ -588,11 +626,19 @@ final class JdbcStatements<S> {
          *        {@link JdbcStatements#prepare(Connection, String, boolean)})
          * @return the counter's new value, or {@link #NO_ROW} when no row matched
          */
-        long advance(JdbcStatements<?> statements, Connection connection, String name, long floor, long delta,
-                int guardValue, boolean queryTimeout) throws SQLException {
+        long advance(
+                JdbcStatements<?> statements,
+                Connection connection,
+                String name,
+                long floor,
+                long delta,
+                int guardValue,
+                boolean queryTimeout)
+                throws SQLException {
             boolean keys = fromReply && reply != DISTRUSTED;
             long key = NO_ROW;
-            try (PreparedStatement advance = keys ? statements.prepareReturningKeys(connection, update, queryTimeout)
+            try (PreparedStatement advance = keys
+                    ? statements.prepareReturningKeys(connection, update, queryTimeout)
                     : statements.prepare(connection, update, queryTimeout)) {
                 advance.setLong(1, floor);
                 advance.setLong(2, delta);

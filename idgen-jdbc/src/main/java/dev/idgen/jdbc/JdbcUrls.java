@@ -5,8 +5,7 @@ package dev.idgen.jdbc;
  */
 final class JdbcUrls {
 
-    private JdbcUrls() {
-    }
+    private JdbcUrls() {}
 
     /**
      * @return the URL without a {@code user:password@} before the host, an Oracle-style {@code user/password@}, and

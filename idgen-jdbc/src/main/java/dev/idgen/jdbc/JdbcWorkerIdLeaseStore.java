@@ -53,8 +53,17 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      *
      * @param stamped whether the table has the writer column; the statements then stamp and check it
      */
-    private record Sql(boolean stamped, String select, String insert, String take, String renew, String release,
-            String fence, String adopt, String mark, String extendMark) {
+    private record Sql(
+            boolean stamped,
+            String select,
+            String insert,
+            String take,
+            String renew,
+            String release,
+            String fence,
+            String adopt,
+            String mark,
+            String extendMark) {
 
         static Sql of(DatabaseDialect dialect, String table, boolean stamped) {
             String now = nowMillis(dialect);
@@ -62,7 +71,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             String writer = stamped ? ", " + WriterColumn.NAME : "";
             String stamp = stamped ? ", " + WriterColumn.NAME + " = " + identity : "";
             String writtenHere = stamped ? " AND " + WriterColumn.NAME + " = " + identity : "";
-            return new Sql(stamped,
+            return new Sql(
+                    stamped,
                     "SELECT worker_id, expires_at, last_timestamp, version, " + now
                             + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + " FROM " + table
                             + " WHERE worker_id BETWEEN " + FAILOVER_MARK + " AND ?",
@@ -90,8 +100,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     /** A row as {@link #acquire} read it. */
-    private record Row(long expiresAt, long lastTimestamp, long version) {
-    }
+    private record Row(long expiresAt, long lastTimestamp, long version) {}
 
     private final JdbcFailovers failovers;
     /** The longest lease asked for so far: how long a release that finds the table promoted fences it. */
@@ -105,11 +114,18 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      * @param timeout the longest one statement may take in the database, rounded up to whole seconds (at least one)
      * @throws InvalidArgumentException naming {@code table} when the table name breaks the rule
      */
-    public JdbcWorkerIdLeaseStore(DataSource dataSource, String table, SchemaInitialization initializeSchema,
-            Duration timeout) {
+    public JdbcWorkerIdLeaseStore(
+            DataSource dataSource, String table, SchemaInitialization initializeSchema, Duration timeout) {
         this.table = SqlIdentifiers.checkTable("table", table);
-        this.statements = new JdbcStatements<>(dataSource, "the worker id lease table " + this.table, "worker",
-                this.table, initializeSchema, timeout, null, this::prepare);
+        this.statements = new JdbcStatements<>(
+                dataSource,
+                "the worker id lease table " + this.table,
+                "worker",
+                this.table,
+                initializeSchema,
+                timeout,
+                null,
+                this::prepare);
         this.failovers = new JdbcFailovers(statements, -1);
     }
 
@@ -125,7 +141,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         longestTtlMillis = Math.max(longestTtlMillis, ttlMillis);
         return statements.execute("acquire a worker id", (connection, sql) -> {
             Map<Long, Row> rows = new HashMap<>();
-            long[] now = { Long.MIN_VALUE };
+            long[] now = {Long.MIN_VALUE};
             if (read(connection, sql, maxWorkerId, rows, now) == ELSEWHERE) {
                 // Rows another server wrote: this database is a promoted copy. Fence them, then read again.
                 fence(connection, sql, ttlMillis);
@@ -237,8 +253,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      * valid; the insert fails if anyone else inserted it meanwhile.
      */
     @Override
-    public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
-            boolean heldValidly) {
+    public boolean renew(
+            long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp, boolean heldValidly) {
         checkOwner(owner);
         if (!heldValidly) {
             return false;
@@ -249,7 +265,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 return true;
             }
             // On a promoted copy the row may carry another server's (or no) stamp: stamp the table, then try again.
-            if (sql.stamped() && fenceIfPromoted(connection, sql, ttlMillis)
+            if (sql.stamped()
+                    && fenceIfPromoted(connection, sql, ttlMillis)
                     && renewOnce(connection, sql, workerId, owner, ttlMillis, lastTimestamp)) {
                 return true;
             }
@@ -261,8 +278,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /**
      * @return whether {@code owner} still held the row, written by this server, and extended it
      */
-    private boolean renewOnce(Connection connection, Sql sql, long workerId, String owner, long ttlMillis,
-            long lastTimestamp) throws SQLException {
+    private boolean renewOnce(
+            Connection connection, Sql sql, long workerId, String owner, long ttlMillis, long lastTimestamp)
+            throws SQLException {
         try (PreparedStatement renew = statements.prepare(connection, sql.renew())) {
             renew.setString(1, owner);
             renew.setLong(2, ttlMillis);
@@ -282,7 +300,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                     release.setLong(1, lastTimestamp);
                     release.setLong(2, workerId);
                     release.setString(3, owner);
-                    if (release.executeUpdate() > 0 || !sql.stamped()
+                    if (release.executeUpdate() > 0
+                            || !sql.stamped()
                             || !fenceIfPromoted(connection, sql, longestTtlMillis)) {
                         return null;
                     }
@@ -299,7 +318,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      *         now match
      */
     private boolean fenceIfPromoted(Connection connection, Sql sql, long ttlMillis) throws SQLException {
-        int found = read(connection, sql, Long.MAX_VALUE, new HashMap<>(), new long[] { Long.MIN_VALUE });
+        int found = read(connection, sql, Long.MAX_VALUE, new HashMap<>(), new long[] {Long.MIN_VALUE});
         if (found == ELSEWHERE) {
             fence(connection, sql, ttlMillis);
         }
@@ -337,8 +356,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /**
      * @return whether this insert created the row; false when another instance's did
      */
-    private boolean insert(Connection connection, Sql sql, long workerId, String owner, long ttlMillis,
-            long lastTimestamp) throws SQLException {
+    private boolean insert(
+            Connection connection, Sql sql, long workerId, String owner, long ttlMillis, long lastTimestamp)
+            throws SQLException {
         try (PreparedStatement insert = statements.prepare(connection, sql.insert())) {
             insert.setLong(1, workerId);
             insert.setString(2, owner);
@@ -359,8 +379,15 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /**
      * @return whether this update took the expired row; false when another instance changed it since it was read
      */
-    private boolean take(Connection connection, Sql sql, long workerId, String owner, long ttlMillis,
-            long reuseDelayMillis, long version) throws SQLException {
+    private boolean take(
+            Connection connection,
+            Sql sql,
+            long workerId,
+            String owner,
+            long ttlMillis,
+            long reuseDelayMillis,
+            long version)
+            throws SQLException {
         try (PreparedStatement take = statements.prepare(connection, sql.take())) {
             take.setString(1, owner);
             take.setLong(2, ttlMillis);
@@ -388,8 +415,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
     private static void checkOwner(String owner) {
         if (owner == null || owner.isEmpty() || owner.length() > MAX_OWNER_LENGTH) {
-            throw new InvalidArgumentException("owner", owner, "owner must be 1 to " + MAX_OWNER_LENGTH
-                    + " characters, but was '" + owner + "'");
+            throw new InvalidArgumentException(
+                    "owner", owner, "owner must be 1 to " + MAX_OWNER_LENGTH + " characters, but was '" + owner + "'");
         }
     }
 

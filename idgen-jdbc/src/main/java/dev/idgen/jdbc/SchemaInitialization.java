@@ -25,9 +25,11 @@ public enum SchemaInitialization {
         return switch (this) {
             case ALWAYS -> true;
             case NEVER -> false;
-            case EMBEDDED -> dialect == DatabaseDialect.H2 && url != null
-                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:tcp:")
-                    && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:ssl:");
+            case EMBEDDED ->
+                dialect == DatabaseDialect.H2
+                        && url != null
+                        && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:tcp:")
+                        && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:ssl:");
         };
     }
 }

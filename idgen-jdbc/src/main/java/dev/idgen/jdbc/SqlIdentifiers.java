@@ -9,10 +9,10 @@ import java.util.regex.Pattern;
  */
 public final class SqlIdentifiers {
 
-    private static final Pattern TABLE = Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,63}\\.)?[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final Pattern TABLE =
+            Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,63}\\.)?[A-Za-z_][A-Za-z0-9_]{0,63}");
 
-    private SqlIdentifiers() {
-    }
+    private SqlIdentifiers() {}
 
     /**
      * @param argument the argument's name, for the error
@@ -22,8 +22,11 @@ public final class SqlIdentifiers {
      */
     public static String checkTable(String argument, String table) {
         if (table == null || !TABLE.matcher(table).matches()) {
-            throw new InvalidArgumentException(argument, table, argument + " must be a table name of letters, digits"
-                    + " and underscores, optionally schema-qualified (schema.table), but was '" + table + "'");
+            throw new InvalidArgumentException(
+                    argument,
+                    table,
+                    argument + " must be a table name of letters, digits"
+                            + " and underscores, optionally schema-qualified (schema.table), but was '" + table + "'");
         }
         return table;
     }

@@ -57,8 +57,16 @@ final class StampedCounter {
      * @param what the rows in words, for the log, e.g. {@code "segment"}
      * @param failovers where the rows moved past a promotion are counted
      */
-    StampedCounter(DatabaseDialect dialect, String table, String column, String guard, boolean fromReply,
-            boolean stamped, String markerInsert, String what, JdbcFailovers failovers) {
+    StampedCounter(
+            DatabaseDialect dialect,
+            String table,
+            String column,
+            String guard,
+            boolean fromReply,
+            boolean stamped,
+            String markerInsert,
+            String what,
+            JdbcFailovers failovers) {
         this.failovers = failovers;
         this.table = table;
         this.what = what;
@@ -96,8 +104,16 @@ final class StampedCounter {
      *
      * @return the new value, or {@link JdbcStatements#NO_ROW} when the name has no row yet
      */
-    long advance(JdbcStatements<?> statements, Connection connection, String name, long floor, long delta,
-            int guardValue, long jump, boolean queryTimeout) throws SQLException {
+    long advance(
+            JdbcStatements<?> statements,
+            Connection connection,
+            String name,
+            long floor,
+            long delta,
+            int guardValue,
+            long jump,
+            boolean queryTimeout)
+            throws SQLException {
         if (!stamped) {
             return any.advance(statements, connection, name, floor, delta, guardValue, queryTimeout);
         }
@@ -105,8 +121,8 @@ final class StampedCounter {
         if (value != JdbcStatements.NO_ROW) {
             return value;
         }
-        value = elsewhere.advance(statements, connection, name, floor, Math.addExact(delta, jump), guardValue,
-                queryTimeout);
+        value = elsewhere.advance(
+                statements, connection, name, floor, Math.addExact(delta, jump), guardValue, queryTimeout);
         if (value != JdbcStatements.NO_ROW) {
             failovers.record("The " + what + " row '" + name + "' in " + table + " was last written by another"
                     + " database server: this one is a promoted copy that may have lost the old primary's last"
@@ -123,8 +139,9 @@ final class StampedCounter {
      * primary had for this name may not have reached this copy, and after a second promotion the rows created after
      * the first may be lost too). Stamps the marker row on the way.
      */
-    long initialValue(JdbcStatements<?> statements, Connection connection, long initial, long jump,
-            boolean queryTimeout) throws SQLException {
+    long initialValue(
+            JdbcStatements<?> statements, Connection connection, long initial, long jump, boolean queryTimeout)
+            throws SQLException {
         if (!stamped) {
             return initial;
         }
@@ -138,8 +155,9 @@ final class StampedCounter {
      * @param promoted whether the caller already knows this copy was promoted (it just moved a row written elsewhere):
      *        a marker created now then counts that promotion even if no other row shows it any more
      */
-    private long promotionsSeen(JdbcStatements<?> statements, Connection connection, boolean queryTimeout,
-            boolean promoted) throws SQLException {
+    private long promotionsSeen(
+            JdbcStatements<?> statements, Connection connection, boolean queryTimeout, boolean promoted)
+            throws SQLException {
         for (int attempt = 0; attempt < 3; attempt++) {
             if (update(statements, connection, markerElsewhere, queryTimeout) == 0) {
                 update(statements, connection, markerUnstamped, queryTimeout);

@@ -155,8 +155,9 @@ public final class TicketIdService implements IdService, ForgetsNames, AutoClose
                 failure = e;
             }
         }
-        StoreUnavailableException all = new StoreUnavailableException("All " + servers.size()
-                + " ticket servers are unavailable" + (failure == null ? " (circuits open)" : ": " + failure.getMessage()),
+        StoreUnavailableException all = new StoreUnavailableException(
+                "All " + servers.size() + " ticket servers are unavailable"
+                        + (failure == null ? " (circuits open)" : ": " + failure.getMessage()),
                 failure);
         throw all;
     }

@@ -122,6 +122,7 @@ public final class TicketServer implements AutoCloseable {
 
     /** One per name, for the first {@link #COALESCED_NAMES} names. */
     private final ConcurrentHashMap<String, RangeCoalescer> coalescers = new ConcurrentHashMap<>();
+
     private final AtomicInteger coalescedNames = new AtomicInteger();
 
     private final LongAdder calls = new LongAdder();
@@ -135,10 +136,19 @@ public final class TicketServer implements AutoCloseable {
      * @param onCallerThread whether a round trip may run on its caller's thread: the driver bounds socket reads by
      *        the network timeout (not H2)
      */
-    private record Sql(DatabaseDialect dialect, StampedCounter advance, String incrementOf, String insert,
-            String reset, boolean onCallerThread) {
+    private record Sql(
+            DatabaseDialect dialect,
+            StampedCounter advance,
+            String incrementOf,
+            String insert,
+            String reset,
+            boolean onCallerThread) {
 
-        static Sql of(DatabaseDialect dialect, String table, boolean onCallerThread, boolean stamped,
+        static Sql of(
+                DatabaseDialect dialect,
+                String table,
+                boolean onCallerThread,
+                boolean stamped,
                 JdbcFailovers failovers) {
             // Only id moves on the hot path: nothing reads update_time. The insert, once per name, still fills it,
             // for tables created without its default.
@@ -146,13 +156,16 @@ public final class TicketServer implements AutoCloseable {
             String identity = stamped ? ", " + WriterColumn.identity(dialect) : "";
             String markerInsert = "INSERT INTO " + table + " (name, id, increment, update_time" + writer
                     + ") VALUES (?, ?, 0, CURRENT_TIMESTAMP" + identity + ")";
-            return new Sql(dialect, new StampedCounter(dialect, table, "id", "increment", true, stamped,
-                    markerInsert, "ticket", failovers),
+            return new Sql(
+                    dialect,
+                    new StampedCounter(
+                            dialect, table, "id", "increment", true, stamped, markerInsert, "ticket", failovers),
                     "SELECT increment FROM " + table + " WHERE name = ?",
                     "INSERT INTO " + table + " (name, id, increment, update_time" + writer
                             + ") VALUES (?, ?, ?, CURRENT_TIMESTAMP" + identity + ")",
-                    "UPDATE " + table + " SET id = ?" + (stamped ? ", " + WriterColumn.NAME + " = "
-                            + WriterColumn.identity(dialect) : "") + " WHERE name = ? AND increment = ?",
+                    "UPDATE " + table + " SET id = ?"
+                            + (stamped ? ", " + WriterColumn.NAME + " = " + WriterColumn.identity(dialect) : "")
+                            + " WHERE name = ? AND increment = ?",
                     onCallerThread);
         }
     }
@@ -168,10 +181,26 @@ public final class TicketServer implements AutoCloseable {
      * @param retryAfter how long the breaker stays open after a failure
      * @param timeSource the monotonic clock for the breaker
      */
-    public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
-            boolean createTable, Duration timeout, Duration retryAfter, TimeSource timeSource) {
-        this(id, dataSource, table, offset, increment, createTable ? SchemaInitialization.ALWAYS
-                : SchemaInitialization.NEVER, timeout, retryAfter, timeSource);
+    public TicketServer(
+            String id,
+            DataSource dataSource,
+            String table,
+            int offset,
+            int increment,
+            boolean createTable,
+            Duration timeout,
+            Duration retryAfter,
+            TimeSource timeSource) {
+        this(
+                id,
+                dataSource,
+                table,
+                offset,
+                increment,
+                createTable ? SchemaInitialization.ALWAYS : SchemaInitialization.NEVER,
+                timeout,
+                retryAfter,
+                timeSource);
     }
 
     /**
@@ -198,9 +227,26 @@ public final class TicketServer implements AutoCloseable {
      * @throws InvalidArgumentException naming {@code offset}, {@code table} or {@code retryAfter} when it breaks its
      *         rule
      */
-    public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
-            SchemaInitialization schemaInitialization, Duration timeout, Duration retryAfter, TimeSource timeSource) {
-        this(id, dataSource, table, offset, increment, schemaInitialization, timeout, retryAfter, timeSource,
+    public TicketServer(
+            String id,
+            DataSource dataSource,
+            String table,
+            int offset,
+            int increment,
+            SchemaInitialization schemaInitialization,
+            Duration timeout,
+            Duration retryAfter,
+            TimeSource timeSource) {
+        this(
+                id,
+                dataSource,
+                table,
+                offset,
+                increment,
+                schemaInitialization,
+                timeout,
+                retryAfter,
+                timeSource,
                 DEFAULT_FAILOVER_JUMP);
     }
 
@@ -222,16 +268,29 @@ public final class TicketServer implements AutoCloseable {
      * @throws InvalidArgumentException naming {@code offset}, {@code table}, {@code retryAfter} or
      *         {@code failoverJump} when it breaks its rule
      */
-    public TicketServer(String id, DataSource dataSource, String table, int offset, int increment,
-            SchemaInitialization schemaInitialization, Duration timeout, Duration retryAfter, TimeSource timeSource,
+    public TicketServer(
+            String id,
+            DataSource dataSource,
+            String table,
+            int offset,
+            int increment,
+            SchemaInitialization schemaInitialization,
+            Duration timeout,
+            Duration retryAfter,
+            TimeSource timeSource,
             long failoverJump) {
         if (failoverJump < 0 || failoverJump > JdbcSegmentStore.MAX_FAILOVER_JUMP) {
-            throw new InvalidArgumentException("failoverJump", failoverJump, "failoverJump must be between 0 and "
-                    + JdbcSegmentStore.MAX_FAILOVER_JUMP + ", but was " + failoverJump);
+            throw new InvalidArgumentException(
+                    "failoverJump",
+                    failoverJump,
+                    "failoverJump must be between 0 and " + JdbcSegmentStore.MAX_FAILOVER_JUMP + ", but was "
+                            + failoverJump);
         }
         if (increment < 1 || offset < 0 || offset >= increment) {
-            throw new InvalidArgumentException("offset", offset, "offset must be between 0 and increment - 1 ("
-                    + (increment - 1) + "), but was " + offset);
+            throw new InvalidArgumentException(
+                    "offset",
+                    offset,
+                    "offset must be between 0 and increment - 1 (" + (increment - 1) + "), but was " + offset);
         }
         this.id = Objects.requireNonNull(id, "id");
         this.table = SqlIdentifiers.checkTable("table", table);
@@ -243,21 +302,34 @@ public final class TicketServer implements AutoCloseable {
             throw new InvalidArgumentException("timeout", timeout, "timeout must be positive, but was " + timeout);
         }
         this.timeoutNanos = timeout.toNanos();
-        if (retryAfter == null || retryAfter.isNegative()
+        if (retryAfter == null
+                || retryAfter.isNegative()
                 || retryAfter.compareTo(CircuitBreaker.MAX_OPEN_DURATION) > 0) {
-            throw new InvalidArgumentException("retryAfter", retryAfter, "retryAfter must be between 0 and "
-                    + CircuitBreaker.MAX_OPEN_DURATION + ", but was " + retryAfter);
+            throw new InvalidArgumentException(
+                    "retryAfter",
+                    retryAfter,
+                    "retryAfter must be between 0 and " + CircuitBreaker.MAX_OPEN_DURATION + ", but was " + retryAfter);
         }
         this.breaker = new CircuitBreaker(retryAfter, timeSource);
-        this.statements = new JdbcStatements<>(dataSource, "the ticket table " + this.table + " on ticket server " + id,
-                "ticket", this.table, schemaInitialization, timeout,
+        this.statements = new JdbcStatements<>(
+                dataSource,
+                "the ticket table " + this.table + " on ticket server " + id,
+                "ticket",
+                this.table,
+                schemaInitialization,
+                timeout,
                 reason -> new UnsupportedTicketDatabaseException("Ticket server " + id + ": " + reason),
                 this::prepare);
         AtomicInteger threads = new AtomicInteger();
         // Threads end after a few seconds idle: tasks are rare (borrowing and giving back connections about once a
         // second) unless the database makes every round trip one.
-        this.executor = new ThreadPoolExecutor(MAX_CONCURRENT_TASKS, MAX_CONCURRENT_TASKS, 2, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), runnable -> {
+        this.executor = new ThreadPoolExecutor(
+                MAX_CONCURRENT_TASKS,
+                MAX_CONCURRENT_TASKS,
+                2,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                runnable -> {
                     Thread thread = new Thread(runnable, "idgen-ticket-" + id + "-" + threads.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
@@ -333,8 +405,13 @@ public final class TicketServer implements AutoCloseable {
                 coalescedNames.decrementAndGet();
                 return null;
             }
-            return new RangeCoalescer((int n, long deadline) -> roundTrip(key, n, deadline), MAX_BATCH,
-                    MAX_IN_FLIGHT, increment, timeout, "ticket server " + id + " for '" + key + "'");
+            return new RangeCoalescer(
+                    (int n, long deadline) -> roundTrip(key, n, deadline),
+                    MAX_BATCH,
+                    MAX_IN_FLIGHT,
+                    increment,
+                    timeout,
+                    "ticket server " + id + " for '" + key + "'");
         });
     }
 
@@ -385,11 +462,15 @@ public final class TicketServer implements AutoCloseable {
             Sql known = statements.prepared();
             if (known != null && known.onCallerThread()) {
                 // On this thread; the connection's reads are bounded by the time left, sooner than a query timeout.
-                last = leases.execute("take IDs", deadline,
+                last = leases.execute(
+                        "take IDs",
+                        deadline,
                         (connection, sql) -> takeOnce(connection, sql, name, floor, count, false));
             } else {
-                last = bounded(deadline, () -> statements.executeRetryingOnce("take IDs",
-                        (connection, sql) -> takeOnce(connection, sql, name, floor, count, true)));
+                last = bounded(
+                        deadline,
+                        () -> statements.executeRetryingOnce(
+                                "take IDs", (connection, sql) -> takeOnce(connection, sql, name, floor, count, true)));
             }
             if (highestOfName != null) {
                 highestOfName.accumulateAndGet(last, Math::max);
@@ -418,10 +499,12 @@ public final class TicketServer implements AutoCloseable {
     public void checkTable() {
         try {
             long deadline = System.nanoTime() + timeoutNanos;
-            bounded(deadline, () -> statements.execute("check the table", (connection, sql) -> {
-                probe(connection, sql.dialect());
-                return null;
-            }));
+            bounded(
+                    deadline,
+                    () -> statements.execute("check the table", (connection, sql) -> {
+                        probe(connection, sql.dialect());
+                        return null;
+                    }));
         } catch (TicketTableMissingException | UnsupportedTicketDatabaseException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -438,7 +521,8 @@ public final class TicketServer implements AutoCloseable {
             lastError = String.valueOf(e.getMessage());
             breaker.onFailure();
         }
-        return e instanceof StoreUnavailableException unavailable ? unavailable
+        return e instanceof StoreUnavailableException unavailable
+                ? unavailable
                 : new StoreUnavailableException("Ticket server " + id + " failed: " + e.getMessage(), e);
     }
 
@@ -475,8 +559,10 @@ public final class TicketServer implements AutoCloseable {
     }
 
     private StoreUnavailableException timedOut(Exception cause) {
-        return new StoreUnavailableException("Ticket server " + id + " did not answer within "
-                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (idgen.jdbc.timeout)", cause);
+        return new StoreUnavailableException(
+                "Ticket server " + id + " did not answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+                        + " ms (idgen.jdbc.timeout)",
+                cause);
     }
 
     /**
@@ -497,8 +583,8 @@ public final class TicketServer implements AutoCloseable {
         long delta = (long) count * increment;
         try {
             for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-                long last = sql.advance().advance(statements, connection, name, floor, delta, increment, failoverJump,
-                        queryTimeout);
+                long last = sql.advance()
+                        .advance(statements, connection, name, floor, delta, increment, failoverJump, queryTimeout);
                 if (last != JdbcStatements.NO_ROW) {
                     return last;
                 }
@@ -532,8 +618,7 @@ public final class TicketServer implements AutoCloseable {
         }
     }
 
-    private void insertIfAbsent(Connection connection, Sql sql, String name, boolean queryTimeout)
-            throws SQLException {
+    private void insertIfAbsent(Connection connection, Sql sql, String name, boolean queryTimeout) throws SQLException {
         try (PreparedStatement insert = statements.prepare(connection, sql.insert(), queryTimeout)) {
             insert.setString(1, name);
             insert.setLong(2, sql.advance().initialValue(statements, connection, offset, failoverJump, queryTimeout));
@@ -555,21 +640,27 @@ public final class TicketServer implements AutoCloseable {
         long deadline = System.nanoTime() + timeoutNanos;
         // A reset starts the name over on purpose: this instance's own highest must not push it back up.
         highest.remove(name);
-        bounded(deadline, () -> statements.execute("reset '" + name + "'", (connection, sql) -> {
-            try (PreparedStatement reset = statements.prepare(connection, sql.reset())) {
-                reset.setLong(1, offset);
-                reset.setString(2, name);
-                reset.setInt(3, increment);
-                return reset.executeUpdate();
-            }
-        }));
+        bounded(
+                deadline,
+                () -> statements.execute("reset '" + name + "'", (connection, sql) -> {
+                    try (PreparedStatement reset = statements.prepare(connection, sql.reset())) {
+                        reset.setLong(1, offset);
+                        reset.setString(2, name);
+                        reset.setInt(3, increment);
+                        return reset.executeUpdate();
+                    }
+                }));
     }
 
     /** Builds the statements once the database is known, after checking that the table is there. */
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
         probe(connection, dialect);
-        return Sql.of(dialect, table, boundsItsReads(connection, dialect), statements.writerColumn(connection,
-                dialect), failovers);
+        return Sql.of(
+                dialect,
+                table,
+                boundsItsReads(connection, dialect),
+                statements.writerColumn(connection, dialect),
+                failovers);
     }
 
     /**

@@ -12,11 +12,19 @@ public final class TicketTableMissingException extends TableMissingException {
 
     private final String server;
 
-    TicketTableMissingException(String server, String table, SchemaInitialization schemaInitialization,
-            String ddlResource, Throwable cause) {
-        super("The ticket table " + table + " does not exist on ticket server " + server + " (schema initialization "
-                + schemaInitialization.name().toLowerCase(Locale.ROOT) + "); create it from " + ddlResource, table,
-                "ticket", ddlResource, cause);
+    TicketTableMissingException(
+            String server,
+            String table,
+            SchemaInitialization schemaInitialization,
+            String ddlResource,
+            Throwable cause) {
+        super(
+                "The ticket table " + table + " does not exist on ticket server " + server + " (schema initialization "
+                        + schemaInitialization.name().toLowerCase(Locale.ROOT) + "); create it from " + ddlResource,
+                table,
+                "ticket",
+                ddlResource,
+                cause);
         this.server = server;
     }
 

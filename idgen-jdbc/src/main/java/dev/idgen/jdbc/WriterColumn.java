@@ -36,8 +36,7 @@ final class WriterColumn {
      */
     static final String MARKER = "#idgen-writer";
 
-    private WriterColumn() {
-    }
+    private WriterColumn() {}
 
     /**
      * @return the SQL expression for the identity of the server that runs the statement
@@ -48,8 +47,9 @@ final class WriterColumn {
             // strict mode fails an update on a value that is not one. (A string from a number is coercible to the
             // column's collation, checked with a latin1 column on a utf8mb4 connection.)
             case MYSQL -> "CAST(@@server_id AS CHAR)";
-            case POSTGRESQL -> "((SELECT CAST(system_identifier AS TEXT) FROM pg_control_system()) || ':'"
-                    + " || SUBSTR(pg_walfile_name(pg_current_wal_lsn()), 1, 8))";
+            case POSTGRESQL ->
+                "((SELECT CAST(system_identifier AS TEXT) FROM pg_control_system()) || ':'"
+                        + " || SUBSTR(pg_walfile_name(pg_current_wal_lsn()), 1, 8))";
             case H2 -> "'h2'";
         };
     }
@@ -60,8 +60,7 @@ final class WriterColumn {
      * @param manage whether idgen creates the table here ({@link SchemaInitialization})
      * @return whether the column is there now
      */
-    static boolean ensure(Connection connection, String table, boolean manage, int timeoutSeconds)
-            throws SQLException {
+    static boolean ensure(Connection connection, String table, boolean manage, int timeoutSeconds) throws SQLException {
         if (present(connection, table, timeoutSeconds)) {
             return true;
         }
@@ -107,7 +106,9 @@ final class WriterColumn {
     private static boolean present(Connection connection, String table, int timeoutSeconds) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.setQueryTimeout(timeoutSeconds);
-            statement.executeQuery("SELECT " + NAME + " FROM " + table + " WHERE 1 = 0").close();
+            statement
+                    .executeQuery("SELECT " + NAME + " FROM " + table + " WHERE 1 = 0")
+                    .close();
             return true;
         } catch (SQLException e) {
             if (isMissingColumn(e)) {

@@ -44,7 +44,8 @@ class FailoverStampTest {
         if (pool == null) {
             return;
         }
-        try (HikariDataSource closing = pool; Connection connection = closing.getConnection();
+        try (HikariDataSource closing = pool;
+                Connection connection = closing.getConnection();
                 Statement statement = connection.createStatement()) {
             for (String table : List.of(segments, tickets, workers)) {
                 statement.execute("DROP TABLE IF EXISTS " + table);
@@ -63,13 +64,15 @@ class FailoverStampTest {
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
     }
 
     private long value(String sql) throws SQLException {
-        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery(sql)) {
             return result.next() ? result.getLong(1) : -1;
         }
@@ -121,9 +124,20 @@ class FailoverStampTest {
     void ticketsKeepTheirResidueThroughTheJumpAndAnInstanceNeverGoesBelowItsOwnHighest(
             Supplier<TestServices.JdbcEndpoint> database) throws Exception {
         HikariDataSource pool = pool(database);
-        TicketServer server = new TicketServer("s1", pool, tickets, 1, 3, SchemaInitialization.ALWAYS, TIMEOUT,
-                Duration.ofMillis(100), TimeSource.system(), 1000);
-        assertThat(server.failovers().jump()).as("rounded up to a multiple of the servers").isEqualTo(1002);
+        TicketServer server = new TicketServer(
+                "s1",
+                pool,
+                tickets,
+                1,
+                3,
+                SchemaInitialization.ALWAYS,
+                TIMEOUT,
+                Duration.ofMillis(100),
+                TimeSource.system(),
+                1000);
+        assertThat(server.failovers().jump())
+                .as("rounded up to a multiple of the servers")
+                .isEqualTo(1002);
         long last = 0;
         for (int i = 0; i < 5; i++) {
             last = server.nextId("invoice");
@@ -157,10 +171,12 @@ class FailoverStampTest {
         JdbcWorkerIdLeaseStore c = new JdbcWorkerIdLeaseStore(pool, workers, SchemaInitialization.ALWAYS, TIMEOUT);
         Acquisition none = c.acquire("c", 7, ttl, reuse);
         assertThat(none.isGranted()).isFalse();
-        assertThat(none.retryAfterMillis()).isBetween(ttl.toMillis(), ttl.plus(reuse).toMillis());
+        assertThat(none.retryAfterMillis())
+                .isBetween(ttl.toMillis(), ttl.plus(reuse).toMillis());
         assertThat(c.failovers().count()).isEqualTo(1);
         // Every row is this server's now; only the mark tells a later instance, which must not insert b's id either.
-        assertThat(value("SELECT COUNT(*) FROM " + workers + " WHERE writer = 'another-server'")).isZero();
+        assertThat(value("SELECT COUNT(*) FROM " + workers + " WHERE writer = 'another-server'"))
+                .isZero();
         JdbcWorkerIdLeaseStore d = new JdbcWorkerIdLeaseStore(pool, workers, SchemaInitialization.ALWAYS, TIMEOUT);
         assertThat(d.acquire("d", 7, ttl, reuse).isGranted()).isFalse();
         assertThat(d.failovers().count()).as("nothing left to fence").isZero();
@@ -168,7 +184,8 @@ class FailoverStampTest {
         assertThat(a.renew(1, "b", ttl, reuse, 0, true)).isTrue();
         assertThat(a.renew(0, "a", ttl, reuse, 0, true)).isTrue();
         // The mark is a row of its own, outside every worker id range.
-        assertThat(value("SELECT COUNT(*) FROM " + workers + " WHERE worker_id = " + JdbcWorkerIdLeaseStore.FAILOVER_MARK))
+        assertThat(value("SELECT COUNT(*) FROM " + workers + " WHERE worker_id = "
+                        + JdbcWorkerIdLeaseStore.FAILOVER_MARK))
                 .isEqualTo(1);
     }
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.AfterEach;
  */
 abstract class JdbcSegmentIdServiceContract extends IdServiceContract {
 
-    private final String table = "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     /** The service's loader, ours so that the table is dropped only once no load can still be running on it. */
     private final ScheduledExecutorService loader = Executors.newScheduledThreadPool(2);
@@ -39,8 +40,7 @@ abstract class JdbcSegmentIdServiceContract extends IdServiceContract {
 
     /** The only line here that knows how a {@link JdbcSegmentStore} is built. */
     private JdbcSegmentStore store(HikariDataSource pool) {
-        return new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS,
-                Duration.ofSeconds(5));
+        return new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
     }
 
     @Override
@@ -51,11 +51,14 @@ abstract class JdbcSegmentIdServiceContract extends IdServiceContract {
     @AfterEach
     void dropTable() throws Exception {
         loader.shutdownNow();
-        assertThat(loader.awaitTermination(30, TimeUnit.SECONDS)).as("the loads in flight end").isTrue();
+        assertThat(loader.awaitTermination(30, TimeUnit.SECONDS))
+                .as("the loads in flight end")
+                .isTrue();
         if (pool == null) {
             return;
         }
-        try (HikariDataSource pool = this.pool; Connection connection = pool.getConnection();
+        try (HikariDataSource pool = this.pool;
+                Connection connection = pool.getConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }

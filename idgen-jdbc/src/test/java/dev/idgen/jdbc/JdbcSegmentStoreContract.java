@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
 
-    protected final String table = "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    protected final String table =
+            "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private final List<HikariDataSource> pools = new ArrayList<>();
 
@@ -48,7 +49,8 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
     @AfterEach
     void dropTable() throws Exception {
         pools.forEach(HikariDataSource::close);
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }
     }
@@ -58,16 +60,16 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
         // The pool lends manual-commit connections, as many applications configure theirs.
         HikariDataSource pool = pool(2);
         pool.setAutoCommit(false);
-        JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS,
-                Duration.ofSeconds(5));
+        JdbcSegmentStore store =
+                new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         String name = uniqueName();
         String marker = uniqueName();
         assertThat(store.allocate(name, 10)).isEqualTo(new Segment(1, 10));
         Segment taken;
         try (Connection application = pool.getConnection()) {
             application.setAutoCommit(false);
-            try (PreparedStatement write = application.prepareStatement(
-                    "INSERT INTO " + table + " (name, max_id, step) VALUES (?, 0, 0)")) {
+            try (PreparedStatement write =
+                    application.prepareStatement("INSERT INTO " + table + " (name, max_id, step) VALUES (?, 0, 0)")) {
                 write.setString(1, marker);
                 write.executeUpdate();
             }
@@ -75,29 +77,38 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
             application.rollback();
         }
         assertThat(taken).isEqualTo(new Segment(11, 20));
-        assertThat(maxId(marker)).as("the application's own write was rolled back").isNull();
-        assertThat(maxId(name)).as("the row kept the advance taken during the transaction").isEqualTo(20);
+        assertThat(maxId(marker))
+                .as("the application's own write was rolled back")
+                .isNull();
+        assertThat(maxId(name))
+                .as("the row kept the advance taken during the transaction")
+                .isEqualTo(20);
         assertThat(store.allocate(name, 10).first()).as("never issued again").isEqualTo(21);
     }
 
     @Test
     void withoutSchemaInitializationTheTableComesFromTheShippedDdl() throws Exception {
-        JdbcSegmentStore store = new JdbcSegmentStore(pool(2), table, 0, SchemaInitialization.NEVER,
-                Duration.ofSeconds(5));
+        JdbcSegmentStore store =
+                new JdbcSegmentStore(pool(2), table, 0, SchemaInitialization.NEVER, Duration.ofSeconds(5));
         String name = uniqueName();
-        assertThatThrownBy(() -> store.allocate(name, 10)).isInstanceOf(StoreUnavailableException.class)
-                .hasMessageContaining(table).hasMessageContaining("allocate 10 IDs for '" + name + "'");
+        assertThatThrownBy(() -> store.allocate(name, 10))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining(table)
+                .hasMessageContaining("allocate 10 IDs for '" + name + "'");
         DatabaseDialect dialect;
         try (Connection connection = endpoint().connect()) {
             dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
         }
-        assertThatThrownBy(store::checkAvailable).isInstanceOfSatisfying(TableMissingException.class, e -> {
-            assertThat(e.table()).isEqualTo(table);
-            assertThat(e.kind()).isEqualTo("segment");
-            assertThat(e.ddlResource()).isEqualTo(dialect.ddlResource("segment"));
-        }).hasMessageStartingWith("The segment table " + table + " does not exist (schema initialization never);"
-                + " create it from " + dialect.ddlResource("segment"));
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+        assertThatThrownBy(store::checkAvailable)
+                .isInstanceOfSatisfying(TableMissingException.class, e -> {
+                    assertThat(e.table()).isEqualTo(table);
+                    assertThat(e.kind()).isEqualTo("segment");
+                    assertThat(e.ddlResource()).isEqualTo(dialect.ddlResource("segment"));
+                })
+                .hasMessageStartingWith("The segment table " + table + " does not exist (schema initialization never);"
+                        + " create it from " + dialect.ddlResource("segment"));
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute(dialect.ddl("segment", table));
         }
         store.checkAvailable();
@@ -107,8 +118,10 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
     @Test
     void aStepBelowOneIsRefusedNamingTheArgument() {
         SegmentStore store = store(0);
-        assertThatThrownBy(() -> store.allocate(uniqueName(), 0)).isInstanceOf(InvalidArgumentException.class)
-                .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("step"));
+        assertThatThrownBy(() -> store.allocate(uniqueName(), 0))
+                .isInstanceOf(InvalidArgumentException.class)
+                .satisfies(e ->
+                        assertThat(((InvalidArgumentException) e).argument()).isEqualTo("step"));
     }
 
     /**
@@ -116,8 +129,8 @@ abstract class JdbcSegmentStoreContract extends SegmentStoreContract {
      */
     private Long maxId(String name) throws SQLException {
         try (Connection connection = endpoint().connect();
-                PreparedStatement select = connection.prepareStatement("SELECT max_id FROM " + table
-                        + " WHERE name = ?")) {
+                PreparedStatement select =
+                        connection.prepareStatement("SELECT max_id FROM " + table + " WHERE name = ?")) {
             select.setString(1, name);
             try (ResultSet result = select.executeQuery()) {
                 return result.next() ? result.getLong(1) : null;

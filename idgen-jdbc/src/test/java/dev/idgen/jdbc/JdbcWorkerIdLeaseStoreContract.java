@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.StoreUnavailableException;
-import dev.idgen.test.WorkerIdLeaseStoreContract;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
+import dev.idgen.test.WorkerIdLeaseStoreContract;
 import dev.idgen.test.services.TestServices;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract {
 
-    protected final String table = "idgen_worker_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    protected final String table =
+            "idgen_worker_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private final List<HikariDataSource> pools = new ArrayList<>();
 
@@ -59,8 +60,8 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
         return store(pool(4), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
     }
 
-    protected JdbcWorkerIdLeaseStore store(DataSource dataSource, SchemaInitialization initialization,
-            Duration timeout) {
+    protected JdbcWorkerIdLeaseStore store(
+            DataSource dataSource, SchemaInitialization initialization, Duration timeout) {
         return new JdbcWorkerIdLeaseStore(dataSource, table, initialization, timeout);
     }
 
@@ -78,7 +79,8 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
     @AfterEach
     void dropTable() throws Exception {
         pools.forEach(HikariDataSource::close);
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }
     }
@@ -128,20 +130,26 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
 
     @Test
     void anUnreachableDatabaseIsUnavailableWithinBoundedTime() throws IOException {
-        HikariDataSource unreachable = new TestServices.JdbcEndpoint(urlOn(closedPort()), endpoint().username(),
-                endpoint().password()).pool(1);
+        HikariDataSource unreachable = new TestServices.JdbcEndpoint(
+                        urlOn(closedPort()), endpoint().username(), endpoint().password())
+                .pool(1);
         pools.add(unreachable);
         Duration timeout = Duration.ofSeconds(1);
         JdbcWorkerIdLeaseStore store = store(unreachable, SchemaInitialization.ALWAYS, timeout);
-        List<ThrowingCallable> operations = List.of(() -> store.acquire(owner(), 3, TTL, REUSE_DELAY),
-                () -> store.renew(2, owner(), TTL, REUSE_DELAY, 1000, true), () -> store.release(2, owner(), 1000));
+        List<ThrowingCallable> operations = List.of(
+                () -> store.acquire(owner(), 3, TTL, REUSE_DELAY),
+                () -> store.renew(2, owner(), TTL, REUSE_DELAY, 1000, true),
+                () -> store.release(2, owner(), 1000));
         List<String> names = List.of("acquire a worker id", "renew worker id 2", "release worker id 2");
         for (int i = 0; i < operations.size(); i++) {
             long started = System.nanoTime();
-            assertThatThrownBy(operations.get(i)).isInstanceOf(StoreUnavailableException.class)
-                    .hasMessageContaining(table).hasMessageContaining(names.get(i));
+            assertThatThrownBy(operations.get(i))
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining(table)
+                    .hasMessageContaining(names.get(i));
             // The timeout plus room for a loaded machine; a store that retried on would hang far longer.
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).as(names.get(i))
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as(names.get(i))
                     .isLessThan(timeout.plusSeconds(10));
         }
     }
@@ -154,21 +162,25 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
         try (Connection locker = endpoint().connect()) {
             locker.setAutoCommit(false);
             try (Statement lock = locker.createStatement()) {
-                lock.executeQuery("SELECT * FROM " + table + " WHERE worker_id = " + id + " FOR UPDATE").close();
+                lock.executeQuery("SELECT * FROM " + table + " WHERE worker_id = " + id + " FOR UPDATE")
+                        .close();
             }
             long started = System.nanoTime();
             assertThatThrownBy(() -> store.renew(id, owner, TTL, REUSE_DELAY, 1000, true))
-                    .isInstanceOf(StoreUnavailableException.class).hasMessageContaining(table)
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining(table)
                     .hasMessageContaining("renew worker id " + id);
             // Rounded up to one second, plus the time a driver takes to cancel and room for a loaded machine: still
             // far below a lock wait left to the database (50 s on MariaDB, unbounded on PostgreSQL).
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("renewal behind a lock")
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("renewal behind a lock")
                     .isLessThan(Duration.ofSeconds(1).plusSeconds(10));
             locker.rollback();
         }
         // The lease itself may have expired meanwhile (a renewal never revives that), so prove the store usable
         // with a fresh acquisition.
-        assertThat(store.acquire(owner(), 3, TTL, REUSE_DELAY).isGranted()).as("usable again once the lock is gone")
+        assertThat(store.acquire(owner(), 3, TTL, REUSE_DELAY).isGranted())
+                .as("usable again once the lock is gone")
                 .isTrue();
     }
 
@@ -181,7 +193,8 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
         String owner = owner();
         long id = store.acquire(owner, 3, TTL, REUSE_DELAY).workerId();
         try (Connection other = endpoint().connect();
-                PreparedStatement select = other.prepareStatement("SELECT owner FROM " + table + " WHERE worker_id = ?")) {
+                PreparedStatement select =
+                        other.prepareStatement("SELECT owner FROM " + table + " WHERE worker_id = ?")) {
             select.setLong(1, id);
             try (ResultSet result = select.executeQuery()) {
                 assertThat(result.next()).isTrue();
@@ -201,8 +214,10 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
             dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
         }
         assertThatThrownBy(() -> store.acquire(owner(), 3, TTL, REUSE_DELAY))
-                .isInstanceOf(StoreUnavailableException.class).hasMessageContaining(table);
-        assertThatThrownBy(store::checkAvailable).as("told apart from a store that is down")
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining(table);
+        assertThatThrownBy(store::checkAvailable)
+                .as("told apart from a store that is down")
                 .isInstanceOfSatisfying(TableMissingException.class, e -> {
                     assertThat(e.table()).isEqualTo(table);
                     assertThat(e.kind()).isEqualTo("worker");
@@ -210,7 +225,8 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
                 })
                 .hasMessageStartingWith("The worker id lease table " + table + " does not exist (schema"
                         + " initialization never); create it from " + dialect.ddlResource("worker"));
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute(dialect.ddl("worker", table));
         }
         store.checkAvailable();
@@ -224,12 +240,14 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
         WorkerIdLeaseStore store = store();
         String owner = "Owner-" + UUID.randomUUID();
         long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, owner.toLowerCase(java.util.Locale.ROOT), TTL, REUSE_DELAY, 1000, true)).isFalse();
+        assertThat(store.renew(id, owner.toLowerCase(java.util.Locale.ROOT), TTL, REUSE_DELAY, 1000, true))
+                .isFalse();
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
     }
 
     private long databaseNow() throws SQLException {
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement();
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery(clockQuery())) {
             result.next();
             return result.getLong(1);
@@ -238,8 +256,8 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
 
     private long expiresAt(long workerId) throws SQLException {
         try (Connection connection = endpoint().connect();
-                PreparedStatement select = connection.prepareStatement(
-                        "SELECT expires_at FROM " + table + " WHERE worker_id = ?")) {
+                PreparedStatement select =
+                        connection.prepareStatement("SELECT expires_at FROM " + table + " WHERE worker_id = ?")) {
             select.setLong(1, workerId);
             try (ResultSet result = select.executeQuery()) {
                 assertThat(result.next()).isTrue();

@@ -32,22 +32,27 @@ class JdbcWorkerIdLeaseStoreH2Test extends JdbcWorkerIdLeaseStoreContract {
     @Test
     void badTableNamesFailNamingTheArgument() {
         HikariDataSource pool = pool(1);
-        for (String bad : Arrays.asList(null, "", "idgen-worker", "a.b.c", "idgen_worker; DROP TABLE x", "1table",
-                "worker id")) {
-            assertThatThrownBy(() -> new JdbcWorkerIdLeaseStore(pool, bad, SchemaInitialization.ALWAYS,
-                    Duration.ofSeconds(1)))
-                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("table")
-                    .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("table"));
+        for (String bad :
+                Arrays.asList(null, "", "idgen-worker", "a.b.c", "idgen_worker; DROP TABLE x", "1table", "worker id")) {
+            assertThatThrownBy(() ->
+                            new JdbcWorkerIdLeaseStore(pool, bad, SchemaInitialization.ALWAYS, Duration.ofSeconds(1)))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("table")
+                    .satisfies(e -> assertThat(((InvalidArgumentException) e).argument())
+                            .isEqualTo("table"));
         }
         for (String good : List.of(JdbcWorkerIdLeaseStore.DEFAULT_TABLE, "app.idgen_worker", "Worker_2")) {
             assertThat(new JdbcWorkerIdLeaseStore(pool, good, SchemaInitialization.NEVER, Duration.ofSeconds(1))
-                    .table()).isEqualTo(good);
+                            .table())
+                    .isEqualTo(good);
         }
     }
 
     @Test
     void theEmbeddedDefaultCreatesTheTableOnH2() {
         assertThat(store(pool(1), SchemaInitialization.EMBEDDED, Duration.ofSeconds(1))
-                .acquire("owner-embedded", 0, TTL, REUSE_DELAY).workerId()).isZero();
+                        .acquire("owner-embedded", 0, TTL, REUSE_DELAY)
+                        .workerId())
+                .isZero();
     }
 }

@@ -36,6 +36,7 @@ abstract class LaggingPromotionContract {
 
     /** The issue's bound: both instances serve again within this long after the promotion. */
     private static final Duration SERVING_AGAIN = Duration.ofSeconds(10);
+
     private static final Duration DEADLINE = Duration.ofSeconds(120);
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
@@ -108,8 +109,16 @@ abstract class LaggingPromotionContract {
             // Default settings throughout, as the issue demands: the default jump, the default segment settings.
             segmentStore = new JdbcSegmentStore(pool, "idgen_segment", 0, SchemaInitialization.ALWAYS, TIMEOUT);
             segments = SegmentIdService.builder(segmentStore).build();
-            ticketServer = new TicketServer(name, pool, "idgen_ticket", 0, 1, SchemaInitialization.ALWAYS, TIMEOUT,
-                    Duration.ofMillis(500), dev.idgen.core.TimeSource.system());
+            ticketServer = new TicketServer(
+                    name,
+                    pool,
+                    "idgen_ticket",
+                    0,
+                    1,
+                    SchemaInitialization.ALWAYS,
+                    TIMEOUT,
+                    Duration.ofMillis(500),
+                    dev.idgen.core.TimeSource.system());
             tickets = new TicketIdService(List.of(ticketServer), false);
             closing.add(this);
         }
@@ -155,7 +164,7 @@ abstract class LaggingPromotionContract {
 
         synchronized void into(List<long[]> all) {
             for (int i = 0; i < size; i++) {
-                all.add(new long[] { starts[i], ends[i] });
+                all.add(new long[] {starts[i], ends[i]});
             }
         }
     }
@@ -169,21 +178,23 @@ abstract class LaggingPromotionContract {
         volatile boolean stopped;
 
         Load(String what, Supplier<long[]> draw) {
-            thread = new Thread(() -> {
-                while (!stopped) {
-                    try {
-                        drawn.add(draw.get());
-                        lastSuccessNanos.set(System.nanoTime());
-                    } catch (RuntimeException e) {
-                        failures.incrementAndGet();
-                        try {
-                            Thread.sleep(5);
-                        } catch (InterruptedException interrupted) {
-                            return;
+            thread = new Thread(
+                    () -> {
+                        while (!stopped) {
+                            try {
+                                drawn.add(draw.get());
+                                lastSuccessNanos.set(System.nanoTime());
+                            } catch (RuntimeException e) {
+                                failures.incrementAndGet();
+                                try {
+                                    Thread.sleep(5);
+                                } catch (InterruptedException interrupted) {
+                                    return;
+                                }
+                            }
                         }
-                    }
-                }
-            }, "load-" + what);
+                    },
+                    "load-" + what);
             thread.start();
         }
 
@@ -208,15 +219,16 @@ abstract class LaggingPromotionContract {
     }
 
     private static Load load(String what, IdService service, String name, int batch) {
-        return new Load(what, batch == 1 ? () -> new long[] { service.nextId(name) } : () -> service.nextIds(name,
-                batch));
+        return new Load(
+                what, batch == 1 ? () -> new long[] {service.nextId(name)} : () -> service.nextIds(name, batch));
     }
 
     private void awaitDrawn(List<Load> loads, long atLeastEach) throws InterruptedException {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         for (Load load : loads) {
             while (count(load) < atLeastEach) {
-                assertThat(System.nanoTime()).as("each load drew " + atLeastEach + " IDs within " + DEADLINE)
+                assertThat(System.nanoTime())
+                        .as("each load drew " + atLeastEach + " IDs within " + DEADLINE)
                         .isLessThan(deadline);
                 Thread.sleep(10);
             }
@@ -228,7 +240,8 @@ abstract class LaggingPromotionContract {
     }
 
     private static long value(Connection connection, String sql) throws SQLException {
-        try (connection; Statement statement = connection.createStatement();
+        try (connection;
+                Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery(sql)) {
             return result.next() ? result.getLong(1) : -1;
         }
@@ -251,7 +264,9 @@ abstract class LaggingPromotionContract {
             try (Connection primary = replicas.connectPrimary()) {
                 replication = DatabaseReplication.of(primary);
             }
-            assertThat(replication.lossless()).as("the replication report: " + replication).isEqualTo(lossless());
+            assertThat(replication.lossless())
+                    .as("the replication report: " + replication)
+                    .isEqualTo(lossless());
             replicas.awaitReplicaCaughtUp(DEADLINE);
             if (!lossless()) {
                 replicas.cutOffReplica();
@@ -261,28 +276,34 @@ abstract class LaggingPromotionContract {
             awaitGrowth("SELECT max_id FROM idgen_segment WHERE name = 'orders'");
             awaitGrowth("SELECT max_id FROM idgen_segment WHERE name = 'payments'");
             awaitDrawn(ticketLoads, count(ticketLoads.get(0)) + 2_000);
-            long segmentsOnPrimary = value(replicas.connectPrimary(),
-                    "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
-            long ticketsOnPrimary = value(replicas.connectPrimary(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
+            long segmentsOnPrimary =
+                    value(replicas.connectPrimary(), "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
+            long ticketsOnPrimary =
+                    value(replicas.connectPrimary(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
             // Read after the values above: every commit they saw was acknowledged unless the primary fell back.
             boolean acknowledged = lossless() && acknowledgedEverything();
             replicas.killPrimary();
             replicas.awaitReceivedWritesApplied(DEADLINE);
-            long segmentsOnReplica = value(replicas.connectReplica(),
-                    "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
-            long ticketsOnReplica = value(replicas.connectReplica(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
+            long segmentsOnReplica =
+                    value(replicas.connectReplica(), "SELECT max_id FROM idgen_segment WHERE name = 'payments'");
+            long ticketsOnReplica =
+                    value(replicas.connectReplica(), "SELECT id FROM idgen_ticket WHERE name = 'invoice'");
             if (acknowledged) {
                 // Read after the kill, once the replica applied what it received: whatever the primary acknowledged,
                 // the replica holds.
-                assertThat(segmentsOnReplica).as("the replica holds every segment the primary handed out")
+                assertThat(segmentsOnReplica)
+                        .as("the replica holds every segment the primary handed out")
                         .isGreaterThanOrEqualTo(segmentsOnPrimary);
-                assertThat(ticketsOnReplica).as("the replica holds every ticket").isGreaterThanOrEqualTo(
-                        ticketsOnPrimary);
+                assertThat(ticketsOnReplica)
+                        .as("the replica holds every ticket")
+                        .isGreaterThanOrEqualTo(ticketsOnPrimary);
             } else if (!lossless()) {
-                assertThat(segmentsOnReplica).as("the replica lags behind the primary's segments (else nothing was"
-                        + " lost)").isLessThan(segmentsOnPrimary);
-                assertThat(ticketsOnReplica).as("the replica lags behind the primary's tickets").isLessThan(
-                        ticketsOnPrimary);
+                assertThat(segmentsOnReplica)
+                        .as("the replica lags behind the primary's segments (else nothing was" + " lost)")
+                        .isLessThan(segmentsOnPrimary);
+                assertThat(ticketsOnReplica)
+                        .as("the replica lags behind the primary's tickets")
+                        .isLessThan(ticketsOnPrimary);
             }
             replicas.promoteReplica();
             long promoted = System.nanoTime();
@@ -296,24 +317,31 @@ abstract class LaggingPromotionContract {
 
             for (Load each : all) {
                 long servedAt = each.servedAfter(promoted);
-                assertThat(servedAt).as(each.thread.getName() + " serves again after the promotion").isNotEqualTo(-1);
-                assertThat(Duration.ofNanos(servedAt - promoted)).as(each.thread.getName()
-                        + " serves again within " + SERVING_AGAIN + " of the promotion").isLessThanOrEqualTo(
-                                SERVING_AGAIN);
+                assertThat(servedAt)
+                        .as(each.thread.getName() + " serves again after the promotion")
+                        .isNotEqualTo(-1);
+                assertThat(Duration.ofNanos(servedAt - promoted))
+                        .as(each.thread.getName() + " serves again within " + SERVING_AGAIN + " of the promotion")
+                        .isLessThanOrEqualTo(SERVING_AGAIN);
             }
             // Both instances must take fresh blocks from the promoted replica, not only serve what they held.
             for (Instance each : List.of(first, second)) {
                 for (String name : List.of("orders", "payments")) {
                     long loadedAtPromotion = loads(each, name);
-                    awaitCondition(each.ticketServer.id() + " loads blocks of '" + name + "' from the promoted replica",
+                    awaitCondition(
+                            each.ticketServer.id() + " loads blocks of '" + name + "' from the promoted replica",
                             () -> loads(each, name) >= loadedAtPromotion + 2);
                 }
             }
             awaitDrawn(List.of(ticketLoads.get(0), ticketLoads.get(1)), count(ticketLoads.get(0)) + 1_000);
-            assertThat(first.segmentStore.failovers().count() + second.segmentStore.failovers().count()).as(
-                    "each segment row jumped past the promotion once").isEqualTo(2);
-            assertThat(first.ticketServer.failovers().count() + second.ticketServer.failovers().count()).as(
-                    "the ticket row jumped past the promotion once").isEqualTo(1);
+            assertThat(first.segmentStore.failovers().count()
+                            + second.segmentStore.failovers().count())
+                    .as("each segment row jumped past the promotion once")
+                    .isEqualTo(2);
+            assertThat(first.ticketServer.failovers().count()
+                            + second.ticketServer.failovers().count())
+                    .as("the ticket row jumped past the promotion once")
+                    .isEqualTo(1);
         } finally {
             for (Load each : all) {
                 each.close();
@@ -327,7 +355,10 @@ abstract class LaggingPromotionContract {
 
     /** Successful loads of a name's blocks in an instance. */
     private static long loads(Instance instance, String name) {
-        return instance.segments.stats(name).map(stats -> stats.fetches() - stats.fetchFailures()).orElse(0L);
+        return instance.segments
+                .stats(name)
+                .map(stats -> stats.fetches() - stats.fetchFailures())
+                .orElse(0L);
     }
 
     private void awaitGrowth(String query) throws Exception {
@@ -378,7 +409,9 @@ abstract class LaggingPromotionContract {
             }
             highest = Math.max(highest, run[1]);
         }
-        assertThat(repeated).as(what + " IDs issued twice among " + total + ", e.g. " + examples).isZero();
+        assertThat(repeated)
+                .as(what + " IDs issued twice among " + total + ", e.g. " + examples)
+                .isZero();
     }
 
     @Test
@@ -387,8 +420,8 @@ abstract class LaggingPromotionContract {
         Duration ttl = Duration.ofSeconds(30);
         Duration reuseDelay = Duration.ofSeconds(1);
         HikariDataSource pool = new Instance("leases").pool;
-        JdbcWorkerIdLeaseStore firstStore = new JdbcWorkerIdLeaseStore(pool, "idgen_worker",
-                SchemaInitialization.ALWAYS, TIMEOUT);
+        JdbcWorkerIdLeaseStore firstStore =
+                new JdbcWorkerIdLeaseStore(pool, "idgen_worker", SchemaInitialization.ALWAYS, TIMEOUT);
         Acquisition a = firstStore.acquire("a", 7, ttl, reuseDelay);
         assertThat(a.workerId()).isZero();
         replicas.awaitReplicaCaughtUp(DEADLINE);
@@ -396,35 +429,46 @@ abstract class LaggingPromotionContract {
         // b takes worker id 1 on the primary only.
         Acquisition b = firstStore.acquire("b", 7, ttl, reuseDelay);
         assertThat(b.workerId()).isEqualTo(1);
-        assertThat(value(replicas.connectPrimary(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0")).isEqualTo(2);
+        assertThat(value(replicas.connectPrimary(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0"))
+                .isEqualTo(2);
         replicas.killPrimary();
         assertThat(value(replicas.connectReplica(), "SELECT COUNT(*) FROM idgen_worker WHERE worker_id >= 0"))
-                .as("the replica never received b's lease").isEqualTo(1);
+                .as("the replica never received b's lease")
+                .isEqualTo(1);
         replicas.promoteReplica();
 
         HikariDataSource freshPool = new Instance("fresh").pool;
-        JdbcWorkerIdLeaseStore fresh = new JdbcWorkerIdLeaseStore(freshPool, "idgen_worker",
-                SchemaInitialization.ALWAYS, TIMEOUT);
+        JdbcWorkerIdLeaseStore fresh =
+                new JdbcWorkerIdLeaseStore(freshPool, "idgen_worker", SchemaInitialization.ALWAYS, TIMEOUT);
         // While a and b hold their leases (by their own clocks), a fresh instance gets neither worker id.
         Acquisition c = awaitAnswer(() -> fresh.acquire("c", 7, ttl, reuseDelay));
-        assertThat(c.workerId()).as("no worker id for c while the leases the lost primary knew may be held")
+        assertThat(c.workerId())
+                .as("no worker id for c while the leases the lost primary knew may be held")
                 .isEqualTo(-1);
         assertThat(c.retryAfterMillis()).as("c is told when to try again").isPositive();
         assertThat(fresh.failovers().count()).as("the fence is counted").isEqualTo(1);
         // b, still valid by its own clock, renews on the promoted replica and keeps its worker id.
-        assertThat(awaitAnswer(() -> firstStore.renew(1, "b", ttl, reuseDelay, 0, true))).isTrue();
-        assertThat(awaitAnswer(() -> firstStore.renew(0, "a", ttl, reuseDelay, 0, true))).isTrue();
+        assertThat(awaitAnswer(() -> firstStore.renew(1, "b", ttl, reuseDelay, 0, true)))
+                .isTrue();
+        assertThat(awaitAnswer(() -> firstStore.renew(0, "a", ttl, reuseDelay, 0, true)))
+                .isTrue();
         // Once the fence has passed, c gets a worker id nobody holds.
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         Acquisition later;
         do {
             Thread.sleep(100); // polling, within the deadline
             // a and b renew as running instances do: while c waits out the fence, neither loses its worker id.
-            assertThat(firstStore.renew(1, "b", ttl, reuseDelay, 0, true)).as("b renews while c waits").isTrue();
-            assertThat(firstStore.renew(0, "a", ttl, reuseDelay, 0, true)).as("a renews while c waits").isTrue();
+            assertThat(firstStore.renew(1, "b", ttl, reuseDelay, 0, true))
+                    .as("b renews while c waits")
+                    .isTrue();
+            assertThat(firstStore.renew(0, "a", ttl, reuseDelay, 0, true))
+                    .as("a renews while c waits")
+                    .isTrue();
             later = fresh.acquire("c", 7, ttl, reuseDelay);
         } while (!later.isGranted() && System.nanoTime() < deadline);
-        assertThat(later.workerId()).as("c gets a free worker id once the fence ended").isEqualTo(2);
+        assertThat(later.workerId())
+                .as("c gets a free worker id once the fence ended")
+                .isEqualTo(2);
     }
 
     /** Calls until the database answers (the pool reconnects after the failover), within the deadline. */

@@ -36,7 +36,8 @@ class OrderedUuidColumnsTest {
 
     private static final Instant START = Instant.parse("2026-06-01T00:00:00Z");
 
-    private final String table = "idgen_ordered_uuid_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table = "idgen_ordered_uuid_"
+            + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     /** How a database stores a UUID key and reads it back. */
     private interface Column {
@@ -56,8 +57,12 @@ class OrderedUuidColumnsTest {
 
         @Override
         public void bind(PreparedStatement statement, UUID id) throws SQLException {
-            statement.setBytes(1, ByteBuffer.allocate(16).putLong(id.getMostSignificantBits())
-                    .putLong(id.getLeastSignificantBits()).array());
+            statement.setBytes(
+                    1,
+                    ByteBuffer.allocate(16)
+                            .putLong(id.getMostSignificantBits())
+                            .putLong(id.getLeastSignificantBits())
+                            .array());
         }
 
         @Override
@@ -106,8 +111,10 @@ class OrderedUuidColumnsTest {
 
     private static List<UUID> orderedGuids() {
         ManualTimeSource time = new ManualTimeSource(START);
-        OrderedGuidGenerator generator = OrderedGuidGenerator.builder().order(OrderedGuidGenerator.Order.BYTES)
-                .timeSource(time).build();
+        OrderedGuidGenerator generator = OrderedGuidGenerator.builder()
+                .order(OrderedGuidGenerator.Order.BYTES)
+                .timeSource(time)
+                .build();
         return issue(time, generator::next);
     }
 
@@ -120,8 +127,8 @@ class OrderedUuidColumnsTest {
             }
             try {
                 connection.setAutoCommit(false);
-                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
-                        + " (id) VALUES (?)")) {
+                try (PreparedStatement insert =
+                        connection.prepareStatement("INSERT INTO " + table + " (id) VALUES (?)")) {
                     for (int i = 0; i < ids.size(); i++) {
                         column.bind(insert, ids.get(i));
                         insert.addBatch();
@@ -159,7 +166,8 @@ class OrderedUuidColumnsTest {
         // Compared by index first: a failure names the first row out of place instead of printing 100,000 UUIDs.
         for (int i = 0; i < COUNT; i++) {
             if (!read.get(i).equals(ids.get(i))) {
-                assertThat(read.get(i)).as("row %d of ORDER BY id (issued as %s)", i, ids.get(i))
+                assertThat(read.get(i))
+                        .as("row %d of ORDER BY id (issued as %s)", i, ids.get(i))
                         .isEqualTo(ids.get(i));
             }
         }

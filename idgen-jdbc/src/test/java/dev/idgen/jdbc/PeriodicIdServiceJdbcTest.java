@@ -33,7 +33,8 @@ class PeriodicIdServiceJdbcTest {
 
     private static final int THREADS = 4;
 
-    private final String table = "idgen_periodic_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_periodic_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private final List<HikariDataSource> pools = new ArrayList<>();
 
@@ -45,10 +46,13 @@ class PeriodicIdServiceJdbcTest {
     @AfterEach
     void dropTable() throws Exception {
         loader.shutdownNow();
-        assertThat(loader.awaitTermination(30, TimeUnit.SECONDS)).as("the loads in flight end").isTrue();
+        assertThat(loader.awaitTermination(30, TimeUnit.SECONDS))
+                .as("the loads in flight end")
+                .isTrue();
         try {
             if (endpoint != null) {
-                try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement()) {
+                try (Connection connection = endpoint.connect();
+                        Statement statement = connection.createStatement()) {
                     statement.execute("DROP TABLE IF EXISTS " + table);
                 }
             }
@@ -70,13 +74,28 @@ class PeriodicIdServiceJdbcTest {
     /** One ticket server: each day's numbers are exactly 1 to its count, and the table has one row per day. */
     private void tickets(TestServices.JdbcEndpoint endpoint) throws Exception {
         this.endpoint = endpoint;
-        PeriodicMidnight.Drawn drawn = PeriodicMidnight.run(() -> new TicketIdService(List.of(new TicketServer(
-                "periodic", pool(), table, 0, 1, SchemaInitialization.ALWAYS, Duration.ofSeconds(5),
-                Duration.ofSeconds(1), TimeSource.system())), false), THREADS, 50);
+        PeriodicMidnight.Drawn drawn = PeriodicMidnight.run(
+                () -> new TicketIdService(
+                        List.of(new TicketServer(
+                                "periodic",
+                                pool(),
+                                table,
+                                0,
+                                1,
+                                SchemaInitialization.ALWAYS,
+                                Duration.ofSeconds(5),
+                                Duration.ofSeconds(1),
+                                TimeSource.system())),
+                        false),
+                THREADS,
+                50);
         drawn.assertNumbersAreOneToTheCount();
-        assertThat(rows("id")).containsExactly(
-                Map.entry(PeriodicMidnight.counterName(PeriodicMidnight.DAY_BEFORE), (long) drawn.dayBeforeCount()),
-                Map.entry(PeriodicMidnight.counterName(PeriodicMidnight.DAY_AFTER), (long) drawn.dayAfterCount()));
+        assertThat(rows("id"))
+                .containsExactly(
+                        Map.entry(PeriodicMidnight.counterName(PeriodicMidnight.DAY_BEFORE), (long)
+                                drawn.dayBeforeCount()),
+                        Map.entry(PeriodicMidnight.counterName(PeriodicMidnight.DAY_AFTER), (long)
+                                drawn.dayAfterCount()));
     }
 
     /**
@@ -86,16 +105,28 @@ class PeriodicIdServiceJdbcTest {
     @Test
     void segmentsOnMariaDb() throws Exception {
         endpoint = TestServices.mariadb();
-        SegmentSettings settings = SegmentSettings.builder().step(100).maxStep(100)
-                .awaitTimeout(Duration.ofSeconds(5)).build();
-        PeriodicMidnight.Drawn drawn = PeriodicMidnight.run(() -> SegmentIdService.builder(new JdbcSegmentStore(pool(),
-                table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5))).settings(settings).loader(loader)
-                .build(), THREADS, 50);
+        SegmentSettings settings = SegmentSettings.builder()
+                .step(100)
+                .maxStep(100)
+                .awaitTimeout(Duration.ofSeconds(5))
+                .build();
+        PeriodicMidnight.Drawn drawn = PeriodicMidnight.run(
+                () -> SegmentIdService.builder(new JdbcSegmentStore(
+                                pool(), table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5)))
+                        .settings(settings)
+                        .loader(loader)
+                        .build(),
+                THREADS,
+                50);
         Map<String, Long> rows = rows("max_id");
-        assertThat(rows).containsOnlyKeys(PeriodicMidnight.counterName(PeriodicMidnight.DAY_BEFORE),
-                PeriodicMidnight.counterName(PeriodicMidnight.DAY_AFTER));
-        drawn.numbers().forEach((key, numbers) -> assertThat(numbers.get(numbers.size() - 1))
-                .as("the last number of %d", key).isLessThanOrEqualTo(rows.get(PeriodicMidnight.counterName(key))));
+        assertThat(rows)
+                .containsOnlyKeys(
+                        PeriodicMidnight.counterName(PeriodicMidnight.DAY_BEFORE),
+                        PeriodicMidnight.counterName(PeriodicMidnight.DAY_AFTER));
+        drawn.numbers()
+                .forEach((key, numbers) -> assertThat(numbers.get(numbers.size() - 1))
+                        .as("the last number of %d", key)
+                        .isLessThanOrEqualTo(rows.get(PeriodicMidnight.counterName(key))));
     }
 
     private HikariDataSource pool() {
@@ -110,9 +141,10 @@ class PeriodicIdServiceJdbcTest {
      */
     private Map<String, Long> rows(String column) throws Exception {
         Map<String, Long> rows = new LinkedHashMap<>();
-        try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT name, " + column + " FROM " + table
-                        + " WHERE name NOT LIKE '#%' ORDER BY name")) {
+        try (Connection connection = endpoint.connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(
+                        "SELECT name, " + column + " FROM " + table + " WHERE name NOT LIKE '#%' ORDER BY name")) {
             while (result.next()) {
                 rows.put(result.getString(1), result.getLong(2));
             }

@@ -51,8 +51,9 @@ class TicketBreakerClockTest {
             port = socket.getLocalPort();
         }
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return new TestServices.JdbcEndpoint("jdbc:mariadb://127.0.0.1:" + port + "/test", mariadb.username(),
-                mariadb.password()).pool(1);
+        return new TestServices.JdbcEndpoint(
+                        "jdbc:mariadb://127.0.0.1:" + port + "/test", mariadb.username(), mariadb.password())
+                .pool(1);
     }
 
     private static void failOnce(TicketServer server) {
@@ -65,8 +66,8 @@ class TicketBreakerClockTest {
     void theWallClockMovingBackwardsDoesNotKeepTheBreakerOpen() throws Exception {
         ManualTimeSource time = new ManualTimeSource(Instant.parse("2026-01-01T00:00:00Z"));
         try (HikariDataSource pool = deadPool();
-                TicketServer server = new TicketServer("dead", pool, "idgen_ticket", 0, 1, false,
-                        Duration.ofSeconds(3), RETRY_AFTER, time)) {
+                TicketServer server = new TicketServer(
+                        "dead", pool, "idgen_ticket", 0, 1, false, Duration.ofSeconds(3), RETRY_AFTER, time)) {
             failOnce(server);
             time.advance(Duration.ofHours(-1));
             assertThat(server.tryAcquire()).as("within retry-after").isFalse();
@@ -82,11 +83,13 @@ class TicketBreakerClockTest {
         ManualTimeSource monotonic = new ManualTimeSource(Instant.parse("2026-01-01T00:00:00Z"));
         SteppedWallClock time = new SteppedWallClock(monotonic);
         try (HikariDataSource pool = deadPool();
-                TicketServer server = new TicketServer("dead", pool, "idgen_ticket", 0, 1, false,
-                        Duration.ofSeconds(3), RETRY_AFTER, time)) {
+                TicketServer server = new TicketServer(
+                        "dead", pool, "idgen_ticket", 0, 1, false, Duration.ofSeconds(3), RETRY_AFTER, time)) {
             failOnce(server);
             time.stepMillis = Duration.ofHours(1).toMillis();
-            assertThat(server.tryAcquire()).as("an hour on the wall clock, no time elapsed").isFalse();
+            assertThat(server.tryAcquire())
+                    .as("an hour on the wall clock, no time elapsed")
+                    .isFalse();
             monotonic.advance(RETRY_AFTER.minusMillis(1));
             assertThat(server.tryAcquire()).isFalse();
             monotonic.advance(Duration.ofMillis(1));

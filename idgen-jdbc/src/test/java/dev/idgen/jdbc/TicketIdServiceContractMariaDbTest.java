@@ -18,14 +18,25 @@ import org.junit.jupiter.api.AfterEach;
  */
 class TicketIdServiceContractMariaDbTest extends IdServiceContract {
 
-    private final String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private final HikariDataSource pool = TestServices.mariadb().pool(8);
 
     @Override
     protected IdService service() {
-        return new TicketIdService(List.of(new TicketServer("contract", pool, table, 0, 1,
-                SchemaInitialization.ALWAYS, Duration.ofSeconds(5), Duration.ofSeconds(1), TimeSource.system())), false);
+        return new TicketIdService(
+                List.of(new TicketServer(
+                        "contract",
+                        pool,
+                        table,
+                        0,
+                        1,
+                        SchemaInitialization.ALWAYS,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(1),
+                        TimeSource.system())),
+                false);
     }
 
     @Override
@@ -41,7 +52,9 @@ class TicketIdServiceContractMariaDbTest extends IdServiceContract {
 
     @AfterEach
     void dropTable() throws Exception {
-        try (pool; Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+        try (pool;
+                Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }
     }

@@ -1,13 +1,13 @@
 package dev.idgen.jdbc;
 
-import dev.idgen.test.CallOrder;
-import dev.idgen.test.CallOrder.Call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
+import dev.idgen.test.CallOrder;
+import dev.idgen.test.CallOrder.Call;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -54,7 +54,8 @@ abstract class TicketServerContract {
     protected abstract String ddlResource();
 
     private String newTable() {
-        String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        String table =
+                "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         tables.add(table);
         return table;
     }
@@ -69,10 +70,18 @@ abstract class TicketServerContract {
         return server(pool(8), table, offset, increment, initialization);
     }
 
-    private TicketServer server(DataSource pool, String table, int offset, int increment,
-            SchemaInitialization initialization) {
-        return new TicketServer("server-" + offset, pool, table, offset, increment, initialization, TIMEOUT,
-                Duration.ofSeconds(5), TimeSource.system());
+    private TicketServer server(
+            DataSource pool, String table, int offset, int increment, SchemaInitialization initialization) {
+        return new TicketServer(
+                "server-" + offset,
+                pool,
+                table,
+                offset,
+                increment,
+                initialization,
+                TIMEOUT,
+                Duration.ofSeconds(5),
+                TimeSource.system());
     }
 
     private TicketIdService service(TicketServer... servers) {
@@ -89,7 +98,8 @@ abstract class TicketServerContract {
     void cleanUp() throws Exception {
         services.forEach(TicketIdService::close);
         pools.forEach(HikariDataSource::close);
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
             for (String table : tables) {
                 statement.execute("DROP TABLE IF EXISTS " + table);
             }
@@ -132,13 +142,14 @@ abstract class TicketServerContract {
             }
             // No failure, so no gap either: exactly 1 to threads * perThread.
             assertThat(all).hasSize(threads * perThread);
-            assertThat(all.stream().mapToLong(Long::longValue).min().getAsLong()).isEqualTo(1);
-            assertThat(all.stream().mapToLong(Long::longValue).max().getAsLong()).isEqualTo(threads * perThread);
+            assertThat(all.stream().mapToLong(Long::longValue).min().getAsLong())
+                    .isEqualTo(1);
+            assertThat(all.stream().mapToLong(Long::longValue).max().getAsLong())
+                    .isEqualTo(threads * perThread);
         } finally {
             executor.shutdownNow();
         }
     }
-
 
     @Test
     void sixteenThreadsShareRoundTripsGetDistinctIdsAndALaterCallGetsALargerId() throws Exception {
@@ -172,15 +183,21 @@ abstract class TicketServerContract {
             }
             int total = threads * perThread;
             long[] sorted = calls.stream().mapToLong(Call::id).sorted().toArray();
-            assertThat(sorted).as("every ID from 2 on, once: no duplicate, no gap")
-                    .containsExactly(java.util.stream.LongStream.rangeClosed(2, total + 1).toArray());
+            assertThat(sorted)
+                    .as("every ID from 2 on, once: no duplicate, no gap")
+                    .containsExactly(java.util.stream.LongStream.rangeClosed(2, total + 1)
+                            .toArray());
             long roundTrips = server.calls() - roundTripsBefore;
-            assertThat(roundTrips).as("round trips for %d calls", total).isPositive().isLessThan(total);
+            assertThat(roundTrips)
+                    .as("round trips for %d calls", total)
+                    .isPositive()
+                    .isLessThan(total);
             assertThat(server.issued()).isEqualTo(total + 1);
             // Each thread calls one after another, so every call but a thread's first starts after a call returned:
             // with fewer checked, the order check would have passed on calls it never compared.
             int checked = CallOrder.assertLaterCallsGetLargerIds(calls);
-            assertThat(checked).as("calls that started after another had returned")
+            assertThat(checked)
+                    .as("calls that started after another had returned")
                     .isGreaterThanOrEqualTo(total - threads);
         } finally {
             executor.shutdownNow();
@@ -194,8 +211,8 @@ abstract class TicketServerContract {
         // test, so that no database skips this test.
         boolean onCallerThread;
         try (Connection connection = endpoint().connect()) {
-            onCallerThread = TicketServer.boundsItsReads(connection,
-                    DatabaseDialect.of(connection.getMetaData().getDatabaseProductName()));
+            onCallerThread = TicketServer.boundsItsReads(
+                    connection, DatabaseDialect.of(connection.getMetaData().getDatabaseProductName()));
         }
         HikariDataSource pool = pool(4);
         CountingDataSource counting = new CountingDataSource(pool);
@@ -209,12 +226,16 @@ abstract class TicketServerContract {
             // for it alone, and back in the pool before the call returns.
             for (int i = 2; i <= calls + 1; i++) {
                 assertThat(server.nextId(name)).isEqualTo(i);
-                assertThat(pool.getHikariPoolMXBean().getActiveConnections()).as("connections out after call %d", i)
+                assertThat(pool.getHikariPoolMXBean().getActiveConnections())
+                        .as("connections out after call %d", i)
                         .isZero();
             }
-            assertThat(counting.borrowed.get() - borrowedBefore).as("connections borrowed for %d calls", calls)
+            assertThat(counting.borrowed.get() - borrowedBefore)
+                    .as("connections borrowed for %d calls", calls)
                     .isEqualTo(calls);
-            assertThat(server.statementsPerRoundTrip()).as("one statement per round trip").isEqualTo(1);
+            assertThat(server.statementsPerRoundTrip())
+                    .as("one statement per round trip")
+                    .isEqualTo(1);
             return;
         }
         long started = System.nanoTime();
@@ -223,9 +244,12 @@ abstract class TicketServerContract {
         }
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
         // A kept connection goes back after a second out of the pool: one borrowing per second of calls, plus one.
-        assertThat(counting.borrowed.get() - borrowedBefore).as("connections borrowed for %d calls", calls)
+        assertThat(counting.borrowed.get() - borrowedBefore)
+                .as("connections borrowed for %d calls", calls)
                 .isLessThanOrEqualTo((int) Math.min(calls / 4, seconds + 2));
-        assertThat(server.statementsPerRoundTrip()).as("one statement per round trip").isEqualTo(1);
+        assertThat(server.statementsPerRoundTrip())
+                .as("one statement per round trip")
+                .isEqualTo(1);
         until(() -> pool.getHikariPoolMXBean().getActiveConnections() == 0, "the kept connection back in the pool");
         assertThat(server.nextId(name)).as("served again after giving it back").isEqualTo(calls + 2);
     }
@@ -259,8 +283,16 @@ abstract class TicketServerContract {
         String table = newTable();
         String name = name();
         Duration timeout = Duration.ofSeconds(1);
-        TicketServer server = new TicketServer("locked", pool(4), table, 0, 1, SchemaInitialization.ALWAYS, timeout,
-                Duration.ZERO, TimeSource.system());
+        TicketServer server = new TicketServer(
+                "locked",
+                pool(4),
+                table,
+                0,
+                1,
+                SchemaInitialization.ALWAYS,
+                timeout,
+                Duration.ZERO,
+                TimeSource.system());
         assertThat(server.nextId(name)).isEqualTo(1);
         assertThat(server.nextId(name)).isEqualTo(2);
         try (Connection holder = endpoint().connect()) {
@@ -270,16 +302,20 @@ abstract class TicketServerContract {
                 assertThat(lock.executeUpdate()).isEqualTo(1);
             }
             long start = System.nanoTime();
-            assertThatThrownBy(() -> server.nextId(name)).isInstanceOf(StoreUnavailableException.class)
+            assertThatThrownBy(() -> server.nextId(name))
+                    .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("locked");
             long took = System.nanoTime() - start;
             // The database would wait for the lock far longer (InnoDB 50 s); generous slack for a loaded machine.
-            assertThat(took).as("the call took %d ms", TimeUnit.NANOSECONDS.toMillis(took))
+            assertThat(took)
+                    .as("the call took %d ms", TimeUnit.NANOSECONDS.toMillis(took))
                     .isLessThan(timeout.plusSeconds(4).toNanos());
             holder.rollback();
         }
         assertThat(server.isOpen()).isTrue();
-        assertThat(server.tryAcquire()).as("retry-after 0: the next call probes").isTrue();
+        assertThat(server.tryAcquire())
+                .as("retry-after 0: the next call probes")
+                .isTrue();
         // The abandoned update may still run once the lock is free: a gap, never a repeat.
         assertThat(server.nextId(name)).isGreaterThan(2);
         assertThat(server.isOpen()).isFalse();
@@ -288,7 +324,9 @@ abstract class TicketServerContract {
     @Test
     void aBatchIsOneAdvanceOfCountTimesIncrement() {
         TicketServer server = server(newTable(), 1, 3, SchemaInitialization.ALWAYS);
-        TicketIdService ids = service(server(newTable(), 0, 3, SchemaInitialization.ALWAYS), server,
+        TicketIdService ids = service(
+                server(newTable(), 0, 3, SchemaInitialization.ALWAYS),
+                server,
                 server(newTable(), 2, 3, SchemaInitialization.ALWAYS));
         String name = name();
         assertThat(server.take(name, 4)).as("offset 1 + 4 * 3").isEqualTo(13);
@@ -297,7 +335,9 @@ abstract class TicketServerContract {
         long[] batch = ids.nextIds(name, 5);
         assertThat(batch).hasSize(5);
         for (int i = 1; i < batch.length; i++) {
-            assertThat(batch[i] - batch[i - 1]).as("spaced by the number of servers").isEqualTo(3);
+            assertThat(batch[i] - batch[i - 1])
+                    .as("spaced by the number of servers")
+                    .isEqualTo(3);
         }
     }
 
@@ -334,15 +374,19 @@ abstract class TicketServerContract {
             assertThat(e.table()).isEqualTo(table);
             assertThat(e.server()).isEqualTo("server-0");
             assertThat(e.ddlResource()).isEqualTo(ddlResource());
-            assertThat(e).hasMessageContaining(table).hasMessageContaining(ddlResource())
+            assertThat(e)
+                    .hasMessageContaining(table)
+                    .hasMessageContaining(ddlResource())
                     .hasMessageContaining("never");
         });
         assertThat(server.isOpen()).as("a set-up mistake, not an outage").isFalse();
         assertThatThrownBy(() -> server.take(name(), 1)).isInstanceOf(TicketTableMissingException.class);
         assertThat(server.isOpen()).isTrue();
 
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
-            DatabaseDialect dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
+            DatabaseDialect dialect =
+                    DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
             assertThat(dialect.ddlResource("ticket")).isEqualTo(ddlResource());
             statement.execute(dialect.ddl("ticket", table));
         }
@@ -355,9 +399,11 @@ abstract class TicketServerContract {
     void aRowWrittenForAnotherNumberOfServersIsRefused() {
         String table = newTable();
         String name = name();
-        assertThat(server(table, 0, 1, SchemaInitialization.ALWAYS).take(name, 1)).isEqualTo(1);
+        assertThat(server(table, 0, 1, SchemaInitialization.ALWAYS).take(name, 1))
+                .isEqualTo(1);
         TicketServer twoServers = server(table, 0, 2, SchemaInitialization.ALWAYS);
-        assertThatThrownBy(() -> twoServers.take(name, 1)).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> twoServers.take(name, 1))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("written for 1 servers, but 2 are configured");
     }
 
@@ -374,8 +420,8 @@ abstract class TicketServerContract {
         long taken;
         try (Connection application = pool.getConnection()) {
             application.setAutoCommit(false);
-            try (PreparedStatement write = application.prepareStatement(
-                    "INSERT INTO " + table + " (name, id, increment) VALUES (?, 0, 1)")) {
+            try (PreparedStatement write =
+                    application.prepareStatement("INSERT INTO " + table + " (name, id, increment) VALUES (?, 0, 1)")) {
                 write.setString(1, marker);
                 write.executeUpdate();
             }
@@ -383,16 +429,20 @@ abstract class TicketServerContract {
             application.rollback();
         }
         assertThat(taken).isEqualTo(6);
-        assertThat(counter(table, marker)).as("the application's own write was rolled back").isNull();
-        assertThat(counter(table, name)).as("the row kept the advance taken during the transaction").isEqualTo(6);
+        assertThat(counter(table, marker))
+                .as("the application's own write was rolled back")
+                .isNull();
+        assertThat(counter(table, name))
+                .as("the row kept the advance taken during the transaction")
+                .isEqualTo(6);
         assertThat(server.take(name, 1)).as("never issued again").isEqualTo(7);
     }
 
     @Test
     void resetStartsANameOverFromTheOffset() {
         TicketServer server = server(newTable(), 1, 2, SchemaInitialization.ALWAYS);
-        TicketIdService ids = new TicketIdService(List.of(server(newTable(), 0, 2, SchemaInitialization.ALWAYS),
-                server), true);
+        TicketIdService ids =
+                new TicketIdService(List.of(server(newTable(), 0, 2, SchemaInitialization.ALWAYS), server), true);
         services.add(ids);
         String name = name();
         server.take(name, 3);

@@ -33,13 +33,13 @@ class TicketServerFreezeTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
     /** Generous: 3x the timeout plus 5 s, for a loaded machine. A hang would be the pool's 30 s or more. */
-    private static final long BOUND_NANOS = TIMEOUT.multipliedBy(3).plusSeconds(5).toNanos();
+    private static final long BOUND_NANOS =
+            TIMEOUT.multipliedBy(3).plusSeconds(5).toNanos();
 
     private static final int THREADS = 16;
 
     /** One call: its start and end, and its ID or failure. */
-    private record Outcome(long start, long end, long id, Exception failure) {
-    }
+    private record Outcome(long start, long end, long id, Exception failure) {}
 
     @Test
     void callersQueuedWhenTheDatabaseFreezesFailWithinTheTimeoutAndNoIdRepeatsAfterwards() throws Exception {
@@ -47,14 +47,23 @@ class TicketServerFreezeTest {
         String name = "orders";
         ExecutorService clients = Executors.newFixedThreadPool(THREADS);
         AtomicBoolean stop = new AtomicBoolean();
-        try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = new HikariDataSource()) {
+        try (OwnMariaDb own = OwnMariaDb.start();
+                HikariDataSource pool = new HikariDataSource()) {
             pool.setJdbcUrl(own.url());
             pool.setUsername("root");
             pool.setPassword("");
             pool.setMaximumPoolSize(THREADS);
             // The pool's defaults otherwise: 30 s to borrow, 5 s to validate. idgen must not wait on them.
-            TicketServer server = new TicketServer("own", pool, table, 0, 1, SchemaInitialization.ALWAYS, TIMEOUT,
-                    Duration.ofMillis(200), TimeSource.system());
+            TicketServer server = new TicketServer(
+                    "own",
+                    pool,
+                    table,
+                    0,
+                    1,
+                    SchemaInitialization.ALWAYS,
+                    TIMEOUT,
+                    Duration.ofMillis(200),
+                    TimeSource.system());
             TicketIdService ids = new TicketIdService(List.of(server), false);
             assertThat(ids.nextId(name)).isEqualTo(1);
 
@@ -109,23 +118,29 @@ class TicketServerFreezeTest {
             Set<Long> seen = new HashSet<>();
             seen.add(1L);
             for (Outcome outcome : outcomes) {
-                assertThat(outcome.end() - outcome.start()).as("one call took %d ms",
-                        TimeUnit.NANOSECONDS.toMillis(outcome.end() - outcome.start())).isLessThan(BOUND_NANOS);
+                assertThat(outcome.end() - outcome.start())
+                        .as("one call took %d ms", TimeUnit.NANOSECONDS.toMillis(outcome.end() - outcome.start()))
+                        .isLessThan(BOUND_NANOS);
                 if (outcome.failure() == null) {
-                    assertThat(seen.add(outcome.id())).as("ID %d handed out twice", outcome.id()).isTrue();
+                    assertThat(seen.add(outcome.id()))
+                            .as("ID %d handed out twice", outcome.id())
+                            .isTrue();
                     calls.add(new dev.idgen.test.CallOrder.Call(outcome.start(), outcome.end(), outcome.id()));
                 } else {
                     String message = outcome.failure().getMessage();
-                    assertThat(message).as("a failure that says what happened").containsAnyOf(
-                            "Ticket server own did not answer within 1000 ms",
-                            "No round trip to ticket server own for 'orders' took this call within 1000 ms",
-                            "(circuits open)");
+                    assertThat(message)
+                            .as("a failure that says what happened")
+                            .containsAnyOf(
+                                    "Ticket server own did not answer within 1000 ms",
+                                    "No round trip to ticket server own for 'orders' took this call within 1000 ms",
+                                    "(circuits open)");
                 }
             }
             // Each thread calls one after another, so every success but a thread's first starts after a success
             // returned: with fewer checked, the order check would have passed on calls it never compared.
             int checked = dev.idgen.test.CallOrder.assertLaterCallsGetLargerIds(calls);
-            assertThat(checked).as("successes that started after another had returned")
+            assertThat(checked)
+                    .as("successes that started after another had returned")
                     .isGreaterThanOrEqualTo(calls.size() - THREADS);
             assertThat(server.isOpen()).as("closed again").isFalse();
             ids.close();

@@ -30,11 +30,20 @@ class TicketServerH2Test extends TicketServerContract {
     @Test
     void aDatabaseWithoutTicketStatementsIsRefusedAsUnsupported() {
         try (HikariDataSource pool = endpoint().pool(1);
-                TicketServer server = new TicketServer("derby", new RenamedDatabase(pool, "Apache Derby"),
-                        "idgen_ticket", 0, 1, SchemaInitialization.ALWAYS, Duration.ofSeconds(5),
-                        Duration.ofSeconds(5), TimeSource.system())) {
-            assertThatThrownBy(server::checkTable).isInstanceOf(UnsupportedTicketDatabaseException.class)
-                    .hasMessageContaining("derby").hasMessageContaining("Apache Derby");
+                TicketServer server = new TicketServer(
+                        "derby",
+                        new RenamedDatabase(pool, "Apache Derby"),
+                        "idgen_ticket",
+                        0,
+                        1,
+                        SchemaInitialization.ALWAYS,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(5),
+                        TimeSource.system())) {
+            assertThatThrownBy(server::checkTable)
+                    .isInstanceOf(UnsupportedTicketDatabaseException.class)
+                    .hasMessageContaining("derby")
+                    .hasMessageContaining("Apache Derby");
             assertThat(server.isOpen()).as("a set-up mistake, not an outage").isFalse();
         }
     }
@@ -52,14 +61,17 @@ class TicketServerH2Test extends TicketServerContract {
         @Override
         public Connection getConnection() throws SQLException {
             Connection connection = target.getConnection();
-            return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
-                    (proxy, method, args) -> {
+            return (Connection) Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                         Object result = invoke(connection, method, args);
                         if (method.getName().equals("getMetaData")) {
                             DatabaseMetaData metaData = (DatabaseMetaData) result;
-                            return Proxy.newProxyInstance(getClass().getClassLoader(),
-                                    new Class<?>[] { DatabaseMetaData.class }, (p, m, a) -> m.getName()
-                                            .equals("getDatabaseProductName") ? productName : invoke(metaData, m, a));
+                            return Proxy.newProxyInstance(
+                                    getClass().getClassLoader(),
+                                    new Class<?>[] {DatabaseMetaData.class},
+                                    (p, m, a) -> m.getName().equals("getDatabaseProductName")
+                                            ? productName
+                                            : invoke(metaData, m, a));
                         }
                         return result;
                     });

@@ -29,19 +29,30 @@ class TicketServerMariaDbTest extends TicketServerContract {
 
     @Test
     void aDriverThatWillNotReportTheUpdatesValueIsServedWithSelectLastInsertId() throws Exception {
-        String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        String table =
+                "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         try (HikariDataSource pool = endpoint().pool(2);
-                TicketServer server = new TicketServer("no-keys", new WithoutGeneratedKeys(pool), table, 0, 1,
-                        SchemaInitialization.ALWAYS, Duration.ofSeconds(5), Duration.ofSeconds(5),
+                TicketServer server = new TicketServer(
+                        "no-keys",
+                        new WithoutGeneratedKeys(pool),
+                        table,
+                        0,
+                        1,
+                        SchemaInitialization.ALWAYS,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(5),
                         TimeSource.system())) {
             for (long expected = 1; expected <= 20; expected++) {
                 assertThat(server.nextId("orders")).isEqualTo(expected);
             }
             assertThat(server.take("orders", 5)).isEqualTo(25);
-            assertThat(server.statementsPerRoundTrip()).as("UPDATE, then SELECT LAST_INSERT_ID()").isEqualTo(2);
+            assertThat(server.statementsPerRoundTrip())
+                    .as("UPDATE, then SELECT LAST_INSERT_ID()")
+                    .isEqualTo(2);
             assertThat(server.isOpen()).isFalse();
         } finally {
-            try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+            try (Connection connection = endpoint().connect();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("DROP TABLE IF EXISTS " + table);
             }
         }
@@ -60,10 +71,14 @@ class TicketServerMariaDbTest extends TicketServerContract {
         @Override
         public Connection getConnection() throws SQLException {
             Connection connection = target.getConnection();
-            return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
-                    (proxy, method, args) -> method.getName().equals("prepareStatement") && args.length == 2
-                            && args[1] instanceof Integer ? connection.prepareStatement((String) args[0])
-                                    : invoke(connection, method, args));
+            return (Connection) Proxy.newProxyInstance(
+                    getClass().getClassLoader(),
+                    new Class<?>[] {Connection.class},
+                    (proxy, method, args) -> method.getName().equals("prepareStatement")
+                                    && args.length == 2
+                                    && args[1] instanceof Integer
+                            ? connection.prepareStatement((String) args[0])
+                            : invoke(connection, method, args));
         }
     }
 }

@@ -131,7 +131,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     private static final System.Logger LOG = System.getLogger(BucketedRedisSequence.class.getName());
 
-    // ARGV[3] is n, how many sequences the caller wants. The answer is {ms, last, k}: the sequences last - k + 1 to last
+    // ARGV[3] is n, how many sequences the caller wants. The answer is {ms, last, k}: the sequences last - k + 1 to
+    // last
     // of millisecond ms, k from 1 to n (fewer than n when the bucket reached maxSequence: its next call wraps it);
     // {-1, wrap, wait} when this call wrapped the bucket (it found the last sequence taken) and {-2, wrap, wait} while
     // the bucket is still in the millisecond it wrapped in: both are busy, for wait more microseconds (until the Redis
@@ -140,7 +141,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
     // or found without one on a node that was promoted at some time (it may have been lost with the lag, or written by
     // an older idgen): it is fenced, busy until the clock passes the fence, wait microseconds from now. A new (or lost)
     // bucket starts at seq -1, so its first sequence is 0, as after a wrap. Milliseconds have 13 digits until 2286:
-    // exact in Lua's doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms, n.
+    // exact in Lua's doubles and in the number-to-string conversion of HSET's arguments. ARGV: maxSequence, fence ms,
+    // n.
     //
     // Why a second run is harmless (Lettuce resends an unanswered command after a reconnect): every run takes fresh
     // sequences under the bucket's rules and never moves seq, ms or wrap back, so a second run on the same dataset
@@ -184,8 +186,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
      */
     public static final Duration FAILOVER_FENCE = Duration.ofSeconds(1);
 
-    private static final byte[] FENCE_ARGUMENT = Long.toString(FAILOVER_FENCE.toMillis())
-            .getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FENCE_ARGUMENT =
+            Long.toString(FAILOVER_FENCE.toMillis()).getBytes(StandardCharsets.US_ASCII);
 
     private static final long FENCED = -3;
 
@@ -208,6 +210,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     /** Per bucket, the fence (Redis ms) it answered last, and until when (nanoTime) that fence lasts: for messages. */
     private final AtomicLongArray fenceMillis;
+
     private final AtomicLongArray fenceUntil;
 
     private final RedisScriptExecutor redis;
@@ -224,6 +227,7 @@ public final class BucketedRedisSequence implements ReadableIdService {
      * sharing costs only when neighbours are written often.
      */
     private final CircuitBreaker[] breakers;
+
     private final LongAdder busySkips = new LongAdder();
     private final LongAdder wraps = new LongAdder();
     private final LongAdder failures = new LongAdder();
@@ -251,7 +255,13 @@ public final class BucketedRedisSequence implements ReadableIdService {
      * @param prefix the key prefix, see {@link RedisKeys#checkPrefix}
      */
     public BucketedRedisSequence(RedisScriptExecutor redis, String prefix) {
-        this(redis, prefix, DEFAULT_BUCKETS, DEFAULT_MAX_SEQUENCE, ZoneOffset.UTC, DEFAULT_OPEN_DURATION,
+        this(
+                redis,
+                prefix,
+                DEFAULT_BUCKETS,
+                DEFAULT_MAX_SEQUENCE,
+                ZoneOffset.UTC,
+                DEFAULT_OPEN_DURATION,
                 TimeSource.system());
     }
 
@@ -267,25 +277,31 @@ public final class BucketedRedisSequence implements ReadableIdService {
      * @param timeSource measures {@code openDuration}, with {@link TimeSource#nanoTime()}
      * @throws InvalidArgumentException naming the argument that breaks its rule
      */
-    public BucketedRedisSequence(RedisScriptExecutor redis, String prefix, int buckets, long maxSequence, ZoneId zone,
-            Duration openDuration, TimeSource timeSource) {
+    public BucketedRedisSequence(
+            RedisScriptExecutor redis,
+            String prefix,
+            int buckets,
+            long maxSequence,
+            ZoneId zone,
+            Duration openDuration,
+            TimeSource timeSource) {
         this.redis = Objects.requireNonNull(redis, "redis");
         this.prefix = RedisKeys.checkPrefix(prefix);
         if (buckets < 1 || buckets > MAX_BUCKETS) {
-            throw new InvalidArgumentException("buckets", buckets,
-                    "buckets must be between 1 and " + MAX_BUCKETS + ", but was " + buckets);
+            throw new InvalidArgumentException(
+                    "buckets", buckets, "buckets must be between 1 and " + MAX_BUCKETS + ", but was " + buckets);
         }
         this.format = new ReadableIdFormat(buckets, maxSequence, zone);
         if (openDuration == null || openDuration.toMillis() < 1 || openDuration.compareTo(MAX_OPEN_DURATION) > 0) {
-            throw new InvalidArgumentException("openDuration", openDuration,
-                    "openDuration must be between 1ms and 1h, but was " + openDuration);
+            throw new InvalidArgumentException(
+                    "openDuration", openDuration, "openDuration must be between 1ms and 1h, but was " + openDuration);
         }
         this.buckets = buckets;
         this.openDuration = openDuration;
         this.timeoutNanos = redis.timeout().toNanos();
         this.keys = new byte[buckets][][];
         for (int i = 0; i < buckets; i++) {
-            keys[i] = new byte[][] { (prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8) };
+            keys[i] = new byte[][] {(prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8)};
         }
         this.maxSequenceArgument = Long.toString(maxSequence).getBytes(StandardCharsets.US_ASCII);
         this.busyUntil = new AtomicLongArray(buckets);
@@ -412,13 +428,18 @@ public final class BucketedRedisSequence implements ReadableIdService {
                     failures.increment();
                     lastFailure = e;
                     if (breaker.onFailure()) {
-                        LOG.log(System.Logger.Level.DEBUG, () -> "Bucket " + bucketName(bucket) + " failed, open for "
-                                + openDuration + ": " + e.getMessage());
+                        LOG.log(
+                                System.Logger.Level.DEBUG,
+                                () -> "Bucket " + bucketName(bucket) + " failed, open for " + openDuration + ": "
+                                        + e.getMessage());
                     }
                     if (System.nanoTime() - started >= timeoutNanos) {
-                        throw new StoreUnavailableException("No readable ID from " + redis.describe() + " within "
-                                + redis.timeout() + " (idgen.redis.timeout): " + openBuckets() + " of " + buckets
-                                + " buckets are open; last failure: " + e.getMessage(), e);
+                        throw new StoreUnavailableException(
+                                "No readable ID from " + redis.describe() + " within "
+                                        + redis.timeout() + " (idgen.redis.timeout): " + openBuckets() + " of "
+                                        + buckets
+                                        + " buckets are open; last failure: " + e.getMessage(),
+                                e);
                     }
                     continue;
                 } catch (RuntimeException | Error e) {
@@ -474,10 +495,12 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 }
             }
             if (!anyAnswered) {
-                throw new StoreUnavailableException("All " + buckets + " buckets of the readable IDs on "
-                        + redis.describe() + " are open: their commands failed"
-                        + (lastFailure != null ? " (last: " + lastFailure.getMessage() + ")" : "")
-                        + "; each is tried again " + openDuration + " after it failed", lastFailure);
+                throw new StoreUnavailableException(
+                        "All " + buckets + " buckets of the readable IDs on "
+                                + redis.describe() + " are open: their commands failed"
+                                + (lastFailure != null ? " (last: " + lastFailure.getMessage() + ")" : "")
+                                + "; each is tried again " + openDuration + " after it failed",
+                        lastFailure);
             }
             if (!anyTaken) {
                 // Every bucket that answered is busy: wait until the first of them frees up (the next millisecond
@@ -632,14 +655,21 @@ public final class BucketedRedisSequence implements ReadableIdService {
 
     private StoreUnavailableException busyTooLong(RedisUnavailableException lastFailure, long fencedUntil) {
         if (fencedUntil >= 0) {
-            return new StoreUnavailableException("No readable ID from " + redis.describe() + " within "
-                    + redis.timeout() + " (idgen.redis.timeout): buckets were found written under another master (a"
-                    + " failover) and are fenced until " + Instant.ofEpochMilli(fencedUntil) + ", so that a replica"
-                    + " that missed writes repeats no ID; they serve again after that", lastFailure);
+            return new StoreUnavailableException(
+                    "No readable ID from " + redis.describe() + " within "
+                            + redis.timeout()
+                            + " (idgen.redis.timeout): buckets were found written under another master (a"
+                            + " failover) and are fenced until " + Instant.ofEpochMilli(fencedUntil)
+                            + ", so that a replica"
+                            + " that missed writes repeats no ID; they serve again after that",
+                    lastFailure);
         }
-        return new StoreUnavailableException("No readable ID from " + redis.describe() + " within " + redis.timeout()
-                + " (idgen.redis.timeout): every bucket that answered had used up its " + (format.maxSequence() + 1)
-                + " sequences of the millisecond; use more buckets or a larger maxSequence", lastFailure);
+        return new StoreUnavailableException(
+                "No readable ID from " + redis.describe() + " within " + redis.timeout()
+                        + " (idgen.redis.timeout): every bucket that answered had used up its "
+                        + (format.maxSequence() + 1)
+                        + " sequences of the millisecond; use more buckets or a larger maxSequence",
+                lastFailure);
     }
 
     private String readableId(long ms, String bizCode, int bucket, long sequence) {
@@ -647,9 +677,11 @@ public final class BucketedRedisSequence implements ReadableIdService {
             return format.format(ms, bizCode, bucket, sequence);
         } catch (InvalidArgumentException e) {
             // The time and the sequence come from Redis, not from the caller: say where they came from.
-            throw new IdGenerationException(redis.describe() + " answered " + Instant.ofEpochMilli(ms) + ", sequence "
-                    + sequence + " for bucket " + bucketName(bucket) + ", which no readable ID can carry: "
-                    + e.getMessage(), e);
+            throw new IdGenerationException(
+                    redis.describe() + " answered " + Instant.ofEpochMilli(ms) + ", sequence "
+                            + sequence + " for bucket " + bucketName(bucket) + ", which no readable ID can carry: "
+                            + e.getMessage(),
+                    e);
         }
     }
 

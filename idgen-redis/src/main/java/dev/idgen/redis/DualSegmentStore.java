@@ -50,8 +50,8 @@ public final class DualSegmentStore implements SegmentStore {
     @Override
     public Segment allocate(String name, long step) {
         try {
-            Segment segment = fellBack.contains(name) ? redis.allocateInFreshWindow(name, step)
-                    : redis.allocate(name, step);
+            Segment segment =
+                    fellBack.contains(name) ? redis.allocateInFreshWindow(name, step) : redis.allocate(name, step);
             fellBack.remove(name);
             if (onDatabase) {
                 onDatabase = false;
@@ -61,8 +61,10 @@ public final class DualSegmentStore implements SegmentStore {
         } catch (RedisUnavailableException e) {
             if (!onDatabase) {
                 onDatabase = true;
-                LOG.log(System.Logger.Level.WARNING, "Redis failed (" + e.getMessage() + "): segments come from the"
-                        + " database until it answers again");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Redis failed (" + e.getMessage() + "): segments come from the"
+                                + " database until it answers again");
             }
             fallbacks.increment();
             fellBack.add(name);

@@ -33,10 +33,10 @@ final class LettuceConnectionSource implements RedisConnectionSource {
     private final AbstractRedisClient client;
     /** The URI to connect to: the single Redis, or the master as the sentinels name it; null on a cluster. */
     private final RedisURI uri;
+
     private final List<RedisURI> nodes;
 
-    private LettuceConnectionSource(Topology topology, AbstractRedisClient client, RedisURI uri,
-            List<RedisURI> nodes) {
+    private LettuceConnectionSource(Topology topology, AbstractRedisClient client, RedisURI uri, List<RedisURI> nodes) {
         this.topology = topology;
         this.client = client;
         this.uri = uri;
@@ -49,8 +49,11 @@ final class LettuceConnectionSource implements RedisConnectionSource {
      */
     static LettuceConnectionSource standalone(RedisURI uri) {
         if (uri == null || !uri.getSentinels().isEmpty()) {
-            throw new InvalidArgumentException("uri", uri, "uri must be the address of a single Redis, but was "
-                    + (uri == null ? "null" : "a Sentinel URI (use sentinel(...) for it)"));
+            throw new InvalidArgumentException(
+                    "uri",
+                    uri,
+                    "uri must be the address of a single Redis, but was "
+                            + (uri == null ? "null" : "a Sentinel URI (use sentinel(...) for it)"));
         }
         return new LettuceConnectionSource(Topology.STANDALONE, RedisClient.create(), uri, List.of(uri));
     }
@@ -63,13 +66,18 @@ final class LettuceConnectionSource implements RedisConnectionSource {
      * @throws InvalidArgumentException naming {@code uri} when it is null, names no sentinel or no master
      */
     static LettuceConnectionSource sentinel(RedisURI uri) {
-        if (uri == null || uri.getSentinels().isEmpty() || uri.getSentinelMasterId() == null
+        if (uri == null
+                || uri.getSentinels().isEmpty()
+                || uri.getSentinelMasterId() == null
                 || uri.getSentinelMasterId().isBlank()) {
-            throw new InvalidArgumentException("uri", uri, "uri must name the sentinels and the master they watch"
-                    + " (redis-sentinel://host:26379,host:26379#master), but was " + uri);
+            throw new InvalidArgumentException(
+                    "uri",
+                    uri,
+                    "uri must name the sentinels and the master they watch"
+                            + " (redis-sentinel://host:26379,host:26379#master), but was " + uri);
         }
-        return new LettuceConnectionSource(Topology.SENTINEL, RedisClient.create(), uri,
-                List.copyOf(uri.getSentinels()));
+        return new LettuceConnectionSource(
+                Topology.SENTINEL, RedisClient.create(), uri, List.copyOf(uri.getSentinels()));
     }
 
     /**
@@ -78,7 +86,9 @@ final class LettuceConnectionSource implements RedisConnectionSource {
      */
     static LettuceConnectionSource cluster(List<RedisURI> seedNodes) {
         if (seedNodes == null || seedNodes.isEmpty() || seedNodes.contains(null)) {
-            throw new InvalidArgumentException("seedNodes", seedNodes,
+            throw new InvalidArgumentException(
+                    "seedNodes",
+                    seedNodes,
                     "seedNodes must name at least one node of the cluster, but was " + seedNodes);
         }
         List<RedisURI> seeds = List.copyOf(seedNodes);
@@ -87,7 +97,8 @@ final class LettuceConnectionSource implements RedisConnectionSource {
         // adaptive refresh trigger (redirections, reconnects) is on by default since Lettuce 7.
         client.setOptions(ClusterClientOptions.builder()
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        .enablePeriodicRefresh(CLUSTER_REFRESH_PERIOD).build())
+                        .enablePeriodicRefresh(CLUSTER_REFRESH_PERIOD)
+                        .build())
                 .build());
         return new LettuceConnectionSource(Topology.CLUSTER, client, null, seeds);
     }
@@ -118,13 +129,12 @@ final class LettuceConnectionSource implements RedisConnectionSource {
             StatefulRedisClusterConnection<byte[], byte[]> connection = cluster.connect(ByteArrayCodec.INSTANCE);
             return connection(connection.async(), connection);
         }
-        StatefulRedisConnection<byte[], byte[]> connection = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE,
-                uri);
+        StatefulRedisConnection<byte[], byte[]> connection =
+                ((RedisClient) client).connect(ByteArrayCodec.INSTANCE, uri);
         return connection(connection.async(), connection);
     }
 
-    private static Connection connection(RedisClusterAsyncCommands<byte[], byte[]> commands,
-            AutoCloseable connection) {
+    private static Connection connection(RedisClusterAsyncCommands<byte[], byte[]> commands, AutoCloseable connection) {
         return new Connection() {
             @Override
             public RedisClusterAsyncCommands<byte[], byte[]> commands() {
@@ -144,8 +154,7 @@ final class LettuceConnectionSource implements RedisConnectionSource {
 
     /** Nothing to do: the executor closed the connection, and the next {@link #connect()} opens a new one. */
     @Override
-    public void reset() {
-    }
+    public void reset() {}
 
     @Override
     public void close() {

@@ -11,8 +11,7 @@ public final class RedisKeys {
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._:-]{0,64}");
 
-    private RedisKeys() {
-    }
+    private RedisKeys() {}
 
     /**
      * @param prefix a key prefix
@@ -22,8 +21,8 @@ public final class RedisKeys {
      */
     public static String checkPrefix(String prefix) {
         if (prefix == null || !PREFIX.matcher(prefix).matches()) {
-            throw new InvalidArgumentException("prefix", prefix,
-                    "prefix must be 0 to 64 of A-Z a-z 0-9 . _ : -, but was '" + prefix + "'");
+            throw new InvalidArgumentException(
+                    "prefix", prefix, "prefix must be 0 to 64 of A-Z a-z 0-9 . _ : -, but was '" + prefix + "'");
         }
         return prefix;
     }

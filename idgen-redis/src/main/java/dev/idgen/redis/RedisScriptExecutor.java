@@ -93,8 +93,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
     private volatile Connection cached;
     private CompletableFuture<Connection> connecting;
     /** When the connection was last dropped or the slot map reloaded, so that a burst of failures does it once. */
-    private final AtomicLong lastReset = new AtomicLong(
-            System.nanoTime() - TimeUnit.DAYS.toNanos(1));
+    private final AtomicLong lastReset = new AtomicLong(System.nanoTime() - TimeUnit.DAYS.toNanos(1));
+
     private final LongAdder resets = new LongAdder();
     /** On Sentinel: follows the sentinels' answer, so that no connection stays on a master they no longer name. */
     private final SentinelMasterWatch sentinelWatch;
@@ -183,7 +183,9 @@ public final class RedisScriptExecutor implements AutoCloseable {
 
     private static void checkTimeout(Duration timeout) {
         if (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(MAX_TIMEOUT) > 0) {
-            throw new InvalidArgumentException("timeout", timeout,
+            throw new InvalidArgumentException(
+                    "timeout",
+                    timeout,
                     "timeout must be between 1ms and " + MAX_TIMEOUT.toSeconds() + "s, but was " + timeout);
         }
     }
@@ -201,11 +203,17 @@ public final class RedisScriptExecutor implements AutoCloseable {
      */
     public String describe() {
         return switch (topology) {
-        case STANDALONE -> "Redis at " + address(source.nodes().get(0));
-        case SENTINEL -> "Redis Sentinel master '" + source.masterName() + "' (sentinels "
-                + source.nodes().stream().map(RedisScriptExecutor::address).collect(Collectors.joining(", ")) + ")";
-        case CLUSTER -> "Redis Cluster (seed nodes "
-                + source.nodes().stream().map(RedisScriptExecutor::address).collect(Collectors.joining(", ")) + ")";
+            case STANDALONE -> "Redis at " + address(source.nodes().get(0));
+            case SENTINEL ->
+                "Redis Sentinel master '" + source.masterName() + "' (sentinels "
+                        + source.nodes().stream()
+                                .map(RedisScriptExecutor::address)
+                                .collect(Collectors.joining(", ")) + ")";
+            case CLUSTER ->
+                "Redis Cluster (seed nodes "
+                        + source.nodes().stream()
+                                .map(RedisScriptExecutor::address)
+                                .collect(Collectors.joining(", ")) + ")";
         };
     }
 
@@ -248,8 +256,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
         forEachMaster((node, commands) -> {
             Map<String, String> values = new LinkedHashMap<>();
             for (String parameter : parameters) {
-                values.putAll(await(commands.configGet(parameter), "CONFIG GET " + parameter + " on " + node,
-                        System.nanoTime()));
+                values.putAll(await(
+                        commands.configGet(parameter), "CONFIG GET " + parameter + " on " + node, System.nanoTime()));
             }
             byNode.put(node, values);
         });
@@ -278,8 +286,12 @@ public final class RedisScriptExecutor implements AutoCloseable {
                     String name = name(node);
                     try {
                         // Asynchronously: a dead node's connection must not hold up the others or the health bound.
-                        sent.put(name, cluster.getStatefulConnection().getConnectionAsync(node.getNodeId())
-                                .thenCompose(connection -> connection.async().info("replication")));
+                        sent.put(
+                                name,
+                                cluster.getStatefulConnection()
+                                        .getConnectionAsync(node.getNodeId())
+                                        .thenCompose(
+                                                connection -> connection.async().info("replication")));
                     } catch (RuntimeException e) {
                         byNode.put(name, "DOWN: " + e.getMessage());
                     }
@@ -298,15 +310,20 @@ public final class RedisScriptExecutor implements AutoCloseable {
         for (Map.Entry<String, CompletableFuture<String>> answer : sent.entrySet()) {
             String node = answer.getKey();
             try {
-                String info = answer.getValue().get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
-                        TimeUnit.NANOSECONDS);
+                String info = answer.getValue()
+                        .get(Math.max(0, timeoutNanos - (System.nanoTime() - started)), TimeUnit.NANOSECONDS);
                 if (address != null) {
-                    node = serverAddress(address.get(Math.max(0, timeoutNanos - (System.nanoTime() - started)),
-                            TimeUnit.NANOSECONDS), node);
+                    node = serverAddress(
+                            address.get(
+                                    Math.max(0, timeoutNanos - (System.nanoTime() - started)), TimeUnit.NANOSECONDS),
+                            node);
                 }
                 String role = field(info, "role");
-                byNode.put(node, "master".equals(role) ? "master, " + field(info, "connected_slaves") + " replicas"
-                        : "DOWN: answers as " + role + ", not as master");
+                byNode.put(
+                        node,
+                        "master".equals(role)
+                                ? "master, " + field(info, "connected_slaves") + " replicas"
+                                : "DOWN: answers as " + role + ", not as master");
             } catch (TimeoutException e) {
                 byNode.put(node, "DOWN: no answer within " + timeout + " (idgen.redis.timeout)");
             } catch (ExecutionException e) {
@@ -441,8 +458,10 @@ public final class RedisScriptExecutor implements AutoCloseable {
             }
         }
         // Redis does not know the script (first use, or it restarted): EVAL sends it once and Redis caches it.
-        return await(commands.<T>eval(script.source().getBytes(StandardCharsets.UTF_8), type, keys, args),
-                script.name(), System.nanoTime());
+        return await(
+                commands.<T>eval(script.source().getBytes(StandardCharsets.UTF_8), type, keys, args),
+                script.name(),
+                System.nanoTime());
     }
 
     private <T> T await(RedisFuture<T> future, String what, long started) {
@@ -458,8 +477,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
                 // Sentinel the watch follows the sentinels, so that a merely slow master keeps its connection).
                 reconnect(false);
             }
-            throw new RedisUnavailableException(describe() + " did not answer " + what + " within " + timeout
-                    + " (idgen.redis.timeout)", e);
+            throw new RedisUnavailableException(
+                    describe() + " did not answer " + what + " within " + timeout + " (idgen.redis.timeout)", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             if (!(cause instanceof RedisNoScriptException)) {
@@ -473,8 +492,8 @@ public final class RedisScriptExecutor implements AutoCloseable {
             // Lettuce cancels the commands pending on a connection that is closed or reset, as when another caller's
             // timeout reconnects during a failover. Like a timeout, the command may or may not have run.
             roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
-            throw new RedisUnavailableException(describe() + " cancelled " + what + ": its connection was closed or"
-                    + " reset", e);
+            throw new RedisUnavailableException(
+                    describe() + " cancelled " + what + ": its connection was closed or" + " reset", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(false);
@@ -529,9 +548,11 @@ public final class RedisScriptExecutor implements AutoCloseable {
                     attempt.thenAccept(RedisScriptExecutor::closeQuietly);
                 }
             }
-            throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
-                    + " (idgen.redis.timeout); Lettuce's own connect timeout (its SocketOptions,"
-                    + " spring.data.redis.connect-timeout) bounds how long a hanging attempt lasts", e);
+            throw new RedisUnavailableException(
+                    describe() + " did not accept a connection within " + timeout
+                            + " (idgen.redis.timeout); Lettuce's own connect timeout (its SocketOptions,"
+                            + " spring.data.redis.connect-timeout) bounds how long a hanging attempt lasts",
+                    e);
         } catch (ExecutionException e) {
             synchronized (this) {
                 if (connecting == attempt) {
@@ -583,8 +604,10 @@ public final class RedisScriptExecutor implements AutoCloseable {
     private RedisClusterAsyncCommands<byte[], byte[]> connectAgain(long started) {
         if (System.nanoTime() - started >= timeoutNanos) {
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
-            throw new RedisUnavailableException(describe() + " did not accept a connection within " + timeout
-                    + " (idgen.redis.timeout): the connection was being replaced", null);
+            throw new RedisUnavailableException(
+                    describe() + " did not accept a connection within " + timeout
+                            + " (idgen.redis.timeout): the connection was being replaced",
+                    null);
         }
         return connect(started);
     }
@@ -607,8 +630,12 @@ public final class RedisScriptExecutor implements AutoCloseable {
             return true;
         }
         String message = String.valueOf(cause.getMessage());
-        return message.startsWith("READONLY") || message.startsWith("MOVED") || message.startsWith("CLUSTERDOWN")
-                || message.contains("closed") || message.contains("Closed") || message.contains("not connected")
+        return message.startsWith("READONLY")
+                || message.startsWith("MOVED")
+                || message.startsWith("CLUSTERDOWN")
+                || message.contains("closed")
+                || message.contains("Closed")
+                || message.contains("not connected")
                 || message.contains("Connection reset");
     }
 

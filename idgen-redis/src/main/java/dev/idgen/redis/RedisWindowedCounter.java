@@ -158,14 +158,20 @@ public final class RedisWindowedCounter {
         final RangeCoalescer coalescer;
 
         Counter(String name, String counterKey) {
-            this.keys = new byte[][] { counterKey.getBytes(StandardCharsets.UTF_8),
-                    (counterKey + ":window").getBytes(StandardCharsets.UTF_8) };
-            this.coalescer = new RangeCoalescer(n -> {
-                long last = increment(name, this, n);
-                coalescedRoundTrips.increment();
-                coalescedCalls.add(n);
-                return last;
-            }, maxCoalesced, 1, maxQueueWait, "the Redis counter '" + name + "' (" + redis.describe() + ")");
+            this.keys = new byte[][] {
+                counterKey.getBytes(StandardCharsets.UTF_8), (counterKey + ":window").getBytes(StandardCharsets.UTF_8)
+            };
+            this.coalescer = new RangeCoalescer(
+                    n -> {
+                        long last = increment(name, this, n);
+                        coalescedRoundTrips.increment();
+                        coalescedCalls.add(n);
+                        return last;
+                    },
+                    maxCoalesced,
+                    1,
+                    maxQueueWait,
+                    "the Redis counter '" + name + "' (" + redis.describe() + ")");
         }
     }
 
@@ -206,12 +212,12 @@ public final class RedisWindowedCounter {
      * @param maxNames how many names the counter serves, from 1 to 1,000,000; each keeps its window in memory, and a
      *        new name past the limit is refused with {@link dev.idgen.core.NameLimitExceededException}
      */
-    public RedisWindowedCounter(RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize,
-            int maxNames) {
+    public RedisWindowedCounter(
+            RedisScriptExecutor redis, SegmentStore windows, String prefix, long windowSize, int maxNames) {
         this.names = new NameLimit(maxNames);
         if (windowSize < 1 || windowSize > (1L << 40)) {
-            throw new InvalidArgumentException("windowSize", windowSize,
-                    "windowSize must be between 1 and 2^40, but was " + windowSize);
+            throw new InvalidArgumentException(
+                    "windowSize", windowSize, "windowSize must be between 1 and 2^40, but was " + windowSize);
         }
         this.redis = redis;
         this.windows = windows;
@@ -276,7 +282,7 @@ public final class RedisWindowedCounter {
 
     private long increment(String name, Counter counter, long n) {
         byte[] amount = n == 1 ? ONE : Long.toString(n).getBytes(StandardCharsets.US_ASCII);
-        for (int attempt = 0;; attempt++) {
+        for (int attempt = 0; ; attempt++) {
             List<Object> answer = redis.evalList(INCREMENT, counter.keys, amount);
             long status = (Long) answer.get(0);
             if (status == 1) {
@@ -290,16 +296,17 @@ public final class RedisWindowedCounter {
             if (status == -2) {
                 unverified(name);
             }
-            refill(name, counter, n, status == -1, status == -2, (byte[]) answer.get(2),
-                    ((Long) answer.get(3)) == 1);
+            refill(name, counter, n, status == -1, status == -2, (byte[]) answer.get(2), ((Long) answer.get(3)) == 1);
         }
     }
 
     private void unverified(String name) {
         failovers.increment();
-        LOG.log(System.Logger.Level.WARNING, "The Redis window of '" + name + "' was installed under another"
-                + " replication id (a failover, or a restart with an older dataset): its counter may lag behind"
-                + " what was handed out; continuing from a fresh window above the database's maximum");
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "The Redis window of '" + name + "' was installed under another"
+                        + " replication id (a failover, or a restart with an older dataset): its counter may lag behind"
+                        + " what was handed out; continuing from a fresh window above the database's maximum");
     }
 
     /**
@@ -314,7 +321,7 @@ public final class RedisWindowedCounter {
      */
     public long incrementInFreshWindow(String name, long n) {
         Counter counter = counter(name);
-        for (int attempt = 0;; attempt++) {
+        for (int attempt = 0; ; attempt++) {
             List<Object> state = redis.evalList(STATE, counter.keys);
             if (refill(name, counter, n, false, true, (byte[]) state.get(0), ((Long) state.get(1)) == 1)) {
                 return increment(name, n);
@@ -337,9 +344,11 @@ public final class RedisWindowedCounter {
         try {
             byNode = redis.config("appendonly", "appendfsync", "save");
         } catch (RuntimeException e) {
-            throw new IllegalStateException(redis.describe() + " does not tell its persistence settings (CONFIG GET"
-                    + " failed: " + e.getMessage() + "). idgen must know that Redis never comes back with older"
-                    + " counters; check it yourself and set idgen.redis.verify-persistence=false", e);
+            throw new IllegalStateException(
+                    redis.describe() + " does not tell its persistence settings (CONFIG GET"
+                            + " failed: " + e.getMessage() + "). idgen must know that Redis never comes back with older"
+                            + " counters; check it yourself and set idgen.redis.verify-persistence=false",
+                    e);
         }
         for (Map.Entry<String, Map<String, String>> node : byNode.entrySet()) {
             Map<String, String> config = node.getValue();
@@ -347,8 +356,9 @@ public final class RedisWindowedCounter {
             String save = config.getOrDefault("save", "").trim();
             boolean safe = aof ? "always".equalsIgnoreCase(config.get("appendfsync")) : save.isEmpty();
             if (!safe) {
-                throw new IllegalStateException(redis.describe() + (byNode.size() > 1 ? ", master " + node.getKey()
-                        + "," : "") + " could come back after a restart with counters older than the IDs it already"
+                throw new IllegalStateException(redis.describe()
+                        + (byNode.size() > 1 ? ", master " + node.getKey() + "," : "")
+                        + " could come back after a restart with counters older than the IDs it already"
                         + " handed out (appendonly=" + config.get("appendonly") + ", appendfsync="
                         + config.get("appendfsync") + ", save='" + save + "'), and idgen would repeat them. Run it"
                         + " without persistence (save \"\", appendonly no: idgen then continues from the database) or"
@@ -455,8 +465,8 @@ public final class RedisWindowedCounter {
      * @return false when the install was refused: the node is not the dataset the caller read (a restart, a failover,
      *         or a replayed install reaching another node); the window is never installed again
      */
-    private boolean refill(String name, Counter counter, long n, boolean missing, boolean force, byte[] replid,
-            boolean sawWindow) {
+    private boolean refill(
+            String name, Counter counter, long n, boolean missing, boolean force, byte[] replid, boolean sawWindow) {
         // One refill at a time per name in this process; the install script settles races between processes.
         synchronized (counter) {
             if (!persistenceVerified) {
@@ -464,7 +474,8 @@ public final class RedisWindowedCounter {
                     verifyPersistence();
                 } catch (IllegalStateException e) {
                     if (isUnreachable(e)) {
-                        throw e.getCause() instanceof RedisUnavailableException unavailable ? unavailable
+                        throw e.getCause() instanceof RedisUnavailableException unavailable
+                                ? unavailable
                                 : new RedisUnavailableException(e.getMessage(), e.getCause());
                     }
                     throw new IdGenerationException(e.getMessage(), e);
@@ -473,28 +484,37 @@ public final class RedisWindowedCounter {
             }
             Segment window = windows.allocate(name, Math.max(windowSize, n));
             if (window.last() > MAX_VALUE) {
-                throw new IdGenerationException("The counter '" + name + "' reached 2^52: Redis scripts cannot count"
-                        + " past it exactly");
+                throw new IdGenerationException(
+                        "The counter '" + name + "' reached 2^52: Redis scripts cannot count" + " past it exactly");
             }
             windowsReserved.increment();
-            long installed = redis.evalLong(INSTALL, counter.keys,
+            long installed = redis.evalLong(
+                    INSTALL,
+                    counter.keys,
                     Long.toString(window.first() - 1).getBytes(StandardCharsets.US_ASCII),
                     Long.toString(window.last()).getBytes(StandardCharsets.US_ASCII),
                     Long.toString(n).getBytes(StandardCharsets.US_ASCII),
-                    (force ? "1" : "0").getBytes(StandardCharsets.US_ASCII), replid, sawWindow ? ONE : ZERO);
+                    (force ? "1" : "0").getBytes(StandardCharsets.US_ASCII),
+                    replid,
+                    sawWindow ? ONE : ZERO);
             if (installed == -1) {
                 refusedInstalls.increment();
-                LOG.log(System.Logger.Level.WARNING, "The Redis window " + window.first() + ".." + window.last()
-                        + " of '" + name + "' was not installed: " + redis.describe() + " is no longer the dataset"
-                        + " its state was read from (a restart, a failover, or a resent install reaching another"
-                        + " node); the window is skipped and the next one reserved afresh");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "The Redis window " + window.first() + ".." + window.last()
+                                + " of '" + name + "' was not installed: " + redis.describe()
+                                + " is no longer the dataset"
+                                + " its state was read from (a restart, a failover, or a resent install reaching another"
+                                + " node); the window is skipped and the next one reserved afresh");
                 return false;
             }
             boolean hadWindow = !refilledNames.add(name);
             if (missing && installed == 1 && hadWindow) {
                 lostCounters.increment();
-                LOG.log(System.Logger.Level.WARNING, "The Redis counter '" + name + "' was missing (Redis lost its"
-                        + " data?); continuing above everything handed out, from " + window.first());
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "The Redis counter '" + name + "' was missing (Redis lost its"
+                                + " data?); continuing above everything handed out, from " + window.first());
             }
             return true;
         }
@@ -509,9 +529,11 @@ public final class RedisWindowedCounter {
 
     private Counter counter(String name) {
         Counter counter = counters.get(name);
-        return counter != null ? counter : counters.computeIfAbsent(name, key -> {
-            names.admit(key);
-            return new Counter(key, prefix + "{" + key + "}");
-        });
+        return counter != null
+                ? counter
+                : counters.computeIfAbsent(name, key -> {
+                    names.admit(key);
+                    return new Counter(key, prefix + "{" + key + "}");
+                });
     }
 }

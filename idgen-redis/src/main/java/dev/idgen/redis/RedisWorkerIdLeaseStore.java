@@ -73,7 +73,8 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             """;
 
     // ARGV: owner, maxWorkerId, ttl ms, reuse delay ms -> {workerId or -1, last timestamp or -1, retry after ms}
-    static final RedisScript ACQUIRE = RedisScript.of("idgen-lease-acquire", RedisScript.REPLICATION + NOW + BORN + """
+    static final RedisScript ACQUIRE =
+            RedisScript.of("idgen-lease-acquire", RedisScript.REPLICATION + NOW + BORN + """
             local ttl = tonumber(ARGV[3])
             local delay = tonumber(ARGV[4])
             local warm = born(ttl) + ttl + delay
@@ -138,23 +139,32 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
     public RedisWorkerIdLeaseStore(RedisScriptExecutor redis, String prefix) {
         this.redis = redis;
         this.keyName = RedisKeys.checkPrefix(prefix) + "{workers}";
-        this.key = new byte[][] { keyName.getBytes(StandardCharsets.UTF_8) };
+        this.key = new byte[][] {keyName.getBytes(StandardCharsets.UTF_8)};
     }
 
     @Override
     public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
-        List<Object> result = redis.evalList(ACQUIRE, key, bytes(owner), bytes(maxWorkerId), bytes(ttl.toMillis()),
-                bytes(reuseDelay.toMillis()));
+        List<Object> result = redis.evalList(
+                ACQUIRE, key, bytes(owner), bytes(maxWorkerId), bytes(ttl.toMillis()), bytes(reuseDelay.toMillis()));
         long workerId = ((Number) result.get(0)).longValue();
-        return workerId >= 0 ? Acquisition.granted(workerId, ((Number) result.get(1)).longValue())
+        return workerId >= 0
+                ? Acquisition.granted(workerId, ((Number) result.get(1)).longValue())
                 : Acquisition.none(((Number) result.get(2)).longValue());
     }
 
     @Override
-    public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
-            boolean heldValidly) {
-        return redis.evalLong(RENEW, key, bytes(workerId), bytes(owner), bytes(ttl.toMillis()),
-                bytes(reuseDelay.toMillis()), bytes(lastTimestamp), bytes(heldValidly ? 1 : 0)) == 1;
+    public boolean renew(
+            long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp, boolean heldValidly) {
+        return redis.evalLong(
+                        RENEW,
+                        key,
+                        bytes(workerId),
+                        bytes(owner),
+                        bytes(ttl.toMillis()),
+                        bytes(reuseDelay.toMillis()),
+                        bytes(lastTimestamp),
+                        bytes(heldValidly ? 1 : 0))
+                == 1;
     }
 
     @Override

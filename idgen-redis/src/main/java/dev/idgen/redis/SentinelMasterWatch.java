@@ -51,6 +51,7 @@ final class SentinelMasterWatch implements AutoCloseable {
     private volatile String reached;
     /** A mismatch that one reconnect did not change: the sentinels' answer and where the connection still went. */
     private SocketAddress unmatchedNamed;
+
     private String unmatchedReached;
     private boolean switchedForMismatch;
 
@@ -61,8 +62,8 @@ final class SentinelMasterWatch implements AutoCloseable {
      * @param timeout how long to wait for a sentinel's answer
      * @param onSwitch what to do when the sentinels name another master
      */
-    SentinelMasterWatch(RedisClient client, String masterName, List<RedisURI> sentinels, Duration timeout,
-            Runnable onSwitch) {
+    SentinelMasterWatch(
+            RedisClient client, String masterName, List<RedisURI> sentinels, Duration timeout, Runnable onSwitch) {
         this.client = client;
         this.masterName = masterName;
         this.sentinels = List.copyOf(sentinels);
@@ -82,13 +83,18 @@ final class SentinelMasterWatch implements AutoCloseable {
                     if (switchedForMismatch && named.equals(unmatchedNamed) && at.equals(unmatchedReached)) {
                         // A reconnect led to the same server again: its own address and the sentinels' differ in name
                         // only. Follow changes of the answer from here on.
-                        LOG.log(System.Logger.Level.WARNING, "The sentinels name " + named + " as master '"
-                                + masterName + "', and the connection reached the server at " + at + " again after a"
-                                + " reconnect: taking them as one node (NAT or announced addresses)");
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                "The sentinels name " + named + " as master '"
+                                        + masterName + "', and the connection reached the server at " + at
+                                        + " again after a"
+                                        + " reconnect: taking them as one node (NAT or announced addresses)");
                         reached = null;
                     } else {
-                        LOG.log(System.Logger.Level.WARNING, "The sentinels name " + named + " as master '"
-                                + masterName + "', but the connection is at " + at + ": reconnecting");
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                "The sentinels name " + named + " as master '" + masterName
+                                        + "', but the connection is at " + at + ": reconnecting");
                         unmatchedNamed = named;
                         unmatchedReached = at;
                         switchedForMismatch = true;
@@ -96,8 +102,10 @@ final class SentinelMasterWatch implements AutoCloseable {
                         onSwitch.run();
                     }
                 } else if (at == null && master != null && !master.equals(named)) {
-                    LOG.log(System.Logger.Level.WARNING, "The sentinels name " + named + " as master '" + masterName
-                            + "' instead of " + master + ": reconnecting");
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "The sentinels name " + named + " as master '" + masterName + "' instead of " + master
+                                    + ": reconnecting");
                     onSwitch.run();
                 } else if (at != null) {
                     switchedForMismatch = false;
@@ -169,8 +177,7 @@ final class SentinelMasterWatch implements AutoCloseable {
                 if (connection == null) {
                     connection = client.connectSentinel(sentinels.get(current));
                 }
-                return connection.async().getMasterAddrByName(masterName).get(timeout.toNanos(),
-                        TimeUnit.NANOSECONDS);
+                return connection.async().getMasterAddrByName(masterName).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();

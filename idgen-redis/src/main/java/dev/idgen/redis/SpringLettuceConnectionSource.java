@@ -34,14 +34,19 @@ public final class SpringLettuceConnectionSource implements RedisConnectionSourc
      */
     public SpringLettuceConnectionSource(LettuceConnectionFactory connectionFactory) {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-        this.topology = connectionFactory.isClusterAware() ? Topology.CLUSTER
+        this.topology = connectionFactory.isClusterAware()
+                ? Topology.CLUSTER
                 : connectionFactory.isRedisSentinelAware() ? Topology.SENTINEL : Topology.STANDALONE;
         this.nodes = switch (topology) {
-        case STANDALONE -> List.of(RedisURI.create(connectionFactory.getHostName(), connectionFactory.getPort()));
-        case SENTINEL -> connectionFactory.getSentinelConfiguration().getSentinels().stream()
-                .map(node -> sentinelUri(node, connectionFactory.getSentinelConfiguration())).toList();
-        case CLUSTER -> connectionFactory.getClusterConfiguration().getClusterNodes().stream()
-                .map(node -> RedisURI.create(node.getHost(), node.getPort())).toList();
+            case STANDALONE -> List.of(RedisURI.create(connectionFactory.getHostName(), connectionFactory.getPort()));
+            case SENTINEL ->
+                connectionFactory.getSentinelConfiguration().getSentinels().stream()
+                        .map(node -> sentinelUri(node, connectionFactory.getSentinelConfiguration()))
+                        .toList();
+            case CLUSTER ->
+                connectionFactory.getClusterConfiguration().getClusterNodes().stream()
+                        .map(node -> RedisURI.create(node.getHost(), node.getPort()))
+                        .toList();
         };
         this.masterName = topology == Topology.SENTINEL
                 ? connectionFactory.getSentinelConfiguration().getMaster().getName()
@@ -113,8 +118,7 @@ public final class SpringLettuceConnectionSource implements RedisConnectionSourc
 
     /** Leaves the application's connection factory open. */
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public String toString() {

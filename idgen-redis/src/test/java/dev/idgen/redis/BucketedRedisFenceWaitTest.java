@@ -26,8 +26,8 @@ class BucketedRedisFenceWaitTest {
     private static final int BUCKETS = 4;
 
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
-    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
-            TestServices.redis().port());
+    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(
+            TestServices.redis().host(), TestServices.redis().port());
 
     @AfterEach
     void close() {
@@ -36,28 +36,32 @@ class BucketedRedisFenceWaitTest {
     }
 
     private RedisScriptExecutor executor(Duration timeout) {
-        return RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), timeout,
-                new RedisRoundTrips()));
+        return RedisTests.ready(
+                new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), timeout, new RedisRoundTrips()));
     }
 
     private BucketedRedisSequence sequence(RedisScriptExecutor redis) {
-        return new BucketedRedisSequence(redis, prefix, BUCKETS, 999, ZoneOffset.UTC, Duration.ofSeconds(5),
-                TimeSource.system());
+        return new BucketedRedisSequence(
+                redis, prefix, BUCKETS, 999, ZoneOffset.UTC, Duration.ofSeconds(5), TimeSource.system());
     }
 
     /** What a failover leaves: every bucket written under a master other than the one answering now. */
     private void writtenUnderAnotherMaster() {
         try (var connection = factory.getConnection()) {
             for (int i = 0; i < BUCKETS; i++) {
-                connection.hashCommands().hSet((prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8),
-                        "replid".getBytes(StandardCharsets.UTF_8),
-                        "0000000000000000000000000000000000000000".getBytes(StandardCharsets.UTF_8));
+                connection
+                        .hashCommands()
+                        .hSet(
+                                (prefix + "bucket:{" + i + "}").getBytes(StandardCharsets.UTF_8),
+                                "replid".getBytes(StandardCharsets.UTF_8),
+                                "0000000000000000000000000000000000000000".getBytes(StandardCharsets.UTF_8));
             }
         }
     }
 
     private static long scripts(RedisScriptExecutor redis) {
-        return redis.roundTrips().count(Outcome.SUCCESS) + redis.roundTrips().count(Outcome.ERROR)
+        return redis.roundTrips().count(Outcome.SUCCESS)
+                + redis.roundTrips().count(Outcome.ERROR)
                 + redis.roundTrips().count(Outcome.TIMEOUT);
     }
 
@@ -74,8 +78,8 @@ class BucketedRedisFenceWaitTest {
         String id = sequence.nextReadableId("F");
 
         long spent = scripts(redis) - before;
-        System.out.println("fence wait: " + spent + " scripts for one ID across a " + BucketedRedisSequence.FAILOVER_FENCE
-                + " fence of " + BUCKETS + " buckets");
+        System.out.println("fence wait: " + spent + " scripts for one ID across a "
+                + BucketedRedisSequence.FAILOVER_FENCE + " fence of " + BUCKETS + " buckets");
         assertThat(sequence.failovers()).isEqualTo(BUCKETS);
         assertThat(sequence.decodeReadable(id).bizCode()).isEqualTo("F");
         // One pass that fences every bucket, then one script once the fence ended; a little slack for a bucket that
@@ -93,7 +97,8 @@ class BucketedRedisFenceWaitTest {
         writtenUnderAnotherMaster();
         long before = scripts(redis);
 
-        assertThatThrownBy(() -> sequence.nextReadableId("F")).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> sequence.nextReadableId("F"))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("fenced");
 
         long spent = scripts(redis) - before;

@@ -29,7 +29,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 class DualSegmentStoreTest {
 
-    private final String table = "idgen_dual_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_dual_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private final String prefix = "d" + UUID.randomUUID().toString().substring(0, 6) + ":";
     private OwnRedis ownRedis;
     private LettuceConnectionFactory factory;
@@ -47,7 +48,8 @@ class DualSegmentStoreTest {
         ownRedis.signal("CONT");
         factory.destroy();
         ownRedis.close();
-        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }
         pool.close();
@@ -62,18 +64,26 @@ class DualSegmentStoreTest {
 
     @Test
     void aRedisThatOnlyTimedOutComesBackWithoutACallerFailingOrAnIdGoingBackwards() throws Exception {
-        RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                Duration.ofMillis(500), new RedisRoundTrips());
-        assertThat(redis.awaitReady(Duration.ofSeconds(60))).as("own Redis answers").isTrue();
-        JdbcSegmentStore database = new JdbcSegmentStore(pool, table, 0,
-                SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        RedisScriptExecutor redis = new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(factory), Duration.ofMillis(500), new RedisRoundTrips());
+        assertThat(redis.awaitReady(Duration.ofSeconds(60)))
+                .as("own Redis answers")
+                .isTrue();
+        JdbcSegmentStore database =
+                new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         DualSegmentStore dual = new DualSegmentStore(
                 new RedisSegmentStore(new RedisWindowedCounter(redis, database, prefix, 100_000)), database);
         // Small fixed blocks, so several blocks load while Redis is stopped and after; the caller draws as fast as it
         // can, so a long await timeout keeps a slow load on a busy machine (a Redis timeout, then the database) from
         // counting as a failure: what is tested is that blocks never go backwards.
-        try (SegmentIdService ids = SegmentIdService.builder(dual).settings(SegmentSettings.builder().step(200)
-                .minStep(200).maxStep(200).awaitTimeout(Duration.ofSeconds(30)).build()).build()) {
+        try (SegmentIdService ids = SegmentIdService.builder(dual)
+                .settings(SegmentSettings.builder()
+                        .step(200)
+                        .minStep(200)
+                        .maxStep(200)
+                        .awaitTimeout(Duration.ofSeconds(30))
+                        .build())
+                .build()) {
             List<Long> issued = new ArrayList<>();
             List<RuntimeException> failures = new ArrayList<>();
             Runnable draw = () -> {
@@ -86,21 +96,37 @@ class DualSegmentStoreTest {
             // A block from Redis is a script Redis answered; a block from the database follows one it did not.
             LongSupplier redisAnswers = () -> redis.roundTrips().count(RedisRoundTrips.Outcome.SUCCESS);
             long answersBefore = redisAnswers.getAsLong();
-            until(() -> { draw.run(); return issued.size() > 1000 && redisAnswers.getAsLong() > answersBefore; },
+            until(
+                    () -> {
+                        draw.run();
+                        return issued.size() > 1000 && redisAnswers.getAsLong() > answersBefore;
+                    },
                     "IDs from Redis");
             long fallbacksBefore = dual.fallbacks();
 
             ownRedis.signal("STOP");
-            until(() -> { draw.run(); return dual.fallbacks() >= fallbacksBefore + 3; },
+            until(
+                    () -> {
+                        draw.run();
+                        return dual.fallbacks() >= fallbacksBefore + 3;
+                    },
                     "blocks from the database while Redis is stopped");
             long answersWhileStopped = redisAnswers.getAsLong();
             ownRedis.signal("CONT");
-            until(() -> { draw.run(); return redisAnswers.getAsLong() > answersWhileStopped && issued.size() > 5000; },
+            until(
+                    () -> {
+                        draw.run();
+                        return redisAnswers.getAsLong() > answersWhileStopped && issued.size() > 5000;
+                    },
                     "blocks from Redis again");
             // Blocks are prefetched as deep as the caller's rate needs, so a fixed number of draws may all come from
             // blocks already loaded: draw until a later block comes from Redis again.
             long answersBeforeLast = redisAnswers.getAsLong();
-            until(() -> { draw.run(); return redisAnswers.getAsLong() > answersBeforeLast; },
+            until(
+                    () -> {
+                        draw.run();
+                        return redisAnswers.getAsLong() > answersBeforeLast;
+                    },
                     "later blocks from Redis");
 
             assertThat(failures).as("calls that failed").isEmpty();

@@ -41,19 +41,24 @@ class PeriodicIdServiceRedisTest {
         TestServices.RedisEndpoint endpoint = TestServices.redis();
         uri = RedisURI.create(endpoint.host(), endpoint.port());
         InMemorySegmentStore windows = new InMemorySegmentStore();
-        PeriodicMidnight.run(() -> {
-            RedisScriptExecutor redis = RedisTests.ready(RedisScriptExecutor.standalone(uri, Duration.ofSeconds(5)));
-            executors.add(redis);
-            return new RedisIdService(new RedisWindowedCounter(redis, windows, prefix, 100));
-        }, 4, 50);
+        PeriodicMidnight.run(
+                () -> {
+                    RedisScriptExecutor redis =
+                            RedisTests.ready(RedisScriptExecutor.standalone(uri, Duration.ofSeconds(5)));
+                    executors.add(redis);
+                    return new RedisIdService(new RedisWindowedCounter(redis, windows, prefix, 100));
+                },
+                4,
+                50);
 
         String before = PeriodicMidnight.counterName(PeriodicMidnight.DAY_BEFORE);
         String after = PeriodicMidnight.counterName(PeriodicMidnight.DAY_AFTER);
         RedisClient client = RedisClient.create(uri);
         try (var connection = client.connect()) {
-            assertThat(connection.sync().keys(prefix + "*")).containsExactlyInAnyOrder(
-                    prefix + "{" + before + "}", prefix + "{" + before + "}:window",
-                    prefix + "{" + after + "}", prefix + "{" + after + "}:window");
+            assertThat(connection.sync().keys(prefix + "*"))
+                    .containsExactlyInAnyOrder(
+                            prefix + "{" + before + "}", prefix + "{" + before + "}:window",
+                            prefix + "{" + after + "}", prefix + "{" + after + "}:window");
         } finally {
             client.shutdown();
         }

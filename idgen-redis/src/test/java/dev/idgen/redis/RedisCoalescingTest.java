@@ -1,11 +1,11 @@
 package dev.idgen.redis;
 
-import dev.idgen.test.CallOrder;
-import dev.idgen.test.CallOrder.Call;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.InMemorySegmentStore;
+import dev.idgen.test.CallOrder;
+import dev.idgen.test.CallOrder.Call;
 import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
 import java.time.Duration;
@@ -67,18 +67,20 @@ class RedisCoalescingTest {
 
     @Test
     void concurrentCallersOfANameShareRoundTripsWithEveryIdOnceAndLaterCallsLarger() throws Exception {
-        LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
-                TestServices.redis().port());
+        LettuceConnectionFactory factory = OwnRedis.connectionFactory(
+                TestServices.redis().host(), TestServices.redis().port());
         toClose.add(factory::destroy);
         toClose.add(() -> OwnRedis.deleteKeys(factory, prefix));
-        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                Duration.ofSeconds(5), new RedisRoundTrips()));
+        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(factory), Duration.ofSeconds(5), new RedisRoundTrips()));
         // Two instances on one prefix and one "database", as two processes: small windows, so that batches meet window
         // ends and refills race between the instances.
         InMemorySegmentStore database = new InMemorySegmentStore();
-        RedisWindowedCounter[] counters = { new RedisWindowedCounter(redis, database, prefix, 500),
-                new RedisWindowedCounter(redis, database, prefix, 500) };
-        RedisIdService[] services = { new RedisIdService(counters[0]), new RedisIdService(counters[1]) };
+        RedisWindowedCounter[] counters = {
+            new RedisWindowedCounter(redis, database, prefix, 500),
+            new RedisWindowedCounter(redis, database, prefix, 500)
+        };
+        RedisIdService[] services = {new RedisIdService(counters[0]), new RedisIdService(counters[1])};
         int perThread = 1_500;
         long roundTripsBefore = redis.roundTrips().count(RedisRoundTrips.Outcome.SUCCESS);
         CountDownLatch start = new CountDownLatch(1);
@@ -110,12 +112,16 @@ class RedisCoalescingTest {
         assertThat(coalescedCalls).as("calls through the coalescers").isEqualTo(calls.size());
         // Each round trip serves the callers that queued while the one before it was in flight: how many depends on
         // the scheduler; with 8 callers per instance most round trips serve several.
-        assertThat(coalescedRoundTrips).as("round trips that served them").isPositive()
+        assertThat(coalescedRoundTrips)
+                .as("round trips that served them")
+                .isPositive()
                 .isLessThan(coalescedCalls * 3 / 4);
         long redisRoundTrips = redis.roundTrips().count(RedisRoundTrips.Outcome.SUCCESS) - roundTripsBefore;
-        assertThat(redisRoundTrips).as("Redis round trips, window installs included")
+        assertThat(redisRoundTrips)
+                .as("Redis round trips, window installs included")
                 .isLessThan(coalescedCalls * 3 / 4);
-        assertThat(counters[0].windowsReserved() + counters[1].windowsReserved()).as("windows reserved")
+        assertThat(counters[0].windowsReserved() + counters[1].windowsReserved())
+                .as("windows reserved")
                 .isGreaterThan(2);
     }
 
@@ -127,8 +133,8 @@ class RedisCoalescingTest {
         LettuceConnectionFactory factory = ownRedis.connectionFactory();
         toClose.add(factory::destroy);
         Duration timeout = Duration.ofMillis(300);
-        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                timeout, new RedisRoundTrips()));
+        RedisScriptExecutor redis = RedisTests.ready(
+                new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), timeout, new RedisRoundTrips()));
         RedisWindowedCounter counter = new RedisWindowedCounter(redis, new InMemorySegmentStore(), prefix, 100_000);
         RedisIdService ids = new RedisIdService(counter);
         assertThat(counter.maxQueueWait()).isEqualTo(timeout.multipliedBy(2));
@@ -156,7 +162,8 @@ class RedisCoalescingTest {
                 return null;
             }));
         }
-        until(() -> succeeded.size() > 2_000 && counter.coalescedRoundTrips() < counter.coalescedCalls(),
+        until(
+                () -> succeeded.size() > 2_000 && counter.coalescedRoundTrips() < counter.coalescedCalls(),
                 "IDs from Redis, round trips shared");
         assertThat(failures).as("failures while Redis answers").isEmpty();
 
@@ -173,15 +180,21 @@ class RedisCoalescingTest {
             caller.get(2, TimeUnit.MINUTES);
         }
 
-        assertThat(answeredAfterStop).as("calls answered after the stop (round trips already answered)")
+        assertThat(answeredAfterStop)
+                .as("calls answered after the stop (round trips already answered)")
                 .isLessThanOrEqualTo(THREADS);
         List<RuntimeException> whileStopped = new ArrayList<>(failures.subList(0, failed));
-        assertThat(whileStopped).allSatisfy(failure -> assertThat(failure)
-                .isInstanceOf(StoreUnavailableException.class)
-                .message().satisfiesAnyOf(
-                        message -> assertThat(message).contains("did not answer idgen-increment within " + timeout),
-                        message -> assertThat(message).contains("No round trip to the Redis counter 'orders'")));
-        assertThat(failureNanos.subList(0, failed)).as("how long each failing call took, ns")
+        assertThat(whileStopped)
+                .allSatisfy(failure -> assertThat(failure)
+                        .isInstanceOf(StoreUnavailableException.class)
+                        .message()
+                        .satisfiesAnyOf(
+                                message -> assertThat(message)
+                                        .contains("did not answer idgen-increment within " + timeout),
+                                message ->
+                                        assertThat(message).contains("No round trip to the Redis counter 'orders'")));
+        assertThat(failureNanos.subList(0, failed))
+                .as("how long each failing call took, ns")
                 .allSatisfy(nanos -> assertThat(nanos).isLessThan(boundNanos));
         // Every call that failed was a caller; most of them shared a round trip with others.
         assertThat(failed).isGreaterThan(THREADS);
@@ -189,8 +202,7 @@ class RedisCoalescingTest {
     }
 
     /** One readable-ID call: when it started and returned, its bucket, and its (ms, seq) as one number. */
-    record ReadableCall(long start, long end, String id, int bucket, long position) {
-    }
+    record ReadableCall(long start, long end, String id, int bucket, long position) {}
 
     private static List<ReadableCall> drawReadable(BucketedRedisSequence sequence, String bizCode, int calls) {
         List<ReadableCall> drawn = new ArrayList<>(calls);
@@ -200,7 +212,11 @@ class RedisCoalescingTest {
             String id = sequence.nextReadableId(bizCode);
             long ended = System.nanoTime();
             BucketedDecodedId decoded = sequence.decodeReadable(id);
-            drawn.add(new ReadableCall(started, ended, id, decoded.bucket(),
+            drawn.add(new ReadableCall(
+                    started,
+                    ended,
+                    id,
+                    decoded.bucket(),
                     decoded.timestamp().toEpochMilli() * sequences + decoded.sequence()));
         }
         return drawn;
@@ -208,11 +224,15 @@ class RedisCoalescingTest {
 
     /** Per bucket, a call that started after another call returned got a later (ms, seq); no ID twice. */
     private static void assertReadableDistinctAndOrderedPerBucket(List<ReadableCall> calls, int buckets) {
-        assertThat(calls.stream().map(ReadableCall::id).distinct().count()).as("distinct IDs").isEqualTo(calls.size());
+        assertThat(calls.stream().map(ReadableCall::id).distinct().count())
+                .as("distinct IDs")
+                .isEqualTo(calls.size());
         for (int bucket = 0; bucket < buckets; bucket++) {
             int b = bucket;
-            List<Call> inBucket = calls.stream().filter(call -> call.bucket() == b)
-                    .map(call -> new Call(call.start(), call.end(), call.position())).toList();
+            List<Call> inBucket = calls.stream()
+                    .filter(call -> call.bucket() == b)
+                    .map(call -> new Call(call.start(), call.end(), call.position()))
+                    .toList();
             assertThat(inBucket).as("calls served by bucket %d", bucket).isNotEmpty();
             assertDistinctAndOrdered(inBucket);
         }
@@ -221,17 +241,23 @@ class RedisCoalescingTest {
     @Test
     void concurrentReadableCallersOfACodeShareRoundTripsWithEveryIdOnceAndLaterCallsLaterInTheirBucket()
             throws Exception {
-        LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
-                TestServices.redis().port());
+        LettuceConnectionFactory factory = OwnRedis.connectionFactory(
+                TestServices.redis().host(), TestServices.redis().port());
         toClose.add(factory::destroy);
         toClose.add(() -> OwnRedis.deleteKeys(factory, prefix));
-        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                Duration.ofSeconds(5), new RedisRoundTrips()));
+        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(factory), Duration.ofSeconds(5), new RedisRoundTrips()));
         // Few buckets with few sequences: round trips often find a bucket running out and go on to the next, and
         // buckets wrap; 12 threads on one code and 4 on another.
         int buckets = 4;
-        BucketedRedisSequence sequence = new BucketedRedisSequence(redis, prefix, buckets, 99,
-                java.time.ZoneOffset.UTC, Duration.ofSeconds(5), dev.idgen.core.TimeSource.system());
+        BucketedRedisSequence sequence = new BucketedRedisSequence(
+                redis,
+                prefix,
+                buckets,
+                99,
+                java.time.ZoneOffset.UTC,
+                Duration.ofSeconds(5),
+                dev.idgen.core.TimeSource.system());
         int perThread = 1_500;
         CountDownLatch start = new CountDownLatch(1);
         List<Future<List<ReadableCall>>> futures = new ArrayList<>();
@@ -250,30 +276,40 @@ class RedisCoalescingTest {
         assertThat(calls).hasSize(THREADS * perThread);
         assertReadableDistinctAndOrderedPerBucket(calls, buckets);
         assertThat(sequence.coalescedCalls()).isEqualTo(calls.size());
-        assertThat(sequence.coalescedRoundTrips()).as("round trips that served them").isPositive()
+        assertThat(sequence.coalescedRoundTrips())
+                .as("round trips that served them")
+                .isPositive()
                 .isLessThan(sequence.coalescedCalls() * 3 / 4);
         assertThat(sequence.wraps()).as("buckets that ran out and wrapped").isPositive();
         assertThat(sequence.failures()).isZero();
     }
 
     @Test
-    void aStoppedRedisFailsQueuedReadableCallersWithinTheBoundAndNothingRepeatsAfterItAnswersAgain()
-            throws Exception {
+    void aStoppedRedisFailsQueuedReadableCallersWithinTheBoundAndNothingRepeatsAfterItAnswersAgain() throws Exception {
         OwnRedis ownRedis = OwnRedis.start();
         toClose.add(ownRedis);
         toClose.add(() -> ownRedis.signal("CONT"));
         LettuceConnectionFactory factory = ownRedis.connectionFactory();
         toClose.add(factory::destroy);
         Duration timeout = Duration.ofMillis(300);
-        RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                timeout, new RedisRoundTrips()));
+        RedisScriptExecutor redis = RedisTests.ready(
+                new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), timeout, new RedisRoundTrips()));
         int buckets = 8;
-        BucketedRedisSequence sequence = new BucketedRedisSequence(redis, prefix, buckets, 99_999,
-                java.time.ZoneOffset.UTC, Duration.ofMillis(200), dev.idgen.core.TimeSource.system());
+        BucketedRedisSequence sequence = new BucketedRedisSequence(
+                redis,
+                prefix,
+                buckets,
+                99_999,
+                java.time.ZoneOffset.UTC,
+                Duration.ofMillis(200),
+                dev.idgen.core.TimeSource.system());
         assertThat(sequence.maxQueueWait()).isEqualTo(timeout.multipliedBy(2));
         // A call's bound while Redis does not answer: its wait in the queue, then its round trip (the executor's
         // timeout, and the last command's own), plus scheduling slack for a loaded machine.
-        long boundNanos = sequence.maxQueueWait().plus(timeout.multipliedBy(2)).plusSeconds(3).toNanos();
+        long boundNanos = sequence.maxQueueWait()
+                .plus(timeout.multipliedBy(2))
+                .plusSeconds(3)
+                .toNanos();
 
         List<ReadableCall> succeeded = java.util.Collections.synchronizedList(new ArrayList<>());
         List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -294,7 +330,8 @@ class RedisCoalescingTest {
                 return null;
             }));
         }
-        until(() -> succeeded.size() > 2_000 && sequence.coalescedRoundTrips() < sequence.coalescedCalls(),
+        until(
+                () -> succeeded.size() > 2_000 && sequence.coalescedRoundTrips() < sequence.coalescedCalls(),
                 "readable IDs from Redis, round trips shared");
         assertThat(failures).as("failures while Redis answers").isEmpty();
 
@@ -310,15 +347,23 @@ class RedisCoalescingTest {
             caller.get(2, TimeUnit.MINUTES);
         }
 
-        assertThat(answeredAfterStop).as("calls answered after the stop (round trips already answered)")
+        assertThat(answeredAfterStop)
+                .as("calls answered after the stop (round trips already answered)")
                 .isLessThanOrEqualTo(THREADS);
-        assertThat(failures.subList(0, failed)).allSatisfy(failure -> assertThat(failure)
-                .isInstanceOf(StoreUnavailableException.class)
-                .message().satisfiesAnyOf(
-                        message -> assertThat(message).contains("No readable ID from").contains("within " + timeout),
-                        message -> assertThat(message).contains("buckets of the readable IDs").contains("are open"),
-                        message -> assertThat(message).contains("No round trip to the readable IDs")));
-        assertThat(failureNanos.subList(0, failed)).as("how long each failing call took, ns")
+        assertThat(failures.subList(0, failed))
+                .allSatisfy(failure -> assertThat(failure)
+                        .isInstanceOf(StoreUnavailableException.class)
+                        .message()
+                        .satisfiesAnyOf(
+                                message -> assertThat(message)
+                                        .contains("No readable ID from")
+                                        .contains("within " + timeout),
+                                message -> assertThat(message)
+                                        .contains("buckets of the readable IDs")
+                                        .contains("are open"),
+                                message -> assertThat(message).contains("No round trip to the readable IDs")));
+        assertThat(failureNanos.subList(0, failed))
+                .as("how long each failing call took, ns")
                 .allSatisfy(nanos -> assertThat(nanos).isLessThan(boundNanos));
         assertReadableDistinctAndOrderedPerBucket(new ArrayList<>(succeeded), buckets);
     }

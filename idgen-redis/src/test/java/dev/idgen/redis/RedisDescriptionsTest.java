@@ -18,15 +18,16 @@ class RedisDescriptionsTest {
     void redisCountersAndSegmentsNameTheirRedis() {
         String host = TestServices.redis().host();
         int port = TestServices.redis().port();
-        try (RedisScriptExecutor redis = RedisScriptExecutor.standalone(io.lettuce.core.RedisURI.create(host, port),
-                Duration.ofSeconds(5))) {
+        try (RedisScriptExecutor redis =
+                RedisScriptExecutor.standalone(io.lettuce.core.RedisURI.create(host, port), Duration.ofSeconds(5))) {
             RedisWindowedCounter counter = new RedisWindowedCounter(redis, new InMemorySegmentStore(), prefix, 1000);
             assertThat(new RedisIdService(counter)).hasToString("counters on Redis at " + host + ":" + port);
             InMemorySegmentStore database = new InMemorySegmentStore();
-            try (SegmentIdService segments = SegmentIdService.builder(new DualSegmentStore(new RedisSegmentStore(
-                    counter), database)).build()) {
-                assertThat(segments).hasToString("segments from Redis at " + host + ":" + port
-                        + ", falling back to " + database);
+            try (SegmentIdService segments = SegmentIdService.builder(
+                            new DualSegmentStore(new RedisSegmentStore(counter), database))
+                    .build()) {
+                assertThat(segments)
+                        .hasToString("segments from Redis at " + host + ":" + port + ", falling back to " + database);
             }
         }
     }

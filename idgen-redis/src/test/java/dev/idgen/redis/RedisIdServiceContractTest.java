@@ -18,8 +18,8 @@ class RedisIdServiceContractTest extends IdServiceContract {
 
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
 
-    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
-            TestServices.redis().port());
+    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(
+            TestServices.redis().host(), TestServices.redis().port());
 
     private RedisScriptExecutor redis;
 
@@ -32,7 +32,8 @@ class RedisIdServiceContractTest extends IdServiceContract {
     /** The only line here that knows how a {@link RedisScriptExecutor} is built. */
     private RedisScriptExecutor executor() {
         return RedisTests.ready(RedisScriptExecutor.standalone(
-                io.lettuce.core.RedisURI.create(TestServices.redis().host(), TestServices.redis().port()),
+                io.lettuce.core.RedisURI.create(
+                        TestServices.redis().host(), TestServices.redis().port()),
                 Duration.ofSeconds(5)));
     }
 

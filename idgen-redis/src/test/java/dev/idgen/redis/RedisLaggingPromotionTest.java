@@ -49,8 +49,8 @@ class RedisLaggingPromotionTest {
     private RedisScriptExecutor executor(OwnRedis redis) {
         LettuceConnectionFactory factory = redis.connectionFactory();
         factories.add(factory);
-        return RedisTests.ready(new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                Duration.ofSeconds(2), new RedisRoundTrips()));
+        return RedisTests.ready(new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips()));
     }
 
     /** Waits until the replica has everything the master wrote, then stops it: it misses what follows. */
@@ -63,7 +63,9 @@ class RedisLaggingPromotionTest {
                     && onMaster.getProperty("master_repl_offset").equals(onReplica.getProperty("slave_repl_offset"))) {
                 break;
             }
-            assertThat(System.nanoTime()).as("the replica caught up within " + DEADLINE).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("the replica caught up within " + DEADLINE)
+                    .isLessThan(deadline);
             Thread.sleep(20);
         }
         replica.signal("STOP");
@@ -78,7 +80,9 @@ class RedisLaggingPromotionTest {
         }
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (!"master".equals(info(replica).getProperty("role"))) {
-            assertThat(System.nanoTime()).as("the replica became master within " + DEADLINE).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("the replica became master within " + DEADLINE)
+                    .isLessThan(deadline);
             Thread.sleep(20);
         }
     }
@@ -138,34 +142,44 @@ class RedisLaggingPromotionTest {
         assertThat(newcomer.isGranted()).isFalse();
         // Counted from the promoted server's start, which a busy machine may have reached seconds before this call:
         // still well beyond one lease and its reuse delay.
-        assertThat(newcomer.retryAfterMillis()).isBetween(ttl.toMillis() + reuseDelay.toMillis() + 1000,
-                2 * ttl.toMillis() + reuseDelay.toMillis());
+        assertThat(newcomer.retryAfterMillis())
+                .isBetween(ttl.toMillis() + reuseDelay.toMillis() + 1000, 2 * ttl.toMillis() + reuseDelay.toMillis());
         // The holder whose acquisition was lost renews: it takes its id back, as after a restart.
-        assertThat(onPromoted.renew(second.workerId(), "second", ttl, reuseDelay, 0, true)).isTrue();
+        assertThat(onPromoted.renew(second.workerId(), "second", ttl, reuseDelay, 0, true))
+                .isTrue();
         Acquisition later = awaitGranted(onPromoted, "newcomer", ttl, reuseDelay);
-        assertThat(Duration.ofNanos(System.nanoTime() - seen)).isGreaterThanOrEqualTo(ttl.multipliedBy(2)
-                .plus(reuseDelay).minusMillis(1000));
+        assertThat(Duration.ofNanos(System.nanoTime() - seen))
+                .isGreaterThanOrEqualTo(ttl.multipliedBy(2).plus(reuseDelay).minusMillis(1000));
         // The first holder never renewed, so its id is free by now; the second renewed on the promoted master.
         assertThat(later.workerId()).isNotEqualTo(second.workerId());
     }
 
-    private static Acquisition awaitGranted(RedisWorkerIdLeaseStore store, String owner, Duration ttl,
-            Duration reuseDelay) throws InterruptedException {
+    private static Acquisition awaitGranted(
+            RedisWorkerIdLeaseStore store, String owner, Duration ttl, Duration reuseDelay)
+            throws InterruptedException {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (true) {
             Acquisition acquisition = store.acquire(owner, 1023, ttl, reuseDelay);
             if (acquisition.isGranted()) {
                 return acquisition;
             }
-            assertThat(System.nanoTime()).as(owner + " got a worker id within " + DEADLINE).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as(owner + " got a worker id within " + DEADLINE)
+                    .isLessThan(deadline);
             Thread.sleep(Math.max(10, Math.min(500, acquisition.retryAfterMillis())));
         }
     }
 
     @Test
     void readableIdsOfThePromotedReplicaDifferFromEveryOneTheOldMasterGave() throws Exception {
-        BucketedRedisSequence onMaster = new BucketedRedisSequence(executor(master), "lag:", 2, 9,
-                java.time.ZoneOffset.UTC, Duration.ofSeconds(1), dev.idgen.core.TimeSource.system());
+        BucketedRedisSequence onMaster = new BucketedRedisSequence(
+                executor(master),
+                "lag:",
+                2,
+                9,
+                java.time.ZoneOffset.UTC,
+                Duration.ofSeconds(1),
+                dev.idgen.core.TimeSource.system());
         java.util.Set<String> handedOut = new java.util.HashSet<>();
         for (int i = 0; i < 200; i++) {
             assertThat(handedOut.add(onMaster.nextReadableId("T"))).isTrue();
@@ -175,10 +189,18 @@ class RedisLaggingPromotionTest {
             assertThat(handedOut.add(onMaster.nextReadableId("T"))).isTrue();
         }
         promoteTheLaggingReplica();
-        java.time.Instant lastOld = handedOut.stream().map(id -> onMaster.decodeReadable(id).timestamp())
-                .max(java.util.Comparator.naturalOrder()).orElseThrow();
-        BucketedRedisSequence onPromoted = new BucketedRedisSequence(executor(replica), "lag:", 2, 9,
-                java.time.ZoneOffset.UTC, Duration.ofSeconds(1), dev.idgen.core.TimeSource.system());
+        java.time.Instant lastOld = handedOut.stream()
+                .map(id -> onMaster.decodeReadable(id).timestamp())
+                .max(java.util.Comparator.naturalOrder())
+                .orElseThrow();
+        BucketedRedisSequence onPromoted = new BucketedRedisSequence(
+                executor(replica),
+                "lag:",
+                2,
+                9,
+                java.time.ZoneOffset.UTC,
+                Duration.ofSeconds(1),
+                dev.idgen.core.TimeSource.system());
         String first = onPromoted.nextReadableId("T");
         // Both buckets were found written under the old master and fenced: the new IDs start past the fence.
         assertThat(onPromoted.failovers()).isEqualTo(2);

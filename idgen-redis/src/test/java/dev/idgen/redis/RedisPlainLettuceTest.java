@@ -54,8 +54,8 @@ class RedisPlainLettuceTest {
         Backends(RedisScriptExecutor redis) {
             counter = new RedisWindowedCounter(redis, database, prefix, 1000);
             ids = new RedisIdService(counter);
-            readable = new BucketedRedisSequence(redis, prefix, 16, 99, ZoneOffset.UTC, Duration.ofSeconds(5),
-                    TimeSource.system());
+            readable = new BucketedRedisSequence(
+                    redis, prefix, 16, 99, ZoneOffset.UTC, Duration.ofSeconds(5), TimeSource.system());
             leases = new RedisWorkerIdLeaseStore(redis, prefix);
         }
 
@@ -78,8 +78,10 @@ class RedisPlainLettuceTest {
             Acquisition first = awaitGranted("plain-1");
             Acquisition second = awaitGranted("plain-2");
             assertThat(second.workerId()).isNotEqualTo(first.workerId());
-            assertThat(leases.renew(first.workerId(), "plain-1", TTL, REUSE_DELAY, 0, true)).isTrue();
-            assertThat(leases.renew(first.workerId(), "plain-2", TTL, REUSE_DELAY, 0, true)).as("not its owner")
+            assertThat(leases.renew(first.workerId(), "plain-1", TTL, REUSE_DELAY, 0, true))
+                    .isTrue();
+            assertThat(leases.renew(first.workerId(), "plain-2", TTL, REUSE_DELAY, 0, true))
+                    .as("not its owner")
                     .isFalse();
             leases.release(second.workerId(), "plain-2", 0);
         }
@@ -92,7 +94,9 @@ class RedisPlainLettuceTest {
                 if (acquisition.isGranted()) {
                     return acquisition;
                 }
-                assertThat(System.nanoTime()).as(owner + " got a worker id within " + DEADLINE).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as(owner + " got a worker id within " + DEADLINE)
+                        .isLessThan(deadline);
                 Thread.sleep(Math.max(10, Math.min(500, acquisition.retryAfterMillis())));
             }
         }
@@ -106,8 +110,9 @@ class RedisPlainLettuceTest {
             assertThat(redis.topology()).isEqualTo(Topology.STANDALONE);
             assertThat(redis.describe()).isEqualTo("Redis at " + endpoint.host() + ":" + endpoint.port());
             new Backends(redis).drawFromEach();
-            assertThat(redis.probeMasters()).hasSize(1).allSatisfy((node, answer) -> assertThat(answer)
-                    .startsWith("master"));
+            assertThat(redis.probeMasters())
+                    .hasSize(1)
+                    .allSatisfy((node, answer) -> assertThat(answer).startsWith("master"));
             assertThat(redis.reconnects()).isZero();
         } finally {
             RedisTests.deleteKeys(RedisURI.create(endpoint.host(), endpoint.port()), prefix);
@@ -121,10 +126,11 @@ class RedisPlainLettuceTest {
             for (int port : group.sentinelPorts()) {
                 uri.withSentinel("127.0.0.1", port);
             }
-            try (RedisScriptExecutor redis = RedisTests.ready(RedisScriptExecutor.sentinel(uri.build(),
-                    Duration.ofSeconds(2)))) {
+            try (RedisScriptExecutor redis =
+                    RedisTests.ready(RedisScriptExecutor.sentinel(uri.build(), Duration.ofSeconds(2)))) {
                 assertThat(redis.topology()).isEqualTo(Topology.SENTINEL);
-                assertThat(redis.describe()).startsWith("Redis Sentinel master '" + group.masterName() + "'")
+                assertThat(redis.describe())
+                        .startsWith("Redis Sentinel master '" + group.masterName() + "'")
                         .contains("127.0.0.1:" + group.sentinelPorts().get(0));
                 OwnRedisNode old = group.master();
                 assertThat(redis.probeMasters()).isEqualTo(Map.of("127.0.0.1:" + old.port(), "master, 2 replicas"));
@@ -136,16 +142,21 @@ class RedisPlainLettuceTest {
                 OwnRedisNode promoted = group.awaitNewMaster(old, DEADLINE);
                 // No command runs meanwhile, so no error can prompt the reconnect: only the sentinel watch can.
                 awaitTrue(() -> redis.reconnects() > 0, "the executor dropped the old master's connection");
-                awaitTrue(() -> redis.probeMasters().containsKey("127.0.0.1:" + promoted.port()),
+                awaitTrue(
+                        () -> redis.probeMasters().containsKey("127.0.0.1:" + promoted.port()),
                         "the executor on the new master " + promoted);
 
                 long next = retryWithin(() -> backends.ids.nextId("orders"));
-                assertThat(next).as("a fresh window: the old one was installed under the old master")
+                assertThat(next)
+                        .as("a fresh window: the old one was installed under the old master")
                         .isGreaterThan(1000);
                 assertThat(backends.counter.failovers()).isEqualTo(1);
                 String readableId = retryWithin(() -> backends.readable.nextReadableId("ORD"));
-                assertThat(backends.readableIds.add(readableId)).as("%s handed out twice", readableId).isTrue();
-                assertThat(backends.readable.failovers()).as("buckets found written under the old master")
+                assertThat(backends.readableIds.add(readableId))
+                        .as("%s handed out twice", readableId)
+                        .isTrue();
+                assertThat(backends.readable.failovers())
+                        .as("buckets found written under the old master")
                         .isPositive();
             }
         }
@@ -154,16 +165,18 @@ class RedisPlainLettuceTest {
     @Test
     void everyBackendOnAClusterAndTheExecutorFollowsAFailover() throws Exception {
         try (OwnRedisCluster cluster = OwnRedisCluster.start()) {
-            List<RedisURI> seeds = cluster.nodes().stream().map(node -> RedisURI.create("127.0.0.1", node.port()))
+            List<RedisURI> seeds = cluster.nodes().stream()
+                    .map(node -> RedisURI.create("127.0.0.1", node.port()))
                     .toList();
-            try (RedisScriptExecutor redis = RedisTests.ready(RedisScriptExecutor.cluster(seeds,
-                    Duration.ofSeconds(2)))) {
+            try (RedisScriptExecutor redis =
+                    RedisTests.ready(RedisScriptExecutor.cluster(seeds, Duration.ofSeconds(2)))) {
                 assertThat(redis.topology()).isEqualTo(Topology.CLUSTER);
                 assertThat(redis.describe()).startsWith("Redis Cluster (seed nodes 127.0.0.1:");
                 Backends backends = new Backends(redis);
                 backends.drawFromEach();
-                assertThat(redis.probeMasters()).hasSize(3).allSatisfy((node, answer) -> assertThat(answer)
-                        .isEqualTo("master, 1 replicas"));
+                assertThat(redis.probeMasters())
+                        .hasSize(3)
+                        .allSatisfy((node, answer) -> assertThat(answer).isEqualTo("master, 1 replicas"));
 
                 OwnRedisNode old = cluster.masterForKey(prefix + "{orders}");
                 OwnRedisNode replica = cluster.replicaOf(old);
@@ -172,12 +185,15 @@ class RedisPlainLettuceTest {
                 cluster.awaitMasterForKey(prefix + "{orders}", old, DEADLINE);
 
                 long next = retryWithin(() -> backends.ids.nextId("orders"));
-                assertThat(next).as("a fresh window: the old one was installed under the old master")
+                assertThat(next)
+                        .as("a fresh window: the old one was installed under the old master")
                         .isGreaterThan(1000);
                 assertThat(backends.counter.failovers()).isEqualTo(1);
                 for (int i = 0; i < 100; i++) {
                     String readableId = retryWithin(() -> backends.readable.nextReadableId("ORD"));
-                    assertThat(backends.readableIds.add(readableId)).as("%s handed out twice", readableId).isTrue();
+                    assertThat(backends.readableIds.add(readableId))
+                            .as("%s handed out twice", readableId)
+                            .isTrue();
                 }
             }
         }
@@ -185,20 +201,28 @@ class RedisPlainLettuceTest {
 
     @Test
     void badArgumentsNameThemselves() {
-        RedisURI sentinelUri = RedisURI.Builder.sentinel("127.0.0.1", 26379, "m").build();
+        RedisURI sentinelUri =
+                RedisURI.Builder.sentinel("127.0.0.1", 26379, "m").build();
         assertThatThrownBy(() -> RedisScriptExecutor.standalone(null, Duration.ofSeconds(1)))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("uri must");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("uri must");
         assertThatThrownBy(() -> RedisScriptExecutor.standalone(sentinelUri, Duration.ofSeconds(1)))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("use sentinel(");
-        assertThatThrownBy(() -> RedisScriptExecutor.sentinel(RedisURI.create("127.0.0.1", 6379),
-                Duration.ofSeconds(1))).isInstanceOf(InvalidArgumentException.class)
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("use sentinel(");
+        assertThatThrownBy(
+                        () -> RedisScriptExecutor.sentinel(RedisURI.create("127.0.0.1", 6379), Duration.ofSeconds(1)))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("uri must name the sentinels");
         assertThatThrownBy(() -> RedisScriptExecutor.cluster(List.of(), Duration.ofSeconds(1)))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("seedNodes must")
-                .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("seedNodes"));
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("seedNodes must")
+                .satisfies(e ->
+                        assertThat(((InvalidArgumentException) e).argument()).isEqualTo("seedNodes"));
         assertThatThrownBy(() -> RedisScriptExecutor.standalone(RedisURI.create("127.0.0.1", 6379), Duration.ZERO))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("timeout must")
-                .satisfies(e -> assertThat(((InvalidArgumentException) e).argument()).isEqualTo("timeout"));
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("timeout must")
+                .satisfies(e ->
+                        assertThat(((InvalidArgumentException) e).argument()).isEqualTo("timeout"));
     }
 
     private static void awaitTrue(Supplier<Boolean> condition, String what) throws InterruptedException {
@@ -216,7 +240,8 @@ class RedisPlainLettuceTest {
             try {
                 return call.get();
             } catch (StoreUnavailableException e) {
-                assertThat(System.nanoTime()).as("an answer within " + DEADLINE + "; last: " + e.getMessage())
+                assertThat(System.nanoTime())
+                        .as("an answer within " + DEADLINE + "; last: " + e.getMessage())
                         .isLessThan(deadline);
                 Thread.sleep(50);
             }

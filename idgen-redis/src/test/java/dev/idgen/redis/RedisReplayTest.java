@@ -70,13 +70,15 @@ class RedisReplayTest {
 
     @Test
     void ownClientReplayOnARestartedEmptyNodeRepeatsNothing() throws Exception {
-        scenario(port -> RedisScriptExecutor.standalone(RedisURI.create("redis://127.0.0.1:" + port), P1_TIMEOUT),
+        scenario(
+                port -> RedisScriptExecutor.standalone(RedisURI.create("redis://127.0.0.1:" + port), P1_TIMEOUT),
                 Disruption.RESTART_EMPTY);
     }
 
     @Test
     void ownClientReplayOnAnotherNodeRepeatsNothing() throws Exception {
-        scenario(port -> RedisScriptExecutor.standalone(RedisURI.create("redis://127.0.0.1:" + port), P1_TIMEOUT),
+        scenario(
+                port -> RedisScriptExecutor.standalone(RedisURI.create("redis://127.0.0.1:" + port), P1_TIMEOUT),
                 Disruption.OTHER_NODE);
     }
 
@@ -94,16 +96,16 @@ class RedisReplayTest {
     private RedisScriptExecutor springExecutor(int port) {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
                 new RedisStandaloneConfiguration("127.0.0.1", port),
-                LettuceClientConfiguration.builder().commandTimeout(P1_TIMEOUT.multipliedBy(2)).build());
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(P1_TIMEOUT.multipliedBy(2))
+                        .build());
         factory.afterPropertiesSet();
         factory.start();
         closing(factory::destroy);
-        return new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), P1_TIMEOUT,
-                new RedisRoundTrips());
+        return new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), P1_TIMEOUT, new RedisRoundTrips());
     }
 
-    private void scenario(Function<Integer, RedisScriptExecutor> p1Executor, Disruption disruption)
-            throws Exception {
+    private void scenario(Function<Integer, RedisScriptExecutor> p1Executor, Disruption disruption) throws Exception {
         OwnRedis a = closing(OwnRedis.start());
         OwnRedis b = closing(OwnRedis.start());
         ReplayingProxy proxy = closing(ReplayingProxy.to(a.port()));
@@ -111,14 +113,14 @@ class RedisReplayTest {
         loadScripts(b.uri());
         InMemorySegmentStore database = new InMemorySegmentStore(0, Duration.ZERO);
         RedisScriptExecutor e1 = closing(RedisTests.ready(p1Executor.apply(proxy.port())));
-        RedisScriptExecutor e2 = closing(RedisTests.ready(
-                RedisScriptExecutor.standalone(RedisURI.create(a.uri()), Duration.ofSeconds(5))));
+        RedisScriptExecutor e2 = closing(
+                RedisTests.ready(RedisScriptExecutor.standalone(RedisURI.create(a.uri()), Duration.ofSeconds(5))));
         RedisWindowedCounter p1 = new RedisWindowedCounter(e1, database, "replay:", 1000);
         RedisWindowedCounter p2 = new RedisWindowedCounter(e2, database, "replay:", 1000);
 
         // 1. P1's install runs on A; its reply is lost, the connection held.
-        CompletableFuture<Void> swallowed = proxy
-                .swallowNextReplyTo(RedisWindowedCounter.INSTALL.sha1().getBytes(StandardCharsets.US_ASCII));
+        CompletableFuture<Void> swallowed =
+                proxy.swallowNextReplyTo(RedisWindowedCounter.INSTALL.sha1().getBytes(StandardCharsets.US_ASCII));
         CompletableFuture<Long> p1First = CompletableFuture.supplyAsync(() -> p1.increment("orders", 1));
         swallowed.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
 
@@ -147,7 +149,8 @@ class RedisReplayTest {
             assertThat(e.getCause()).isInstanceOf(IdGenerationException.class);
         }
         if (first != null) {
-            assertThat(issued).as("P1's first value after the replay (%s) repeats one of P2's", first)
+            assertThat(issued)
+                    .as("P1's first value after the replay (%s) repeats one of P2's", first)
                     .doesNotContain(first);
             issued.add(first);
         }
@@ -157,10 +160,14 @@ class RedisReplayTest {
         List<Long> p2After = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             long value = awaitValue(() -> p1.increment("orders", 1));
-            assertThat(issued.add(value)).as("P1's %s repeats; issued %s", value, issued).isTrue();
+            assertThat(issued.add(value))
+                    .as("P1's %s repeats; issued %s", value, issued)
+                    .isTrue();
             p1After.add(value);
             value = awaitValue(() -> p2.increment("orders", 1));
-            assertThat(issued.add(value)).as("P2's %s repeats; issued %s", value, issued).isTrue();
+            assertThat(issued.add(value))
+                    .as("P2's %s repeats; issued %s", value, issued)
+                    .isTrue();
             p2After.add(value);
         }
         System.out.println("replay " + disruption + ": P2 took 1, 2, 3; P1's replayed call answered " + first
@@ -174,17 +181,18 @@ class RedisReplayTest {
      */
     @Test
     void replayOnThePromotedReplicaAfterASentinelFailoverRepeatsNothing() throws Exception {
-        dev.idgen.test.services.OwnRedisSentinelGroup group = closing(
-                dev.idgen.test.services.OwnRedisSentinelGroup.start());
+        dev.idgen.test.services.OwnRedisSentinelGroup group =
+                closing(dev.idgen.test.services.OwnRedisSentinelGroup.start());
         dev.idgen.test.services.OwnRedisNode master = group.master();
         ReplayingProxy proxy = closing(ReplayingProxy.to(master.port()));
         loadScripts("redis://127.0.0.1:" + master.port());
         InMemorySegmentStore database = new InMemorySegmentStore(0, Duration.ZERO);
-        RedisScriptExecutor e1 = closing(RedisTests.ready(
-                RedisScriptExecutor.standalone(RedisURI.create(proxy.uri()), P1_TIMEOUT)));
+        RedisScriptExecutor e1 =
+                closing(RedisTests.ready(RedisScriptExecutor.standalone(RedisURI.create(proxy.uri()), P1_TIMEOUT)));
         RedisScriptExecutor e2 = closing(RedisTests.ready(new RedisScriptExecutor(
                 new SpringLettuceConnectionSource(group.connectionFactory(Duration.ofSeconds(5))),
-                Duration.ofSeconds(5), new RedisRoundTrips())));
+                Duration.ofSeconds(5),
+                new RedisRoundTrips())));
         RedisWindowedCounter p1 = new RedisWindowedCounter(e1, database, "replay:", 1000);
         RedisWindowedCounter p2 = new RedisWindowedCounter(e2, database, "replay:", 1000);
         List<dev.idgen.test.services.OwnRedisNode> replicas = group.replicas();
@@ -195,8 +203,8 @@ class RedisReplayTest {
         // them (data already in a socket would still arrive after they resume).
         master.call("CLIENT", "KILL", "TYPE", "replica");
         try {
-            CompletableFuture<Void> swallowed = proxy
-                    .swallowNextReplyTo(RedisWindowedCounter.INSTALL.sha1().getBytes(StandardCharsets.US_ASCII));
+            CompletableFuture<Void> swallowed =
+                    proxy.swallowNextReplyTo(RedisWindowedCounter.INSTALL.sha1().getBytes(StandardCharsets.US_ASCII));
             CompletableFuture<Long> p1First = CompletableFuture.supplyAsync(() -> p1.increment("orders", 1));
             swallowed.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
             Set<Long> issued = new HashSet<>();
@@ -219,7 +227,8 @@ class RedisReplayTest {
                 assertThat(e.getCause()).isInstanceOf(IdGenerationException.class);
             }
             if (first != null) {
-                assertThat(issued).as("P1's first value after the replay (%s) repeats one of P2's", first)
+                assertThat(issued)
+                        .as("P1's first value after the replay (%s) repeats one of P2's", first)
                         .doesNotContain(first);
                 issued.add(first);
             }
@@ -227,10 +236,14 @@ class RedisReplayTest {
             List<Long> p2After = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 long value = awaitValue(() -> p1.increment("orders", 1));
-                assertThat(issued.add(value)).as("P1's %s repeats; issued %s", value, issued).isTrue();
+                assertThat(issued.add(value))
+                        .as("P1's %s repeats; issued %s", value, issued)
+                        .isTrue();
                 p1After.add(value);
                 value = awaitValue(() -> p2.increment("orders", 1));
-                assertThat(issued.add(value)).as("P2's %s repeats; issued %s", value, issued).isTrue();
+                assertThat(issued.add(value))
+                        .as("P2's %s repeats; issued %s", value, issued)
+                        .isTrue();
                 p2After.add(value);
             }
             System.out.println("replay SENTINEL_FAILOVER: P2 took 1, 2, 3; P1's replayed call answered " + first

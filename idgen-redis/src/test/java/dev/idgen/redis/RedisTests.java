@@ -5,8 +5,7 @@ package dev.idgen.redis;
  */
 final class RedisTests {
 
-    private RedisTests() {
-    }
+    private RedisTests() {}
 
     /**
      * Waits, generously, for {@code executor}'s first connection: on a loaded machine a JVM's first Lettuce

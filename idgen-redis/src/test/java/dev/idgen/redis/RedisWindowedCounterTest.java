@@ -36,8 +36,8 @@ class RedisWindowedCounterTest {
     private static final Duration ROOM = Duration.ofSeconds(10);
 
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
-    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
-            TestServices.redis().port());
+    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(
+            TestServices.redis().host(), TestServices.redis().port());
     private final RedisScriptExecutor redis = RedisTests.ready(new RedisScriptExecutor(
             new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips()));
     private final InMemorySegmentStore database = new InMemorySegmentStore(0, Duration.ZERO);
@@ -81,7 +81,9 @@ class RedisWindowedCounterTest {
         assertThat(counter.increment("orders", 60)).isEqualTo(60);
         long last = counter.increment("orders", 60);
         assertThat(last - 60).as("the rest of the first window is skipped").isGreaterThanOrEqualTo(100);
-        assertThat(counter.increment("big", 500)).as("a window at least as large as the batch").isEqualTo(500);
+        assertThat(counter.increment("big", 500))
+                .as("a window at least as large as the batch")
+                .isEqualTo(500);
     }
 
     @Test
@@ -133,17 +135,33 @@ class RedisWindowedCounterTest {
     void anOlderWindowIsNeverInstalledOverALaterOne() {
         RedisWindowedCounter counter = counter(100);
         counter.increment("orders", 1);
-        byte[][] keys = { (prefix + "{orders}").getBytes(StandardCharsets.UTF_8),
-                (prefix + "{orders}:window").getBytes(StandardCharsets.UTF_8) };
+        byte[][] keys = {
+            (prefix + "{orders}").getBytes(StandardCharsets.UTF_8),
+            (prefix + "{orders}:window").getBytes(StandardCharsets.UTF_8)
+        };
         List<Object> state = redis.evalList(RedisWindowedCounter.STATE, keys);
-        long installed = redis.evalLong(RedisWindowedCounter.INSTALL, keys, "0".getBytes(), "50".getBytes(),
-                "1".getBytes(), "0".getBytes(), (byte[]) state.get(0), "1".getBytes());
+        long installed = redis.evalLong(
+                RedisWindowedCounter.INSTALL,
+                keys,
+                "0".getBytes(),
+                "50".getBytes(),
+                "1".getBytes(),
+                "0".getBytes(),
+                (byte[]) state.get(0),
+                "1".getBytes());
         assertThat(installed).isZero();
         // The same install under a replication id this node does not have (another node, or this one before a
         // restart): refused, whatever the window.
-        assertThat(redis.evalLong(RedisWindowedCounter.INSTALL, keys, "1000".getBytes(), "2000".getBytes(),
-                "1".getBytes(), "0".getBytes(), "0000000000000000000000000000000000000000".getBytes(),
-                "1".getBytes())).isEqualTo(-1);
+        assertThat(redis.evalLong(
+                        RedisWindowedCounter.INSTALL,
+                        keys,
+                        "1000".getBytes(),
+                        "2000".getBytes(),
+                        "1".getBytes(),
+                        "0".getBytes(),
+                        "0000000000000000000000000000000000000000".getBytes(),
+                        "1".getBytes()))
+                .isEqualTo(-1);
         assertThat(counter.increment("orders", 1)).isEqualTo(2);
     }
 
@@ -165,24 +183,31 @@ class RedisWindowedCounterTest {
             // Lettuce's own timeouts a minute long: only the executor's 300 ms can end these calls in the bound below.
             LettuceConnectionFactory silentFactory = new LettuceConnectionFactory(
                     new RedisStandaloneConfiguration("127.0.0.1", silent.getLocalPort()),
-                    LettuceClientConfiguration.builder().commandTimeout(Duration.ofMinutes(1))
-                            .clientOptions(ClientOptions.builder().socketOptions(SocketOptions.builder()
-                                    .connectTimeout(Duration.ofMinutes(1)).build()).build())
+                    LettuceClientConfiguration.builder()
+                            .commandTimeout(Duration.ofMinutes(1))
+                            .clientOptions(ClientOptions.builder()
+                                    .socketOptions(SocketOptions.builder()
+                                            .connectTimeout(Duration.ofMinutes(1))
+                                            .build())
+                                    .build())
                             .build());
             silentFactory.afterPropertiesSet();
             silentFactory.start();
             try {
                 Duration timeout = Duration.ofMillis(300);
-                RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(silentFactory),
-                        timeout, new RedisRoundTrips());
+                RedisScriptExecutor executor = new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(silentFactory), timeout, new RedisRoundTrips());
                 RedisWindowedCounter counter = new RedisWindowedCounter(executor, database, prefix, 100);
                 long started = System.nanoTime();
-                assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
+                assertThatThrownBy(() -> counter.increment("orders", 1))
+                        .isInstanceOf(RedisUnavailableException.class)
                         .hasMessageContaining("within PT0.3S (idgen.redis.timeout)");
-                assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
+                assertThatThrownBy(() -> counter.increment("orders", 1))
+                        .isInstanceOf(RedisUnavailableException.class)
                         .hasMessageContaining("within PT0.3S (idgen.redis.timeout)");
                 // Two timeouts, plus room for a loaded machine; a call that waited for Lettuce would take a minute.
-                assertThat(Duration.ofNanos(System.nanoTime() - started)).as("two calls against a silent Redis")
+                assertThat(Duration.ofNanos(System.nanoTime() - started))
+                        .as("two calls against a silent Redis")
                         .isLessThan(timeout.multipliedBy(2).plus(ROOM));
             } finally {
                 silentFactory.destroy();
@@ -202,15 +227,20 @@ class RedisWindowedCounterTest {
         LettuceConnectionFactory downFactory = OwnRedis.connectionFactory("127.0.0.1", port);
         try {
             Duration timeout = Duration.ofMillis(500);
-            RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(
-                    new SpringLettuceConnectionSource(downFactory), timeout, new RedisRoundTrips()),
-                    database, prefix, 100);
+            RedisWindowedCounter counter = new RedisWindowedCounter(
+                    new RedisScriptExecutor(
+                            new SpringLettuceConnectionSource(downFactory), timeout, new RedisRoundTrips()),
+                    database,
+                    prefix,
+                    100);
             long started = System.nanoTime();
-            assertThatThrownBy(() -> counter.increment("orders", 1)).isInstanceOf(RedisUnavailableException.class)
+            assertThatThrownBy(() -> counter.increment("orders", 1))
+                    .isInstanceOf(RedisUnavailableException.class)
                     .hasMessageContaining("127.0.0.1:" + port);
             // A refused connection is an answer: the call fails within the timeout (plus room for a loaded machine),
             // where a client that retried the connection until it came up would hang.
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("a call against a Redis that is down")
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("a call against a Redis that is down")
                     .isLessThan(timeout.plus(ROOM));
         } finally {
             downFactory.destroy();
@@ -224,11 +254,18 @@ class RedisWindowedCounterTest {
             LettuceConnectionFactory ownFactory = own.connectionFactory();
             try (var connection = ownFactory.getConnection()) {
                 connection.serverCommands().setConfig("save", "60 1");
-                RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(
-                        new SpringLettuceConnectionSource(ownFactory), Duration.ofSeconds(1), new RedisRoundTrips()),
-                        database, prefix, 100);
-                assertThatThrownBy(counter::verifyPersistence).isInstanceOf(IllegalStateException.class)
-                        .hasMessageContaining("save='60 1'").hasMessageContaining("idgen.redis.verify-persistence");
+                RedisWindowedCounter counter = new RedisWindowedCounter(
+                        new RedisScriptExecutor(
+                                new SpringLettuceConnectionSource(ownFactory),
+                                Duration.ofSeconds(1),
+                                new RedisRoundTrips()),
+                        database,
+                        prefix,
+                        100);
+                assertThatThrownBy(counter::verifyPersistence)
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("save='60 1'")
+                        .hasMessageContaining("idgen.redis.verify-persistence");
                 connection.serverCommands().setConfig("appendonly", "yes");
                 connection.serverCommands().setConfig("appendfsync", "always");
                 counter.verifyPersistence();
@@ -243,10 +280,16 @@ class RedisWindowedCounterTest {
         try (OwnRedis own = OwnRedis.start("--rename-command", "CONFIG", "")) {
             LettuceConnectionFactory ownFactory = own.connectionFactory();
             try {
-                RedisWindowedCounter counter = new RedisWindowedCounter(new RedisScriptExecutor(
-                        new SpringLettuceConnectionSource(ownFactory), Duration.ofSeconds(1), new RedisRoundTrips()),
-                        database, prefix, 100);
-                assertThatThrownBy(counter::verifyPersistence).isInstanceOf(IllegalStateException.class)
+                RedisWindowedCounter counter = new RedisWindowedCounter(
+                        new RedisScriptExecutor(
+                                new SpringLettuceConnectionSource(ownFactory),
+                                Duration.ofSeconds(1),
+                                new RedisRoundTrips()),
+                        database,
+                        prefix,
+                        100);
+                assertThatThrownBy(counter::verifyPersistence)
+                        .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("idgen.redis.verify-persistence=false")
                         .satisfies(e -> assertThat(RedisWindowedCounter.isUnreachable((IllegalStateException) e))
                                 .isFalse());
@@ -269,21 +312,26 @@ class RedisWindowedCounterTest {
             LettuceConnectionFactory shortTimeouts = new LettuceConnectionFactory(
                     new org.springframework.data.redis.connection.RedisStandaloneConfiguration("127.0.0.1", own.port()),
                     org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.builder()
-                            .commandTimeout(Duration.ofMillis(200)).build());
+                            .commandTimeout(Duration.ofMillis(200))
+                            .build());
             shortTimeouts.afterPropertiesSet();
             shortTimeouts.start();
             try {
-                RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(shortTimeouts),
-                        Duration.ofSeconds(30), new RedisRoundTrips());
+                RedisScriptExecutor executor = new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(shortTimeouts),
+                        Duration.ofSeconds(30),
+                        new RedisRoundTrips());
                 assertThat(executor.awaitReady(Duration.ofSeconds(60))).isTrue();
                 RedisWindowedCounter counter = new RedisWindowedCounter(executor, database, prefix, 100);
                 own.signal("STOP");
                 try {
-                    assertThatThrownBy(counter::verifyPersistence).isInstanceOf(IllegalStateException.class)
-                            .satisfies(e -> assertThat(e.getCause()).hasRootCauseInstanceOf(
-                                    io.lettuce.core.RedisCommandTimeoutException.class))
+                    assertThatThrownBy(counter::verifyPersistence)
+                            .isInstanceOf(IllegalStateException.class)
+                            .satisfies(e -> assertThat(e.getCause())
+                                    .hasRootCauseInstanceOf(io.lettuce.core.RedisCommandTimeoutException.class))
                             .satisfies(e -> assertThat(RedisWindowedCounter.isUnreachable((IllegalStateException) e))
-                                    .as("a timeout is no refusal").isTrue());
+                                    .as("a timeout is no refusal")
+                                    .isTrue());
                 } finally {
                     own.signal("CONT");
                 }
@@ -302,20 +350,26 @@ class RedisWindowedCounterTest {
                 .isInstanceOf(dev.idgen.core.NameLimitExceededException.class)
                 .hasMessageContaining("limit of 2 names");
         assertThat(counter.nameCount()).isEqualTo(2);
-        assertThat(database.allocations()).as("no window reserved for the refused name").isEqualTo(2);
+        assertThat(database.allocations())
+                .as("no window reserved for the refused name")
+                .isEqualTo(2);
         assertThat(counter.increment("orders", 1)).isEqualTo(2);
     }
 
     @Test
     void badArgumentsNameThemselves() {
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, "bad{prefix}", 100))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("prefix must be");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("prefix must be");
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, prefix, 0))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("windowSize must be");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("windowSize must be");
         assertThatThrownBy(() -> new RedisWindowedCounter(redis, database, prefix, 100, 0))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("maxNames must be");
-        assertThatThrownBy(() -> new RedisScriptExecutor(new SpringLettuceConnectionSource(factory), Duration.ZERO,
-                new RedisRoundTrips())).isInstanceOf(InvalidArgumentException.class)
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("maxNames must be");
+        assertThatThrownBy(() -> new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(factory), Duration.ZERO, new RedisRoundTrips()))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("timeout must be");
     }
 }

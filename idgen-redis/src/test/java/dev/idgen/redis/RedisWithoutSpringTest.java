@@ -87,15 +87,18 @@ class RedisWithoutSpringTest {
     @Test
     void thePlainLettuceExecutorAndEveryBackendRunWithoutLoadingASpringClass() throws Exception {
         assertThat(Class.forName("org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory"))
-                .as("Spring is on the test class path, so only the loader keeps it away").isNotNull();
+                .as("Spring is on the test class path, so only the loader keeps it away")
+                .isNotNull();
         String prefix = "ns" + UUID.randomUUID().toString().substring(0, 8) + ":";
         TestServices.RedisEndpoint endpoint = TestServices.redis();
         try (SpringHidingClassLoader loader = new SpringHidingClassLoader(classPathWithoutSpring())) {
             Class<?> run = Class.forName(WithoutSpringRun.class.getName(), true, loader);
-            assertThat(run.getClassLoader()).as("loaded apart from the test's own classes").isSameAs(loader);
+            assertThat(run.getClassLoader())
+                    .as("loaded apart from the test's own classes")
+                    .isSameAs(loader);
             @SuppressWarnings("unchecked")
-            BiFunction<String, String, List<String>> plain = (BiFunction<String, String, List<String>>) run
-                    .getConstructor().newInstance();
+            BiFunction<String, String, List<String>> plain = (BiFunction<String, String, List<String>>)
+                    run.getConstructor().newInstance();
 
             // The loader is the context class loader too, as for an application a container runs in a loader of
             // its own: Lettuce looks some classes up through it (its JFR events).
@@ -112,17 +115,21 @@ class RedisWithoutSpringTest {
             assertThat(drawn.subList(0, 3)).containsExactly("1", "2", "ORD");
             assertThat(Long.parseLong(drawn.get(3))).as("a worker id").isBetween(0L, 1023L);
             // Reflection on the executor (as dependency injection does) must not need Spring either.
-            assertThat(Class.forName(RedisScriptExecutor.class.getName(), false, loader).getDeclaredMethods())
+            assertThat(Class.forName(RedisScriptExecutor.class.getName(), false, loader)
+                            .getDeclaredMethods())
                     .isNotEmpty();
-            assertThat(Class.forName(RedisScriptExecutor.class.getName(), false, loader).getDeclaredConstructors())
+            assertThat(Class.forName(RedisScriptExecutor.class.getName(), false, loader)
+                            .getDeclaredConstructors())
                     .isNotEmpty();
-            assertThat(loader.refused).as("Spring classes and resources asked for").isEmpty();
+            assertThat(loader.refused)
+                    .as("Spring classes and resources asked for")
+                    .isEmpty();
 
             // The loader does keep Spring away: the Spring adapter cannot be reflected on in it.
             Class<?> adapter = Class.forName(SpringLettuceConnectionSource.class.getName(), false, loader);
             assertThatThrownBy(adapter::getConstructors).isInstanceOf(NoClassDefFoundError.class);
-            assertThat(loader.refused).contains(
-                    "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory");
+            assertThat(loader.refused)
+                    .contains("org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory");
         } finally {
             RedisTests.deleteKeys(RedisURI.create(endpoint.host(), endpoint.port()), prefix);
         }

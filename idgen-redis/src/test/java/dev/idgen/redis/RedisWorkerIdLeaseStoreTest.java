@@ -21,8 +21,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 class RedisWorkerIdLeaseStoreTest extends WorkerIdLeaseStoreContract {
 
     private final String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + ":";
-    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(TestServices.redis().host(),
-            TestServices.redis().port());
+    private final LettuceConnectionFactory factory = OwnRedis.connectionFactory(
+            TestServices.redis().host(), TestServices.redis().port());
 
     @AfterEach
     void close() {
@@ -34,8 +34,10 @@ class RedisWorkerIdLeaseStoreTest extends WorkerIdLeaseStoreContract {
 
     @Override
     protected WorkerIdLeaseStore store() {
-        return new RedisWorkerIdLeaseStore(RedisTests.ready(new RedisScriptExecutor(
-                new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips())), prefix);
+        return new RedisWorkerIdLeaseStore(
+                RedisTests.ready(new RedisScriptExecutor(
+                        new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips())),
+                prefix);
     }
 
     /**
@@ -53,9 +55,12 @@ class RedisWorkerIdLeaseStoreTest extends WorkerIdLeaseStoreContract {
         Acquisition again = store.acquire("retrying", 1, Duration.ofSeconds(30), Duration.ofSeconds(5));
         assertThat(again.isGranted()).as("the owner's second acquisition").isTrue();
         assertThat(again.workerId()).isZero();
-        assertThat(store.acquire("newcomer", 1, Duration.ofSeconds(30), Duration.ofSeconds(5)).isGranted())
-                .as("a newcomer, with both ids held").isFalse();
-        assertThat(store.renew(0, "retrying", Duration.ofSeconds(30), Duration.ofSeconds(5), 1, true)).isTrue();
+        assertThat(store.acquire("newcomer", 1, Duration.ofSeconds(30), Duration.ofSeconds(5))
+                        .isGranted())
+                .as("a newcomer, with both ids held")
+                .isFalse();
+        assertThat(store.renew(0, "retrying", Duration.ofSeconds(30), Duration.ofSeconds(5), 1, true))
+                .isTrue();
     }
 
     @Override

@@ -126,7 +126,8 @@ final class ReplayingProxy implements AutoCloseable {
         private void clientToServer() {
             byte[] buffer = new byte[64 * 1024];
             byte[] tail = new byte[0];
-            try (InputStream in = client.getInputStream(); OutputStream out = upstream.getOutputStream()) {
+            try (InputStream in = client.getInputStream();
+                    OutputStream out = upstream.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
                     byte[] armed = marker;
@@ -155,7 +156,8 @@ final class ReplayingProxy implements AutoCloseable {
 
         private void serverToClient() {
             byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = upstream.getInputStream(); OutputStream out = client.getOutputStream()) {
+            try (InputStream in = upstream.getInputStream();
+                    OutputStream out = client.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
                     if (swallowing) {

@@ -25,7 +25,8 @@ class SentinelMasterWatchTest {
         try (OwnRedisSentinelGroup group = OwnRedisSentinelGroup.start();
                 RedisScriptExecutor executor = new RedisScriptExecutor(
                         new SpringLettuceConnectionSource(group.connectionFactory(Duration.ofSeconds(2))),
-                        Duration.ofSeconds(2), new RedisRoundTrips())) {
+                        Duration.ofSeconds(2),
+                        new RedisRoundTrips())) {
             assertThat(executor.awaitReady(DEADLINE)).isTrue();
             OwnRedisNode old = group.master();
             assertThat(executor.probeMasters()).isEqualTo(Map.of("127.0.0.1:" + old.port(), "master, 2 replicas"));
@@ -37,12 +38,15 @@ class SentinelMasterWatchTest {
             // No command runs meanwhile, so no error can prompt the reconnect: only the watch can.
             long deadline = System.nanoTime() + DEADLINE.toNanos();
             while (executor.reconnects() == 0) {
-                assertThat(System.nanoTime()).as("reconnected within " + DEADLINE).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("reconnected within " + DEADLINE)
+                        .isLessThan(deadline);
                 Thread.sleep(20);
             }
             Map<String, String> masters = executor.probeMasters();
             while (!masters.containsKey("127.0.0.1:" + promoted.port())) {
-                assertThat(System.nanoTime()).as("on the new master within " + DEADLINE + ": " + masters)
+                assertThat(System.nanoTime())
+                        .as("on the new master within " + DEADLINE + ": " + masters)
                         .isLessThan(deadline);
                 Thread.sleep(100);
                 masters = executor.probeMasters();
@@ -68,20 +72,23 @@ class SentinelMasterWatchTest {
             group.failover();
             OwnRedisNode promoted = group.awaitNewMaster(old, DEADLINE);
 
-            try (RedisScriptExecutor executor = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                    Duration.ofSeconds(2), new RedisRoundTrips())) {
+            try (RedisScriptExecutor executor = new RedisScriptExecutor(
+                    new SpringLettuceConnectionSource(factory), Duration.ofSeconds(2), new RedisRoundTrips())) {
                 assertThat(executor.awaitReady(DEADLINE)).isTrue();
                 // No command of the executor's can fail meanwhile (PING answers on a demoted master): only the watch
                 // can move it.
                 long deadline = System.nanoTime() + DEADLINE.toNanos();
                 while (executor.reconnects() == 0) {
-                    assertThat(System.nanoTime()).as("reconnected within " + DEADLINE + " although the sentinels"
-                            + " named " + promoted + " from the start").isLessThan(deadline);
+                    assertThat(System.nanoTime())
+                            .as("reconnected within " + DEADLINE + " although the sentinels" + " named " + promoted
+                                    + " from the start")
+                            .isLessThan(deadline);
                     Thread.sleep(20);
                 }
                 Map<String, String> masters = executor.probeMasters();
                 while (!masters.containsKey("127.0.0.1:" + promoted.port())) {
-                    assertThat(System.nanoTime()).as("on the new master within " + DEADLINE + ": " + masters)
+                    assertThat(System.nanoTime())
+                            .as("on the new master within " + DEADLINE + ": " + masters)
                             .isLessThan(deadline);
                     Thread.sleep(100);
                     masters = executor.probeMasters();

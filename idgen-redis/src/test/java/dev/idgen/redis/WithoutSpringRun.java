@@ -22,21 +22,21 @@ public final class WithoutSpringRun implements BiFunction<String, String, List<S
      */
     @Override
     public List<String> apply(String redisUri, String prefix) {
-        try (RedisScriptExecutor redis = RedisScriptExecutor.standalone(RedisURI.create(redisUri),
-                Duration.ofSeconds(2))) {
+        try (RedisScriptExecutor redis =
+                RedisScriptExecutor.standalone(RedisURI.create(redisUri), Duration.ofSeconds(2))) {
             if (!redis.awaitReady(Duration.ofSeconds(90))) {
                 redis.ping(); // throws, saying why
                 throw new IllegalStateException(redis.describe() + " did not answer within 90 s");
             }
             List<String> drawn = new ArrayList<>();
-            RedisIdService ids = new RedisIdService(new RedisWindowedCounter(redis,
-                    new InMemorySegmentStore(0, Duration.ZERO), prefix, 1000));
+            RedisIdService ids = new RedisIdService(
+                    new RedisWindowedCounter(redis, new InMemorySegmentStore(0, Duration.ZERO), prefix, 1000));
             drawn.add(Long.toString(ids.nextId("orders")));
             drawn.add(Long.toString(ids.nextId("orders")));
             BucketedRedisSequence readable = new BucketedRedisSequence(redis, prefix);
             drawn.add(readable.decodeReadable(readable.nextReadableId("ORD")).bizCode());
-            Acquisition lease = new RedisWorkerIdLeaseStore(redis, prefix).acquire("without-spring", 1023,
-                    Duration.ofSeconds(2), Duration.ofSeconds(1));
+            Acquisition lease = new RedisWorkerIdLeaseStore(redis, prefix)
+                    .acquire("without-spring", 1023, Duration.ofSeconds(2), Duration.ofSeconds(1));
             drawn.add(Long.toString(lease.workerId()));
             return drawn;
         }

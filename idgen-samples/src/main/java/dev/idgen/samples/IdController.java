@@ -2,13 +2,10 @@ package dev.idgen.samples;
 
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
-import dev.idgen.core.form.IdForm;
-import dev.idgen.core.form.IdForms;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ReadableIdService;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.http.HttpStatus;
-import org.springframework.web.server.ResponseStatusException;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -16,11 +13,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * IDs over HTTP. IDs travel as decimal strings because JavaScript's numbers cannot hold every 64-bit long: the
@@ -57,16 +57,20 @@ class IdController {
     @GetMapping("/readable/decode/{id}")
     Map<String, Object> decodeReadable(@PathVariable String id) {
         Map<String, Object> body = new LinkedHashMap<>();
-        readableIds().decodeReadable(id).toMap().forEach((key, value) -> body.put(key,
-                value instanceof Instant ? value.toString() : value));
+        readableIds()
+                .decodeReadable(id)
+                .toMap()
+                .forEach((key, value) -> body.put(key, value instanceof Instant ? value.toString() : value));
         return body;
     }
 
     private ReadableIdService readableIds() {
         ReadableIdService service = readableIds.getIfAvailable();
         if (service == null) {
-            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "Readable IDs are off: run a redis profile, or set"
-                    + " idgen.redis.buckets.enabled=true with a Redis (spring.data.redis.*)");
+            throw new ResponseStatusException(
+                    HttpStatus.NOT_FOUND,
+                    "Readable IDs are off: run a redis profile, or set"
+                            + " idgen.redis.buckets.enabled=true with a Redis (spring.data.redis.*)");
         }
         return service;
     }
@@ -78,7 +82,9 @@ class IdController {
      * shard-aware generators: the IDs then route with the key.
      */
     @GetMapping("/{name}")
-    List<?> next(@PathVariable String name, @RequestParam(required = false) String count,
+    List<?> next(
+            @PathVariable String name,
+            @RequestParam(required = false) String count,
             @RequestParam(required = false) String shardKey) {
         // No defaultValue: Spring would put it in for an empty count= too, and answer one ID to a malformed request.
         int n = count == null ? 1 : parseCount(count);
@@ -122,8 +128,11 @@ class IdController {
     /** The parts as JSON: the 64-bit {@code id} through {@link IdJson} (a string), times as ISO-8601 strings. */
     private static Map<String, Object> body(Map<String, Object> parts) {
         Map<String, Object> body = new LinkedHashMap<>();
-        parts.forEach((key, value) -> body.put(key, value instanceof Instant ? value.toString()
-                : key.equals("id") && value instanceof Long id ? new IdJson(id) : value));
+        parts.forEach((key, value) -> body.put(
+                key,
+                value instanceof Instant
+                        ? value.toString()
+                        : key.equals("id") && value instanceof Long id ? new IdJson(id) : value));
         return body;
     }
 
@@ -175,8 +184,11 @@ class IdController {
         try {
             return Integer.parseInt(count);
         } catch (NumberFormatException e) {
-            throw new InvalidArgumentException("count", count, "count must be a whole number between 1 and "
-                    + IdService.MAX_BATCH_SIZE + ", but was " + shown(count));
+            throw new InvalidArgumentException(
+                    "count",
+                    count,
+                    "count must be a whole number between 1 and " + IdService.MAX_BATCH_SIZE + ", but was "
+                            + shown(count));
         }
     }
 
@@ -184,8 +196,8 @@ class IdController {
         try {
             return Long.parseLong(id);
         } catch (NumberFormatException e) {
-            throw new InvalidArgumentException("id", id,
-                    "id must be a positive 64-bit decimal number, but was " + shown(id));
+            throw new InvalidArgumentException(
+                    "id", id, "id must be a positive 64-bit decimal number, but was " + shown(id));
         }
     }
 

@@ -11,5 +11,6 @@ import dev.idgen.spring.IdgenId;
  *
  * @param value the ID
  */
-record IdJson(@JsonValue @IdgenId(RoutingIdService.DEFAULT_GENERATOR) long value) {
-}
+record IdJson(
+        @JsonValue @IdgenId(RoutingIdService.DEFAULT_GENERATOR)
+        long value) {}

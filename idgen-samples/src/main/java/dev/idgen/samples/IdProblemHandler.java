@@ -51,8 +51,8 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
      * when it is {@code about:blank}, and would pick {@code application/json} for a client that accepts only that.
      */
     @Override
-    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
-            WebRequest request) {
+    protected ResponseEntity<Object> createResponseEntity(
+            Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         HttpHeaders problemHeaders = HttpHeaders.copyOf(headers);
         if (body instanceof ProblemDetail problem) {
             if (problem.getType() == null) {
@@ -68,13 +68,14 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
      * body as a whole is missing, not JSON or not an object. Spring's own detail would show the handler method.
      */
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         String parameter = "body";
         String detail;
         if (ex.getCause() instanceof StreamReadException syntax) {
             detail = "The request body is not valid JSON: " + shortened(syntax.getOriginalMessage());
-        } else if (ex.getCause() instanceof JacksonException mapping && !mapping.getPath().isEmpty()) {
+        } else if (ex.getCause() instanceof JacksonException mapping
+                && !mapping.getPath().isEmpty()) {
             parameter = fieldPath(mapping);
             detail = parameter + " has the wrong type or form: " + shortened(mapping.getOriginalMessage());
         } else if (ex.getCause() instanceof JacksonException) {
@@ -129,7 +130,8 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
         problem.setTitle("No ID could be issued safely");
         problem.setType(URI.create("https://idgen.dev/problems/" + problemType(e)));
         String retryAfter = e instanceof ClockBackwardsException clock
-                ? Long.toString(Math.max(1, (clock.behindMillis() + 999) / 1000)) : null;
+                ? Long.toString(Math.max(1, (clock.behindMillis() + 999) / 1000))
+                : null;
         return respond(problem, retryAfter);
     }
 
@@ -138,8 +140,8 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, String retryAfter) {
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.getStatus())
-                .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        ResponseEntity.BodyBuilder response =
+                ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (retryAfter != null) {
             response.header(HttpHeaders.RETRY_AFTER, retryAfter);
         }

@@ -19,7 +19,7 @@ import java.time.temporal.ChronoUnit;
 @Entity
 // Prefixed: the sample's ddl-auto=update may point at a shared database, where a plain 'orders' could be someone's.
 @Table(name = "idgen_sample_orders")
-@JsonPropertyOrder({ "id", "customer", "amount", "createdAt" })
+@JsonPropertyOrder({"id", "customer", "amount", "createdAt"})
 public class Order {
 
     /** Bounds {@link #getCustomer()}, in UTF-16 units, which never exceed the column's characters. */
@@ -44,8 +44,7 @@ public class Order {
     private Instant createdAt;
 
     /** For Hibernate. */
-    protected Order() {
-    }
+    protected Order() {}
 
     Order(String customer, BigDecimal amount) {
         this.customer = customer;

@@ -35,8 +35,10 @@ class OrderController {
     @PostMapping
     ResponseEntity<Order> create(@RequestBody OrderRequest request) {
         Order order = orders.save(request.toOrder());
-        URI location = ServletUriComponentsBuilder.fromCurrentContextPath().path("/orders/{id}")
-                .buildAndExpand(order.getId()).toUri();
+        URI location = ServletUriComponentsBuilder.fromCurrentContextPath()
+                .path("/orders/{id}")
+                .buildAndExpand(order.getId())
+                .toUri();
         return ResponseEntity.created(location).body(order);
     }
 
@@ -44,7 +46,7 @@ class OrderController {
     @GetMapping("/{id}")
     Order read(@PathVariable String id) {
         long orderId = IdArguments.checkId(IdController.parseId(id));
-        return orders.findById(orderId).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
-                "No order has id " + orderId));
+        return orders.findById(orderId)
+                .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No order has id " + orderId));
     }
 }

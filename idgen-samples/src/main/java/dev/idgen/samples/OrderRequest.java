@@ -27,32 +27,37 @@ record OrderRequest(String customer, BigDecimal amount, Object id, Object create
             throw new InvalidArgumentException("id", id, "id is assigned by the server: leave it out of the body");
         }
         if (createdAt != null) {
-            throw new InvalidArgumentException("createdAt", createdAt,
-                    "createdAt is set by the server: leave it out of the body");
+            throw new InvalidArgumentException(
+                    "createdAt", createdAt, "createdAt is set by the server: leave it out of the body");
         }
         String name = customer == null ? null : customer.strip();
         if (name == null || name.isEmpty()) {
             throw new InvalidArgumentException("customer", customer, "customer is required and must not be blank");
         }
         if (name.length() > Order.CUSTOMER_MAX_LENGTH) {
-            throw new InvalidArgumentException("customer", customer, "customer must be at most "
-                    + Order.CUSTOMER_MAX_LENGTH + " characters, but had " + name.length());
+            throw new InvalidArgumentException(
+                    "customer",
+                    customer,
+                    "customer must be at most " + Order.CUSTOMER_MAX_LENGTH + " characters, but had " + name.length());
         }
         if (amount == null) {
             throw new InvalidArgumentException("amount", null, "amount is required: a positive decimal number");
         }
         if (amount.signum() <= 0) {
-            throw new InvalidArgumentException("amount", amount, "amount must be positive, but was "
-                    + shown(amount));
+            throw new InvalidArgumentException("amount", amount, "amount must be positive, but was " + shown(amount));
         }
         if (amount.stripTrailingZeros().scale() > Order.AMOUNT_SCALE) {
             // Checked before the limit: a tiny amount like 1e-400 would print 400 digits in toPlainString().
-            throw new InvalidArgumentException("amount", amount, "amount must have at most " + Order.AMOUNT_SCALE
-                    + " decimal places, but was " + shown(amount));
+            throw new InvalidArgumentException(
+                    "amount",
+                    amount,
+                    "amount must have at most " + Order.AMOUNT_SCALE + " decimal places, but was " + shown(amount));
         }
         if (amount.compareTo(AMOUNT_LIMIT) >= 0) {
-            throw new InvalidArgumentException("amount", amount, "amount must be below " + AMOUNT_LIMIT.toPlainString()
-                    + ", but was " + shown(amount));
+            throw new InvalidArgumentException(
+                    "amount",
+                    amount,
+                    "amount must be below " + AMOUNT_LIMIT.toPlainString() + ", but was " + shown(amount));
         }
         return new Order(name, amount.setScale(Order.AMOUNT_SCALE, RoundingMode.UNNECESSARY));
     }

@@ -26,7 +26,8 @@ class ProblemErrorController implements ErrorController {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         // Called directly, /error is no resource of the service.
         HttpStatus status = code instanceof Integer value && HttpStatus.resolve(value) != null
-                ? HttpStatus.valueOf(value) : HttpStatus.NOT_FOUND;
+                ? HttpStatus.valueOf(value)
+                : HttpStatus.NOT_FOUND;
         ProblemDetail problem = ProblemDetail.forStatus(status);
         problem.setType(ABOUT_BLANK);
         problem.setTitle(status.getReasonPhrase());
@@ -39,7 +40,9 @@ class ProblemErrorController implements ErrorController {
                 // Not a valid URI reference as sent: leave instance out rather than guess.
             }
         }
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
     }
 
     /** The reason given for a client error; never an exception's message for a server error: it may leak internals. */

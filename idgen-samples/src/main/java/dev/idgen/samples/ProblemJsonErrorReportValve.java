@@ -25,8 +25,7 @@ public final class ProblemJsonErrorReportValve extends ErrorReportValve {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** Tomcat may create the host's error report valve by class name. */
-    public ProblemJsonErrorReportValve() {
-    }
+    public ProblemJsonErrorReportValve() {}
 
     @Override
     protected void report(Request request, Response response, Throwable throwable) {
@@ -55,8 +54,7 @@ public final class ProblemJsonErrorReportValve extends ErrorReportValve {
 
     private static Map<String, Object> problem(int status, Request request, Response response) {
         Map<String, Object> problem = new LinkedHashMap<>();
-        InvalidArgumentException atFault = status == 400
-                ? IdController.pathArgumentAtFault(rawPath(request)) : null;
+        InvalidArgumentException atFault = status == 400 ? IdController.pathArgumentAtFault(rawPath(request)) : null;
         if (atFault != null) {
             problem.put("type", IdProblemHandler.INVALID_PARAMETER.toString());
             problem.put("title", IdProblemHandler.invalidParameterTitle(atFault));

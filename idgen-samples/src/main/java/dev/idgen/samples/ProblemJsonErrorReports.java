@@ -5,8 +5,8 @@ import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -26,15 +26,15 @@ class ProblemJsonErrorReports {
     /** Only the actuator answers errors without a body; the service's own errors always carry a problem. */
     @Bean
     FilterRegistrationBean<BodilessErrorFilter> bodilessErrorFilter() {
-        FilterRegistrationBean<BodilessErrorFilter> registration = new FilterRegistrationBean<>(
-                new BodilessErrorFilter());
+        FilterRegistrationBean<BodilessErrorFilter> registration =
+                new FilterRegistrationBean<>(new BodilessErrorFilter());
         registration.addUrlPatterns("/actuator/*");
         return registration;
     }
 
     /** Last, so that it replaces the ErrorReportValve Spring Boot's own Tomcat customizer adds to the host. */
-    private static final class Customizer implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>,
-            Ordered {
+    private static final class Customizer
+            implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
 
         @Override
         public void customize(TomcatServletWebServerFactory factory) {

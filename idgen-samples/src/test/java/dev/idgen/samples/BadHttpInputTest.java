@@ -103,8 +103,9 @@ class BadHttpInputTest {
     void aDotDotNameIsRejectedByTheNameRule() throws Exception {
         RawHttp.Response response = RawHttp.send(port, "GET", "/ids/%2E%2E", "Accept: */*");
         assertProblem(response, 400, "name");
-        assertThat(JSON.readTree(response.body()).get("detail").asString()).isEqualTo(
-                "name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit, but was '..'");
+        assertThat(JSON.readTree(response.body()).get("detail").asString())
+                .isEqualTo(
+                        "name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit, but was '..'");
     }
 
     @Test
@@ -112,11 +113,13 @@ class BadHttpInputTest {
         RawHttp.Response name = RawHttp.send(port, "GET", "/ids/" + "a".repeat(5_000), "Accept: */*");
         assertProblem(name, 400, "name");
         assertThat(JSON.readTree(name.body()).get("detail").asString())
-                .startsWith("name must be 1 to 64 characters of [A-Za-z0-9._:-]").hasSizeLessThan(300);
+                .startsWith("name must be 1 to 64 characters of [A-Za-z0-9._:-]")
+                .hasSizeLessThan(300);
         RawHttp.Response id = RawHttp.send(port, "GET", "/ids/decode/" + "9".repeat(5_000), "Accept: */*");
         assertProblem(id, 400, "id");
         assertThat(JSON.readTree(id.body()).get("detail").asString())
-                .startsWith("id must be a positive 64-bit decimal number, but was '999").hasSizeLessThan(300);
+                .startsWith("id must be a positive 64-bit decimal number, but was '999")
+                .hasSizeLessThan(300);
     }
 
     @Test
@@ -131,12 +134,14 @@ class BadHttpInputTest {
     void tomcatRejectionsNameTheParameterWithTheRule() throws Exception {
         RawHttp.Response nul = RawHttp.send(port, "GET", "/ids/a%00b", "Accept: */*");
         assertProblem(nul, 400, "name");
-        assertThat(JSON.readTree(nul.body()).get("detail").asString()).isEqualTo(
-                "name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit, but was 'a\u0000b'");
+        assertThat(JSON.readTree(nul.body()).get("detail").asString())
+                .isEqualTo(
+                        "name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit, but was 'a\u0000b'");
         RawHttp.Response slash = RawHttp.send(port, "GET", "/ids/..%2Fx", "Accept: */*");
         assertProblem(slash, 400, "name");
-        assertThat(JSON.readTree(slash.body()).get("detail").asString()).isEqualTo(
-                "name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit, but was '../x'");
+        assertThat(JSON.readTree(slash.body()).get("detail").asString())
+                .isEqualTo(
+                        "name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit, but was '../x'");
     }
 
     /** An exception no handler knows goes to /error: a 500 problem without the exception's message. */

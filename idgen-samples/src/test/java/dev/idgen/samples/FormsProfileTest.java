@@ -45,21 +45,25 @@ class FormsProfileTest {
     private JsonNode badRequest(String path) throws Exception {
         HttpResponse<String> response = SampleHttp.get(port, path);
         assertThat(response.statusCode()).as(path + " -> " + response.body()).isEqualTo(400);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         return JSON.readTree(response.body());
     }
 
     private static void assertRecent(JsonNode decoded) {
         Instant timestamp = Instant.parse(decoded.get("timestamp").asString());
-        assertThat(timestamp).isBetween(Instant.now().minusSeconds(3600), Instant.now().plusSeconds(60));
+        assertThat(timestamp)
+                .isBetween(Instant.now().minusSeconds(3600), Instant.now().plusSeconds(60));
     }
 
     @Test
     void uuidsAreVersion7InOrderAndDecodeToTheirTime() throws Exception {
         List<String> uuids = ids("/ids/uuid?count=5");
-        assertThat(uuids).hasSize(5).allMatch(u -> u.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-"
-                + "[0-9a-f]{12}")).isSorted().doesNotHaveDuplicates();
+        assertThat(uuids)
+                .hasSize(5)
+                .allMatch(u -> u.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-" + "[0-9a-f]{12}"))
+                .isSorted()
+                .doesNotHaveDuplicates();
         JsonNode decoded = getJson("/ids/uuid/decode/" + uuids.get(0));
         assertThat(decoded.get("form").asString()).isEqualTo("uuid-v7");
         assertRecent(decoded);
@@ -88,7 +92,8 @@ class FormsProfileTest {
         assertThat(shards).hasSize(5).containsOnly(shards.get(0));
         assertThat(shards.get(0)).isBetween(0, 1023);
         assertThat(badRequest("/ids/shard?count=2").get("parameter").asString()).isEqualTo("shardKey");
-        assertThat(badRequest("/ids/uuid?shardKey=user-42").get("parameter").asString()).isEqualTo("shardKey");
+        assertThat(badRequest("/ids/uuid?shardKey=user-42").get("parameter").asString())
+                .isEqualTo("shardKey");
     }
 
     @Test
@@ -103,7 +108,9 @@ class FormsProfileTest {
         String tampered = id.substring(0, id.length() - 1) + (last == 'A' ? 'B' : 'A');
         JsonNode problem = badRequest("/ids/public/decode/" + tampered);
         assertThat(problem.get("parameter").asString()).isEqualTo("id");
-        assertThat(badRequest("/ids/public/decode/" + id.substring(1)).get("parameter").asString())
+        assertThat(badRequest("/ids/public/decode/" + id.substring(1))
+                        .get("parameter")
+                        .asString())
                 .isEqualTo("id");
     }
 
@@ -114,7 +121,9 @@ class FormsProfileTest {
         JsonNode decoded = getJson("/ids/b32/decode/" + ids.get(3));
         assertThat(Long.parseLong(decoded.get("id").asString())).isPositive();
         assertRecent(decoded);
-        assertThat(badRequest("/ids/b32/decode/inv_" + ids.get(3).substring(4)).get("parameter").asString())
+        assertThat(badRequest("/ids/b32/decode/inv_" + ids.get(3).substring(4))
+                        .get("parameter")
+                        .asString())
                 .isEqualTo("id");
     }
 
@@ -124,7 +133,8 @@ class FormsProfileTest {
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         long day = Long.parseLong(today.format(DateTimeFormatter.BASIC_ISO_DATE));
         // Midnight may pass between reading the day and issuing: then both are the next day's.
-        long expectedFirst = first.get(0).startsWith(Long.toString(day)) ? day * 100_000_000L
+        long expectedFirst = first.get(0).startsWith(Long.toString(day))
+                ? day * 100_000_000L
                 : Long.parseLong(today.plusDays(1).format(DateTimeFormatter.BASIC_ISO_DATE)) * 100_000_000L;
         assertThat(first).containsExactly(Long.toString(expectedFirst + 1), Long.toString(expectedFirst + 2));
         JsonNode decoded = getJson("/ids/invoice-daily/decode/" + first.get(1));

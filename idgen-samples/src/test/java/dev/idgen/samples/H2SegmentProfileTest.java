@@ -29,7 +29,8 @@ class H2SegmentProfileTest {
         assertThat(ids.body()).isEqualTo("[\"1\",\"2\",\"3\"]");
         assertThat(get("/ids/decode/3").body()).isEqualTo("{\"strategy\":\"segment\",\"id\":\"3\"}");
         HttpResponse<String> health = get("/actuator/health");
-        assertThat(health.body()).contains("\"idgen\":{\"details\":{\"strategy\":\"segment\"")
+        assertThat(health.body())
+                .contains("\"idgen\":{\"details\":{\"strategy\":\"segment\"")
                 .contains("\"storeAvailable\":true");
     }
 }

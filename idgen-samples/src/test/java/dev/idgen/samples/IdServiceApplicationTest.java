@@ -34,7 +34,9 @@ class IdServiceApplicationTest {
         assertThat(body.isArray()).as(response.body()).isTrue();
         List<Long> ids = new ArrayList<>();
         for (JsonNode id : body) {
-            assertThat(id.isString()).as("IDs travel as decimal strings: %s", response.body()).isTrue();
+            assertThat(id.isString())
+                    .as("IDs travel as decimal strings: %s", response.body())
+                    .isTrue();
             ids.add(Long.parseLong(id.asString()));
         }
         return ids;
@@ -44,9 +46,11 @@ class IdServiceApplicationTest {
     void issuesOneIdByDefault() throws Exception {
         HttpResponse<String> response = get("/ids/orders");
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/json"));
-        assertThat(idsOf(response)).singleElement().satisfies(id -> assertThat(id).isPositive());
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        assertThat(idsOf(response))
+                .singleElement()
+                .satisfies(id -> assertThat(id).isPositive());
     }
 
     @Test
@@ -63,29 +67,35 @@ class IdServiceApplicationTest {
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode body = JSON.readTree(response.body());
         assertThat(body.get("strategy").asString()).isEqualTo("snowflake");
-        assertThat(body.get("id").isString()).as("the ID as a string: %s", response.body()).isTrue();
+        assertThat(body.get("id").isString())
+                .as("the ID as a string: %s", response.body())
+                .isTrue();
         assertThat(body.get("id").asString()).isEqualTo(Long.toString(id));
         assertThat(Instant.parse(body.get("timestamp").asString()))
                 .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
         assertThat(body.get("workerId").asLong()).isZero();
-        assertThat(body.get("sequence").asLong()).as("the standard layout's low 12 bits").isEqualTo(id & 0xFFF);
+        assertThat(body.get("sequence").asLong())
+                .as("the standard layout's low 12 bits")
+                .isEqualTo(id & 0xFFF);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "/ids/orders?count=0 | count | count must be between 1 and 10000, but was 0",
-            "/ids/orders?count=-1 | count | count must be between 1 and 10000, but was -1",
-            "/ids/orders?count=10001 | count | count must be between 1 and 10000, but was 10001",
-            "/ids/orders?count=ten | count | count must be a whole number between 1 and 10000, but was 'ten'",
-            "/ids/orders?count=99999999999 | count | count must be a whole number between 1 and 10000",
-            "/ids/bad%20name | name | name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit,"
-                    + " but was 'bad name'",
-            "/ids/x12345678901234567890123456789012345678901234567890123456789012345 | name | name must be 1 to 64 characters",
-            "/ids/decode/abc | id | id must be a positive 64-bit decimal number, but was 'abc'",
-            "/ids/decode/0 | id | id must be a positive 64-bit number, but was 0",
-            "/ids/decode/-5 | id | id must be a positive 64-bit number, but was -5",
-            "/ids/decode/9223372036854775808 | id | id must be a positive 64-bit decimal number",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/ids/orders?count=0 | count | count must be between 1 and 10000, but was 0",
+                "/ids/orders?count=-1 | count | count must be between 1 and 10000, but was -1",
+                "/ids/orders?count=10001 | count | count must be between 1 and 10000, but was 10001",
+                "/ids/orders?count=ten | count | count must be a whole number between 1 and 10000, but was 'ten'",
+                "/ids/orders?count=99999999999 | count | count must be a whole number between 1 and 10000",
+                "/ids/bad%20name | name | name must be 1 to 64 characters of [A-Za-z0-9._:-], the first a letter or digit,"
+                        + " but was 'bad name'",
+                "/ids/x12345678901234567890123456789012345678901234567890123456789012345 | name | name must be 1 to 64 characters",
+                "/ids/decode/abc | id | id must be a positive 64-bit decimal number, but was 'abc'",
+                "/ids/decode/0 | id | id must be a positive 64-bit number, but was 0",
+                "/ids/decode/-5 | id | id must be a positive 64-bit number, but was -5",
+                "/ids/decode/9223372036854775808 | id | id must be a positive 64-bit decimal number",
+            })
     void badInputGets400ProblemJsonNamingTheParameter(String path, String parameter, String detail) throws Exception {
         HttpResponse<String> response = get(path);
         assertThat(response.statusCode()).isEqualTo(400);
@@ -124,6 +134,7 @@ class IdServiceApplicationTest {
 
         HttpResponse<String> prometheus = get("/actuator/prometheus");
         assertThat(prometheus.statusCode()).isEqualTo(200);
-        assertThat(prometheus.body()).contains("idgen_ids_generated_total{generator=\"default\",strategy=\"snowflake\"}");
+        assertThat(prometheus.body())
+                .contains("idgen_ids_generated_total{generator=\"default\",strategy=\"snowflake\"}");
     }
 }

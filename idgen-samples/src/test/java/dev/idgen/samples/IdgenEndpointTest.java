@@ -17,7 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
  * (Snowflake, a ticket generator and a segment generator on an embedded H2).
  */
 // A database of its own: the IDs this test issues must not shift those MixedProfileTest expects.
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "spring.datasource.url=jdbc:h2:mem:idgen-endpoint;DB_CLOSE_DELAY=-1")
 @ActiveProfiles("mixed")
 class IdgenEndpointTest {
@@ -44,12 +45,14 @@ class IdgenEndpointTest {
         assertThat(snowflake.get("form").asString()).isEqualTo("number");
         assertThat(snowflake.get("workerId").asLong()).isZero();
         assertThat(snowflake.get("layout").get("exhaustsAt").asString()).isEqualTo("2094-09-07T15:47:35.552Z");
-        assertThat(snowflake.get("layout").get("remainingLifetimeDays").asLong()).isGreaterThan(365L * 60);
+        assertThat(snowflake.get("layout").get("remainingLifetimeDays").asLong())
+                .isGreaterThan(365L * 60);
 
         JsonNode invoice = generators.get("invoice");
         assertThat(invoice.get("strategy").asString()).isEqualTo("ticket");
         assertThat(invoice.get("store").asString()).isEqualTo("jdbc");
-        assertThat(invoice.get("breakers").valueStream().map(JsonNode::asString).toList()).containsOnly("closed");
+        assertThat(invoice.get("breakers").valueStream().map(JsonNode::asString).toList())
+                .containsOnly("closed");
 
         JsonNode coupon = generators.get("coupon");
         assertThat(coupon.get("strategy").asString()).isEqualTo("segment");
@@ -64,7 +67,8 @@ class IdgenEndpointTest {
 
     @Test
     void decodesAnIdOfAGenerator() throws Exception {
-        String order = JSON.readTree(SampleHttp.get(port, "/ids/orders").body()).get(0).asString();
+        String order =
+                JSON.readTree(SampleHttp.get(port, "/ids/orders").body()).get(0).asString();
         JsonNode decoded = getJson("/actuator/idgen/default/decode/" + order, 200);
         assertThat(decoded.get("generator").asString()).isEqualTo("default");
         assertThat(decoded.get("form").asString()).isEqualTo("number");
@@ -84,7 +88,9 @@ class IdgenEndpointTest {
     void anUnknownGeneratorOrABadIdIsABadRequestSayingWhy() throws Exception {
         assertThat(getJson("/actuator/idgen/nope/decode/1", 400).get("detail").asString())
                 .isEqualTo("Unknown generator 'nope': the generators are [default, invoice, coupon]");
-        assertThat(getJson("/actuator/idgen/default/decode/abc", 400).get("detail").asString())
+        assertThat(getJson("/actuator/idgen/default/decode/abc", 400)
+                        .get("detail")
+                        .asString())
                 .contains("abc");
         assertThat(getJson("/actuator/idgen/nope", 400).get("detail").asString())
                 .startsWith("Unknown generator 'nope'");

@@ -35,9 +35,12 @@ class MariaDbProfilesOneAfterAnotherTest {
         segmentOrders.addAll(placeOrders("mariadb-segment", url, 2));
 
         assertThat(ticketOrders).as("tickets of a new database count from 1").containsExactly(1L, 2L, 3L);
-        assertThat(segmentOrders.subList(0, 3)).as("segments of a new database count from 1").containsExactly(1L, 2L, 3L);
+        assertThat(segmentOrders.subList(0, 3))
+                .as("segments of a new database count from 1")
+                .containsExactly(1L, 2L, 3L);
         assertThat(segmentOrders.get(3)).as("a restart takes a new block").isGreaterThan(3L);
-        try (Connection connection = connect(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect(url);
+                Statement statement = connection.createStatement()) {
             assertThat(count(statement, "idgen_sample_orders")).isEqualTo(5);
             assertThat(count(statement, "idgen_sample_ticket_orders")).isEqualTo(3);
         }
@@ -48,13 +51,17 @@ class MariaDbProfilesOneAfterAnotherTest {
         List<Long> ids = new ArrayList<>();
         try (ConfigurableApplicationContext sample = new SpringApplicationBuilder(IdServiceApplication.class)
                 .profiles(profile)
-                .run("--server.port=0", "--spring.datasource.url=" + url,
-                        "--spring.datasource.username=" + user(), "--spring.datasource.password=" + password())) {
+                .run(
+                        "--server.port=0",
+                        "--spring.datasource.url=" + url,
+                        "--spring.datasource.username=" + user(),
+                        "--spring.datasource.password=" + password())) {
             int port = Integer.parseInt(sample.getEnvironment().getProperty("local.server.port"));
             for (int i = 0; i < count; i++) {
-                HttpResponse<String> created = SampleHttp.postJson(port, "/orders",
-                        "{\"customer\": \"" + profile + "-" + i + "\", \"amount\": 12.5}");
-                assertThat(created.statusCode()).as("%s: POST /orders answered %s", profile, created.body())
+                HttpResponse<String> created = SampleHttp.postJson(
+                        port, "/orders", "{\"customer\": \"" + profile + "-" + i + "\", \"amount\": 12.5}");
+                assertThat(created.statusCode())
+                        .as("%s: POST /orders answered %s", profile, created.body())
                         .isEqualTo(201);
                 long id = Long.parseLong(JSON.readTree(created.body()).get("id").asString());
                 HttpResponse<String> read = SampleHttp.get(port, "/orders/" + id);
@@ -70,13 +77,16 @@ class MariaDbProfilesOneAfterAnotherTest {
     /** The database {@value #DATABASE} on the test's MariaDB, dropped and created empty; its JDBC URL. */
     private static String freshDatabase() throws Exception {
         String server = serverUrl();
-        try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect(server);
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + DATABASE);
             statement.execute("CREATE DATABASE " + DATABASE);
         } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("This test needs a real MariaDB at " + server + " (" + e.getMessage()
-                    + "): start one (start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd)"
-                    + " or set IDGEN_TEST_MARIADB_URL", e);
+            throw new IllegalStateException(
+                    "This test needs a real MariaDB at " + server + " (" + e.getMessage()
+                            + "): start one (start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd)"
+                            + " or set IDGEN_TEST_MARIADB_URL",
+                    e);
         }
         URI uri = URI.create(server.substring("jdbc:".length()));
         return "jdbc:mariadb://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 3306 : uri.getPort()) + "/" + DATABASE
@@ -98,7 +108,8 @@ class MariaDbProfilesOneAfterAnotherTest {
         String url = System.getenv("IDGEN_TEST_MARIADB_URL");
         if (url == null || url.isBlank()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new IllegalStateException("This test needs a real MariaDB: set IDGEN_TEST_MARIADB_URL (.ci/run does)");
+                throw new IllegalStateException(
+                        "This test needs a real MariaDB: set IDGEN_TEST_MARIADB_URL (.ci/run does)");
             }
             return "jdbc:mariadb://127.0.0.1:3306/test";
         }

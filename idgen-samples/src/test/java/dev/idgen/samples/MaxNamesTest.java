@@ -25,8 +25,8 @@ class MaxNamesTest {
         assertThat(SampleHttp.get(port, "/ids/second").statusCode()).isEqualTo(200);
         HttpResponse<String> refused = SampleHttp.get(port, "/ids/third");
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(refused.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         assertThat(refused.body()).contains("\"parameter\":\"name\"").contains("limit of 2 names");
         assertThat(SampleHttp.get(port, "/ids/first").statusCode()).isEqualTo(200);
         HttpResponse<String> health = SampleHttp.get(port, "/actuator/health");

@@ -42,7 +42,8 @@ class MixedProfileTest {
     void healthShowsOneComponentPerGenerator() throws Exception {
         HttpResponse<String> health = get("/actuator/health");
         assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-        assertThat(health.body()).contains("\"idgen\":{\"components\":{\"coupon\":")
+        assertThat(health.body())
+                .contains("\"idgen\":{\"components\":{\"coupon\":")
                 .contains("\"default\":{\"details\":{\"strategy\":\"snowflake\"")
                 .contains("\"invoice\":{\"details\":{\"strategy\":\"ticket\"");
     }
@@ -51,8 +52,8 @@ class MixedProfileTest {
     void aBadIdUnderANameIsAProblem() throws Exception {
         HttpResponse<String> bad = get("/ids/invoice/decode/x1");
         assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(bad.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(bad.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         assertThat(bad.body()).contains("id must be a positive 64-bit decimal number");
     }
 }

@@ -18,11 +18,11 @@ import tools.jackson.databind.json.JsonMapper;
  * The orders resource on the documented {@code mariadb-ticket} profile against the real MariaDB: the table is created
  * there on start, and each order's ID is the next ticket of the {@code orders} row.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         // Tables of its own: the shared idgen_ticket's numbers belong to other tests, and the sample's own
         // idgen_sample_orders to the sample run against this database (its IDs from another sequence would collide).
-        properties = { "idgen.ticket.table=idgen_sample_orders_ticket",
-                "sample.orders-table=idgen_sample_orders_test" })
+        properties = {"idgen.ticket.table=idgen_sample_orders_ticket", "sample.orders-table=idgen_sample_orders_test"})
 @ActiveProfiles("mariadb-ticket")
 class OrdersOnMariaDbTest {
 
@@ -40,8 +40,8 @@ class OrdersOnMariaDbTest {
     }
 
     private long create(String customer) throws Exception {
-        HttpResponse<String> response = SampleHttp.postJson(port, "/orders",
-                "{\"customer\": \"" + customer + "\", \"amount\": 99.99}");
+        HttpResponse<String> response =
+                SampleHttp.postJson(port, "/orders", "{\"customer\": \"" + customer + "\", \"amount\": 99.99}");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
         JsonNode order = JSON.readTree(response.body());
         assertThat(order.get("id").isString()).as(response.body()).isTrue();
@@ -55,7 +55,8 @@ class OrdersOnMariaDbTest {
         assertThat(second).as("tickets of one row count up").isGreaterThan(first);
         assertThat(jdbc.queryForObject("SELECT id FROM idgen_sample_orders_ticket WHERE name = 'orders'", Long.class))
                 .isGreaterThanOrEqualTo(second);
-        assertThat(jdbc.queryForObject("SELECT customer FROM idgen_sample_orders_test WHERE id = ?", String.class, first))
+        assertThat(jdbc.queryForObject(
+                        "SELECT customer FROM idgen_sample_orders_test WHERE id = ?", String.class, first))
                 .isEqualTo("mariadb-first");
         HttpResponse<String> read = SampleHttp.get(port, "/orders/" + second);
         assertThat(read.statusCode()).as(read.body()).isEqualTo(200);

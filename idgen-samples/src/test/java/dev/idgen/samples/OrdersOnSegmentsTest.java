@@ -13,7 +13,8 @@ import org.springframework.test.context.ActiveProfiles;
  * orders of a fresh database are numbered from 1 by idgen, not by the database.
  */
 // A database of its own: H2SegmentProfileTest expects its own 'orders' segment to start at 1.
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "spring.datasource.url=jdbc:h2:mem:orders-segment;DB_CLOSE_DELAY=-1")
 @ActiveProfiles("h2-segment")
 class OrdersOnSegmentsTest {

@@ -43,16 +43,21 @@ class OrdersTest {
     /** The 201's order, checked for what every created order has: an ID as a string, its Location, a fresh time. */
     private JsonNode created(HttpResponse<String> response) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
         JsonNode order = JSON.readTree(response.body());
-        assertThat(order.get("id").isString()).as("the ID as a JSON string: %s", response.body()).isTrue();
+        assertThat(order.get("id").isString())
+                .as("the ID as a JSON string: %s", response.body())
+                .isTrue();
         long id = Long.parseLong(order.get("id").asString());
         assertThat(id).isPositive();
-        assertThat(response.headers().firstValue("Location")).hasValueSatisfying(
-                location -> assertThat(URI.create(location).getPath()).isEqualTo("/orders/" + id));
+        assertThat(response.headers().firstValue("Location"))
+                .hasValueSatisfying(
+                        location -> assertThat(URI.create(location).getPath()).isEqualTo("/orders/" + id));
         assertThat(Instant.parse(order.get("createdAt").asString()))
-                .isBetween(Instant.now().minus(Duration.ofMinutes(5)), Instant.now().plusSeconds(1));
+                .isBetween(
+                        Instant.now().minus(Duration.ofMinutes(5)),
+                        Instant.now().plusSeconds(1));
         return order;
     }
 
@@ -64,14 +69,17 @@ class OrdersTest {
         assertThat(response.body()).as("two decimal places, as stored").contains("\"amount\":12.50,");
         assertThat(order.propertyNames()).containsExactly("id", "customer", "amount", "createdAt");
 
-        HttpResponse<String> read = SampleHttp.get(port, "/orders/" + order.get("id").asString());
+        HttpResponse<String> read =
+                SampleHttp.get(port, "/orders/" + order.get("id").asString());
         assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
         assertThat(JSON.readTree(read.body())).isEqualTo(order);
     }
 
     @Test
     void anAmountMayComeAsAString() throws Exception {
-        assertThat(created(post("{\"customer\": \"Grace\", \"amount\": \"0.01\"}")).get("amount").decimalValue())
+        assertThat(created(post("{\"customer\": \"Grace\", \"amount\": \"0.01\"}"))
+                        .get("amount")
+                        .decimalValue())
                 .isEqualByComparingTo(new BigDecimal("0.01"));
     }
 
@@ -87,46 +95,53 @@ class OrdersTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "/orders/abc | id must be a positive 64-bit decimal number, but was 'abc'",
-            "/orders/12x | id must be a positive 64-bit decimal number, but was '12x'",
-            "/orders/0 | id must be a positive 64-bit number, but was 0",
-            "/orders/-5 | id must be a positive 64-bit number, but was -5",
-            "/orders/9223372036854775808 | id must be a positive 64-bit decimal number",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/orders/abc | id must be a positive 64-bit decimal number, but was 'abc'",
+                "/orders/12x | id must be a positive 64-bit decimal number, but was '12x'",
+                "/orders/0 | id must be a positive 64-bit number, but was 0",
+                "/orders/-5 | id must be a positive 64-bit number, but was -5",
+                "/orders/9223372036854775808 | id must be a positive 64-bit decimal number",
+            })
     void aBadIdIs400NamingTheParameter(String path, String detail) throws Exception {
         assertProblem(SampleHttp.get(port, path), "id", detail);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-            "{\"amount\": 1} | customer | customer is required and must not be blank",
-            "{\"customer\": null, \"amount\": 1} | customer | customer is required and must not be blank",
-            "{\"customer\": \" \\t \", \"amount\": 1} | customer | customer is required and must not be blank",
-            "{\"customer\": {\"name\": \"x\"}, \"amount\": 1} | customer | customer has the wrong type or form",
-            "{\"customer\": \"Ada\"} | amount | amount is required",
-            "{\"customer\": \"Ada\", \"amount\": 0} | amount | amount must be positive, but was 0",
-            "{\"customer\": \"Ada\", \"amount\": -3.5} | amount | amount must be positive, but was -3.5",
-            "{\"customer\": \"Ada\", \"amount\": 1.005} | amount | amount must have at most 2 decimal places, but was 1.005",
-            "{\"customer\": \"Ada\", \"amount\": 1e-400} | amount | amount must have at most 2 decimal places, but was 1E-400",
-            "{\"customer\": \"Ada\", \"amount\": 1e10} | amount | amount must be below 10000000000, but was 10000000000",
-            "{\"customer\": \"Ada\", \"amount\": \"ten\"} | amount | amount has the wrong type or form",
-            "{\"customer\": \"Ada\", \"amount\": [1]} | amount | amount has the wrong type or form",
-            "{\"customer\": \"Ada\", \"amount\": 1, \"id\": \"42\"} | id | id is assigned by the server",
-            "{\"customer\": \"Ada\", \"amount\": 1, \"id\": 42} | id | id is assigned by the server",
-            "{\"customer\": \"Ada\", \"amount\": 1, \"createdAt\": \"2020-01-01T00:00:00Z\"} | createdAt | createdAt is set by the server",
-            "{\"customer\": \"Ada\", \"amount\": | body | The request body is not valid JSON",
-            "not json | body | The request body is not valid JSON",
-            "[] | body | The request body must be a JSON object",
-            "`` | body | The request needs a JSON body",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "{\"amount\": 1} | customer | customer is required and must not be blank",
+                "{\"customer\": null, \"amount\": 1} | customer | customer is required and must not be blank",
+                "{\"customer\": \" \\t \", \"amount\": 1} | customer | customer is required and must not be blank",
+                "{\"customer\": {\"name\": \"x\"}, \"amount\": 1} | customer | customer has the wrong type or form",
+                "{\"customer\": \"Ada\"} | amount | amount is required",
+                "{\"customer\": \"Ada\", \"amount\": 0} | amount | amount must be positive, but was 0",
+                "{\"customer\": \"Ada\", \"amount\": -3.5} | amount | amount must be positive, but was -3.5",
+                "{\"customer\": \"Ada\", \"amount\": 1.005} | amount | amount must have at most 2 decimal places, but was 1.005",
+                "{\"customer\": \"Ada\", \"amount\": 1e-400} | amount | amount must have at most 2 decimal places, but was 1E-400",
+                "{\"customer\": \"Ada\", \"amount\": 1e10} | amount | amount must be below 10000000000, but was 10000000000",
+                "{\"customer\": \"Ada\", \"amount\": \"ten\"} | amount | amount has the wrong type or form",
+                "{\"customer\": \"Ada\", \"amount\": [1]} | amount | amount has the wrong type or form",
+                "{\"customer\": \"Ada\", \"amount\": 1, \"id\": \"42\"} | id | id is assigned by the server",
+                "{\"customer\": \"Ada\", \"amount\": 1, \"id\": 42} | id | id is assigned by the server",
+                "{\"customer\": \"Ada\", \"amount\": 1, \"createdAt\": \"2020-01-01T00:00:00Z\"} | createdAt | createdAt is set by the server",
+                "{\"customer\": \"Ada\", \"amount\": | body | The request body is not valid JSON",
+                "not json | body | The request body is not valid JSON",
+                "[] | body | The request body must be a JSON object",
+                "`` | body | The request needs a JSON body",
+            })
     void aBadBodyIs400NamingTheField(String body, String field, String detail) throws Exception {
         assertProblem(post(body), field, detail);
     }
 
     @Test
     void aCustomerLongerThan100CharactersIs400() throws Exception {
-        assertProblem(post("{\"customer\": \"" + "x".repeat(101) + "\", \"amount\": 1}"), "customer",
+        assertProblem(
+                post("{\"customer\": \"" + "x".repeat(101) + "\", \"amount\": 1}"),
+                "customer",
                 "customer must be at most 100 characters, but had 101");
         created(post("{\"customer\": \"" + "x".repeat(100) + "\", \"amount\": 1}"));
     }

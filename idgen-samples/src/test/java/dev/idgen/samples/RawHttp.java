@@ -20,8 +20,7 @@ final class RawHttp {
     /** Generous: the CI machine may be loaded; a hung server fails the test rather than stalling it. */
     private static final int TIMEOUT_MILLIS = 60_000;
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /** What came back: the status, the headers (names in lower case) and the body, de-chunked. */
     record Response(int status, Map<String, String> headers, String body) {
@@ -35,8 +34,13 @@ final class RawHttp {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MILLIS);
             socket.setSoTimeout(TIMEOUT_MILLIS);
-            StringBuilder request = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
-                    .append("Host: 127.0.0.1:").append(port).append("\r\n")
+            StringBuilder request = new StringBuilder(method)
+                    .append(' ')
+                    .append(target)
+                    .append(" HTTP/1.1\r\n")
+                    .append("Host: 127.0.0.1:")
+                    .append(port)
+                    .append("\r\n")
                     .append("Connection: close\r\n");
             for (String line : extraHeaderLines) {
                 request.append(line).append("\r\n");
@@ -60,7 +64,8 @@ final class RawHttp {
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
-            headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+            headers.put(
+                    lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
                     lines[i].substring(colon + 1).trim());
         }
         byte[] body = Arrays.copyOfRange(raw, headEnd + 4, raw.length);

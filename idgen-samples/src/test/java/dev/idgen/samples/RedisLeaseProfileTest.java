@@ -24,7 +24,9 @@ class RedisLeaseProfileTest {
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
         SampleRedis.register(registry);
-        registry.add("idgen.redis.prefix", () -> "sample" + UUID.randomUUID().toString().substring(0, 8) + ":");
+        registry.add(
+                "idgen.redis.prefix",
+                () -> "sample" + UUID.randomUUID().toString().substring(0, 8) + ":");
     }
 
     @Test
@@ -33,7 +35,9 @@ class RedisLeaseProfileTest {
         assertThat(ids.statusCode()).isEqualTo(200);
         String id = ids.body().replaceAll("[\\[\\]\"]", "");
         assertThat(SampleHttp.get(port, "/ids/decode/" + id).body()).contains("\"workerId\":0");
-        assertThat(SampleHttp.get(port, "/actuator/health").body()).contains("\"leaseOwner\":")
-                .contains("\"leaseRemainingMillis\":").contains("\"redis\":{");
+        assertThat(SampleHttp.get(port, "/actuator/health").body())
+                .contains("\"leaseOwner\":")
+                .contains("\"leaseRemainingMillis\":")
+                .contains("\"redis\":{");
     }
 }

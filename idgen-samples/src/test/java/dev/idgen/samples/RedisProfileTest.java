@@ -25,7 +25,9 @@ class RedisProfileTest {
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
         SampleRedis.register(registry);
-        registry.add("idgen.redis.prefix", () -> "sample" + UUID.randomUUID().toString().substring(0, 8) + ":");
+        registry.add(
+                "idgen.redis.prefix",
+                () -> "sample" + UUID.randomUUID().toString().substring(0, 8) + ":");
         registry.add("spring.datasource.url", () -> "jdbc:h2:mem:redis-profile;DB_CLOSE_DELAY=-1");
         registry.add("spring.datasource.username", () -> "sa");
     }
@@ -38,10 +40,13 @@ class RedisProfileTest {
         assertThat(readable.statusCode()).isEqualTo(200);
         String id = readable.body().replaceAll("[\\[\\]\"]", "");
         assertThat(id).matches("\\d{15}ORD\\d{3}\\d{5}");
-        assertThat(SampleHttp.get(port, "/ids/readable/decode/" + id).body()).contains("\"bizCode\":\"ORD\"")
+        assertThat(SampleHttp.get(port, "/ids/readable/decode/" + id).body())
+                .contains("\"bizCode\":\"ORD\"")
                 .contains("\"timestamp\":\"20");
-        assertThat(SampleHttp.get(port, "/ids/readable?biz=TOOLONG").statusCode()).isEqualTo(400);
-        assertThat(SampleHttp.get(port, "/actuator/health").body()).contains("\"strategy\":\"redis\"")
+        assertThat(SampleHttp.get(port, "/ids/readable?biz=TOOLONG").statusCode())
+                .isEqualTo(400);
+        assertThat(SampleHttp.get(port, "/actuator/health").body())
+                .contains("\"strategy\":\"redis\"")
                 .contains("\"readableIdBucketsOpen\":0");
     }
 }

@@ -12,14 +12,14 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 final class SampleMariaDb {
 
-    private SampleMariaDb() {
-    }
+    private SampleMariaDb() {}
 
     static void register(DynamicPropertyRegistry registry) {
         String url = System.getenv("IDGEN_TEST_MARIADB_URL");
         boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
         if ((url == null || url.isBlank()) && ci) {
-            throw new IllegalStateException("This test needs a real MariaDB: set IDGEN_TEST_MARIADB_URL (.ci/run does)");
+            throw new IllegalStateException(
+                    "This test needs a real MariaDB: set IDGEN_TEST_MARIADB_URL (.ci/run does)");
         }
         String jdbcUrl = url == null || url.isBlank() ? "jdbc:mariadb://127.0.0.1:3306/test" : url.trim();
         URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
@@ -27,9 +27,11 @@ final class SampleMariaDb {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(uri.getHost(), port), 1000);
         } catch (java.io.IOException e) {
-            throw new IllegalStateException("This test needs a real MariaDB at " + uri.getHost() + ":" + port
-                    + ": start one (start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd)"
-                    + " or set IDGEN_TEST_MARIADB_URL", e);
+            throw new IllegalStateException(
+                    "This test needs a real MariaDB at " + uri.getHost() + ":" + port
+                            + ": start one (start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd)"
+                            + " or set IDGEN_TEST_MARIADB_URL",
+                    e);
         }
         registry.add("spring.datasource.url", () -> jdbcUrl);
         registry.add("spring.datasource.username", () -> env("IDGEN_TEST_MARIADB_USER", "root"));

@@ -11,8 +11,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 final class SampleRedis {
 
-    private SampleRedis() {
-    }
+    private SampleRedis() {}
 
     static void register(DynamicPropertyRegistry registry) {
         String url = System.getenv("IDGEN_TEST_REDIS_URL");
@@ -25,9 +24,11 @@ final class SampleRedis {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(uri.getHost(), port), 1000);
         } catch (java.io.IOException e) {
-            throw new IllegalStateException("This test needs a real Redis at " + uri.getHost() + ":" + port + ": start"
-                    + " one (redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save \"\" --appendonly no)"
-                    + " or set IDGEN_TEST_REDIS_URL", e);
+            throw new IllegalStateException(
+                    "This test needs a real Redis at " + uri.getHost() + ":" + port + ": start"
+                            + " one (redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save \"\" --appendonly no)"
+                            + " or set IDGEN_TEST_REDIS_URL",
+                    e);
         }
         registry.add("spring.data.redis.host", uri::getHost);
         registry.add("spring.data.redis.port", () -> port);

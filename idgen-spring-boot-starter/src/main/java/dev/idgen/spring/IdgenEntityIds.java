@@ -88,7 +88,8 @@ public final class IdgenEntityIds {
         batches.forEach((batch, slots) -> {
             for (int from = 0; from < slots.size(); from += IdService.MAX_BATCH_SIZE) {
                 int count = Math.min(IdService.MAX_BATCH_SIZE, slots.size() - from);
-                Object[] values = batch.string() ? forms.form(batch.generator()).next(count)
+                Object[] values = batch.string()
+                        ? forms.form(batch.generator()).next(count)
                         : boxed(ids.nextIds(batch.generator(), count));
                 for (int i = 0; i < count; i++) {
                     Slot slot = slots.get(from + i);
@@ -115,9 +116,7 @@ public final class IdgenEntityIds {
         return boxed;
     }
 
-    private record Batch(String generator, boolean string) {
-    }
+    private record Batch(String generator, boolean string) {}
 
-    private record Slot(Object entity, IdgenIdMember member) {
-    }
+    private record Slot(Object entity, IdgenIdMember member) {}
 }

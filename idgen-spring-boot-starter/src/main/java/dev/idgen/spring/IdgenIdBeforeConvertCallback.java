@@ -49,8 +49,8 @@ public final class IdgenIdBeforeConvertCallback implements BeforeConvertCallback
             return ids.fill(aggregate);
         }
         @SuppressWarnings("unchecked")
-        PersistentPropertyAccessor<Object> accessor = ((RelationalPersistentEntity<Object>) entity)
-                .getPropertyAccessor(aggregate);
+        PersistentPropertyAccessor<Object> accessor =
+                ((RelationalPersistentEntity<Object>) entity).getPropertyAccessor(aggregate);
         for (IdgenIdMember member : members) {
             RelationalPersistentProperty property = entity.getPersistentProperty(member.property());
             Object bean = accessor.getBean();

@@ -58,15 +58,17 @@ public final class IdgenIdGenerator implements BeforeExecutionGenerator, Annotat
     /**
      * For Hibernate, which creates the generator and then calls {@link #initialize(IdgenId, GeneratorCreationContext)}.
      */
-    public IdgenIdGenerator() {
-    }
+    public IdgenIdGenerator() {}
 
     @Override
     public void initialize(IdgenId annotation, GeneratorCreationContext context) {
-        Getter getter = context.getProperty().getGetter(context.getPersistentClass().getMappedClass());
+        Getter getter =
+                context.getProperty().getGetter(context.getPersistentClass().getMappedClass());
         Member member = getter.getMember();
-        String where = member == null ? context.getPersistentClass().getClassName() + "." + context.getProperty()
-                .getName() : member.getDeclaringClass().getName() + "." + member.getName()
+        String where = member == null
+                ? context.getPersistentClass().getClassName() + "."
+                        + context.getProperty().getName()
+                : member.getDeclaringClass().getName() + "." + member.getName()
                         + (member instanceof Method ? "()" : "");
         // The member's own type: Hibernate's type of a primitive long is Long, but 0 means unset only for long.
         Class<?> type = getter.getReturnTypeClass();
@@ -76,7 +78,8 @@ public final class IdgenIdGenerator implements BeforeExecutionGenerator, Annotat
         } catch (IllegalStateException e) {
             throw new MappingException(e.getMessage(), e);
         }
-        BeanContainer container = context.getServiceRegistry().requireService(ManagedBeanRegistry.class)
+        BeanContainer container = context.getServiceRegistry()
+                .requireService(ManagedBeanRegistry.class)
                 .getBeanContainer();
         if (container == null) {
             throw new MappingException("@IdgenId on " + where + " needs idgen's IdService from Hibernate's bean"
@@ -88,8 +91,8 @@ public final class IdgenIdGenerator implements BeforeExecutionGenerator, Annotat
     }
 
     @Override
-    public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
-            EventType eventType) {
+    public Object generate(
+            SharedSessionContractImplementor session, Object owner, Object currentValue, EventType eventType) {
         if (!IdgenIdMember.isUnset(currentValue, kind)) {
             return currentValue;
         }

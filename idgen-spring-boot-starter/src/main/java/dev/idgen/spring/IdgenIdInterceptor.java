@@ -2,12 +2,12 @@ package dev.idgen.spring;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.Collections;
 import org.apache.ibatis.executor.Executor;
 import org.apache.ibatis.mapping.MappedStatement;
 import org.apache.ibatis.mapping.SqlCommandType;
@@ -24,7 +24,11 @@ import org.apache.ibatis.plugin.Signature;
  * entities in its values are filled in, each once. A batch's IDs are drawn in one call per generator. Statements of
  * a {@code BATCH} executor pass here one by one, so they are covered too.
  */
-@Intercepts(@Signature(type = Executor.class, method = "update", args = { MappedStatement.class, Object.class }))
+@Intercepts(
+        @Signature(
+                type = Executor.class,
+                method = "update",
+                args = {MappedStatement.class, Object.class}))
 public final class IdgenIdInterceptor implements Interceptor {
 
     private final IdgenEntityIds ids;
@@ -39,7 +43,8 @@ public final class IdgenIdInterceptor implements Interceptor {
     @Override
     public Object intercept(Invocation invocation) throws Throwable {
         Object[] args = invocation.getArgs();
-        if (args[0] instanceof MappedStatement statement && statement.getSqlCommandType() == SqlCommandType.INSERT
+        if (args[0] instanceof MappedStatement statement
+                && statement.getSqlCommandType() == SqlCommandType.INSERT
                 && args[1] != null) {
             List<Object> entities = entities(args[1]);
             if (entities.size() == 1) {

@@ -49,15 +49,15 @@ final class IdgenIdMember {
     /** {@code null} for a final field (a record's, say), which only a Spring Data property accessor can set. */
     private final MethodHandle setter;
 
-    private IdgenIdMember(String generator, Kind kind, String where, String property, MethodHandle getter,
-            MethodHandle setter) {
+    private IdgenIdMember(
+            String generator, Kind kind, String where, String property, MethodHandle getter, MethodHandle setter) {
         this.generator = generator;
         this.kind = kind;
         this.where = where;
         this.property = property;
         this.getter = getter.asType(MethodType.methodType(Object.class, Object.class));
-        this.setter = setter == null ? null
-                : setter.asType(MethodType.methodType(void.class, Object.class, Object.class));
+        this.setter =
+                setter == null ? null : setter.asType(MethodType.methodType(void.class, Object.class, Object.class));
     }
 
     /**
@@ -193,13 +193,20 @@ final class IdgenIdMember {
                     + " instance field of type " + ALLOWED_TYPES);
         }
         try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(field.getDeclaringClass(),
-                    MethodHandles.lookup());
-            return new IdgenIdMember(generator, kind, where, field.getName(), lookup.unreflectGetter(field),
+            MethodHandles.Lookup lookup =
+                    MethodHandles.privateLookupIn(field.getDeclaringClass(), MethodHandles.lookup());
+            return new IdgenIdMember(
+                    generator,
+                    kind,
+                    where,
+                    field.getName(),
+                    lookup.unreflectGetter(field),
                     Modifier.isFinal(field.getModifiers()) ? null : lookup.unreflectSetter(field));
         } catch (IllegalAccessException | RuntimeException e) {
-            throw new IllegalStateException("@IdgenId on " + where + ": idgen cannot reach the field (" + e.getMessage()
-                    + "); open its package to idgen", e);
+            throw new IllegalStateException(
+                    "@IdgenId on " + where + ": idgen cannot reach the field (" + e.getMessage()
+                            + "); open its package to idgen",
+                    e);
         }
     }
 
@@ -213,7 +220,8 @@ final class IdgenIdMember {
         Kind kind = kind(getter.getReturnType(), where);
         String generator = generator(id.value(), where);
         Method setter = null;
-        for (Class<?> current = getter.getDeclaringClass(); current != null && setter == null;
+        for (Class<?> current = getter.getDeclaringClass();
+                current != null && setter == null;
                 current = current.getSuperclass()) {
             try {
                 setter = current.getDeclaredMethod("set" + property, getter.getReturnType());
@@ -227,20 +235,27 @@ final class IdgenIdMember {
                     + " field");
         }
         try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(getter.getDeclaringClass(),
-                    MethodHandles.lookup());
-            MethodHandles.Lookup setterLookup = MethodHandles.privateLookupIn(setter.getDeclaringClass(),
-                    MethodHandles.lookup());
+            MethodHandles.Lookup lookup =
+                    MethodHandles.privateLookupIn(getter.getDeclaringClass(), MethodHandles.lookup());
+            MethodHandles.Lookup setterLookup =
+                    MethodHandles.privateLookupIn(setter.getDeclaringClass(), MethodHandles.lookup());
             MethodHandle write = setterLookup.unreflect(setter);
             if (setter.getReturnType() != void.class) {
                 // A fluent setter returns the entity; the result is not needed.
                 write = MethodHandles.dropReturn(write);
             }
-            return new IdgenIdMember(generator, kind, where, Character.toLowerCase(property.charAt(0))
-                    + property.substring(1), lookup.unreflect(getter), write);
+            return new IdgenIdMember(
+                    generator,
+                    kind,
+                    where,
+                    Character.toLowerCase(property.charAt(0)) + property.substring(1),
+                    lookup.unreflect(getter),
+                    write);
         } catch (IllegalAccessException | RuntimeException e) {
-            throw new IllegalStateException("@IdgenId on " + where + ": idgen cannot reach the getter or setter ("
-                    + e.getMessage() + "); open its package to idgen", e);
+            throw new IllegalStateException(
+                    "@IdgenId on " + where + ": idgen cannot reach the getter or setter (" + e.getMessage()
+                            + "); open its package to idgen",
+                    e);
         }
     }
 

@@ -20,11 +20,9 @@ public final class CallOrder {
      * @param end {@link System#nanoTime()} after it returned
      * @param id what it returned
      */
-    public record Call(long start, long end, long id) {
-    }
+    public record Call(long start, long end, long id) {}
 
-    private CallOrder() {
-    }
+    private CallOrder() {}
 
     /**
      * Asserts that every call got a larger ID than each call that had returned before it started.
@@ -47,7 +45,8 @@ public final class CallOrder {
             int returnedBefore = lowerBound(ends, call.start());
             if (returnedBefore > 0) {
                 checked++;
-                assertThat(call.id()).as("a call that started after %d calls had returned", returnedBefore)
+                assertThat(call.id())
+                        .as("a call that started after %d calls had returned", returnedBefore)
                         .isGreaterThan(highestBefore[returnedBefore - 1]);
             }
         }

@@ -128,8 +128,7 @@ public abstract class IdServiceContract {
      * @param id an ID the service issued during the test
      * @param parts what {@link IdService#decode(long)} made of it
      */
-    protected void checkParts(long id, DecodedId parts) {
-    }
+    protected void checkParts(long id, DecodedId parts) {}
 
     /**
      * @return a name no other test uses, so that tests on a shared store do not meet
@@ -169,7 +168,9 @@ public abstract class IdServiceContract {
                     long[] ids = new long[perThread];
                     int filled = 0;
                     // Every eighth call is a batch, so batches race with single calls too.
-                    for (int call = 0; filled < perThread && !Thread.currentThread().isInterrupted(); call++) {
+                    for (int call = 0;
+                            filled < perThread && !Thread.currentThread().isInterrupted();
+                            call++) {
                         long floor = returned.get();
                         long first;
                         if (call % 8 == 7 && perThread - filled >= BATCH) {
@@ -182,8 +183,8 @@ public abstract class IdServiceContract {
                             ids[filled++] = first;
                         }
                         if (ordered && first <= floor) {
-                            outOfOrder.compareAndSet(null, "a call issued " + first + " after another call"
-                                    + " had returned " + floor);
+                            outOfOrder.compareAndSet(
+                                    null, "a call issued " + first + " after another call" + " had returned " + floor);
                         }
                         returned.accumulateAndGet(ids[filled - 1], Math::max);
                     }
@@ -198,8 +199,8 @@ public abstract class IdServiceContract {
                 try {
                     ids = results.get(t).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (TimeoutException e) {
-                    throw new AssertionError(THREADS + " threads did not draw " + perThread + " IDs each within "
-                            + DEADLINE, e);
+                    throw new AssertionError(
+                            THREADS + " threads did not draw " + perThread + " IDs each within " + DEADLINE, e);
                 }
                 assertStrictlyIncreasingAndPositive(ids, "the IDs of thread " + t);
                 System.arraycopy(ids, 0, all, t * perThread, perThread);
@@ -231,10 +232,14 @@ public abstract class IdServiceContract {
 
         assertThat(batch).hasSize(500);
         assertStrictlyIncreasingAndPositive(batch, "a batch");
-        assertThat(batch[0]).as("the batch's first ID, after the single call before it").isGreaterThan(before);
+        assertThat(batch[0])
+                .as("the batch's first ID, after the single call before it")
+                .isGreaterThan(before);
         assertThat(after).as("the single call after the batch").isGreaterThan(batch[499]);
         assertThat(single).hasSize(1);
-        assertThat(single[0]).as("a batch of one, after the single call before it").isGreaterThan(after);
+        assertThat(single[0])
+                .as("a batch of one, after the single call before it")
+                .isGreaterThan(after);
     }
 
     @Test
@@ -251,11 +256,14 @@ public abstract class IdServiceContract {
     void aCountOutsideOneToMaxBatchSizeIsRejectedNamingCount() {
         String name = uniqueName();
         for (int count : new int[] {0, -1, Integer.MIN_VALUE, IdService.MAX_BATCH_SIZE + 1, Integer.MAX_VALUE}) {
-            assertThatThrownBy(() -> service.nextIds(name, count)).as("count %d", count)
+            assertThatThrownBy(() -> service.nextIds(name, count))
+                    .as("count %d", count)
                     .isInstanceOf(IllegalArgumentException.class)
                     .satisfies(e -> assertNames(e, "count"));
         }
-        assertThat(service.nextIds(name, 2)).as("a valid batch after the rejected ones").hasSize(2);
+        assertThat(service.nextIds(name, 2))
+                .as("a valid batch after the rejected ones")
+                .hasSize(2);
     }
 
     @Test
@@ -285,7 +293,9 @@ public abstract class IdServiceContract {
             service.nextId(busy);
         }
         long second = service.nextId(quiet);
-        assertThat(second - first).as("%s moved on by 1,000 draws from %s", quiet, busy).isBetween(1L, 999L);
+        assertThat(second - first)
+                .as("%s moved on by 1,000 draws from %s", quiet, busy)
+                .isBetween(1L, 999L);
     }
 
     @Test
@@ -302,9 +312,11 @@ public abstract class IdServiceContract {
             named[i] = service.nextId(IdService.DEFAULT_NAME);
         }
         unnamed[1] = service.nextId();
-        assertStrictlyIncreasingAndPositive(new long[] {unnamed[0], named[0], named[between - 1], unnamed[1]},
+        assertStrictlyIncreasingAndPositive(
+                new long[] {unnamed[0], named[0], named[between - 1], unnamed[1]},
                 "nextId(), 1,000 times nextId(\"default\"), nextId()");
-        assertThat(unnamed[1] - unnamed[0]).as("nextId() moved on by %d draws of nextId(\"default\")", between)
+        assertThat(unnamed[1] - unnamed[0])
+                .as("nextId() moved on by %d draws of nextId(\"default\")", between)
                 .isGreaterThan(between);
 
         long[] defaults = new long[2];
@@ -313,7 +325,8 @@ public abstract class IdServiceContract {
             service.nextId();
         }
         defaults[1] = service.nextId(IdService.DEFAULT_NAME);
-        assertThat(defaults[1] - defaults[0]).as("nextId(\"default\") moved on by %d draws of nextId()", between)
+        assertThat(defaults[1] - defaults[0])
+                .as("nextId(\"default\") moved on by %d draws of nextId()", between)
                 .isGreaterThan(between);
     }
 
@@ -332,13 +345,27 @@ public abstract class IdServiceContract {
 
     @Test
     void namesThatBreakTheRuleAreRejectedNamingName() {
-        List<String> invalid = Arrays.asList(null, "", "a".repeat(IdArguments.MAX_NAME_LENGTH + 1), ".orders",
-                "-orders", "_orders", ":orders", "orders/1", "orders 1", "orders\n", "örders", "orders*", "..");
+        List<String> invalid = Arrays.asList(
+                null,
+                "",
+                "a".repeat(IdArguments.MAX_NAME_LENGTH + 1),
+                ".orders",
+                "-orders",
+                "_orders",
+                ":orders",
+                "orders/1",
+                "orders 1",
+                "orders\n",
+                "örders",
+                "orders*",
+                "..");
         for (String name : invalid) {
-            assertThatThrownBy(() -> service.nextId(name)).as("nextId(%s)", quoted(name))
+            assertThatThrownBy(() -> service.nextId(name))
+                    .as("nextId(%s)", quoted(name))
                     .isInstanceOf(IllegalArgumentException.class)
                     .satisfies(e -> assertNames(e, "name"));
-            assertThatThrownBy(() -> service.nextIds(name, 1)).as("nextIds(%s, 1)", quoted(name))
+            assertThatThrownBy(() -> service.nextIds(name, 1))
+                    .as("nextIds(%s, 1)", quoted(name))
                     .isInstanceOf(IllegalArgumentException.class)
                     .satisfies(e -> assertNames(e, "name"));
         }
@@ -354,7 +381,9 @@ public abstract class IdServiceContract {
             assertThat(parts.id()).as("decode(%d).id()", id).isEqualTo(id);
             assertThat(parts.strategy()).as("decode(%d).strategy()", id).isEqualTo(service.strategy());
             Map<String, Object> map = parts.toMap();
-            assertThat(map.entrySet()).as("decode(%d).toMap(), strategy first", id).first()
+            assertThat(map.entrySet())
+                    .as("decode(%d).toMap(), strategy first", id)
+                    .first()
                     .isEqualTo(Map.entry("strategy", service.strategy()));
             checkParts(id, parts);
         }
@@ -370,7 +399,8 @@ public abstract class IdServiceContract {
     @Test
     void zeroAndNegativeIdsAreNotDecoded() {
         for (long id : new long[] {0, -1, Long.MIN_VALUE}) {
-            assertThatThrownBy(() -> service.decode(id)).as("decode(%d)", id)
+            assertThatThrownBy(() -> service.decode(id))
+                    .as("decode(%d)", id)
                     .isInstanceOf(IllegalArgumentException.class)
                     .satisfies(e -> assertNames(e, "id"));
         }
@@ -401,7 +431,9 @@ public abstract class IdServiceContract {
                 duplicates.add(sorted[i]);
             }
         }
-        assertThat(duplicates).as("IDs issued more than once (up to 10) among " + ids.length).isEmpty();
+        assertThat(duplicates)
+                .as("IDs issued more than once (up to 10) among " + ids.length)
+                .isEmpty();
     }
 
     /** The exception names {@code argument}: as its {@link InvalidArgumentException#argument()}, or in its message. */
@@ -409,7 +441,8 @@ public abstract class IdServiceContract {
         if (e instanceof InvalidArgumentException invalid) {
             assertThat(invalid.argument()).as("the rejected argument").isEqualTo(argument);
         }
-        assertThat(e.getMessage()).as("the message names " + argument)
+        assertThat(e.getMessage())
+                .as("the message names " + argument)
                 .containsPattern("\\b" + Pattern.quote(argument) + "\\b");
     }
 

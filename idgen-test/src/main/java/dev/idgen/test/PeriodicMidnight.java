@@ -53,13 +53,12 @@ public final class PeriodicMidnight {
     /** How far apart the two instances' clocks are. */
     public static final long SKEW_MILLIS = 10;
 
-    private static final long MIDNIGHT = LocalDateTime.parse("2026-11-24T00:00:00").atZone(ZONE).toInstant()
-            .toEpochMilli();
+    private static final long MIDNIGHT =
+            LocalDateTime.parse("2026-11-24T00:00:00").atZone(ZONE).toInstant().toEpochMilli();
 
     private static final int BATCH = 5;
 
-    private PeriodicMidnight() {
-    }
+    private PeriodicMidnight() {}
 
     /**
      * What the instances drew.
@@ -90,7 +89,9 @@ public final class PeriodicMidnight {
         public void assertNumbersAreOneToTheCount() {
             numbers.forEach((key, list) -> {
                 for (int i = 0; i < list.size(); i++) {
-                    assertThat(list.get(i)).as("number %d of day %d", i + 1, key).isEqualTo(i + 1L);
+                    assertThat(list.get(i))
+                            .as("number %d of day %d", i + 1, key)
+                            .isEqualTo(i + 1L);
                 }
             });
         }
@@ -143,8 +144,14 @@ public final class PeriodicMidnight {
             numbers.values().forEach(Collections::sort);
             Drawn result = new Drawn(numbers, threads, idsPerThread);
             assertThat(numbers.keySet()).containsExactly(DAY_BEFORE, DAY_AFTER);
-            assertThat(numbers.get(DAY_BEFORE)).hasSize(result.dayBeforeCount()).first().isEqualTo(1L);
-            assertThat(numbers.get(DAY_AFTER)).hasSize(result.dayAfterCount()).first().isEqualTo(1L);
+            assertThat(numbers.get(DAY_BEFORE))
+                    .hasSize(result.dayBeforeCount())
+                    .first()
+                    .isEqualTo(1L);
+            assertThat(numbers.get(DAY_AFTER))
+                    .hasSize(result.dayAfterCount())
+                    .first()
+                    .isEqualTo(1L);
             return result;
         } finally {
             executor.shutdownNow();
@@ -152,15 +159,20 @@ public final class PeriodicMidnight {
     }
 
     private static PeriodicIdService daily(IdService delegate, ManualTimeSource clock) {
-        return PeriodicIdService.builder().delegate(delegate).period(Period.DAILY).zone(ZONE).timeSource(clock)
+        return PeriodicIdService.builder()
+                .delegate(delegate)
+                .period(Period.DAILY)
+                .zone(ZONE)
+                .timeSource(clock)
                 .build();
     }
 
     /**
      * @return each thread's IDs, in the order drawn
      */
-    private static List<long[]> phase(ExecutorService executor, List<PeriodicIdService> instances, int threads,
-            int idsPerThread) throws Exception {
+    private static List<long[]> phase(
+            ExecutorService executor, List<PeriodicIdService> instances, int threads, int idsPerThread)
+            throws Exception {
         List<Future<long[]>> futures = new ArrayList<>();
         for (PeriodicIdService instance : instances) {
             for (int t = 0; t < threads; t++) {

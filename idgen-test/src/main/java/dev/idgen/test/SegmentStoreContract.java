@@ -93,7 +93,9 @@ public abstract class SegmentStoreContract {
             all.sort((x, y) -> Long.compare(x.first(), y.first()));
             assertThat(all.get(0).first()).isEqualTo(1);
             for (int i = 1; i < all.size(); i++) {
-                assertThat(all.get(i).first()).as("no gap and no overlap").isEqualTo(all.get(i - 1).last() + 1);
+                assertThat(all.get(i).first())
+                        .as("no gap and no overlap")
+                        .isEqualTo(all.get(i - 1).last() + 1);
             }
         } finally {
             executor.shutdownNow();

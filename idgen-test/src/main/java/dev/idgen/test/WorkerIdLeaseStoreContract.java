@@ -82,16 +82,19 @@ public abstract class WorkerIdLeaseStoreContract {
         WorkerIdLeaseStore store = store();
         String first = owner();
         long id = store.acquire(first, 0, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, first, TTL, REUSE_DELAY, 1_700_000_000_000L, true)).isTrue();
+        assertThat(store.renew(id, first, TTL, REUSE_DELAY, 1_700_000_000_000L, true))
+                .isTrue();
         pass(TTL.plusMillis(50));
         assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted())
-                .as("expired, but still within the reuse delay").isFalse();
+                .as("expired, but still within the reuse delay")
+                .isFalse();
         pass(REUSE_DELAY);
         Acquisition next = store.acquire(owner(), 0, TTL, REUSE_DELAY);
         assertThat(next.workerId()).isEqualTo(id);
         assertThat(next.lastUsedTimestamp()).isEqualTo(1_700_000_000_000L);
         assertThat(store.renew(id, first, TTL, REUSE_DELAY, 1_700_000_000_001L, false))
-                .as("the old owner cannot take it back").isFalse();
+                .as("the old owner cannot take it back")
+                .isFalse();
     }
 
     @Test
@@ -113,12 +116,15 @@ public abstract class WorkerIdLeaseStoreContract {
         WorkerIdLeaseStore store = store();
         String owner = owner();
         long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).as("not valid by its own clock").isFalse();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false))
+                .as("not valid by its own clock")
+                .isFalse();
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
         pass(TTL.plusMillis(50));
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).isFalse();
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true))
-                .as("expired in the store: never revived, even for an owner that claims to be valid").isFalse();
+                .as("expired in the store: never revived, even for an owner that claims to be valid")
+                .isFalse();
     }
 
     @Test
@@ -135,8 +141,10 @@ public abstract class WorkerIdLeaseStoreContract {
         WorkerIdLeaseStore store = store();
         String owner = owner();
         long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_900L, true)).isTrue();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_100L, true)).isTrue();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_900L, true))
+                .isTrue();
+        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_100L, true))
+                .isTrue();
         store.release(id, owner, 1_700_000_000_050L);
         pass(REUSE_DELAY.plusMillis(50));
         String next = owner();
@@ -145,10 +153,12 @@ public abstract class WorkerIdLeaseStoreContract {
         assertThat(acquisition.lastUsedTimestamp()).isEqualTo(1_700_000_000_900L);
         assertThat(store.renew(id, next, TTL, REUSE_DELAY, 5, true)).isTrue();
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_000L, true))
-                .as("the previous owner, even claiming to be valid").isFalse();
+                .as("the previous owner, even claiming to be valid")
+                .isFalse();
         store.release(id, next, 7);
         pass(REUSE_DELAY.plusMillis(50));
-        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).lastUsedTimestamp()).isEqualTo(1_700_000_000_900L);
+        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).lastUsedTimestamp())
+                .isEqualTo(1_700_000_000_900L);
     }
 
     @Test
@@ -158,7 +168,8 @@ public abstract class WorkerIdLeaseStoreContract {
         try {
             List<Future<Long>> futures = new ArrayList<>();
             for (int i = 0; i < 24; i++) {
-                Callable<Long> task = () -> store.acquire(owner(), 15, TTL.multipliedBy(20), REUSE_DELAY).workerId();
+                Callable<Long> task = () -> store.acquire(owner(), 15, TTL.multipliedBy(20), REUSE_DELAY)
+                        .workerId();
                 futures.add(pool.submit(task));
             }
             List<Long> granted = new ArrayList<>();

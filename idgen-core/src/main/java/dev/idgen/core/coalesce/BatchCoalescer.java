@@ -136,6 +136,7 @@ public final class BatchCoalescer<B> {
         final Thread thread;
         /** When this caller's maximum wait runs out, on {@link System#nanoTime()}. */
         final long deadline;
+
         Object served;
         int index;
         RuntimeException failure;
@@ -196,7 +197,12 @@ public final class BatchCoalescer<B> {
     /**
      * As above, with the clock that deadlines are read from (tests: a clock of their own).
      */
-    BatchCoalescer(TimedBatchSource<B> source, int maxBatch, int maxInFlight, Duration maxWait, String what,
+    BatchCoalescer(
+            TimedBatchSource<B> source,
+            int maxBatch,
+            int maxInFlight,
+            Duration maxWait,
+            String what,
             TimeSource clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
         if (maxInFlight < 1) {
@@ -307,7 +313,7 @@ public final class BatchCoalescer<B> {
         long deadline = waiter.deadline;
         boolean interrupted = false;
         try {
-            for (;;) {
+            for (; ; ) {
                 int state = waiter.state;
                 if (state != WAITING) {
                     return state;
@@ -377,7 +383,9 @@ public final class BatchCoalescer<B> {
         } catch (Throwable e) {
             // Throwable, not only unchecked: a source that throws a checked exception sneakily must still pass the
             // lead and fail its batch, or the in-flight count leaks and the batch waits for good.
-            if (batchSize > 0 && (e instanceof DeadlinePassedException || Thread.currentThread().isInterrupted())) {
+            if (batchSize > 0
+                    && (e instanceof DeadlinePassedException
+                            || Thread.currentThread().isInterrupted())) {
                 // This caller's time ran out before anything was sent, or it was interrupted (a cancelled request, a
                 // pool shutting down), which fails the store's wait: not the store's failure and not the others'
                 // business. They were queued before this round trip started, so the next one may serve them in its
@@ -386,7 +394,8 @@ public final class BatchCoalescer<B> {
                 passLead();
                 throw e;
             }
-            RuntimeException failure = e instanceof RuntimeException r ? r
+            RuntimeException failure = e instanceof RuntimeException r
+                    ? r
                     : new IdGenerationException("The round trip to " + what + " failed: " + e, e);
             passLead();
             for (int i = 0; i < batchSize; i++) {

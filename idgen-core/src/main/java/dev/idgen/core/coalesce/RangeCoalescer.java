@@ -61,8 +61,7 @@ public final class RangeCoalescer {
     }
 
     /** A round trip's range: index i of it is {@code first + i * stride}. */
-    private record Range(long first) {
-    }
+    private record Range(long first) {}
 
     private final BatchCoalescer<Range> coalescer;
     private final BatchCoalescer.LongShare<Range> share;
@@ -105,15 +104,18 @@ public final class RangeCoalescer {
      * @param maxWait how long a caller may wait, queueing and its round trip together
      * @param what names the counter in errors
      */
-    public RangeCoalescer(TimedRangeSource source, int maxBatch, int maxInFlight, long stride, Duration maxWait,
-            String what) {
+    public RangeCoalescer(
+            TimedRangeSource source, int maxBatch, int maxInFlight, long stride, Duration maxWait, String what) {
         if (stride < 1) {
             throw new IllegalArgumentException("stride must be at least 1, but was " + stride);
         }
         Objects.requireNonNull(source, "source");
         this.coalescer = new BatchCoalescer<>(
-                (n, deadline) -> new Range(source.take(n, deadline) - (long) (n - 1) * stride), maxBatch,
-                maxInFlight, maxWait, what);
+                (n, deadline) -> new Range(source.take(n, deadline) - (long) (n - 1) * stride),
+                maxBatch,
+                maxInFlight,
+                maxWait,
+                what);
         this.share = (range, index) -> range.first() + index * stride;
     }
 

@@ -59,7 +59,7 @@ public final class Flake128Generator {
      *         waits for it, or the caller is interrupted while waiting
      */
     public Flake128Id next() {
-        for (;;) {
+        for (; ; ) {
             long resume;
             synchronized (lock) {
                 if (clock.advance(timeSource.currentTimeMillis())) {
@@ -130,8 +130,7 @@ public final class Flake128Generator {
 
         private Long workerId;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param workerId the worker id, from 0 to {@link Flake128Id#MAX_WORKER_ID}; by default 48 random bits from
@@ -161,8 +160,11 @@ public final class Flake128Generator {
                 throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
             }
             if (workerId != null && (workerId < 0 || workerId > Flake128Id.MAX_WORKER_ID)) {
-                throw new InvalidArgumentException("workerId", workerId, "workerId must be between 0 and "
-                        + Flake128Id.MAX_WORKER_ID + " (48 bits), but was " + workerId);
+                throw new InvalidArgumentException(
+                        "workerId",
+                        workerId,
+                        "workerId must be between 0 and " + Flake128Id.MAX_WORKER_ID + " (48 bits), but was "
+                                + workerId);
             }
             long id = workerId != null ? workerId : RandomBuffer.defaultSource().nextLong() & Flake128Id.MAX_WORKER_ID;
             return new Flake128Generator(timeSource, id);

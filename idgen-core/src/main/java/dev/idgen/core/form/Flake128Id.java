@@ -43,13 +43,17 @@ public final class Flake128Id implements Comparable<Flake128Id> {
             throw Forms.invalidId(null, "id must be a 128-bit flake ID, 32 lowercase hex digits, but was null");
         }
         if (text.length() != HEX_LENGTH) {
-            throw Forms.invalidId(text, "id must be a 128-bit flake ID, 32 lowercase hex digits, but "
-                    + Forms.shown(text) + " has " + text.length() + " characters");
+            throw Forms.invalidId(
+                    text,
+                    "id must be a 128-bit flake ID, 32 lowercase hex digits, but " + Forms.shown(text) + " has "
+                            + text.length() + " characters");
         }
         long millis = Forms.parseLowerHex(text, 0, 16);
         if (millis < 0) {
-            throw Forms.invalidId(text, "id must have a timestamp below 2^63 milliseconds (a first digit of 0-7),"
-                    + " but " + Forms.shown(text) + " starts with '" + text.charAt(0) + "'");
+            throw Forms.invalidId(
+                    text,
+                    "id must have a timestamp below 2^63 milliseconds (a first digit of 0-7)," + " but "
+                            + Forms.shown(text) + " starts with '" + text.charAt(0) + "'");
         }
         return new Flake128Id(millis, Forms.parseLowerHex(text, 16, 28), (int) Forms.parseLowerHex(text, 28, 32));
     }
@@ -87,7 +91,9 @@ public final class Flake128Id implements Comparable<Flake128Id> {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Flake128Id id && millis == id.millis && workerId == id.workerId
+        return other instanceof Flake128Id id
+                && millis == id.millis
+                && workerId == id.workerId
                 && sequence == id.sequence;
     }
 

@@ -54,9 +54,12 @@ public final class FormOnlyIdService implements IdService {
     }
 
     private InvalidArgumentException refused() {
-        return new InvalidArgumentException("name", form.generator(), "generator '" + form.generator()
-                + "' issues " + form.form() + " IDs, which are not 64-bit numbers: take them as strings from"
-                + " IdForms.form(\"" + form.generator() + "\")");
+        return new InvalidArgumentException(
+                "name",
+                form.generator(),
+                "generator '" + form.generator()
+                        + "' issues " + form.form() + " IDs, which are not 64-bit numbers: take them as strings from"
+                        + " IdForms.form(\"" + form.generator() + "\")");
     }
 
     @Override

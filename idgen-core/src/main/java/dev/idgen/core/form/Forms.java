@@ -10,8 +10,7 @@ final class Forms {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private Forms() {
-    }
+    private Forms() {}
 
     /**
      * @param generator the generator a form belongs to
@@ -20,8 +19,11 @@ final class Forms {
      */
     static String checkGenerator(String generator) {
         if (generator == null || generator.isBlank()) {
-            throw new InvalidArgumentException("generator", generator, "generator must name the generator the form"
-                    + " belongs to, but was " + (generator == null ? "null" : "'" + generator + "'"));
+            throw new InvalidArgumentException(
+                    "generator",
+                    generator,
+                    "generator must name the generator the form" + " belongs to, but was "
+                            + (generator == null ? "null" : "'" + generator + "'"));
         }
         return generator;
     }
@@ -56,8 +58,10 @@ final class Forms {
             throw invalidId(null, "id must be a " + form + " string, but was null");
         }
         if (text.length() != 36) {
-            throw invalidId(text, "id must be 36 characters (hex digits grouped 8-4-4-4-12 by hyphens), but "
-                    + shown(text) + " has " + text.length());
+            throw invalidId(
+                    text,
+                    "id must be 36 characters (hex digits grouped 8-4-4-4-12 by hyphens), but " + shown(text) + " has "
+                            + text.length());
         }
         long msb = 0;
         long lsb = 0;
@@ -65,8 +69,9 @@ final class Forms {
             char c = text.charAt(i);
             if (i == 8 || i == 13 || i == 18 || i == 23) {
                 if (c != '-') {
-                    throw invalidId(text, "id must have a hyphen at position " + i + ", but " + shown(text)
-                            + " has '" + c + "'");
+                    throw invalidId(
+                            text,
+                            "id must have a hyphen at position " + i + ", but " + shown(text) + " has '" + c + "'");
                 }
                 continue;
             }
@@ -111,8 +116,10 @@ final class Forms {
     }
 
     static InvalidArgumentException badCharacter(String text, int index, String expected) {
-        return invalidId(text, "id must have " + expected + " at position " + index + ", but " + shown(text)
-                + " has '" + text.charAt(index) + "'");
+        return invalidId(
+                text,
+                "id must have " + expected + " at position " + index + ", but " + shown(text) + " has '"
+                        + text.charAt(index) + "'");
     }
 
     private static int hexDigit(char c, boolean upperCaseToo) {

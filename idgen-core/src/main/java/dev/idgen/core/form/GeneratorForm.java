@@ -25,8 +25,7 @@ final class GeneratorForm implements IdForm {
      * @param decode reads a canonical string (never {@code null}), or throws {@code InvalidArgumentException} naming
      *        {@code id}
      */
-    GeneratorForm(String generator, String form, Supplier<String> next,
-            Function<String, Map<String, Object>> decode) {
+    GeneratorForm(String generator, String form, Supplier<String> next, Function<String, Map<String, Object>> decode) {
         this.generator = Forms.checkGenerator(generator);
         this.form = form;
         this.next = next;

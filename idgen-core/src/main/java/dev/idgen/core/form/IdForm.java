@@ -53,8 +53,11 @@ public interface IdForm {
      *         empty; (argument {@code count}) when the count breaks its rule
      */
     default String[] next(int count, String shardKey) {
-        throw new InvalidArgumentException("shardKey", shardKey, "shardKey is only for shard-aware generators, and"
-                + " generator '" + generator() + "' has the " + form() + " form");
+        throw new InvalidArgumentException(
+                "shardKey",
+                shardKey,
+                "shardKey is only for shard-aware generators, and" + " generator '" + generator() + "' has the "
+                        + form() + " form");
     }
 
     /**

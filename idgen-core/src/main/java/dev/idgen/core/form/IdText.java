@@ -32,11 +32,10 @@ public final class IdText {
 
     private static final String CROCKFORD_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-    private static final IdText CROCKFORD32 = new IdText("crockford32", CROCKFORD_ALPHABET, 13, crockfordValues(),
-            "");
+    private static final IdText CROCKFORD32 = new IdText("crockford32", CROCKFORD_ALPHABET, 13, crockfordValues(), "");
 
-    private static final IdText BASE62 = new IdText("base62",
-            "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 11, null, "");
+    private static final IdText BASE62 =
+            new IdText("base62", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 11, null, "");
 
     private static final IdText DECIMAL = new IdText("decimal", "0123456789", 0, null, "");
 
@@ -186,20 +185,25 @@ public final class IdText {
         }
         if (!text.startsWith(prefix)) {
             int separator = text.indexOf('_');
-            throw Forms.invalidId(text, "id must start with the prefix '" + prefix + "', but " + Forms.shown(text)
-                    + (separator > 0 && separator < MAX_PREFIX_LENGTH
-                            ? " has the prefix '" + text.substring(0, separator + 1) + "'" : " has none"));
+            throw Forms.invalidId(
+                    text,
+                    "id must start with the prefix '" + prefix + "', but " + Forms.shown(text)
+                            + (separator > 0 && separator < MAX_PREFIX_LENGTH
+                                    ? " has the prefix '" + text.substring(0, separator + 1) + "'"
+                                    : " has none"));
         }
         int start = prefix.length();
         int length = text.length() - start;
         if (width != 0 ? length != width : (length < 1 || length > MAX_DECIMAL_DIGITS)) {
-            throw Forms.invalidId(text, "id must be " + describe() + ", but " + Forms.shown(text) + " has "
-                    + length + " characters" + (start > 0 ? " after the prefix" : ""));
+            throw Forms.invalidId(
+                    text,
+                    "id must be " + describe() + ", but " + Forms.shown(text) + " has " + length + " characters"
+                            + (start > 0 ? " after the prefix" : ""));
         }
         if (width == 0 && length > 1 && text.charAt(start) == '0') {
             // Decimal is not padded: "007" would be a second string for 7.
-            throw Forms.invalidId(text, "id must be " + describe() + " without leading zeros, but was "
-                    + Forms.shown(text));
+            throw Forms.invalidId(
+                    text, "id must be " + describe() + " without leading zeros, but was " + Forms.shown(text));
         }
         long value = 0;
         for (int i = start; i < text.length(); i++) {
@@ -210,8 +214,9 @@ public final class IdText {
             }
             // value * radix + digit > Long.MAX_VALUE, without overflowing and without a division per digit.
             if (value > lastSafeValue || (value == lastSafeValue && digit > lastSafeDigit)) {
-                throw Forms.invalidId(text, "id " + Forms.shown(text) + " is beyond the largest 64-bit ID, "
-                        + format(Long.MAX_VALUE));
+                throw Forms.invalidId(
+                        text,
+                        "id " + Forms.shown(text) + " is beyond the largest 64-bit ID, " + format(Long.MAX_VALUE));
             }
             value = value * radix + digit;
         }
@@ -249,8 +254,8 @@ public final class IdText {
     }
 
     private String describe() {
-        String body = width != 0 ? width + " characters of " + encoding : "1 to " + MAX_DECIMAL_DIGITS
-                + " decimal digits";
+        String body =
+                width != 0 ? width + " characters of " + encoding : "1 to " + MAX_DECIMAL_DIGITS + " decimal digits";
         return prefix.isEmpty() ? body : "'" + prefix + "' and " + body;
     }
 
@@ -270,17 +275,23 @@ public final class IdText {
         boolean valid = prefix != null;
         if (valid && !prefix.isEmpty()) {
             int last = prefix.length() - 1;
-            valid = prefix.length() >= 2 && prefix.length() <= MAX_PREFIX_LENGTH && prefix.charAt(last) == '_'
-                    && prefix.charAt(0) >= 'a' && prefix.charAt(0) <= 'z';
+            valid = prefix.length() >= 2
+                    && prefix.length() <= MAX_PREFIX_LENGTH
+                    && prefix.charAt(last) == '_'
+                    && prefix.charAt(0) >= 'a'
+                    && prefix.charAt(0) <= 'z';
             for (int i = 1; valid && i < last; i++) {
                 char c = prefix.charAt(i);
                 valid = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
             }
         }
         if (!valid) {
-            throw new InvalidArgumentException("prefix", prefix, "prefix must be a lowercase letter, then up to 15"
-                    + " lowercase letters or digits, then '_' (as [a-z][a-z0-9]{0,15}_, for example 'ord_'), or empty"
-                    + " for none, but was " + Forms.shown(prefix));
+            throw new InvalidArgumentException(
+                    "prefix",
+                    prefix,
+                    "prefix must be a lowercase letter, then up to 15"
+                            + " lowercase letters or digits, then '_' (as [a-z][a-z0-9]{0,15}_, for example 'ord_'), or empty"
+                            + " for none, but was " + Forms.shown(prefix));
         }
         return prefix;
     }

@@ -90,10 +90,13 @@ final class MillisCounter {
         } else {
             if (millis + 1 - nowMillis > MAX_AHEAD_MILLIS) {
                 if (resumeMillis() - nowMillis > MAX_WAIT_MILLIS) {
-                    throw new ClockBackwardsException("The " + generator + " counter of "
-                            + Instant.ofEpochMilli(millis) + " is used up and the clock is " + (millis - nowMillis)
-                            + " ms behind it: borrowing the next millisecond would run more than " + MAX_AHEAD_MILLIS
-                            + " ms ahead of the clock, so no ID is issued until the clock catches up",
+                    throw new ClockBackwardsException(
+                            "The " + generator + " counter of "
+                                    + Instant.ofEpochMilli(millis) + " is used up and the clock is "
+                                    + (millis - nowMillis)
+                                    + " ms behind it: borrowing the next millisecond would run more than "
+                                    + MAX_AHEAD_MILLIS
+                                    + " ms ahead of the clock, so no ID is issued until the clock catches up",
                             millis - nowMillis);
                 }
                 return false;
@@ -126,7 +129,7 @@ final class MillisCounter {
      */
     static void awaitClock(TimeSource timeSource, long targetMillis, String generator) {
         long started = timeSource.nanoTime();
-        for (;;) {
+        for (; ; ) {
             if (timeSource.currentTimeMillis() >= targetMillis) {
                 return;
             }
@@ -137,8 +140,8 @@ final class MillisCounter {
             }
             if (Thread.interrupted()) {
                 Thread.currentThread().interrupt();
-                throw new IdGenerationException("Interrupted while waiting for the clock to issue more "
-                        + generator + " IDs");
+                throw new IdGenerationException(
+                        "Interrupted while waiting for the clock to issue more " + generator + " IDs");
             }
             LockSupport.parkNanos(1_000_000L);
         }
@@ -153,8 +156,8 @@ final class MillisCounter {
     }
 
     private LayoutExhaustedException exhausted() {
-        return new LayoutExhaustedException("The " + generator + " timestamp is used up: it cannot go beyond "
-                + Instant.ofEpochMilli(maxMillis));
+        return new LayoutExhaustedException(
+                "The " + generator + " timestamp is used up: it cannot go beyond " + Instant.ofEpochMilli(maxMillis));
     }
 
     /**

@@ -44,11 +44,13 @@ public final class ObjectId implements Comparable<ObjectId> {
             throw Forms.invalidId(null, "id must be an ObjectId, 24 lowercase hex digits, but was null");
         }
         if (text.length() != HEX_LENGTH) {
-            throw Forms.invalidId(text, "id must be an ObjectId, 24 lowercase hex digits, but " + Forms.shown(text)
-                    + " has " + text.length() + " characters");
+            throw Forms.invalidId(
+                    text,
+                    "id must be an ObjectId, 24 lowercase hex digits, but " + Forms.shown(text) + " has "
+                            + text.length() + " characters");
         }
-        return new ObjectId(Forms.parseLowerHex(text, 0, 8), Forms.parseLowerHex(text, 8, 18),
-                (int) Forms.parseLowerHex(text, 18, 24));
+        return new ObjectId(Forms.parseLowerHex(text, 0, 8), Forms.parseLowerHex(text, 8, 18), (int)
+                Forms.parseLowerHex(text, 18, 24));
     }
 
     /**
@@ -84,7 +86,9 @@ public final class ObjectId implements Comparable<ObjectId> {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ObjectId id && seconds == id.seconds && processUnique == id.processUnique
+        return other instanceof ObjectId id
+                && seconds == id.seconds
+                && processUnique == id.processUnique
                 && counter == id.counter;
     }
 

@@ -84,7 +84,7 @@ public final class ObjectIdGenerator {
      *         wait, or the caller is interrupted while waiting
      */
     public ObjectId next() {
-        for (;;) {
+        for (; ; ) {
             long nextSecondMillis;
             long nowMillis;
             synchronized (lock) {
@@ -109,9 +109,11 @@ public final class ObjectIdGenerator {
                 nextSecondMillis = (second + 1) * 1000;
                 if (nextSecondMillis - nowMillis > MAX_WAIT_MILLIS) {
                     long behind = second * 1000 - nowMillis;
-                    throw new ClockBackwardsException("All 2^24 ObjectId counter values of "
-                            + Instant.ofEpochSecond(second) + " are used and the clock is " + behind + " ms behind"
-                            + " that second, too far to wait for the next: no ID is issued until the clock catches up",
+                    throw new ClockBackwardsException(
+                            "All 2^24 ObjectId counter values of "
+                                    + Instant.ofEpochSecond(second) + " are used and the clock is " + behind
+                                    + " ms behind"
+                                    + " that second, too far to wait for the next: no ID is issued until the clock catches up",
                             behind);
                 }
             }
@@ -183,7 +185,7 @@ public final class ObjectIdGenerator {
     private void awaitClock(long targetMillis, long nowMillis) {
         long started = timeSource.nanoTime();
         long limitNanos = (targetMillis - nowMillis + MAX_WAIT_MILLIS) * 1_000_000L;
-        for (;;) {
+        for (; ; ) {
             long remaining = targetMillis - timeSource.currentTimeMillis();
             if (remaining <= 0) {
                 return;
@@ -210,8 +212,7 @@ public final class ObjectIdGenerator {
 
         private SecureRandom random;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param timeSource the clock; the system clock by default

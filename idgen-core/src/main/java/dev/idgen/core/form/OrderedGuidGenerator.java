@@ -126,7 +126,7 @@ public final class OrderedGuidGenerator {
      *         waits for it, or the caller is interrupted while waiting
      */
     public UUID next() {
-        for (;;) {
+        for (; ; ) {
             long resume;
             synchronized (lock) {
                 if (clock.advance(timeSource.currentTimeMillis())) {
@@ -207,10 +207,13 @@ public final class OrderedGuidGenerator {
             throw new InvalidArgumentException("order", null, "order must be set");
         }
         if (id.version() != 8 || id.variant() != 2) {
-            throw Forms.invalidId(id.toString(), "id must be an ordered GUID, an RFC 9562 version 8 UUID, but " + id
-                    + " has version " + id.version() + " and variant " + id.variant());
+            throw Forms.invalidId(
+                    id.toString(),
+                    "id must be an ordered GUID, an RFC 9562 version 8 UUID, but " + id + " has version " + id.version()
+                            + " and variant " + id.variant());
         }
-        long millis = order == Order.SQL_SERVER ? id.getLeastSignificantBits() & MAX_MILLIS
+        long millis = order == Order.SQL_SERVER
+                ? id.getLeastSignificantBits() & MAX_MILLIS
                 : id.getMostSignificantBits() >>> 16;
         map.put("timestamp", Instant.ofEpochMilli(millis));
         map.put("order", order.name());
@@ -248,8 +251,7 @@ public final class OrderedGuidGenerator {
 
         private SecureRandom random;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param order where the time goes: {@link Order#SQL_SERVER} (the default) or {@link Order#BYTES}

@@ -184,8 +184,10 @@ public final class SimpleflakeGenerator {
     private IdGenerationException usedUp(long now) {
         String used = "All 2^23 Simpleflake values of " + Instant.ofEpochMilli(epochMillis + millis) + " are issued";
         if (now < millis) {
-            return new ClockBackwardsException(used + " and the clock is " + (millis - now) + " ms behind that"
-                    + " millisecond: no ID is issued until the clock catches up", millis - now);
+            return new ClockBackwardsException(
+                    used + " and the clock is " + (millis - now) + " ms behind that"
+                            + " millisecond: no ID is issued until the clock catches up",
+                    millis - now);
         }
         return new IdGenerationException(used + ": the next millisecond has fresh ones");
     }
@@ -201,8 +203,7 @@ public final class SimpleflakeGenerator {
 
         private SecureRandom random;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param epoch where the milliseconds count from, not in the future; {@link #DEFAULT_EPOCH} by default. IDs
@@ -244,16 +245,19 @@ public final class SimpleflakeGenerator {
             }
             long nowMillis = timeSource.currentTimeMillis();
             if (epoch == null || epoch.isBefore(Instant.EPOCH) || epoch.isAfter(Instant.ofEpochMilli(nowMillis))) {
-                throw new InvalidArgumentException("epoch", epoch, "epoch must be between 1970-01-01T00:00:00Z and"
-                        + " now (" + Instant.ofEpochMilli(nowMillis) + "), but was " + epoch);
+                throw new InvalidArgumentException(
+                        "epoch",
+                        epoch,
+                        "epoch must be between 1970-01-01T00:00:00Z and" + " now (" + Instant.ofEpochMilli(nowMillis)
+                                + "), but was " + epoch);
             }
             long epochMillis = epoch.toEpochMilli();
             if (nowMillis - epochMillis >= END_MILLIS) {
                 throw new LayoutExhaustedException("The Simpleflake layout from epoch " + epoch + " ran out at "
                         + Instant.ofEpochMilli(epochMillis + END_MILLIS) + "; choose a later epoch");
             }
-            return new SimpleflakeGenerator(timeSource, epochMillis,
-                    random != null ? random : RandomBuffer.defaultSource());
+            return new SimpleflakeGenerator(
+                    timeSource, epochMillis, random != null ? random : RandomBuffer.defaultSource());
         }
     }
 }

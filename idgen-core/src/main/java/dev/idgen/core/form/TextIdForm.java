@@ -114,8 +114,10 @@ public final class TextIdForm implements IdForm {
     }
 
     private InvalidArgumentException notIssued(String canonical, IllegalArgumentException cause) {
-        InvalidArgumentException e = Forms.invalidId(canonical, "id " + Forms.shown(canonical) + " cannot have been"
-                + " issued by generator '" + generator + "': " + Objects.toString(cause.getMessage(), "rejected"));
+        InvalidArgumentException e = Forms.invalidId(
+                canonical,
+                "id " + Forms.shown(canonical) + " cannot have been" + " issued by generator '" + generator + "': "
+                        + Objects.toString(cause.getMessage(), "rejected"));
         e.initCause(cause);
         return e;
     }

@@ -96,13 +96,14 @@ public final class UuidV7Generator {
      *         waits for it, or the caller is interrupted while waiting
      */
     public UUID next() {
-        for (;;) {
+        for (; ; ) {
             long resume;
             synchronized (lock) {
                 if (clock.advance(timeSource.currentTimeMillis())) {
                     long counter = clock.counter();
                     long msb = clock.millis() << 16 | VERSION | counter >>> counterBitsInB;
-                    long lsb = VARIANT | (counter & ((1L << counterBitsInB) - 1)) << randomBits
+                    long lsb = VARIANT
+                            | (counter & ((1L << counterBitsInB) - 1)) << randomBits
                             | random.nextLong() >>> (64 - randomBits);
                     return new UUID(msb, lsb);
                 }
@@ -151,8 +152,10 @@ public final class UuidV7Generator {
             throw Forms.invalidId(null, "id must be a version 7 UUID, but was null");
         }
         if (id.version() != 7 || id.variant() != 2) {
-            throw Forms.invalidId(id.toString(), "id must be an RFC 9562 version 7 UUID, but " + id + " has version "
-                    + id.version() + " and variant " + id.variant() + " (a UUIDv7 has version 7 and variant 2)");
+            throw Forms.invalidId(
+                    id.toString(),
+                    "id must be an RFC 9562 version 7 UUID, but " + id + " has version " + id.version()
+                            + " and variant " + id.variant() + " (a UUIDv7 has version 7 and variant 2)");
         }
         map.put("timestamp", Instant.ofEpochMilli(id.getMostSignificantBits() >>> 16));
         map.put("version", 7);
@@ -169,8 +172,7 @@ public final class UuidV7Generator {
 
         private int counterBits = COUNTER_BITS;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param timeSource the clock; the system clock by default
@@ -207,8 +209,10 @@ public final class UuidV7Generator {
                 throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
             }
             if (counterBits < 12 || counterBits > COUNTER_BITS) {
-                throw new InvalidArgumentException("counterBits", counterBits, "counterBits must be between 12 and "
-                        + COUNTER_BITS + ", but was " + counterBits);
+                throw new InvalidArgumentException(
+                        "counterBits",
+                        counterBits,
+                        "counterBits must be between 12 and " + COUNTER_BITS + ", but was " + counterBits);
             }
             return new UuidV7Generator(this, random != null ? random : RandomBuffer.defaultSource());
         }

@@ -13,13 +13,13 @@ import java.util.Map;
  */
 public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
-    private record Entry(String owner, long expiresAt, long lastTimestamp) {
-    }
+    private record Entry(String owner, long expiresAt, long lastTimestamp) {}
 
     private final TimeSource clock;
     private final Map<Long, Entry> entries = new HashMap<>();
     /** When the data was last lost: ids unknown since then may still be held, until a ttl plus reuse delay passed. */
     private long bornAt = Long.MIN_VALUE / 2;
+
     private volatile boolean available = true;
 
     /**
@@ -49,8 +49,8 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     @Override
-    public synchronized boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay,
-            long lastTimestamp, boolean heldValidly) {
+    public synchronized boolean renew(
+            long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp, boolean heldValidly) {
         checkUp();
         if (!heldValidly) {
             return false;
@@ -72,8 +72,9 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
         checkUp();
         Entry entry = entries.get(workerId);
         if (entry != null && entry.owner().equals(owner)) {
-            entries.put(workerId, new Entry(owner, clock.currentTimeMillis(),
-                    Math.max(lastTimestamp, entry.lastTimestamp())));
+            entries.put(
+                    workerId,
+                    new Entry(owner, clock.currentTimeMillis(), Math.max(lastTimestamp, entry.lastTimestamp())));
         }
     }
 

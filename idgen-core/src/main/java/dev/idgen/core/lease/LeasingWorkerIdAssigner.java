@@ -51,27 +51,44 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
         this.ttl = builder.ttl;
         this.renewInterval = builder.renewInterval != null ? builder.renewInterval : ttl.dividedBy(3);
-        this.safetyMargin = builder.safetyMargin != null ? builder.safetyMargin
-                : max(Duration.ofMillis(500), ttl.dividedBy(10));
+        this.safetyMargin =
+                builder.safetyMargin != null ? builder.safetyMargin : max(Duration.ofMillis(500), ttl.dividedBy(10));
         this.reuseDelay = builder.reuseDelay;
         // Long enough for the longest wait a store imposes on newcomers: 2 ttl + reuse delay after a Redis failover.
-        this.acquireTimeout = builder.acquireTimeout != null ? builder.acquireTimeout
+        this.acquireTimeout = builder.acquireTimeout != null
+                ? builder.acquireTimeout
                 : ttl.multipliedBy(2).plus(reuseDelay).plusSeconds(5);
         this.timeSource = builder.timeSource;
-        check("ttl", ttl, ttl.compareTo(Duration.ofSeconds(1)) >= 0 && ttl.compareTo(Duration.ofDays(1)) <= 0,
+        check(
+                "ttl",
+                ttl,
+                ttl.compareTo(Duration.ofSeconds(1)) >= 0 && ttl.compareTo(Duration.ofDays(1)) <= 0,
                 "between 1s and 1d");
-        check("safetyMargin", safetyMargin, !safetyMargin.isNegative() && safetyMargin.compareTo(ttl.dividedBy(2)) <= 0,
+        check(
+                "safetyMargin",
+                safetyMargin,
+                !safetyMargin.isNegative() && safetyMargin.compareTo(ttl.dividedBy(2)) <= 0,
                 "between 0 and half the ttl (" + ttl + ")");
-        check("renewInterval", renewInterval, renewInterval.toMillis() >= 100
-                && renewInterval.compareTo(ttl.minus(safetyMargin).dividedBy(2)) <= 0,
-                "between 100ms and half of ttl minus safety-margin (" + ttl.minus(safetyMargin).dividedBy(2) + ")");
-        check("reuseDelay", reuseDelay, reuseDelay.toMillis() >= MAX_AHEAD_MILLIS
-                && reuseDelay.compareTo(Duration.ofHours(1)) <= 0, "between 1s and 1h");
-        check("acquireTimeout", acquireTimeout, !acquireTimeout.isNegative()
-                && acquireTimeout.compareTo(Duration.ofHours(1)) <= 0, "between 0 and 1h");
+        check(
+                "renewInterval",
+                renewInterval,
+                renewInterval.toMillis() >= 100
+                        && renewInterval.compareTo(ttl.minus(safetyMargin).dividedBy(2)) <= 0,
+                "between 100ms and half of ttl minus safety-margin ("
+                        + ttl.minus(safetyMargin).dividedBy(2) + ")");
+        check(
+                "reuseDelay",
+                reuseDelay,
+                reuseDelay.toMillis() >= MAX_AHEAD_MILLIS && reuseDelay.compareTo(Duration.ofHours(1)) <= 0,
+                "between 1s and 1h");
+        check(
+                "acquireTimeout",
+                acquireTimeout,
+                !acquireTimeout.isNegative() && acquireTimeout.compareTo(Duration.ofHours(1)) <= 0,
+                "between 0 and 1h");
         if (instanceId.isBlank() || instanceId.length() > 128) {
-            throw new InvalidArgumentException("instanceId", instanceId,
-                    "instanceId must be 1 to 128 characters, but was '" + instanceId + "'");
+            throw new InvalidArgumentException(
+                    "instanceId", instanceId, "instanceId must be 1 to 128 characters, but was '" + instanceId + "'");
         }
     }
 
@@ -105,7 +122,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
     public WorkerIdLease acquire(long maxWorkerId) {
         long started = timeSource.nanoTime();
         long timeoutNanos = acquireTimeout.toNanos();
-        for (;;) {
+        for (; ; ) {
             long sent = timeSource.nanoTime();
             Acquisition acquisition;
             try {
@@ -113,16 +130,21 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
             } catch (StoreUnavailableException e) {
                 // A store that is still starting, or a first connection that is slow, is worth waiting for.
                 if (timeSource.nanoTime() - started >= timeoutNanos) {
-                    throw new StoreUnavailableException("The worker id lease store could not be reached within the"
-                            + " acquire timeout of " + acquireTimeout + ": " + e.getMessage(), e);
+                    throw new StoreUnavailableException(
+                            "The worker id lease store could not be reached within the" + " acquire timeout of "
+                                    + acquireTimeout + ": " + e.getMessage(),
+                            e);
                 }
-                LOG.log(System.Logger.Level.INFO, "The worker id lease store is unavailable (" + e.getMessage()
-                        + "); retrying");
+                LOG.log(
+                        System.Logger.Level.INFO,
+                        "The worker id lease store is unavailable (" + e.getMessage() + "); retrying");
                 acquisition = Acquisition.none(200);
             }
             if (acquisition.isGranted()) {
-                LOG.log(System.Logger.Level.INFO, "Leased worker id " + acquisition.workerId() + " as '" + instanceId
-                        + "' for " + ttl + ", renewed every " + renewInterval);
+                LOG.log(
+                        System.Logger.Level.INFO,
+                        "Leased worker id " + acquisition.workerId() + " as '" + instanceId + "' for " + ttl
+                                + ", renewed every " + renewInterval);
                 return new RenewingWorkerIdLease(this, acquisition.workerId(), acquisition.lastUsedTimestamp(), sent);
             }
             long waited = timeSource.nanoTime() - started;
@@ -134,11 +156,11 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                                 + acquireTimeout + ": start again later, or raise the acquire timeout"
                         : "all of them are held by live instances or wait out their reuse delay of " + reuseDelay
                                 + ". Stop an instance, or give the layout more worker bits";
-                throw new WorkerIdsExhaustedException("No worker id from 0 to " + maxWorkerId + " is free for '"
-                        + instanceId + "': " + why + ".");
+                throw new WorkerIdsExhaustedException(
+                        "No worker id from 0 to " + maxWorkerId + " is free for '" + instanceId + "': " + why + ".");
             }
-            long sleepNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(acquisition.retryAfterMillis()),
-                    timeoutNanos - waited);
+            long sleepNanos =
+                    Math.min(TimeUnit.MILLISECONDS.toNanos(acquisition.retryAfterMillis()), timeoutNanos - waited);
             LOG.log(System.Logger.Level.INFO, "No worker id free yet; retrying in " + sleepNanos / 1_000_000 + " ms");
             LockSupport.parkNanos(Math.max(1_000_000, sleepNanos));
             if (Thread.interrupted()) {

@@ -42,13 +42,16 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     private final ScheduledExecutorService heartbeat;
     /** The newest timestamp in use, only ever raised (by the generator and the heartbeat at once). */
     private final AtomicLong newestTimestamp;
+
     private final List<Runnable> lostActions = new ArrayList<>();
 
     /** Monotonic deadline: IDs may be issued while {@code nanoTime() - validUntilNanos < 0}. */
     private volatile long validUntilNanos;
+
     private volatile boolean closed;
     /** Set once, under the lock: the lease is never renewed again. */
     private volatile boolean lost;
+
     private volatile String lastProblem;
 
     RenewingWorkerIdLease(LeasingWorkerIdAssigner assigner, long workerId, long previousTimestamp, long sentNanos) {
@@ -87,9 +90,14 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     public void checkValid() {
         if (timeSource.nanoTime() - validUntilNanos >= 0) {
             throw new LeaseLostException("The lease on worker id " + workerId + " held by '" + assigner.instanceId()
-                    + "' is not known to be valid (" + (lost ? lastProblem : closed ? "closed"
-                            : lastProblem != null ? lastProblem : "not renewed in time") + "); no IDs are issued under"
-                    + " it" + (lost ? " (it is lost for good: a new worker id is being acquired)"
+                    + "' is not known to be valid ("
+                    + (lost
+                            ? lastProblem
+                            : closed ? "closed" : lastProblem != null ? lastProblem : "not renewed in time")
+                    + "); no IDs are issued under"
+                    + " it"
+                    + (lost
+                            ? " (it is lost for good: a new worker id is being acquired)"
                             : closed ? "" : " until it is renewed"));
         }
     }
@@ -174,12 +182,13 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                 toRun = lose("it expired unrenewed (the last successful renewal was sent more than "
                         + Duration.ofNanos(validityNanos) + " ago)");
             } else {
-                long record = Math.max(newestTimestamp.get(),
+                long record = Math.max(
+                        newestTimestamp.get(),
                         timeSource.currentTimeMillis() + LeasingWorkerIdAssigner.MAX_AHEAD_MILLIS);
                 boolean held;
                 try {
-                    held = store.renew(workerId, assigner.instanceId(), assigner.ttl(), assigner.reuseDelay(), record,
-                            true);
+                    held = store.renew(
+                            workerId, assigner.instanceId(), assigner.ttl(), assigner.reuseDelay(), record, true);
                 } catch (RuntimeException e) {
                     lastProblem = "the last renewal failed: " + e.getMessage();
                     assigner.countRenewal(false);
@@ -211,8 +220,10 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
             try {
                 action.run();
             } catch (RuntimeException | Error e) {
-                LOG.log(System.Logger.Level.ERROR, "An action on losing the lease on worker id " + workerId
-                        + " failed", e);
+                LOG.log(
+                        System.Logger.Level.ERROR,
+                        "An action on losing the lease on worker id " + workerId + " failed",
+                        e);
             }
         }
         return false;
@@ -236,8 +247,10 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                 // The store only releases for this owner, so a lost lease that someone else took is left alone.
                 store.release(workerId, assigner.instanceId(), newestTimestamp.get());
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "Releasing worker id " + workerId + " failed; it frees itself when"
-                        + " the lease expires", e);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "Releasing worker id " + workerId + " failed; it frees itself when" + " the lease expires",
+                        e);
             }
         }
     }
@@ -254,8 +267,10 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
         lastProblem = why;
         assigner.countRenewal(false);
         heartbeat.shutdown();
-        LOG.log(System.Logger.Level.WARNING, "Lost the lease on worker id " + workerId + " for good: " + why
-                + "; it is never renewed again, a new worker id is to be acquired");
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "Lost the lease on worker id " + workerId + " for good: " + why
+                        + "; it is never renewed again, a new worker id is to be acquired");
         List<Runnable> toRun = List.copyOf(lostActions);
         lostActions.clear();
         return toRun;
@@ -266,16 +281,23 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
             return;
         }
         try {
-            heartbeat.schedule(() -> {
-                boolean held = false;
-                try {
-                    held = renewNow();
-                } finally {
-                    // Even after an Error, so that the heartbeat never dies silently and leaves a lease that expired
-                    // unnoticed. A failed renewal retries sooner, so a short outage costs little of the lease.
-                    scheduleRenewal(held ? assigner.renewInterval() : assigner.renewInterval().dividedBy(4));
-                }
-            }, delay.toNanos(), TimeUnit.NANOSECONDS);
+            heartbeat.schedule(
+                    () -> {
+                        boolean held = false;
+                        try {
+                            held = renewNow();
+                        } finally {
+                            // Even after an Error, so that the heartbeat never dies silently and leaves a lease that
+                            // expired
+                            // unnoticed. A failed renewal retries sooner, so a short outage costs little of the lease.
+                            scheduleRenewal(
+                                    held
+                                            ? assigner.renewInterval()
+                                            : assigner.renewInterval().dividedBy(4));
+                        }
+                    },
+                    delay.toNanos(),
+                    TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // closed or lost meanwhile
         }

@@ -50,8 +50,10 @@ public enum Period {
      */
     public long key(LocalDate date) {
         if (date == null || date.getYear() < FIRST_YEAR || date.getYear() > LAST_YEAR) {
-            throw new InvalidArgumentException("date", date, "date must lie in the years " + FIRST_YEAR + " to "
-                    + LAST_YEAR + ", but was " + date);
+            throw new InvalidArgumentException(
+                    "date",
+                    date,
+                    "date must lie in the years " + FIRST_YEAR + " to " + LAST_YEAR + ", but was " + date);
         }
         return switch (this) {
             case DAILY -> date.getYear() * 10_000L + date.getMonthValue() * 100L + date.getDayOfMonth();

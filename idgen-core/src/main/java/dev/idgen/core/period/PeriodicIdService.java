@@ -1,9 +1,9 @@
 package dev.idgen.core.period;
 
-import dev.idgen.core.IdArguments;
-import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.ForwardingIdService;
+import dev.idgen.core.IdArguments;
+import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.LayoutExhaustedException;
@@ -94,6 +94,7 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
     private final int digits;
     /** 10^digits: each period's numbers are 1 to limit - 1. */
     private final long limit;
+
     private final ZoneId zone;
     private final TimeSource timeSource;
     private final int maxNameLength;
@@ -179,10 +180,15 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         long number = id % limit;
         LocalDate firstDay = period.firstDayOf(key);
         if (firstDay == null || number == 0) {
-            throw new InvalidArgumentException("id", id, "id " + id + " is not a " + period + " ID with " + digits
-                    + " digits: " + (firstDay == null ? "its leading digits " + key + " are not the key of a date of"
-                            + " the years " + Period.FIRST_YEAR + " to " + Period.LAST_YEAR
-                            : "its number (the last " + digits + " digits) is 0"));
+            throw new InvalidArgumentException(
+                    "id",
+                    id,
+                    "id " + id + " is not a " + period + " ID with " + digits
+                            + " digits: "
+                            + (firstDay == null
+                                    ? "its leading digits " + key + " are not the key of a date of" + " the years "
+                                            + Period.FIRST_YEAR + " to " + Period.LAST_YEAR
+                                    : "its number (the last " + digits + " digits) is 0"));
         }
         return new PeriodicDecodedId(delegate.strategy(), id, period, firstDay, number);
     }
@@ -267,8 +273,8 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         String keep = now.suffix;
         String keepToo = now.before == null ? keep : now.before.suffix;
         int keyDigits = period.keyDigits();
-        forgetting.forgetNames(counter -> isCounterOfPeriod(counter, keyDigits) && !counter.endsWith(keep)
-                && !counter.endsWith(keepToo));
+        forgetting.forgetNames(counter ->
+                isCounterOfPeriod(counter, keyDigits) && !counter.endsWith(keep) && !counter.endsWith(keepToo));
     }
 
     /**
@@ -301,8 +307,11 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         }
         LocalDate firstDay = period.firstDay(date);
         long key = period.key(firstDay);
-        return new Window(firstDay.atStartOfDay(zone).toInstant().toEpochMilli(),
-                period.nextFirstDay(firstDay).atStartOfDay(zone).toInstant().toEpochMilli(), key * limit, ":" + key,
+        return new Window(
+                firstDay.atStartOfDay(zone).toInstant().toEpochMilli(),
+                period.nextFirstDay(firstDay).atStartOfDay(zone).toInstant().toEpochMilli(),
+                key * limit,
+                ":" + key,
                 before == null ? null : before.alone());
     }
 
@@ -315,10 +324,14 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
     private String newCounterName(Window window, String name) {
         IdArguments.checkName(name);
         if (name.length() > maxNameLength) {
-            throw new InvalidArgumentException("name", name, "name must be at most " + maxNameLength
-                    + " characters for " + period + " IDs: the counter is named name + ':' + the period's key (for"
-                    + " example invoice" + window.suffix + "), which must fit " + IdArguments.MAX_NAME_LENGTH
-                    + " characters, but was '" + name + "' (" + name.length() + " characters)");
+            throw new InvalidArgumentException(
+                    "name",
+                    name,
+                    "name must be at most " + maxNameLength
+                            + " characters for " + period
+                            + " IDs: the counter is named name + ':' + the period's key (for"
+                            + " example invoice" + window.suffix + "), which must fit " + IdArguments.MAX_NAME_LENGTH
+                            + " characters, but was '" + name + "' (" + name.length() + " characters)");
         }
         String counter = name + window.suffix;
         if (window.counterNames.size() < MAX_CACHED_NAMES) {
@@ -357,6 +370,7 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         final long base;
         /** {@code ':'} and the key. */
         final String suffix;
+
         final ConcurrentHashMap<String, String> counterNames;
         /** The period in use before this one, or null; its own {@code before} is always null. */
         final Window before;
@@ -396,11 +410,11 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
         private Period period;
         /** Null for the period's default. */
         private Integer digits;
+
         private ZoneId zone = ZoneOffset.UTC;
         private TimeSource timeSource = TimeSource.system();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param delegate the counting service each period's numbers come from: any service whose
@@ -465,9 +479,13 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
             }
             int resolved = digits == null ? period.defaultDigits() : digits;
             if (resolved < 1 || resolved > period.maxDigits()) {
-                throw new InvalidArgumentException("digits", resolved, "digits must be between 1 and "
-                        + period.maxDigits() + " for " + period + " IDs (more would not fit in 63 bits), but was "
-                        + resolved);
+                throw new InvalidArgumentException(
+                        "digits",
+                        resolved,
+                        "digits must be between 1 and "
+                                + period.maxDigits() + " for " + period
+                                + " IDs (more would not fit in 63 bits), but was "
+                                + resolved);
             }
             if (zone == null) {
                 throw new InvalidArgumentException("zone", null, "zone must be set");

@@ -48,12 +48,10 @@ public final class ReadableIdFormat {
     private static final Instant END_INSTANT = Instant.parse("2100-01-01T18:00:00Z");
 
     /** The parts of a readable ID. */
-    public record Parts(String id, Instant timestamp, String bizCode, int bucket, long sequence) {
-    }
+    public record Parts(String id, Instant timestamp, String bizCode, int bucket, long sequence) {}
 
     /** The seconds part of the time part, {@code yyMMddHHmmss}, of one second. */
-    private record Second(long epochSecond, byte[] digits) {
-    }
+    private record Second(long epochSecond, byte[] digits) {}
 
     private final int buckets;
     private final long maxSequence;
@@ -64,6 +62,7 @@ public final class ReadableIdFormat {
     private final int fixedLength;
     /** The first millisecond of local 2000 and the first of local 2100 in the zone. */
     private final long firstMillis;
+
     private final long endMillis;
     // Most IDs of a second share its yyMMddHHmmss: formatting it once per second (per zone offset, which can only
     // change at a whole second) keeps the date arithmetic off the hot path.
@@ -82,8 +81,11 @@ public final class ReadableIdFormat {
             throw new InvalidArgumentException("buckets", buckets, "buckets must be at least 1, but was " + buckets);
         }
         if (maxSequence < MIN_MAX_SEQUENCE || maxSequence > MAX_MAX_SEQUENCE) {
-            throw new InvalidArgumentException("maxSequence", maxSequence, "maxSequence must be between "
-                    + MIN_MAX_SEQUENCE + " and " + MAX_MAX_SEQUENCE + ", but was " + maxSequence);
+            throw new InvalidArgumentException(
+                    "maxSequence",
+                    maxSequence,
+                    "maxSequence must be between " + MIN_MAX_SEQUENCE + " and " + MAX_MAX_SEQUENCE + ", but was "
+                            + maxSequence);
         }
         this.zone = checkZone(zone);
         this.rules = zone.getRules();
@@ -92,8 +94,10 @@ public final class ReadableIdFormat {
         this.bucketDigits = digits(buckets - 1);
         this.sequenceDigits = digits(maxSequence);
         this.fixedLength = TIME_DIGITS + bucketDigits + sequenceDigits;
-        this.firstMillis = LocalDate.of(FIRST_YEAR, 1, 1).atStartOfDay(zone).toInstant().toEpochMilli();
-        this.endMillis = LocalDate.of(END_YEAR, 1, 1).atStartOfDay(zone).toInstant().toEpochMilli();
+        this.firstMillis =
+                LocalDate.of(FIRST_YEAR, 1, 1).atStartOfDay(zone).toInstant().toEpochMilli();
+        this.endMillis =
+                LocalDate.of(END_YEAR, 1, 1).atStartOfDay(zone).toInstant().toEpochMilli();
     }
 
     /**
@@ -107,17 +111,20 @@ public final class ReadableIdFormat {
     public String format(long epochMilli, String bizCode, int bucket, long sequence) {
         checkBizCode(bizCode);
         if (epochMilli < firstMillis || epochMilli >= endMillis) {
-            throw new InvalidArgumentException("epochMilli", epochMilli, "epochMilli must lie in the years "
-                    + FIRST_YEAR + " to " + (END_YEAR - 1) + " of " + zone + ", but was "
-                    + Instant.ofEpochMilli(epochMilli));
+            throw new InvalidArgumentException(
+                    "epochMilli",
+                    epochMilli,
+                    "epochMilli must lie in the years "
+                            + FIRST_YEAR + " to " + (END_YEAR - 1) + " of " + zone + ", but was "
+                            + Instant.ofEpochMilli(epochMilli));
         }
         if (bucket < 0 || bucket >= buckets) {
-            throw new InvalidArgumentException("bucket", bucket,
-                    "bucket must be between 0 and " + (buckets - 1) + ", but was " + bucket);
+            throw new InvalidArgumentException(
+                    "bucket", bucket, "bucket must be between 0 and " + (buckets - 1) + ", but was " + bucket);
         }
         if (sequence < 0 || sequence > maxSequence) {
-            throw new InvalidArgumentException("sequence", sequence,
-                    "sequence must be between 0 and " + maxSequence + ", but was " + sequence);
+            throw new InvalidArgumentException(
+                    "sequence", sequence, "sequence must be between 0 and " + maxSequence + ", but was " + sequence);
         }
         int bizLength = bizCode.length();
         byte[] out = new byte[fixedLength + bizLength];
@@ -172,9 +179,13 @@ public final class ReadableIdFormat {
         }
         LocalDateTime local;
         try {
-            local = LocalDateTime.of(FIRST_YEAR + (int) (time / 10_000_000_000_000L),
-                    (int) (time / 100_000_000_000L % 100), (int) (time / 1_000_000_000 % 100),
-                    (int) (time / 10_000_000 % 100), (int) (time / 100_000 % 100), (int) (time / 1000 % 100),
+            local = LocalDateTime.of(
+                    FIRST_YEAR + (int) (time / 10_000_000_000_000L),
+                    (int) (time / 100_000_000_000L % 100),
+                    (int) (time / 1_000_000_000 % 100),
+                    (int) (time / 10_000_000 % 100),
+                    (int) (time / 100_000 % 100),
+                    (int) (time / 1000 % 100),
                     (int) (time % 1000) * 1_000_000);
         } catch (DateTimeException e) {
             throw invalidId(id, "its time part " + id.substring(0, TIME_DIGITS) + " is not a date and time");
@@ -195,10 +206,13 @@ public final class ReadableIdFormat {
     public static String checkBizCode(String bizCode) {
         // A plain loop rather than a regex: this runs on every call and must not allocate.
         if (bizCode == null || bizCode.length() > MAX_BIZ_CODE_LENGTH || !isBizCode(bizCode)) {
-            String shown = bizCode == null ? "null"
+            String shown = bizCode == null
+                    ? "null"
                     : "'" + (bizCode.length() > 80 ? bizCode.substring(0, 80) + "..." : bizCode) + "'";
-            throw new InvalidArgumentException("bizCode", bizCode, "bizCode must be 0 to " + MAX_BIZ_CODE_LENGTH
-                    + " characters of [A-Za-z0-9], but was " + shown);
+            throw new InvalidArgumentException(
+                    "bizCode",
+                    bizCode,
+                    "bizCode must be 0 to " + MAX_BIZ_CODE_LENGTH + " characters of [A-Za-z0-9], but was " + shown);
         }
         return bizCode;
     }
@@ -286,10 +300,13 @@ public final class ReadableIdFormat {
 
     private InvalidArgumentException invalidId(String id, String reason) {
         String shown = id == null ? "null" : "'" + (id.length() > 80 ? id.substring(0, 80) + "..." : id) + "'";
-        return new InvalidArgumentException("id", id, "id must be a readable ID of this format (" + TIME_DIGITS
-                + " digits yyMMddHHmmssSSS, 0 to " + MAX_BIZ_CODE_LENGTH + " of [A-Za-z0-9], " + bucketDigits
-                + " digits of bucket, " + sequenceDigits + " of sequence: " + fixedLength + " to "
-                + (fixedLength + MAX_BIZ_CODE_LENGTH) + " characters), but " + shown + " is not: " + reason);
+        return new InvalidArgumentException(
+                "id",
+                id,
+                "id must be a readable ID of this format (" + TIME_DIGITS
+                        + " digits yyMMddHHmmssSSS, 0 to " + MAX_BIZ_CODE_LENGTH + " of [A-Za-z0-9], " + bucketDigits
+                        + " digits of bucket, " + sequenceDigits + " of sequence: " + fixedLength + " to "
+                        + (fixedLength + MAX_BIZ_CODE_LENGTH) + " characters), but " + shown + " is not: " + reason);
     }
 
     /**
@@ -301,14 +318,17 @@ public final class ReadableIdFormat {
             throw new InvalidArgumentException("zone", null, "zone must not be null");
         }
         ZoneRules rules = zone.getRules();
-        for (ZoneOffsetTransition transition = rules.nextTransition(FIRST_INSTANT); transition != null
-                && transition.getInstant().isBefore(END_INSTANT); transition = rules
-                        .nextTransition(transition.getInstant())) {
+        for (ZoneOffsetTransition transition = rules.nextTransition(FIRST_INSTANT);
+                transition != null && transition.getInstant().isBefore(END_INSTANT);
+                transition = rules.nextTransition(transition.getInstant())) {
             if (transition.isOverlap()) {
-                throw new InvalidArgumentException("zone", zone, "zone must not set its clocks back between 2000"
-                        + " and 2099, but " + zone + " does at " + transition.getInstant() + " (" + transition
-                        + "): the repeated local time would repeat readable IDs. Use UTC or a fixed offset such as"
-                        + " +08:00");
+                throw new InvalidArgumentException(
+                        "zone",
+                        zone,
+                        "zone must not set its clocks back between 2000"
+                                + " and 2099, but " + zone + " does at " + transition.getInstant() + " (" + transition
+                                + "): the repeated local time would repeat readable IDs. Use UTC or a fixed offset such as"
+                                + " +08:00");
             }
         }
         return zone;

@@ -65,6 +65,7 @@ public final class InterleavedSegmentStore implements SegmentStore {
     private final AtomicInteger current;
     /** Per name: the second piece of a block that crossed a slot boundary, handed out by the next allocation. */
     private final ConcurrentHashMap<String, Segment> leftovers = new ConcurrentHashMap<>();
+
     private final AtomicLong failovers = new AtomicLong();
     private final AtomicLong splitBlocks = new AtomicLong();
 
@@ -73,27 +74,36 @@ public final class InterleavedSegmentStore implements SegmentStore {
             throw new InvalidArgumentException("servers", builder.servers, "servers must list at least one store");
         }
         if (builder.servers.size() > MAX_SERVERS) {
-            throw new InvalidArgumentException("servers", builder.servers.size(), "servers must list at most "
-                    + MAX_SERVERS + " stores, but listed " + builder.servers.size());
+            throw new InvalidArgumentException(
+                    "servers",
+                    builder.servers.size(),
+                    "servers must list at most " + MAX_SERVERS + " stores, but listed " + builder.servers.size());
         }
         if (builder.slotSize < 1) {
-            throw new InvalidArgumentException("slotSize", builder.slotSize, "slotSize must be at least 1, but was "
-                    + builder.slotSize);
+            throw new InvalidArgumentException(
+                    "slotSize", builder.slotSize, "slotSize must be at least 1, but was " + builder.slotSize);
         }
         int count = builder.servers.size();
         if (builder.slotSize > MAX_ROUND / count) {
-            throw new InvalidArgumentException("slotSize", builder.slotSize, "slotSize times the number of servers ("
-                    + count + ") must be at most " + MAX_ROUND + ", so slotSize at most " + MAX_ROUND / count
-                    + ", but was " + builder.slotSize);
+            throw new InvalidArgumentException(
+                    "slotSize",
+                    builder.slotSize,
+                    "slotSize times the number of servers ("
+                            + count + ") must be at most " + MAX_ROUND + ", so slotSize at most " + MAX_ROUND / count
+                            + ", but was " + builder.slotSize);
         }
         if (builder.initialValue < 0) {
-            throw new InvalidArgumentException("initialValue", builder.initialValue,
+            throw new InvalidArgumentException(
+                    "initialValue",
+                    builder.initialValue,
                     "initialValue must be at least 0, but was " + builder.initialValue);
         }
-        int first = builder.firstServer != null ? builder.firstServer : ThreadLocalRandom.current().nextInt(count);
+        int first = builder.firstServer != null
+                ? builder.firstServer
+                : ThreadLocalRandom.current().nextInt(count);
         if (first < 0 || first >= count) {
-            throw new InvalidArgumentException("firstServer", first, "firstServer must be between 0 and "
-                    + (count - 1) + ", but was " + first);
+            throw new InvalidArgumentException(
+                    "firstServer", first, "firstServer must be between 0 and " + (count - 1) + ", but was " + first);
         }
         this.servers = builder.servers.toArray(new Server[0]);
         this.slotSize = builder.slotSize;
@@ -153,8 +163,13 @@ public final class InterleavedSegmentStore implements SegmentStore {
                 } else {
                     failure.addSuppressed(e);
                 }
-                failures.append(failures.length() == 0 ? "" : "; ").append("server ").append(index).append(" (")
-                        .append(server.name).append("): ").append(e.getMessage());
+                failures.append(failures.length() == 0 ? "" : "; ")
+                        .append("server ")
+                        .append(index)
+                        .append(" (")
+                        .append(server.name)
+                        .append("): ")
+                        .append(e.getMessage());
             }
         }
         throw new StoreUnavailableException("Every segment server failed for '" + name + "': " + failures, failure);
@@ -165,8 +180,8 @@ public final class InterleavedSegmentStore implements SegmentStore {
         long request = Math.min(step, slotSize);
         Segment local = servers[index].store.allocateAbove(name, request, localFloor);
         if (local == null || local.last() <= localFloor) {
-            throw new StoreUnavailableException("Segment server " + index + " (" + servers[index].name
-                    + ") handed out " + local + " for '" + name + "', not above its local floor " + localFloor);
+            throw new StoreUnavailableException("Segment server " + index + " (" + servers[index].name + ") handed out "
+                    + local + " for '" + name + "', not above its local floor " + localFloor);
         }
         long first = Math.max(local.first(), localFloor + 1);
         long slotEnd = ceilToSlot(first);
@@ -175,8 +190,9 @@ public final class InterleavedSegmentStore implements SegmentStore {
         if (local.last() > slotEnd) {
             splitBlocks.incrementAndGet();
             long tailEnd = Math.min(local.last(), slotEnd + slotSize);
-            leftovers.put(name, new Segment(global(index, slotEnd + 1), global(index, slotEnd + 1)
-                    + (tailEnd - slotEnd - 1)));
+            leftovers.put(
+                    name,
+                    new Segment(global(index, slotEnd + 1), global(index, slotEnd + 1) + (tailEnd - slotEnd - 1)));
         }
         return head;
     }
@@ -192,8 +208,9 @@ public final class InterleavedSegmentStore implements SegmentStore {
         long slot = zero / slotSize;
         long offset = zero % slotSize;
         try {
-            long id = Math.addExact(Math.multiplyExact(Math.addExact(Math.multiplyExact(slot, servers.length), index),
-                    slotSize), offset + 1);
+            long id = Math.addExact(
+                    Math.multiplyExact(Math.addExact(Math.multiplyExact(slot, servers.length), index), slotSize),
+                    offset + 1);
             if (id <= SegmentBuffer.MAX_ID - slotSize) {
                 return id;
             }
@@ -245,8 +262,8 @@ public final class InterleavedSegmentStore implements SegmentStore {
                 if (Boolean.TRUE.equals(up)) {
                     anyUp.complete(null);
                 } else if (left.decrementAndGet() == 0) {
-                    anyUp.completeExceptionally(new StoreUnavailableException("Every segment server is"
-                            + " unavailable: " + lastErrors()));
+                    anyUp.completeExceptionally(
+                            new StoreUnavailableException("Every segment server is" + " unavailable: " + lastErrors()));
                 }
             });
         }
@@ -254,8 +271,9 @@ public final class InterleavedSegmentStore implements SegmentStore {
             anyUp.get();
             // One answered: give the others a moment, so that their state is fresh too (a hanging one is not waited
             // for).
-            CompletableFuture.allOf(Arrays.stream(servers).map(Server::latestCheck)
-                    .toArray(CompletableFuture[]::new)).get(CHECK_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(
+                            Arrays.stream(servers).map(Server::latestCheck).toArray(CompletableFuture[]::new))
+                    .get(CHECK_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             // Some server is still being checked; it shows its previous state meanwhile.
         } catch (InterruptedException e) {
@@ -269,8 +287,13 @@ public final class InterleavedSegmentStore implements SegmentStore {
     private String lastErrors() {
         StringBuilder errors = new StringBuilder();
         for (int index = 0; index < servers.length; index++) {
-            errors.append(index == 0 ? "" : "; ").append("server ").append(index).append(" (")
-                    .append(servers[index].name).append("): ").append(servers[index].lastError);
+            errors.append(index == 0 ? "" : "; ")
+                    .append("server ")
+                    .append(index)
+                    .append(" (")
+                    .append(servers[index].name)
+                    .append("): ")
+                    .append(servers[index].lastError);
         }
         return errors.toString();
     }
@@ -283,8 +306,14 @@ public final class InterleavedSegmentStore implements SegmentStore {
         int now = current.get();
         for (int index = 0; index < servers.length; index++) {
             Server server = servers[index];
-            states.add(new ServerState(index, server.name, server.available, index == now, server.allocations.get(),
-                    server.failures.get(), server.lastError));
+            states.add(new ServerState(
+                    index,
+                    server.name,
+                    server.available,
+                    index == now,
+                    server.allocations.get(),
+                    server.failures.get(),
+                    server.lastError));
         }
         return states;
     }
@@ -345,9 +374,14 @@ public final class InterleavedSegmentStore implements SegmentStore {
      * @param failures how many allocations and checks it failed
      * @param lastError its latest failure, or {@code null}
      */
-    public record ServerState(int index, String name, Boolean available, boolean current, long allocations,
-            long failures, String lastError) {
-    }
+    public record ServerState(
+            int index,
+            String name,
+            Boolean available,
+            boolean current,
+            long allocations,
+            long failures,
+            String lastError) {}
 
     private static final class Server {
         final String name;
@@ -376,16 +410,18 @@ public final class InterleavedSegmentStore implements SegmentStore {
             }
             CompletableFuture<Boolean> started = new CompletableFuture<>();
             check = started;
-            Thread thread = new Thread(() -> {
-                try {
-                    store.checkAvailable();
-                    available = Boolean.TRUE;
-                    started.complete(true);
-                } catch (RuntimeException e) {
-                    failed(e);
-                    started.complete(false);
-                }
-            }, "idgen-segment-server-check-" + name);
+            Thread thread = new Thread(
+                    () -> {
+                        try {
+                            store.checkAvailable();
+                            available = Boolean.TRUE;
+                            started.complete(true);
+                        } catch (RuntimeException e) {
+                            failed(e);
+                            started.complete(false);
+                        }
+                    },
+                    "idgen-segment-server-check-" + name);
             thread.setDaemon(true);
             thread.start();
             return started;
@@ -426,8 +462,8 @@ public final class InterleavedSegmentStore implements SegmentStore {
          */
         public Builder server(String name, SegmentStore store) {
             if (store == null) {
-                throw new InvalidArgumentException("servers", null, "servers must not hold null (server "
-                        + servers.size() + ")");
+                throw new InvalidArgumentException(
+                        "servers", null, "servers must not hold null (server " + servers.size() + ")");
             }
             servers.add(new Server(name == null ? "server-" + servers.size() : name, store));
             return this;

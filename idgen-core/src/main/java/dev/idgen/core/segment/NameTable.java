@@ -47,7 +47,7 @@ final class NameTable<V> {
     V get(String name) {
         Object[] table = slots;
         int mask = (table.length >>> 1) - 1;
-        for (int i = slot(name, mask);; i = (i + 1) & mask) {
+        for (int i = slot(name, mask); ; i = (i + 1) & mask) {
             Object key = SLOTS.getAcquire(table, i << 1);
             if (key == name) {
                 return (V) table[(i << 1) + 1];
@@ -94,7 +94,7 @@ final class NameTable<V> {
     synchronized boolean remove(String name) {
         Object[] table = slots;
         int mask = (table.length >>> 1) - 1;
-        for (int i = slot(name, mask);; i = (i + 1) & mask) {
+        for (int i = slot(name, mask); ; i = (i + 1) & mask) {
             Object key = table[i << 1];
             if (key == null) {
                 return false;

@@ -10,7 +10,8 @@ public record Segment(long first, long last) {
 
     public Segment {
         if (first < 1 || last < first) {
-            throw new IllegalArgumentException("A segment needs 1 <= first <= last, but was [" + first + ", " + last + "]");
+            throw new IllegalArgumentException(
+                    "A segment needs 1 <= first <= last, but was [" + first + ", " + last + "]");
         }
     }
 

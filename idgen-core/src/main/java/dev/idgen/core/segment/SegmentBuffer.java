@@ -91,6 +91,7 @@ final class SegmentBuffer {
     private volatile boolean refusing;
     /** Why this name refuses for good: the store handed out a block that may repeat IDs. Never cleared. */
     private volatile String refusedForGood;
+
     private final AtomicBoolean retryPending = new AtomicBoolean();
 
     // Used by the one running load only (the loading flag orders them between loads).
@@ -121,7 +122,11 @@ final class SegmentBuffer {
         int claim = 1;
     }
 
-    SegmentBuffer(String name, SegmentStore store, SegmentSettings settings, ScheduledExecutorService loader,
+    SegmentBuffer(
+            String name,
+            SegmentStore store,
+            SegmentSettings settings,
+            ScheduledExecutorService loader,
             TimeSource timeSource) {
         this.name = name;
         this.store = store;
@@ -132,7 +137,7 @@ final class SegmentBuffer {
     }
 
     long nextId() {
-        for (;;) {
+        for (; ; ) {
             SegmentRange range = current;
             if (range != null) {
                 long id = range.take(1);
@@ -163,7 +168,7 @@ final class SegmentBuffer {
         if (size < settings.stripeSize()) {
             stripe.claim = Math.min(settings.stripeSize(), size * 2);
         }
-        for (;;) {
+        for (; ; ) {
             SegmentRange range = current;
             if (range != null) {
                 long start = range.take(size);
@@ -248,11 +253,12 @@ final class SegmentBuffer {
             // A name's first segment gets longer: its load may create the row, open the first connections, and no
             // preload could have fetched it ahead of time.
             Duration timeout = exhausted == null
-                    ? max(settings.firstLoadTimeout(), settings.awaitTimeout()) : settings.awaitTimeout();
+                    ? max(settings.firstLoadTimeout(), settings.awaitTimeout())
+                    : settings.awaitTimeout();
             long deadline = System.nanoTime() + timeout.toNanos();
             long loadsAtStart = completedLoads;
             boolean counted = false;
-            for (;;) {
+            for (; ; ) {
                 if (current != exhausted) {
                     return;
                 }
@@ -285,8 +291,9 @@ final class SegmentBuffer {
                 if (completedLoads > loadsAtStart && lastFailure != null) {
                     // Fail fast: a load finished since we came and it failed.
                     refusing = true;
-                    throw new StoreUnavailableException("No IDs left for '" + name + "' and the segment store failed: "
-                            + lastFailure.getMessage(), lastFailure);
+                    throw new StoreUnavailableException(
+                            "No IDs left for '" + name + "' and the segment store failed: " + lastFailure.getMessage(),
+                            lastFailure);
                 }
                 if (!startLoad()) {
                     refusing = true;
@@ -306,8 +313,8 @@ final class SegmentBuffer {
                     changed.awaitNanos(remaining);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new IdGenerationException("Interrupted while waiting for the next segment of '" + name + "'",
-                            e);
+                    throw new IdGenerationException(
+                            "Interrupted while waiting for the next segment of '" + name + "'", e);
                 }
             }
         } finally {
@@ -363,8 +370,8 @@ final class SegmentBuffer {
             String refusal = null;
             if (failure == null && segment.last() > MAX_ID) {
                 // Cursors run past a range's end by up to one claim per caller; near 2^63 that would wrap negative.
-                refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
-                        + name + "': IDs this close to 2^63 are refused";
+                refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '" + name
+                        + "': IDs this close to 2^63 are refused";
             } else if (failure == null && segment.first() <= highestAllocated) {
                 refusal = "the segment store handed out [" + segment.first() + ", " + segment.last() + "] for '"
                         + name + "', which does not follow the previous segment's end " + highestAllocated
@@ -434,10 +441,13 @@ final class SegmentBuffer {
         if (retry && retryPending.compareAndSet(false, true)) {
             long delay = Math.min(MAX_RETRY_DELAY_MILLIS, 100L << Math.min(6, consecutiveFailures));
             try {
-                loader.schedule(() -> {
-                    retryPending.set(false);
-                    preload();
-                }, delay, TimeUnit.MILLISECONDS);
+                loader.schedule(
+                        () -> {
+                            retryPending.set(false);
+                            preload();
+                        },
+                        delay,
+                        TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException ignored) {
                 retryPending.set(false); // shutting down
             }
@@ -493,8 +503,21 @@ final class SegmentBuffer {
     SegmentBufferStats stats() {
         SegmentRange range = current;
         Throwable failure = lastFailure;
-        return new SegmentBufferStats(name, range == null ? 0 : range.remaining(), readyIds, step, served(), fetches.get(), fetchFailures.get(),
-                fetchNanos.get(), failedFetchNanos.get(), waits.sum(), ratePerSecond, loading.get(),
-                failure == null ? null : String.valueOf(failure.getMessage()), refusing, lastLoadMillis);
+        return new SegmentBufferStats(
+                name,
+                range == null ? 0 : range.remaining(),
+                readyIds,
+                step,
+                served(),
+                fetches.get(),
+                fetchFailures.get(),
+                fetchNanos.get(),
+                failedFetchNanos.get(),
+                waits.sum(),
+                ratePerSecond,
+                loading.get(),
+                failure == null ? null : String.valueOf(failure.getMessage()),
+                refusing,
+                lastLoadMillis);
     }
 }

@@ -24,18 +24,57 @@ import java.util.Optional;
  * @param lastLoadMillis when the latest segment loaded (epoch milliseconds of the buffer's time source), -1 before
  *        the first
  */
-public record SegmentBufferStats(String name, long currentRemaining, long nextRemaining, long step, long served,
-        long fetches, long fetchFailures, long fetchNanos, long failedFetchNanos, long waits, double ratePerSecond, boolean loading,
-        String lastFailure, boolean refusing, long lastLoadMillis) {
+public record SegmentBufferStats(
+        String name,
+        long currentRemaining,
+        long nextRemaining,
+        long step,
+        long served,
+        long fetches,
+        long fetchFailures,
+        long fetchNanos,
+        long failedFetchNanos,
+        long waits,
+        double ratePerSecond,
+        boolean loading,
+        String lastFailure,
+        boolean refusing,
+        long lastLoadMillis) {
 
     /**
      * A snapshot that does not know when the latest segment loaded ({@link #lastLoadMillis()} -1).
      */
-    public SegmentBufferStats(String name, long currentRemaining, long nextRemaining, long step, long served,
-            long fetches, long fetchFailures, long fetchNanos, long failedFetchNanos, long waits, double ratePerSecond,
-            boolean loading, String lastFailure, boolean refusing) {
-        this(name, currentRemaining, nextRemaining, step, served, fetches, fetchFailures, fetchNanos, failedFetchNanos,
-                waits, ratePerSecond, loading, lastFailure, refusing, -1);
+    public SegmentBufferStats(
+            String name,
+            long currentRemaining,
+            long nextRemaining,
+            long step,
+            long served,
+            long fetches,
+            long fetchFailures,
+            long fetchNanos,
+            long failedFetchNanos,
+            long waits,
+            double ratePerSecond,
+            boolean loading,
+            String lastFailure,
+            boolean refusing) {
+        this(
+                name,
+                currentRemaining,
+                nextRemaining,
+                step,
+                served,
+                fetches,
+                fetchFailures,
+                fetchNanos,
+                failedFetchNanos,
+                waits,
+                ratePerSecond,
+                loading,
+                lastFailure,
+                refusing,
+                -1);
     }
 
     /**

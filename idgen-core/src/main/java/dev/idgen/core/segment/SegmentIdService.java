@@ -58,11 +58,10 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
     private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
     /** The same buffers, for the lookup on every call. */
     private final NameTable<SegmentBuffer> table = new NameTable<>();
+
     private final NameLimit names;
-    private final List<Consumer<String>> nameListeners =
-            new CopyOnWriteArrayList<>();
-    private final List<Consumer<String>> forgottenListeners =
-            new CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> nameListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> forgottenListeners = new CopyOnWriteArrayList<>();
     /** IDs served by names since forgotten, so that {@link #generatedCount()} never goes down. */
     private final AtomicLong servedByForgotten = new AtomicLong();
 

@@ -21,8 +21,15 @@ import java.time.Duration;
  *        {@code awaitTimeout}: the first load of a name may create its row (or the table) and opens the first
  *        connections, and nothing is buffered yet that a preload could have filled ahead of time
  */
-public record SegmentSettings(long step, long minStep, long maxStep, Duration bufferDuration, double preloadThreshold,
-        Duration awaitTimeout, int stripeSize, Duration firstLoadTimeout) {
+public record SegmentSettings(
+        long step,
+        long minStep,
+        long maxStep,
+        Duration bufferDuration,
+        double preloadThreshold,
+        Duration awaitTimeout,
+        int stripeSize,
+        Duration firstLoadTimeout) {
 
     /**
      * The defaults: step 1,000 (and min), max 1,000,000, 5 minutes per segment, preload at 20%, wait up to 1 s for a
@@ -51,8 +58,7 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
         private int stripeSize;
         private Duration firstLoadTimeout = Duration.ofSeconds(10);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** @param step the first segment's size, and the smallest unless {@link #minStep} says otherwise */
         public Builder step(long step) {
@@ -112,41 +118,55 @@ public record SegmentSettings(long step, long minStep, long maxStep, Duration bu
         public SegmentSettings build() {
             long min = minStep != null ? minStep : step;
             if (step < 1 || step > 1_000_000_000L) {
-                throw new InvalidArgumentException("step", step,
-                        "step must be between 1 and 1000000000, but was " + step);
+                throw new InvalidArgumentException(
+                        "step", step, "step must be between 1 and 1000000000, but was " + step);
             }
             if (min < 1 || min > step) {
-                throw new InvalidArgumentException("minStep", min,
-                        "minStep must be between 1 and step (" + step + "), but was " + min);
+                throw new InvalidArgumentException(
+                        "minStep", min, "minStep must be between 1 and step (" + step + "), but was " + min);
             }
             if (maxStep < step || maxStep > 1_000_000_000L) {
-                throw new InvalidArgumentException("maxStep", maxStep, "maxStep must be between step (" + step
-                        + ") and 1000000000, but was " + maxStep);
+                throw new InvalidArgumentException(
+                        "maxStep",
+                        maxStep,
+                        "maxStep must be between step (" + step + ") and 1000000000, but was " + maxStep);
             }
-            if (bufferDuration == null || bufferDuration.compareTo(Duration.ofSeconds(1)) < 0
+            if (bufferDuration == null
+                    || bufferDuration.compareTo(Duration.ofSeconds(1)) < 0
                     || bufferDuration.compareTo(Duration.ofDays(1)) > 0) {
-                throw new InvalidArgumentException("bufferDuration", bufferDuration,
+                throw new InvalidArgumentException(
+                        "bufferDuration",
+                        bufferDuration,
                         "bufferDuration must be between 1s and 1d, but was " + bufferDuration);
             }
             if (!(preloadThreshold > 0 && preloadThreshold < 1)) {
-                throw new InvalidArgumentException("preloadThreshold", preloadThreshold,
+                throw new InvalidArgumentException(
+                        "preloadThreshold",
+                        preloadThreshold,
                         "preloadThreshold must be greater than 0 and less than 1, but was " + preloadThreshold);
             }
-            if (awaitTimeout == null || awaitTimeout.isNegative() || awaitTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
-                throw new InvalidArgumentException("awaitTimeout", awaitTimeout,
-                        "awaitTimeout must be between 0 and 1m, but was " + awaitTimeout);
+            if (awaitTimeout == null
+                    || awaitTimeout.isNegative()
+                    || awaitTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new InvalidArgumentException(
+                        "awaitTimeout", awaitTimeout, "awaitTimeout must be between 0 and 1m, but was " + awaitTimeout);
             }
             if (stripeSize < 0 || stripeSize > 65_536) {
-                throw new InvalidArgumentException("stripeSize", stripeSize,
+                throw new InvalidArgumentException(
+                        "stripeSize",
+                        stripeSize,
                         "stripeSize must be between 0 (off) and 65536, but was " + stripeSize);
             }
-            if (firstLoadTimeout == null || firstLoadTimeout.isNegative()
+            if (firstLoadTimeout == null
+                    || firstLoadTimeout.isNegative()
                     || firstLoadTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
-                throw new InvalidArgumentException("firstLoadTimeout", firstLoadTimeout,
+                throw new InvalidArgumentException(
+                        "firstLoadTimeout",
+                        firstLoadTimeout,
                         "firstLoadTimeout must be between 0 and 5m, but was " + firstLoadTimeout);
             }
-            return new SegmentSettings(step, min, maxStep, bufferDuration, preloadThreshold, awaitTimeout, stripeSize,
-                    firstLoadTimeout);
+            return new SegmentSettings(
+                    step, min, maxStep, bufferDuration, preloadThreshold, awaitTimeout, stripeSize, firstLoadTimeout);
         }
     }
 }

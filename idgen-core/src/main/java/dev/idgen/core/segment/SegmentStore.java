@@ -48,6 +48,5 @@ public interface SegmentStore {
      *
      * @throws dev.idgen.core.StoreUnavailableException when it cannot
      */
-    default void checkAvailable() {
-    }
+    default void checkAvailable() {}
 }

@@ -31,8 +31,7 @@ public final class OrdinalWorkerId {
     /** The environment variable that holds the host name in containers and most shells. */
     public static final String HOSTNAME = "HOSTNAME";
 
-    private OrdinalWorkerId() {
-    }
+    private OrdinalWorkerId() {}
 
     /**
      * @param regex a regular expression with exactly one capturing group, the ordinal
@@ -42,20 +41,28 @@ public final class OrdinalWorkerId {
      */
     public static Pattern pattern(String regex) {
         if (regex == null || regex.isEmpty()) {
-            throw new InvalidArgumentException("pattern", regex, "pattern must be a regular expression with one"
-                    + " group, the ordinal, for example " + DEFAULT_PATTERN);
+            throw new InvalidArgumentException(
+                    "pattern",
+                    regex,
+                    "pattern must be a regular expression with one" + " group, the ordinal, for example "
+                            + DEFAULT_PATTERN);
         }
         Pattern pattern;
         try {
             pattern = Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
-            throw new InvalidArgumentException("pattern", regex, "pattern must be a regular expression, but '"
-                    + regex + "' is not: " + e.getDescription());
+            throw new InvalidArgumentException(
+                    "pattern",
+                    regex,
+                    "pattern must be a regular expression, but '" + regex + "' is not: " + e.getDescription());
         }
         int groups = pattern.matcher("").groupCount();
         if (groups != 1) {
-            throw new InvalidArgumentException("pattern", regex, "pattern must have exactly one group, the ordinal,"
-                    + " but '" + regex + "' has " + groups + " (write other groups as (?:...))");
+            throw new InvalidArgumentException(
+                    "pattern",
+                    regex,
+                    "pattern must have exactly one group, the ordinal," + " but '" + regex + "' has " + groups
+                            + " (write other groups as (?:...))");
         }
         return pattern;
     }
@@ -72,16 +79,21 @@ public final class OrdinalWorkerId {
         Objects.requireNonNull(pattern, "pattern");
         Matcher matcher = hostName == null ? null : pattern.matcher(hostName);
         if (matcher == null || !matcher.find() || matcher.group(1) == null) {
-            throw new InvalidArgumentException("hostName", hostName, "hostName '" + hostName
-                    + "' does not match the pattern '" + pattern.pattern() + "'");
+            throw new InvalidArgumentException(
+                    "hostName",
+                    hostName,
+                    "hostName '" + hostName + "' does not match the pattern '" + pattern.pattern() + "'");
         }
         String group = matcher.group(1);
         try {
             return number(group);
         } catch (NumberFormatException e) {
-            throw new InvalidArgumentException("hostName", hostName, "hostName '" + hostName + "' matches the"
-                    + " pattern '" + pattern.pattern() + "', but its group '" + group + "' is not an ordinal (a"
-                    + " number from 0)");
+            throw new InvalidArgumentException(
+                    "hostName",
+                    hostName,
+                    "hostName '" + hostName + "' matches the"
+                            + " pattern '" + pattern.pattern() + "', but its group '" + group + "' is not an ordinal (a"
+                            + " number from 0)");
         }
     }
 
@@ -95,8 +107,8 @@ public final class OrdinalWorkerId {
         try {
             return number(value == null ? "" : value.strip());
         } catch (NumberFormatException e) {
-            throw new InvalidArgumentException("value", value, "value must be an ordinal (a number from 0), but was '"
-                    + value + "'");
+            throw new InvalidArgumentException(
+                    "value", value, "value must be an ordinal (a number from 0), but was '" + value + "'");
         }
     }
 
@@ -111,8 +123,11 @@ public final class OrdinalWorkerId {
         BigInteger sum = BigInteger.valueOf(ordinal).add(BigInteger.valueOf(offset));
         if (sum.signum() < 0 || sum.compareTo(BigInteger.valueOf(maxWorkerId)) > 0) {
             String from = offset == 0 ? "the ordinal " + ordinal : "the ordinal " + ordinal + " with offset " + offset;
-            throw new InvalidArgumentException("workerId", sum, "workerId must be between 0 and " + maxWorkerId
-                    + " for this layout's worker bits, but " + from + " makes it " + sum);
+            throw new InvalidArgumentException(
+                    "workerId",
+                    sum,
+                    "workerId must be between 0 and " + maxWorkerId + " for this layout's worker bits, but " + from
+                            + " makes it " + sum);
         }
         return sum.longValueExact();
     }
@@ -138,8 +153,10 @@ public final class OrdinalWorkerId {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
-            throw new IllegalStateException("The host name is not known: " + HOSTNAME + " is not set and the local"
-                    + " host's name does not resolve (" + e.getMessage() + ")", e);
+            throw new IllegalStateException(
+                    "The host name is not known: " + HOSTNAME + " is not set and the local"
+                            + " host's name does not resolve (" + e.getMessage() + ")",
+                    e);
         }
     }
 

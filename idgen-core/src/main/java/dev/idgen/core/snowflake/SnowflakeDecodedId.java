@@ -30,21 +30,28 @@ public record SnowflakeDecodedId(long id, Instant timestamp, long workerId, long
     public static SnowflakeDecodedId decode(SnowflakeLayout layout, long id) {
         IdArguments.checkId(id);
         if (id > layout.maxId()) {
-            throw new InvalidArgumentException("id", id, "id " + id + " cannot be a Snowflake ID of this layout: it is"
-                    + " above the layout's largest ID " + layout.maxId());
+            throw new InvalidArgumentException(
+                    "id",
+                    id,
+                    "id " + id + " cannot be a Snowflake ID of this layout: it is" + " above the layout's largest ID "
+                            + layout.maxId());
         }
         int sequenceBits = layout.sequenceBits();
         long tick = id >>> (layout.workerBits() + sequenceBits);
         Instant timestamp;
         try {
-            timestamp = Instant.ofEpochMilli(Math.addExact(layout.epoch().toEpochMilli(),
+            timestamp = Instant.ofEpochMilli(Math.addExact(
+                    layout.epoch().toEpochMilli(),
                     Math.multiplyExact(tick, layout.tickUnit().millis())));
         } catch (ArithmeticException e) {
-            throw new InvalidArgumentException("id", id, "id " + id + " cannot be a Snowflake ID of this layout: its"
-                    + " timestamp is beyond the representable time");
+            throw new InvalidArgumentException(
+                    "id",
+                    id,
+                    "id " + id + " cannot be a Snowflake ID of this layout: its"
+                            + " timestamp is beyond the representable time");
         }
-        return new SnowflakeDecodedId(id, timestamp, (id >>> sequenceBits) & layout.maxWorkerId(),
-                id & layout.maxSequence());
+        return new SnowflakeDecodedId(
+                id, timestamp, (id >>> sequenceBits) & layout.maxWorkerId(), id & layout.maxSequence());
     }
 
     @Override

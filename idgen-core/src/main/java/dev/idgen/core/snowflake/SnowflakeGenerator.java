@@ -106,6 +106,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     private final WorkerIdAssigner workerIdAssigner;
     /** The lease IDs are issued under; replaced (after the state) only when a lost lease is re-acquired. */
     private volatile WorkerIdLease lease;
+
     private final Object leaseLock = new Object();
     private final long epochMillis;
     private final long tickMillis;
@@ -147,8 +148,11 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
 
         long nowMillis = timeSource.currentTimeMillis();
         if (epochMillis > nowMillis) {
-            throw new InvalidArgumentException("epoch", layout.epoch(), "epoch must not be in the future, but was "
-                    + layout.epoch() + " (now " + Instant.ofEpochMilli(nowMillis) + ")");
+            throw new InvalidArgumentException(
+                    "epoch",
+                    layout.epoch(),
+                    "epoch must not be in the future, but was " + layout.epoch() + " (now "
+                            + Instant.ofEpochMilli(nowMillis) + ")");
         }
         Duration remaining = layout.remainingLifetime(nowMillis);
         if (remaining.isNegative() || remaining.isZero()) {
@@ -157,8 +161,10 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                     + " ran out at " + layout.exhaustedAt() + "; choose a later epoch or more timestamp bits");
         }
         if (remaining.compareTo(LIFETIME_WARNING) < 0) {
-            LOG.log(System.Logger.Level.WARNING, "The Snowflake layout " + layout + " runs out at "
-                    + layout.exhaustedAt() + ", in " + remaining.toDays() + " days: plan a later epoch or more timestamp bits");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "The Snowflake layout " + layout + " runs out at " + layout.exhaustedAt() + ", in "
+                            + remaining.toDays() + " days: plan a later epoch or more timestamp bits");
         }
 
         WorkerIdLease first = workerIdAssigner.acquire(layout.maxWorkerId());
@@ -187,7 +193,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * @throws IdGenerationException when the generator is closed, or the caller is interrupted while waiting
      */
     public long nextId() {
-        for (;;) {
+        for (; ; ) {
             // State before clock: a caller that sees another's newer tick also reads a clock at least as late as
             // the one that tick came from, so a caller merely paused between the two reads is not taken for a clock
             // that moved backwards.
@@ -380,8 +386,11 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         long id = candidate.workerId();
         if (id < 0 || id > layout.maxWorkerId()) {
             candidate.close();
-            throw new InvalidArgumentException("workerId", id, "workerId must be between 0 and "
-                    + layout.maxWorkerId() + " for this layout's worker bits, but was " + id);
+            throw new InvalidArgumentException(
+                    "workerId",
+                    id,
+                    "workerId must be between 0 and " + layout.maxWorkerId()
+                            + " for this layout's worker bits, but was " + id);
         }
     }
 
@@ -391,7 +400,8 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      */
     private long startState(WorkerIdLease candidate, long minTick) {
         long predecessorTick = candidate.lastUsedTimestamp().isPresent()
-                ? tickAt(candidate.lastUsedTimestamp().getAsLong()) : -1;
+                ? tickAt(candidate.lastUsedTimestamp().getAsLong())
+                : -1;
         long startTick = Math.min(maxTick, Math.max(minTick, predecessorTick));
         return (startTick << timestampShift) | (candidate.workerId() << layout.sequenceBits()) | sequenceMask;
     }
@@ -407,52 +417,64 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * when another instance holds the id), keeping the newest timestamp in use for the id's next holder.
      */
     private void reacquireAfterLosing(WorkerIdLease lost) {
-        Thread thread = new Thread(() -> {
-            long lostWorkerId = lost.workerId();
-            synchronized (leaseLock) {
-                // Fence: move the state to the end of a tick at or after every timestamp a caller may still hold
-                // (the clock plus borrowing), so a caller that passed the lease check before the loss and is still
-                // on its way fails its compare-and-set, and the recorded timestamp is exact for the next holder.
-                long current;
-                long fence = CLOSED;
-                do {
-                    current = (long) STATE.getVolatile(this);
-                    if (current == CLOSED) {
-                        break;
+        Thread thread = new Thread(
+                () -> {
+                    long lostWorkerId = lost.workerId();
+                    synchronized (leaseLock) {
+                        // Fence: move the state to the end of a tick at or after every timestamp a caller may still
+                        // hold
+                        // (the clock plus borrowing), so a caller that passed the lease check before the loss and is
+                        // still
+                        // on its way fails its compare-and-set, and the recorded timestamp is exact for the next
+                        // holder.
+                        long current;
+                        long fence = CLOSED;
+                        do {
+                            current = (long) STATE.getVolatile(this);
+                            if (current == CLOSED) {
+                                break;
+                            }
+                            long tick = Math.min(
+                                    maxTick,
+                                    Math.max(
+                                            current >>> timestampShift,
+                                            tickAt(timeSource.currentTimeMillis()) + maxBorrow));
+                            fence = Math.max(current, (tick << timestampShift) | (current & workerMask) | sequenceMask);
+                            if (fence == current && tick < maxTick) {
+                                // The state must change, or a caller that passed the lease check before the loss could
+                                // still win its compare-and-set (with a clock that stepped back meanwhile).
+                                fence = ((tick + 1) << timestampShift) | (current & workerMask) | sequenceMask;
+                            }
+                        } while (!STATE.compareAndSet(this, current, fence));
+                        if (current != CLOSED) {
+                            fenceState = fence;
+                            lost.recordTimestamp(lastMillisOf(fence));
+                        }
                     }
-                    long tick = Math.min(maxTick, Math.max(current >>> timestampShift,
-                            tickAt(timeSource.currentTimeMillis()) + maxBorrow));
-                    fence = Math.max(current, (tick << timestampShift) | (current & workerMask) | sequenceMask);
-                    if (fence == current && tick < maxTick) {
-                        // The state must change, or a caller that passed the lease check before the loss could
-                        // still win its compare-and-set (with a clock that stepped back meanwhile).
-                        fence = ((tick + 1) << timestampShift) | (current & workerMask) | sequenceMask;
+                    lost.close();
+                    long backoffMillis = 100;
+                    while (!isClosed()) {
+                        try {
+                            WorkerIdLease fresh = workerIdAssigner.acquire(layout.maxWorkerId());
+                            checkWorkerId(fresh);
+                            if (install(fresh)) {
+                                LOG.log(
+                                        System.Logger.Level.INFO,
+                                        "Issuing IDs again, under worker id " + fresh.workerId() + " (worker id "
+                                                + lostWorkerId + " was lost): " + fresh);
+                            }
+                            return;
+                        } catch (RuntimeException e) {
+                            LOG.log(
+                                    System.Logger.Level.WARNING,
+                                    "Could not acquire a new worker id after losing worker id " + lostWorkerId + " ("
+                                            + e.getMessage() + "); retrying in " + backoffMillis + " ms");
+                        }
+                        LockSupport.parkNanos(backoffMillis * 1_000_000L);
+                        backoffMillis = Math.min(5_000, backoffMillis * 2);
                     }
-                } while (!STATE.compareAndSet(this, current, fence));
-                if (current != CLOSED) {
-                    fenceState = fence;
-                    lost.recordTimestamp(lastMillisOf(fence));
-                }
-            }
-            lost.close();
-            long backoffMillis = 100;
-            while (!isClosed()) {
-                try {
-                    WorkerIdLease fresh = workerIdAssigner.acquire(layout.maxWorkerId());
-                    checkWorkerId(fresh);
-                    if (install(fresh)) {
-                        LOG.log(System.Logger.Level.INFO, "Issuing IDs again, under worker id " + fresh.workerId()
-                                + " (worker id " + lostWorkerId + " was lost): " + fresh);
-                    }
-                    return;
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "Could not acquire a new worker id after losing worker id "
-                            + lostWorkerId + " (" + e.getMessage() + "); retrying in " + backoffMillis + " ms");
-                }
-                LockSupport.parkNanos(backoffMillis * 1_000_000L);
-                backoffMillis = Math.min(5_000, backoffMillis * 2);
-            }
-        }, "idgen-reacquire-worker-id");
+                },
+                "idgen-reacquire-worker-id");
         thread.setDaemon(true);
         synchronized (leaseLock) {
             if (isClosed()) {
@@ -520,10 +542,12 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         clockBackwardsEvents.increment();
         long behind = epochMillis + requiredTick * tickMillis - nowMillis;
         if (behind > toleranceMillis) {
-            throw new ClockBackwardsException("The clock moved backwards: it is " + behind
-                    + " ms behind the newest timestamp in use (" + Instant.ofEpochMilli(nowMillis + behind)
-                    + "), more than the tolerance of " + toleranceMillis + " ms; worker " + workerId()
-                    + " refuses to issue IDs until the clock catches up", behind);
+            throw new ClockBackwardsException(
+                    "The clock moved backwards: it is " + behind
+                            + " ms behind the newest timestamp in use (" + Instant.ofEpochMilli(nowMillis + behind)
+                            + "), more than the tolerance of " + toleranceMillis + " ms; worker " + workerId()
+                            + " refuses to issue IDs until the clock catches up",
+                    behind);
         }
         awaitTick(requiredTick);
     }
@@ -531,7 +555,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     private void awaitTick(long tick) {
         long targetMillis = epochMillis + tick * tickMillis;
         long spinDeadline = System.nanoTime() + SPIN_NANOS;
-        for (;;) {
+        for (; ; ) {
             long remaining = targetMillis - timeSource.currentTimeMillis();
             if (remaining <= 0) {
                 return;
@@ -567,8 +591,7 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
         private long maxBorrow;
         private Duration clockBackwardsTolerance = DEFAULT_CLOCK_BACKWARDS_TOLERANCE;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder layout(SnowflakeLayout layout) {
             this.layout = layout;
@@ -632,12 +655,18 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
             }
             long maxBorrowTicks = MAX_BORROW_MILLIS / layout.tickUnit().millis();
             if (maxBorrow < 0 || maxBorrow > maxBorrowTicks) {
-                throw new InvalidArgumentException("maxBorrow", maxBorrow, "maxBorrow must be between 0 and "
-                        + maxBorrowTicks + " ticks (one second), but was " + maxBorrow);
+                throw new InvalidArgumentException(
+                        "maxBorrow",
+                        maxBorrow,
+                        "maxBorrow must be between 0 and " + maxBorrowTicks + " ticks (one second), but was "
+                                + maxBorrow);
             }
-            if (clockBackwardsTolerance == null || clockBackwardsTolerance.isNegative()
+            if (clockBackwardsTolerance == null
+                    || clockBackwardsTolerance.isNegative()
                     || clockBackwardsTolerance.compareTo(MAX_CLOCK_BACKWARDS_TOLERANCE) > 0) {
-                throw new InvalidArgumentException("clockBackwardsTolerance", clockBackwardsTolerance,
+                throw new InvalidArgumentException(
+                        "clockBackwardsTolerance",
+                        clockBackwardsTolerance,
                         "clockBackwardsTolerance must be between 0 and 10s, but was " + clockBackwardsTolerance);
             }
             return new SnowflakeGenerator(this);

@@ -26,8 +26,12 @@ public final class SnowflakeLayout {
 
     private static final SnowflakeLayout STANDARD = builder().build();
 
-    private static final SnowflakeLayout JAVASCRIPT_SAFE = builder().tickUnit(TickUnit.SECONDS)
-            .timestampBits(31).workerBits(6).sequenceBits(16).build();
+    private static final SnowflakeLayout JAVASCRIPT_SAFE = builder()
+            .tickUnit(TickUnit.SECONDS)
+            .timestampBits(31)
+            .workerBits(6)
+            .sequenceBits(16)
+            .build();
 
     private final Instant epoch;
     private final TickUnit tickUnit;
@@ -75,7 +79,11 @@ public final class SnowflakeLayout {
      * @return a builder that starts from this layout
      */
     public Builder toBuilder() {
-        return new Builder().epoch(epoch).tickUnit(tickUnit).timestampBits(timestampBits).workerBits(workerBits)
+        return new Builder()
+                .epoch(epoch)
+                .tickUnit(tickUnit)
+                .timestampBits(timestampBits)
+                .workerBits(workerBits)
                 .sequenceBits(sequenceBits);
     }
 
@@ -141,8 +149,8 @@ public final class SnowflakeLayout {
      */
     public Instant exhaustedAt() {
         try {
-            return Instant.ofEpochMilli(Math.addExact(epoch.toEpochMilli(),
-                    Math.multiplyExact(1L << timestampBits, tickUnit.millis())));
+            return Instant.ofEpochMilli(
+                    Math.addExact(epoch.toEpochMilli(), Math.multiplyExact(1L << timestampBits, tickUnit.millis())));
         } catch (ArithmeticException e) {
             return Instant.ofEpochMilli(Long.MAX_VALUE);
         }
@@ -158,8 +166,11 @@ public final class SnowflakeLayout {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SnowflakeLayout other && epoch.equals(other.epoch) && tickUnit == other.tickUnit
-                && timestampBits == other.timestampBits && workerBits == other.workerBits
+        return o instanceof SnowflakeLayout other
+                && epoch.equals(other.epoch)
+                && tickUnit == other.tickUnit
+                && timestampBits == other.timestampBits
+                && workerBits == other.workerBits
                 && sequenceBits == other.sequenceBits;
     }
 
@@ -185,8 +196,7 @@ public final class SnowflakeLayout {
         private int workerBits = 10;
         private int sequenceBits = 12;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param epoch the instant tick 0 stands for; not before 1970 and, when the generator starts, not in the future
@@ -242,8 +252,8 @@ public final class SnowflakeLayout {
                 throw new InvalidArgumentException("epoch", null, "epoch must be set");
             }
             if (epoch.isBefore(Instant.EPOCH)) {
-                throw new InvalidArgumentException("epoch", epoch,
-                        "epoch must not be before 1970-01-01T00:00:00Z, but was " + epoch);
+                throw new InvalidArgumentException(
+                        "epoch", epoch, "epoch must not be before 1970-01-01T00:00:00Z, but was " + epoch);
             }
             if (tickUnit == null) {
                 throw new InvalidArgumentException("tickUnit", null, "tickUnit must be set");
@@ -254,7 +264,9 @@ public final class SnowflakeLayout {
             int sum = timestampBits + workerBits + sequenceBits;
             if (sum > USABLE_BITS) {
                 // Named "layoutBits": which of the three is wrong depends on what the caller meant to set.
-                throw new InvalidArgumentException("layoutBits", sum,
+                throw new InvalidArgumentException(
+                        "layoutBits",
+                        sum,
                         "timestampBits + workerBits + sequenceBits must be at most " + USABLE_BITS + ", but "
                                 + timestampBits + " + " + workerBits + " + " + sequenceBits + " = " + sum);
             }
@@ -263,8 +275,8 @@ public final class SnowflakeLayout {
 
         private static void checkRange(String name, int value, int min, int max) {
             if (value < min || value > max) {
-                throw new InvalidArgumentException(name, value,
-                        name + " must be between " + min + " and " + max + ", but was " + value);
+                throw new InvalidArgumentException(
+                        name, value, name + " must be between " + min + " and " + max + ", but was " + value);
             }
         }
     }

@@ -16,7 +16,8 @@ public final class StaticWorkerIdAssigner implements WorkerIdAssigner {
      */
     public StaticWorkerIdAssigner(long workerId) {
         if (workerId < 0) {
-            throw new InvalidArgumentException("workerId", workerId, "workerId must be at least 0, but was " + workerId);
+            throw new InvalidArgumentException(
+                    "workerId", workerId, "workerId must be at least 0, but was " + workerId);
         }
         this.workerId = workerId;
     }
@@ -24,8 +25,11 @@ public final class StaticWorkerIdAssigner implements WorkerIdAssigner {
     @Override
     public WorkerIdLease acquire(long maxWorkerId) {
         if (workerId > maxWorkerId) {
-            throw new InvalidArgumentException("workerId", workerId, "workerId must be between 0 and " + maxWorkerId
-                    + " for this layout's worker bits, but was " + workerId);
+            throw new InvalidArgumentException(
+                    "workerId",
+                    workerId,
+                    "workerId must be between 0 and " + maxWorkerId + " for this layout's worker bits, but was "
+                            + workerId);
         }
         return new Lease(workerId);
     }
@@ -43,7 +47,6 @@ public final class StaticWorkerIdAssigner implements WorkerIdAssigner {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -26,8 +26,7 @@ public interface WorkerIdLease extends AutoCloseable {
      *
      * @param epochMillis the newest timestamp in use, in milliseconds since the Unix epoch
      */
-    default void recordTimestamp(long epochMillis) {
-    }
+    default void recordTimestamp(long epochMillis) {}
 
     /**
      * Throws when IDs must not be issued under this lease now: it may have expired unrenewed, so another instance may
@@ -36,8 +35,7 @@ public interface WorkerIdLease extends AutoCloseable {
      *
      * @throws dev.idgen.core.LeaseLostException when the lease is not known to be valid now
      */
-    default void checkValid() {
-    }
+    default void checkValid() {}
 
     /**
      * @return whether IDs may be issued under this lease now; {@link #checkValid()} throws exactly when this is false
@@ -56,8 +54,7 @@ public interface WorkerIdLease extends AutoCloseable {
      *
      * @param action what to do once the lease is lost; it must not throw
      */
-    default void whenLost(Runnable action) {
-    }
+    default void whenLost(Runnable action) {}
 
     /**
      * Gives the worker id back. Closing twice has no further effect.

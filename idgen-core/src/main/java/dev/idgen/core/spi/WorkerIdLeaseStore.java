@@ -45,8 +45,8 @@ public interface WorkerIdLeaseStore {
      *        refused
      * @return whether {@code owner} holds the lease now
      */
-    boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
-            boolean heldValidly);
+    boolean renew(
+            long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp, boolean heldValidly);
 
     /**
      * Ends {@code owner}'s lease now, keeping {@code lastTimestamp} for the next owner; the worker id becomes free after

@@ -119,8 +119,9 @@ class BatchCoalescerTest {
         for (Future<String> value : values) {
             got.add(value.get(60, TimeUnit.SECONDS));
         }
-        assertThat(got).as("in the order the callers queued").containsExactly("L1", "L2", "L3", "L4", "L5", "L6",
-                "L7", "L8", "L9", "L10");
+        assertThat(got)
+                .as("in the order the callers queued")
+                .containsExactly("L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10");
         assertThat(store.sizes).containsExactly(1, 4, 4, 1);
     }
 
@@ -156,14 +157,17 @@ class BatchCoalescerTest {
         Future<String> first = executor.submit(() -> next(coalescer));
         until(() -> store.sizes.size() == 1, "the first round trip");
         CompletableFuture<String> queued = CompletableFuture.supplyAsync(() -> next(coalescer), executor);
-        assertThatThrownBy(() -> queued.get(60, TimeUnit.SECONDS)).cause()
+        assertThatThrownBy(() -> queued.get(60, TimeUnit.SECONDS))
+                .cause()
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("No round trip to the test store took this call within 200 ms");
         assertThat(coalescer.queued()).isZero();
         store.gate.countDown();
         assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
         store.gate = null;
-        assertThat(next(coalescer)).as("no share was taken for the caller that gave up").isEqualTo("L2");
+        assertThat(next(coalescer))
+                .as("no share was taken for the caller that gave up")
+                .isEqualTo("L2");
         assertThat(store.sizes).containsExactly(1, 1);
     }
 
@@ -230,7 +234,9 @@ class BatchCoalescerTest {
         for (Future<String> other : others) {
             got.add(other.get(60, TimeUnit.SECONDS));
         }
-        assertThat(got).as("the others, served by the next round trip, in their order").containsExactly("L2", "L3");
+        assertThat(got)
+                .as("the others, served by the next round trip, in their order")
+                .containsExactly("L2", "L3");
         assertThat(store.sizes).containsExactly(1, 3, 2);
     }
 
@@ -249,8 +255,10 @@ class BatchCoalescerTest {
         until(() -> coalescer.queued() == 2, "two callers queued");
         store.gate.countDown();
         assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
-        assertThatThrownBy(() -> failing.get(60, TimeUnit.SECONDS)).cause()
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("cannot format L2");
+        assertThatThrownBy(() -> failing.get(60, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cannot format L2");
         assertThat(other.get(60, TimeUnit.SECONDS)).isEqualTo("L3");
     }
 
@@ -284,12 +292,18 @@ class BatchCoalescerTest {
         Store store = new Store();
         long second = TimeUnit.SECONDS.toNanos(1);
         // Like the ticket server: a round trip whose deadline passed before it was sent fails.
-        BatchCoalescer<Labels> coalescer = new BatchCoalescer<>((n, deadline) -> {
-            if (deadline - clock.nanoTime() <= 0) {
-                throw new StoreUnavailableException("did not answer within the timeout");
-            }
-            return store.take(n);
-        }, 1024, 1, Duration.ofSeconds(60), "the test store", clock);
+        BatchCoalescer<Labels> coalescer = new BatchCoalescer<>(
+                (n, deadline) -> {
+                    if (deadline - clock.nanoTime() <= 0) {
+                        throw new StoreUnavailableException("did not answer within the timeout");
+                    }
+                    return store.take(n);
+                },
+                1024,
+                1,
+                Duration.ofSeconds(60),
+                "the test store",
+                clock);
         CountDownLatch firstGate = new CountDownLatch(1);
         store.gate = firstGate;
         Future<String> first = executor.submit(() -> next(coalescer));
@@ -319,7 +333,9 @@ class BatchCoalescerTest {
         assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo("L1");
         late.join(60_000);
         assertThat(leaderOutcome).as("the late leader failed").hasValue(1);
-        assertThat(later.get(60, TimeUnit.SECONDS)).as("the caller who still had time").isEqualTo("L2");
+        assertThat(later.get(60, TimeUnit.SECONDS))
+                .as("the caller who still had time")
+                .isEqualTo("L2");
         assertThat(store.sizes).containsExactly(1, 1);
     }
 }

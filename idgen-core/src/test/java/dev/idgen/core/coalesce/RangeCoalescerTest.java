@@ -38,6 +38,7 @@ class RangeCoalescerTest {
         volatile CountDownLatch gate;
         /** Which round trip (1 = the first) fails with {@link #failure}; 0: none. */
         volatile int failAt;
+
         volatile RuntimeException failure;
 
         Counter(long stride) {
@@ -153,7 +154,9 @@ class RangeCoalescerTest {
         counter.failAt = 2;
         counter.failure = broken;
         counter.gate.countDown();
-        assertThat(first.get(60, TimeUnit.SECONDS)).as("the round trip before the failure").isEqualTo(1);
+        assertThat(first.get(60, TimeUnit.SECONDS))
+                .as("the round trip before the failure")
+                .isEqualTo(1);
         for (Future<Long> f : failing) {
             assertThatThrownBy(() -> f.get(60, TimeUnit.SECONDS)).hasCause(broken);
         }
@@ -169,14 +172,17 @@ class RangeCoalescerTest {
         Future<Long> first = executor.submit(coalescer::next);
         until(() -> counter.sizes.size() == 1, "the first round trip");
         CompletableFuture<Long> queued = CompletableFuture.supplyAsync(coalescer::next, executor);
-        assertThatThrownBy(() -> queued.get(60, TimeUnit.SECONDS)).cause()
+        assertThatThrownBy(() -> queued.get(60, TimeUnit.SECONDS))
+                .cause()
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("No round trip to the test counter took this call within 200 ms");
         assertThat(coalescer.queued()).isZero();
         counter.gate.countDown();
         assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo(1);
         counter.gate = null;
-        assertThat(coalescer.next()).as("no value was taken for the caller that gave up").isEqualTo(2);
+        assertThat(coalescer.next())
+                .as("no value was taken for the caller that gave up")
+                .isEqualTo(2);
     }
 
     @Test
@@ -212,24 +218,30 @@ class RangeCoalescerTest {
         AtomicLong value = new AtomicLong();
         List<long[]> trips = new CopyOnWriteArrayList<>(); // {n, deadline}
         CountDownLatch gate = new CountDownLatch(1);
-        RangeCoalescer coalescer = new RangeCoalescer((int n, long deadline) -> {
-            trips.add(new long[] { n, deadline });
-            if (trips.size() == 1) {
-                try {
-                    gate.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return value.addAndGet(n);
-        }, 1024, 1, maxWait, "the timed counter");
+        RangeCoalescer coalescer = new RangeCoalescer(
+                (int n, long deadline) -> {
+                    trips.add(new long[] {n, deadline});
+                    if (trips.size() == 1) {
+                        try {
+                            gate.await(60, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    return value.addAndGet(n);
+                },
+                1024,
+                1,
+                maxWait,
+                "the timed counter");
 
         long firstStart = System.nanoTime();
         Future<Long> first = executor.submit(coalescer::next);
         until(() -> trips.size() == 1, "the first round trip");
         long firstDeadline = trips.get(0)[1];
-        assertThat(firstDeadline - firstStart).as("a lone caller's own deadline").isBetween(maxWaitNanos,
-                maxWaitNanos + (System.nanoTime() - firstStart));
+        assertThat(firstDeadline - firstStart)
+                .as("a lone caller's own deadline")
+                .isBetween(maxWaitNanos, maxWaitNanos + (System.nanoTime() - firstStart));
 
         // Three callers queue one after another; the oldest leads the next round trip, with its own deadline.
         long[] starts = new long[3];
@@ -249,10 +261,12 @@ class RangeCoalescerTest {
         assertThat(trips).hasSize(2);
         assertThat(trips.get(1)[0]).isEqualTo(3);
         long deadline = trips.get(1)[1];
-        assertThat(deadline).as("the oldest queued caller's deadline")
+        assertThat(deadline)
+                .as("the oldest queued caller's deadline")
                 .isBetween(starts[0] + maxWaitNanos, starts[1] + maxWaitNanos);
-        assertThat(deadline).as("no later than any caller's of the round trip").isLessThanOrEqualTo(
-                queuedAll + maxWaitNanos);
+        assertThat(deadline)
+                .as("no later than any caller's of the round trip")
+                .isLessThanOrEqualTo(queuedAll + maxWaitNanos);
     }
 
     @Test

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 class FormOnlyIdServiceTest {
 
     private final IdForm form = UuidV7Generator.builder()
-            .timeSource(new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z"))).build().form("order");
+            .timeSource(new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z")))
+            .build()
+            .form("order");
 
     private final FormOnlyIdService service = new FormOnlyIdService(form);
 
@@ -31,9 +33,11 @@ class FormOnlyIdServiceTest {
 
     @Test
     void refusesEverySixtyFourBitCallNamingTheGeneratorAndWhereItsIdsComeFrom() {
-        for (Runnable call : new Runnable[] { () -> service.nextId("order"), () -> service.nextIds("order", 3),
-                () -> service.decode(42L) }) {
-            assertThatThrownBy(call::run).isInstanceOf(InvalidArgumentException.class)
+        for (Runnable call : new Runnable[] {
+            () -> service.nextId("order"), () -> service.nextIds("order", 3), () -> service.decode(42L)
+        }) {
+            assertThatThrownBy(call::run)
+                    .isInstanceOf(InvalidArgumentException.class)
                     .hasMessageContaining("generator 'order' issues uuid-v7 IDs, which are not 64-bit numbers")
                     .hasMessageContaining("IdForms.form(\"order\")");
         }

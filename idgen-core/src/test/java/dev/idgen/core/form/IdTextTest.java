@@ -29,11 +29,10 @@ class IdTextTest {
     }
 
     private static void assertInvalidId(IdText text, String input, String messagePart) {
-        assertThatThrownBy(() -> text.parse(input))
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> {
-                    assertThat(e.argument()).isEqualTo("id");
-                    assertThat(e.getMessage()).contains(messagePart);
-                });
+        assertThatThrownBy(() -> text.parse(input)).isInstanceOfSatisfying(InvalidArgumentException.class, e -> {
+            assertThat(e.argument()).isEqualTo("id");
+            assertThat(e.getMessage()).contains(messagePart);
+        });
     }
 
     @Test
@@ -90,8 +89,12 @@ class IdTextTest {
     @Test
     void stringOrderIsNumericOrderOnOneHundredThousandRandomPairs() {
         SplittableRandom random = new SplittableRandom(7);
-        IdText[] texts = {IdText.crockford32(), IdText.base62(), IdText.crockford32().withPrefix("ord_"),
-                IdText.base62().withPrefix("usr_")};
+        IdText[] texts = {
+            IdText.crockford32(),
+            IdText.base62(),
+            IdText.crockford32().withPrefix("ord_"),
+            IdText.base62().withPrefix("usr_")
+        };
         for (IdText text : texts) {
             for (int i = 0; i < 100_000; i++) {
                 long a = randomId(random);
@@ -153,7 +156,8 @@ class IdTextTest {
         for (IdText text : new IdText[] {IdText.crockford32(), IdText.base62(), IdText.decimal()}) {
             for (long id : new long[] {0, -1, Long.MIN_VALUE}) {
                 assertThatThrownBy(() -> text.format(id))
-                        .isInstanceOfSatisfying(InvalidArgumentException.class,
+                        .isInstanceOfSatisfying(
+                                InvalidArgumentException.class,
                                 e -> assertThat(e.argument()).isEqualTo("id"))
                         .hasMessageContaining("positive");
             }
@@ -171,7 +175,9 @@ class IdTextTest {
         assertInvalidId(orders, "0000000000010", "has none");
         assertInvalidId(orders, "ord0000000000010", "must start with the prefix 'ord_'");
         assertInvalidId(orders, "ord_000000000010", "has 12 characters after the prefix");
-        assertThat(IdText.crockford32().parse("0000000000010")).as("the unprefixed text is unchanged").isEqualTo(32);
+        assertThat(IdText.crockford32().parse("0000000000010"))
+                .as("the unprefixed text is unchanged")
+                .isEqualTo(32);
         assertInvalidId(IdText.crockford32(), "ord_0000000000010", "has 17 characters");
 
         IdText decimal = IdText.decimal().withPrefix("inv2_");
@@ -185,11 +191,12 @@ class IdTextTest {
     @Test
     void prefixesFollowTheRule() {
         assertThat(IdText.base62().withPrefix("a234567890123456_").prefix()).hasSize(17);
-        for (String bad : new String[] {"ord", "Ord_", "1rd_", "_", "or-d_", "ord__", "a2345678901234567_",
-                "\u00f6rd_", null}) {
+        for (String bad :
+                new String[] {"ord", "Ord_", "1rd_", "_", "or-d_", "ord__", "a2345678901234567_", "\u00f6rd_", null}) {
             assertThatThrownBy(() -> IdText.base62().withPrefix(bad))
                     .as(bad)
-                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
                             e -> assertThat(e.argument()).isEqualTo("prefix"))
                     .hasMessageContaining("[a-z][a-z0-9]{0,15}_");
         }

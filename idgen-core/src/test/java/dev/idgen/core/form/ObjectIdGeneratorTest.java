@@ -63,7 +63,9 @@ class ObjectIdGeneratorTest {
                 "507f1f77-cf86cd799439011", "position 8");
         bad.forEach((input, message) -> assertThatThrownBy(() -> ObjectId.parse(input))
                 .as(input)
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("id"))
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("id"))
                 .hasMessageContaining(message));
         assertThatThrownBy(() -> ObjectId.parse(null)).isInstanceOf(InvalidArgumentException.class);
     }
@@ -73,9 +75,11 @@ class ObjectIdGeneratorTest {
         SplittableRandom random = new SplittableRandom(5);
         for (int i = 0; i < 100_000; i++) {
             ObjectId a = new ObjectId(random.nextLong(1L << 32), random.nextLong(1L << 40), random.nextInt(1 << 24));
-            ObjectId b = i % 3 == 0 ? new ObjectId(a.timestamp().getEpochSecond(), a.processUnique(),
-                    random.nextInt(1 << 24)) : new ObjectId(random.nextLong(1L << 32), a.processUnique(), 0);
-            assertThat(Integer.signum(a.compareTo(b))).isEqualTo(Integer.signum(a.toString().compareTo(b.toString())));
+            ObjectId b = i % 3 == 0
+                    ? new ObjectId(a.timestamp().getEpochSecond(), a.processUnique(), random.nextInt(1 << 24))
+                    : new ObjectId(random.nextLong(1L << 32), a.processUnique(), 0);
+            assertThat(Integer.signum(a.compareTo(b)))
+                    .isEqualTo(Integer.signum(a.toString().compareTo(b.toString())));
             assertThat(ObjectId.parse(a.toString())).isEqualTo(a).hasSameHashCodeAs(a);
         }
         assertThat(ObjectId.parse("507f1f77bcf86cd799439011")).isNotEqualTo(ObjectId.parse("507f1f77bcf86cd799439012"));
@@ -83,7 +87,9 @@ class ObjectIdGeneratorTest {
 
     @Test
     void issuesTheSecondItsRandomBytesAndACounterFromARandomStart() {
-        ObjectIdGenerator generator = ObjectIdGenerator.builder().timeSource(time).random(TestRandom.constant(0xFF))
+        ObjectIdGenerator generator = ObjectIdGenerator.builder()
+                .timeSource(time)
+                .random(TestRandom.constant(0xFF))
                 .build();
         ObjectId first = generator.next();
         ObjectId second = generator.next();
@@ -91,8 +97,11 @@ class ObjectIdGeneratorTest {
         assertThat(first).hasToString(seconds + "ffffffffff" + "ffffff");
         assertThat(second).hasToString(seconds + "ffffffffff" + "000000");
         assertThat(generator.processUnique()).isEqualTo(0xFF_FFFF_FFFFL);
-        assertThat(ObjectIdGenerator.decode(first)).containsExactly(Map.entry("timestamp", START),
-                Map.entry("processUnique", 0xFF_FFFF_FFFFL), Map.entry("counter", 0xFF_FFFF));
+        assertThat(ObjectIdGenerator.decode(first))
+                .containsExactly(
+                        Map.entry("timestamp", START),
+                        Map.entry("processUnique", 0xFF_FFFF_FFFFL),
+                        Map.entry("counter", 0xFF_FFFF));
 
         ObjectIdGenerator other = ObjectIdGenerator.builder().timeSource(time).build();
         ObjectIdGenerator another = ObjectIdGenerator.builder().timeSource(time).build();
@@ -101,7 +110,8 @@ class ObjectIdGeneratorTest {
 
     @Test
     void aClockThatStepsBackKeepsTheSecondAndCountsOn() {
-        ObjectIdGenerator generator = ObjectIdGenerator.builder().timeSource(time).build();
+        ObjectIdGenerator generator =
+                ObjectIdGenerator.builder().timeSource(time).build();
         List<ObjectId> ids = new ArrayList<>();
         for (long move : new long[] {0, 400, -10_000, 5_000, 5_000, 1_000, -1}) {
             time.advanceMillis(move);
@@ -110,7 +120,9 @@ class ObjectIdGeneratorTest {
             }
         }
         assertThat(new HashSet<>(ids)).hasSize(ids.size());
-        assertThat(ids.get(2500).timestamp()).as("clock behind: the last second used").isEqualTo(START);
+        assertThat(ids.get(2500).timestamp())
+                .as("clock behind: the last second used")
+                .isEqualTo(START);
         assertThat(ids.get(5500).timestamp()).isEqualTo(START.plusSeconds(1));
         assertThat(ids.get(6500).timestamp()).isEqualTo(START.plusSeconds(1));
     }
@@ -118,7 +130,8 @@ class ObjectIdGeneratorTest {
     @Test
     void aSecondWhoseCounterComesRoundWaitsForTheNextSecondInsteadOfRepeating() throws Exception {
         time.advanceMillis(200);
-        ObjectIdGenerator generator = ObjectIdGenerator.builder().timeSource(time).build();
+        ObjectIdGenerator generator =
+                ObjectIdGenerator.builder().timeSource(time).build();
         BitSet counters = new BitSet(1 << 24);
         for (int i = 0; i < 1 << 24; i++) {
             ObjectId id = generator.next();
@@ -132,7 +145,8 @@ class ObjectIdGeneratorTest {
         // More than a second from the next second: refuses at once.
         time.advanceMillis(-1_500);
         assertThatThrownBy(generator::next)
-                .isInstanceOfSatisfying(ClockBackwardsException.class,
+                .isInstanceOfSatisfying(
+                        ClockBackwardsException.class,
                         e -> assertThat(e.behindMillis()).isEqualTo(1_300))
                 .hasMessageContaining("2^24");
 
@@ -150,7 +164,8 @@ class ObjectIdGeneratorTest {
 
     @Test
     void anInterruptedWaitIsAnIdGenerationException() throws Exception {
-        ObjectIdGenerator generator = ObjectIdGenerator.builder().timeSource(time).build();
+        ObjectIdGenerator generator =
+                ObjectIdGenerator.builder().timeSource(time).build();
         for (int i = 0; i < 1 << 24; i++) {
             generator.next();
         }
@@ -166,17 +181,20 @@ class ObjectIdGeneratorTest {
                 return e;
             }
         });
-        assertThat(interrupted.get(5, TimeUnit.SECONDS)).isInstanceOf(IdGenerationException.class)
+        assertThat(interrupted.get(5, TimeUnit.SECONDS))
+                .isInstanceOf(IdGenerationException.class)
                 .hasMessageContaining("Interrupted");
     }
 
     @Test
     void refusesSecondsBeyond32Bits() {
         time.set(0xFFFF_FFFFL * 1000 + 999);
-        ObjectIdGenerator generator = ObjectIdGenerator.builder().timeSource(time).build();
+        ObjectIdGenerator generator =
+                ObjectIdGenerator.builder().timeSource(time).build();
         assertThat(generator.next().timestamp()).isEqualTo(Instant.parse("2106-02-07T06:28:15Z"));
         time.advanceMillis(1);
-        assertThatThrownBy(generator::next).isInstanceOf(LayoutExhaustedException.class)
+        assertThatThrownBy(generator::next)
+                .isInstanceOf(LayoutExhaustedException.class)
                 .hasMessageContaining("2106-02-07T06:28:16Z");
     }
 
@@ -186,13 +204,16 @@ class ObjectIdGeneratorTest {
         assertThat(form.form()).isEqualTo("object-id");
         String text = form.next();
         assertThat(text).matches("[0-9a-f]{24}");
-        assertThat(form.decode(text)).containsKeys("form", "timestamp", "processUnique", "counter")
-                .containsEntry("form", "object-id").containsEntry("timestamp", START);
+        assertThat(form.decode(text))
+                .containsKeys("form", "timestamp", "processUnique", "counter")
+                .containsEntry("form", "object-id")
+                .containsEntry("timestamp", START);
         assertThat(form.decode(text).keySet()).containsExactly("form", "timestamp", "processUnique", "counter");
         assertThat(form.next(4)).hasSize(4).doesNotHaveDuplicates();
         for (String bad : new String[] {text.toUpperCase(), text.substring(1), "", null}) {
             assertThatThrownBy(() -> form.decode(bad))
-                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
                             e -> assertThat(e.argument()).isEqualTo("id"));
         }
     }

@@ -64,15 +64,17 @@ class TextIdFormTest {
 
     @Test
     void formatsTheSequencesIdsAndDecodesThemThroughTheSequence() {
-        TextIdForm form = new TextIdForm("tickets", new CountingSequence(), IdText.crockford32().withPrefix("ord_"));
+        TextIdForm form = new TextIdForm(
+                "tickets", new CountingSequence(), IdText.crockford32().withPrefix("ord_"));
         assertThat(form.generator()).isEqualTo("tickets");
         assertThat(form.form()).isEqualTo("crockford32");
         assertThat(form.next()).isEqualTo("ord_0000000000001");
         assertThat(form.next(3)).containsExactly("ord_0000000000002", "ord_0000000000003", "ord_0000000000004");
 
         Map<String, Object> decoded = form.decode("ord_0000000000003");
-        assertThat(decoded).containsExactly(Map.entry("form", "crockford32"), Map.entry("strategy", "ticket"),
-                Map.entry("id", "3"));
+        assertThat(decoded)
+                .containsExactly(
+                        Map.entry("form", "crockford32"), Map.entry("strategy", "ticket"), Map.entry("id", "3"));
         assertThatThrownBy(() -> decoded.put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
     }
 
@@ -82,7 +84,8 @@ class TextIdFormTest {
         assertThat(form.form()).isEqualTo("number");
         assertThat(form.next()).isEqualTo("1");
         assertThat(form.decode("1")).containsEntry("form", "number");
-        assertThat(new TextIdForm("tickets", new CountingSequence(), IdText.base62()).form()).isEqualTo("base62");
+        assertThat(new TextIdForm("tickets", new CountingSequence(), IdText.base62()).form())
+                .isEqualTo("base62");
     }
 
     @Test
@@ -97,21 +100,28 @@ class TextIdFormTest {
 
         Map<String, Object> decoded = form.decode(text);
         assertThat(decoded.keySet()).startsWith("form", "timestamp");
-        assertThat(decoded).containsEntry("form", "base62").containsEntry("timestamp", START.plusMillis(1))
-                .containsEntry("workerId", 5L).containsEntry("id", Long.toString(IdText.base62().parse(text)))
-                .containsKey("strategy").containsKey("generator");
+        assertThat(decoded)
+                .containsEntry("form", "base62")
+                .containsEntry("timestamp", START.plusMillis(1))
+                .containsEntry("workerId", 5L)
+                .containsEntry("id", Long.toString(IdText.base62().parse(text)))
+                .containsKey("strategy")
+                .containsKey("generator");
         service.close();
     }
 
     @Test
     void aMalformedOrUnissuedIdIsAnInvalidId() {
-        TextIdForm form = new TextIdForm("tickets", new CountingSequence(), IdText.crockford32().withPrefix("ord_"));
+        TextIdForm form = new TextIdForm(
+                "tickets", new CountingSequence(), IdText.crockford32().withPrefix("ord_"));
         form.next();
-        for (String bad : new String[] {"usr_0000000000001", "ord_000000000000U", "ord_0000000000000", null,
-                "ord_0000000000002"}) {
+        for (String bad :
+                new String[] {"usr_0000000000001", "ord_000000000000U", "ord_0000000000000", null, "ord_0000000000002"
+                }) {
             assertThatThrownBy(() -> form.decode(bad))
                     .as(bad)
-                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
                             e -> assertThat(e.argument()).isEqualTo("id"));
         }
         assertThatThrownBy(() -> form.decode("ord_0000000000002"))
@@ -124,21 +134,26 @@ class TextIdFormTest {
         TextIdForm form = new TextIdForm("tickets", new CountingSequence(), IdText.base62());
         for (int count : new int[] {0, -1, 10_001}) {
             assertThatThrownBy(() -> form.next(count))
-                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
                             e -> assertThat(e.argument()).isEqualTo("count"));
         }
         assertThat(form.next(10_000)).hasSize(10_000).doesNotHaveDuplicates();
         assertThatThrownBy(() -> new TextIdForm(" ", new CountingSequence(), IdText.base62()))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("generator"));
         assertThatThrownBy(() -> new TextIdForm("tickets", null, IdText.base62()))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("sequence"));
         assertThatThrownBy(() -> new TextIdForm("tickets", new CountingSequence(), null))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("text"));
         assertThatThrownBy(() -> form.next(0, "buyer-1"))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("shardKey"));
     }
 }

@@ -54,8 +54,7 @@ class UuidV7GeneratorTest {
         assertThat(id.version()).isEqualTo(7);
         assertThat(id.variant()).isEqualTo(2);
         assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(START.toEpochMilli());
-        assertThat(UuidV7Generator.decode(id)).containsExactly(Map.entry("timestamp", START),
-                Map.entry("version", 7));
+        assertThat(UuidV7Generator.decode(id)).containsExactly(Map.entry("timestamp", START), Map.entry("version", 7));
     }
 
     @Test
@@ -81,8 +80,11 @@ class UuidV7GeneratorTest {
     void aUsedUpCounterBorrowsTheNextMillisecondAtMostOneSecondAheadThenWaitsForTheClock() throws Exception {
         // A 12-bit counter seeded at 0x7FF (all random bytes 0xFF) counts 0x7FF..0xFFF: 2049 UUIDs per millisecond.
         ReadCountingTime counting = new ReadCountingTime(time);
-        UuidV7Generator generator = UuidV7Generator.builder().timeSource(counting)
-                .random(TestRandom.constant(0xFF)).counterBits(12).build();
+        UuidV7Generator generator = UuidV7Generator.builder()
+                .timeSource(counting)
+                .random(TestRandom.constant(0xFF))
+                .counterBits(12)
+                .build();
         List<UUID> firstMillisecond = new ArrayList<>();
         for (int i = 0; i < 2049; i++) {
             firstMillisecond.add(generator.next());
@@ -122,8 +124,11 @@ class UuidV7GeneratorTest {
 
     @Test
     void aClockSteppedBackFurtherThanTheWaitIsRefusedAtTheLimit() {
-        UuidV7Generator generator = UuidV7Generator.builder().timeSource(time).random(TestRandom.constant(0xFF))
-                .counterBits(12).build();
+        UuidV7Generator generator = UuidV7Generator.builder()
+                .timeSource(time)
+                .random(TestRandom.constant(0xFF))
+                .counterBits(12)
+                .build();
         generator.next();
         time.advanceMillis(-1011);
         // 2048 more on the first millisecond, then borrowing would run 1012 ms ahead: 11 ms past the limit, too far
@@ -132,11 +137,14 @@ class UuidV7GeneratorTest {
             generator.next();
         }
         assertThatThrownBy(generator::next)
-                .isInstanceOfSatisfying(ClockBackwardsException.class,
+                .isInstanceOfSatisfying(
+                        ClockBackwardsException.class,
                         e -> assertThat(e.behindMillis()).isEqualTo(1011))
                 .hasMessageContaining("more than 1000 ms ahead of the clock");
         time.advanceMillis(12);
-        assertThat(timestamp(generator.next())).as("back within the limit: borrowed").isEqualTo(START.plusMillis(1));
+        assertThat(timestamp(generator.next()))
+                .as("back within the limit: borrowed")
+                .isEqualTo(START.plusMillis(1));
     }
 
     /** Counts the generator's clock readings, to see a caller waiting on the clock. */
@@ -164,8 +172,11 @@ class UuidV7GeneratorTest {
 
     @Test
     void aClockFarBehindIsCountedOnUntilTheCounterRunsOut() {
-        UuidV7Generator generator = UuidV7Generator.builder().timeSource(time).random(TestRandom.constant(0xFF))
-                .counterBits(12).build();
+        UuidV7Generator generator = UuidV7Generator.builder()
+                .timeSource(time)
+                .random(TestRandom.constant(0xFF))
+                .counterBits(12)
+                .build();
         UUID first = generator.next();
         time.advanceMillis(-3_600_000);
         List<UUID> ids = new ArrayList<>(List.of(first));
@@ -175,7 +186,8 @@ class UuidV7GeneratorTest {
         assertThat(ids).allSatisfy(id -> assertThat(timestamp(id)).isEqualTo(START));
         assertStrictlyIncreasing(ids);
         assertThatThrownBy(generator::next)
-                .isInstanceOfSatisfying(ClockBackwardsException.class,
+                .isInstanceOfSatisfying(
+                        ClockBackwardsException.class,
                         e -> assertThat(e.behindMillis()).isEqualTo(3_600_000));
         time.advanceMillis(3_600_000);
         assertThat(timestamp(generator.next())).isEqualTo(START.plusMillis(1));
@@ -184,11 +196,15 @@ class UuidV7GeneratorTest {
     @Test
     void theCounterTakesRandAAndTheTopOfRandBAndTheRestIsRandom() {
         // All random bytes 0xFF: the 42-bit counter starts at 2^41 - 1, the 32 random bits are all ones.
-        UuidV7Generator generator = UuidV7Generator.builder().timeSource(time).random(TestRandom.constant(0xFF))
+        UuidV7Generator generator = UuidV7Generator.builder()
+                .timeSource(time)
+                .random(TestRandom.constant(0xFF))
                 .build();
         UUID first = generator.next();
         UUID second = generator.next();
-        assertThat(first.getMostSignificantBits() & 0xFFF).as("rand_a: counter bits 41-30").isEqualTo(0x7FF);
+        assertThat(first.getMostSignificantBits() & 0xFFF)
+                .as("rand_a: counter bits 41-30")
+                .isEqualTo(0x7FF);
         assertThat(first.getLeastSignificantBits() >>> 32).isEqualTo(0xBFFF_FFFFL);
         assertThat(first.getLeastSignificantBits() & 0xFFFF_FFFFL).isEqualTo(0xFFFF_FFFFL);
         assertThat(second.getMostSignificantBits() & 0xFFF).isEqualTo(0x800);
@@ -198,7 +214,8 @@ class UuidV7GeneratorTest {
     @Test
     void readsItsOneSecureRandomInBlocks() {
         TestRandom random = TestRandom.counting();
-        UuidV7Generator generator = UuidV7Generator.builder().timeSource(time).random(random).build();
+        UuidV7Generator generator =
+                UuidV7Generator.builder().timeSource(time).random(random).build();
         for (int i = 0; i < 6400; i++) {
             if (i % 100 == 0) {
                 time.advanceMillis(1);
@@ -247,11 +264,16 @@ class UuidV7GeneratorTest {
 
     @Test
     void decodeChecksVersionAndVariant() {
-        for (UUID other : new UUID[] {UUID.randomUUID(), UUID.fromString("017f22e2-79b0-8cc3-98c4-dc0c0c07398f"),
-                UUID.fromString("017f22e2-79b0-7cc3-c8c4-dc0c0c07398f"), null}) {
+        for (UUID other : new UUID[] {
+            UUID.randomUUID(),
+            UUID.fromString("017f22e2-79b0-8cc3-98c4-dc0c0c07398f"),
+            UUID.fromString("017f22e2-79b0-7cc3-c8c4-dc0c0c07398f"),
+            null
+        }) {
             assertThatThrownBy(() -> UuidV7Generator.decode(other))
                     .as("%s", other)
-                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
                             e -> assertThat(e.argument()).isEqualTo("id"));
         }
         // RFC 9562 appendix A.6's example UUIDv7.
@@ -266,29 +288,41 @@ class UuidV7GeneratorTest {
         assertThat(form.form()).isEqualTo("uuid-v7");
         String text = form.next();
         assertThat(text).matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
-        assertThat(form.decode(text)).containsExactly(Map.entry("form", "uuid-v7"), Map.entry("timestamp", START),
-                Map.entry("version", 7));
+        assertThat(form.decode(text))
+                .containsExactly(Map.entry("form", "uuid-v7"), Map.entry("timestamp", START), Map.entry("version", 7));
         assertThat(form.decode(text.toUpperCase())).isEqualTo(form.decode(text));
         assertThat(form.next(5)).hasSize(5).isSorted();
 
         String example = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
         Map<String, String> bad = Map.of(
-                "017f22e2-79b0-7cc3-98c4-dc0c0c07398", "has 35",
-                "017f22e2-79b0-7cc3-98c4-dc0c0c07398f0", "has 37",
-                "017f22e279b0-7cc3-98c4-dc0c0c07398f0", "hyphen at position 8",
-                "1-1-1-1-1", "has 9",
-                "017f22e2-79b0-7cc3-98c4-dc0c0c07398g", "position 35",
-                "017f22e2+79b0-7cc3-98c4-dc0c0c07398f", "hyphen at position 8",
-                "{17f22e2-79b0-7cc3-98c4-dc0c0c07398f", "position 0",
-                example.replace("-7cc3-", "-4cc3-"), "version 4",
-                example.replace("-98c4-", "-c8c4-"), "variant 6");
+                "017f22e2-79b0-7cc3-98c4-dc0c0c07398",
+                "has 35",
+                "017f22e2-79b0-7cc3-98c4-dc0c0c07398f0",
+                "has 37",
+                "017f22e279b0-7cc3-98c4-dc0c0c07398f0",
+                "hyphen at position 8",
+                "1-1-1-1-1",
+                "has 9",
+                "017f22e2-79b0-7cc3-98c4-dc0c0c07398g",
+                "position 35",
+                "017f22e2+79b0-7cc3-98c4-dc0c0c07398f",
+                "hyphen at position 8",
+                "{17f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+                "position 0",
+                example.replace("-7cc3-", "-4cc3-"),
+                "version 4",
+                example.replace("-98c4-", "-c8c4-"),
+                "variant 6");
         bad.forEach((input, message) -> assertThatThrownBy(() -> form.decode(input))
                 .as(input)
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("id"))
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("id"))
                 .hasMessageContaining(message));
         assertThatThrownBy(() -> form.decode(null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> UuidV7Generator.builder().build().form(null))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("generator"));
     }
 }

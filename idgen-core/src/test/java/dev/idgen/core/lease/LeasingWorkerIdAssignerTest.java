@@ -3,13 +3,13 @@ package dev.idgen.core.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idgen.core.ClockBackwardsException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.LeaseLostException;
 import dev.idgen.core.ManualTimeSource;
 import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeLayout;
-import dev.idgen.core.ClockBackwardsException;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +22,11 @@ import org.junit.jupiter.api.Test;
 
 class LeasingWorkerIdAssignerTest {
 
-    private static final SnowflakeLayout TWO_WORKERS = SnowflakeLayout.standard().toBuilder().workerBits(1)
-            .sequenceBits(12).timestampBits(41).build();
+    private static final SnowflakeLayout TWO_WORKERS = SnowflakeLayout.standard().toBuilder()
+            .workerBits(1)
+            .sequenceBits(12)
+            .timestampBits(41)
+            .build();
 
     private final ManualTimeSource clock = new ManualTimeSource(1_800_000_000_000L);
 
@@ -39,7 +42,12 @@ class LeasingWorkerIdAssignerTest {
         }
 
         @Override
-        public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
+        public boolean renew(
+                long workerId,
+                String owner,
+                Duration ttl,
+                Duration reuseDelay,
+                long lastTimestamp,
                 boolean heldValidly) {
             return store.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
         }
@@ -57,14 +65,23 @@ class LeasingWorkerIdAssignerTest {
 
     /** 30 s leases, 3 s margin; the heartbeat's own schedule (real time) is far off, tests renew by hand. */
     private LeasingWorkerIdAssigner assigner(String instanceId) {
-        return LeasingWorkerIdAssigner.builder(store).instanceId(instanceId).ttl(Duration.ofSeconds(30))
-                .renewInterval(Duration.ofSeconds(13)).safetyMargin(Duration.ofSeconds(3))
-                .reuseDelay(Duration.ofSeconds(5)).acquireTimeout(Duration.ZERO).timeSource(clock).build();
+        return LeasingWorkerIdAssigner.builder(store)
+                .instanceId(instanceId)
+                .ttl(Duration.ofSeconds(30))
+                .renewInterval(Duration.ofSeconds(13))
+                .safetyMargin(Duration.ofSeconds(3))
+                .reuseDelay(Duration.ofSeconds(5))
+                .acquireTimeout(Duration.ZERO)
+                .timeSource(clock)
+                .build();
     }
 
     private SnowflakeGenerator generator(String instanceId) {
-        SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(TWO_WORKERS).timeSource(clock)
-                .workerIdAssigner(assigner(instanceId)).build();
+        SnowflakeGenerator generator = SnowflakeGenerator.builder()
+                .layout(TWO_WORKERS)
+                .timeSource(clock)
+                .workerIdAssigner(assigner(instanceId))
+                .build();
         generators.add(generator);
         return generator;
     }
@@ -77,7 +94,9 @@ class LeasingWorkerIdAssignerTest {
     private static RenewingWorkerIdLease awaitNewLease(SnowflakeGenerator generator, Object old) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (generator.lease() == old) {
-            assertThat(System.nanoTime() - deadline).as("a new lease within 30 s").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("a new lease within 30 s")
+                    .isNegative();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
         return lease(generator);
@@ -92,14 +111,19 @@ class LeasingWorkerIdAssignerTest {
         assertThat(generator.nextId()).isGreaterThan(before);
         clock.advanceMillis(2);
         RenewingWorkerIdLease expired = lease(generator);
-        assertThatThrownBy(generator::nextId).isInstanceOf(LeaseLostException.class)
-                .hasMessageContaining("worker id 0").hasMessageContaining("'a'");
+        assertThatThrownBy(generator::nextId)
+                .isInstanceOf(LeaseLostException.class)
+                .hasMessageContaining("worker id 0")
+                .hasMessageContaining("'a'");
         assertThat(expired.isValid()).isFalse();
-        assertThat(expired.renewNow()).as("expired by its own clock: never renewed again, though nobody took it")
+        assertThat(expired.renewNow())
+                .as("expired by its own clock: never renewed again, though nobody took it")
                 .isFalse();
         assertThat(expired.isLost()).isTrue();
         RenewingWorkerIdLease fresh = awaitNewLease(generator, expired);
-        assertThat(fresh.workerId()).as("0 was released and waits out its reuse delay").isEqualTo(1);
+        assertThat(fresh.workerId())
+                .as("0 was released and waits out its reuse delay")
+                .isEqualTo(1);
         assertThat(generator.workerId()).isEqualTo(1);
         assertThat(generator.workerIdChanges()).isEqualTo(1);
         clock.advanceMillis(1);
@@ -120,10 +144,13 @@ class LeasingWorkerIdAssignerTest {
         assertThat(generator.nextId()).isPositive();
         assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(17));
         clock.advanceMillis(17_000);
-        assertThatThrownBy(generator::nextId).isInstanceOf(LeaseLostException.class)
+        assertThatThrownBy(generator::nextId)
+                .isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("the last renewal failed");
         store.setAvailable(true);
-        assertThat(lease.renewNow()).as("too late: the store may have handed the id on").isFalse();
+        assertThat(lease.renewNow())
+                .as("too late: the store may have handed the id on")
+                .isFalse();
         assertThat(awaitNewLease(generator, lease).isValid()).isTrue();
         clock.advanceMillis(1);
         assertThat(generator.nextId()).isPositive();
@@ -141,7 +168,8 @@ class LeasingWorkerIdAssignerTest {
         assertThat(lost.renewNow()).isFalse();
         assertThatThrownBy(() -> lost.checkValid()).isInstanceOf(LeaseLostException.class);
         assertThat(awaitNewLease(first, lost).workerId()).isEqualTo(1);
-        assertThat(lease(second).renewNow()).as("worker id 0 is still second's: the store renews it for its owner only")
+        assertThat(lease(second).renewNow())
+                .as("worker id 0 is still second's: the store renews it for its owner only")
                 .isTrue();
         clock.advanceMillis(1);
         assertThat(first.nextId()).isGreaterThan(before);
@@ -158,7 +186,8 @@ class LeasingWorkerIdAssignerTest {
         assertThat(b.workerId()).isEqualTo(0);
         store.loseData();
         clock.advanceMillis(30_000 + 5_000);
-        assertThat(aLease.renewNow()).as("the store would let an unknown id go by now; A must not take it")
+        assertThat(aLease.renewNow())
+                .as("the store would let an unknown id go by now; A must not take it")
                 .isFalse();
         assertThat(aLease.isLost()).isTrue();
         RenewingWorkerIdLease aFresh = awaitNewLease(a, aLease);
@@ -175,7 +204,8 @@ class LeasingWorkerIdAssignerTest {
         SnowflakeGenerator generator = generator("a");
         long start = clock.currentTimeMillis();
         // A host whose clock ran a minute ahead held worker id 1 and released it.
-        long ghostWorkerId = store.acquire("ghost", 1, Duration.ofSeconds(30), Duration.ofSeconds(5)).workerId();
+        long ghostWorkerId = store.acquire("ghost", 1, Duration.ofSeconds(30), Duration.ofSeconds(5))
+                .workerId();
         assertThat(ghostWorkerId).isEqualTo(1);
         store.release(1, "ghost", start + 60_000);
         clock.advanceMillis(27_000);
@@ -183,12 +213,14 @@ class LeasingWorkerIdAssignerTest {
         assertThat(lost.renewNow()).isFalse();
         RenewingWorkerIdLease fresh = awaitNewLease(generator, lost);
         assertThat(fresh.workerId()).isEqualTo(1);
-        assertThatThrownBy(generator::nextId).as("refuses rather than repeat the ghost's IDs")
+        assertThatThrownBy(generator::nextId)
+                .as("refuses rather than repeat the ghost's IDs")
                 .isInstanceOf(ClockBackwardsException.class);
         clock.advanceMillis(20_000);
         assertThat(fresh.renewNow()).isTrue();
         clock.advanceMillis(13_001);
-        assertThat(generator.decode(generator.nextId()).timestamp().toEpochMilli()).isGreaterThan(start + 60_000);
+        assertThat(generator.decode(generator.nextId()).timestamp().toEpochMilli())
+                .isGreaterThan(start + 60_000);
     }
 
     @Test
@@ -198,7 +230,12 @@ class LeasingWorkerIdAssignerTest {
         List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
         WorkerIdLeaseStore slow = new ForwardingStore() {
             @Override
-            public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
+            public boolean renew(
+                    long workerId,
+                    String owner,
+                    Duration ttl,
+                    Duration reuseDelay,
+                    long lastTimestamp,
                     boolean heldValidly) {
                 renewing.countDown();
                 try {
@@ -216,10 +253,17 @@ class LeasingWorkerIdAssignerTest {
                 store.release(workerId, owner, lastTimestamp);
             }
         };
-        SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(TWO_WORKERS).timeSource(clock)
-                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow).instanceId("a").ttl(Duration.ofSeconds(30))
-                        .renewInterval(Duration.ofSeconds(13)).reuseDelay(Duration.ofSeconds(5))
-                        .acquireTimeout(Duration.ZERO).timeSource(clock).build())
+        SnowflakeGenerator generator = SnowflakeGenerator.builder()
+                .layout(TWO_WORKERS)
+                .timeSource(clock)
+                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow)
+                        .instanceId("a")
+                        .ttl(Duration.ofSeconds(30))
+                        .renewInterval(Duration.ofSeconds(13))
+                        .reuseDelay(Duration.ofSeconds(5))
+                        .acquireTimeout(Duration.ZERO)
+                        .timeSource(clock)
+                        .build())
                 .build();
         Thread renewal = new Thread(() -> lease(generator).renewNow());
         renewal.start();
@@ -236,32 +280,50 @@ class LeasingWorkerIdAssignerTest {
         closing.join(30_000);
         assertThat(calls).containsExactly("renew", "release");
         clock.advanceMillis(5_000);
-        assertThat(store.acquire("b", 0, Duration.ofSeconds(30), Duration.ofSeconds(5)).workerId())
-                .as("released after the renewal, so free after the reuse delay").isEqualTo(0);
+        assertThat(store.acquire("b", 0, Duration.ofSeconds(30), Duration.ofSeconds(5))
+                        .workerId())
+                .as("released after the renewal, so free after the reuse delay")
+                .isEqualTo(0);
     }
 
     @Test
     void aRenewalThatAnswersOnlyAfterTheDeadlineDoesNotReviveTheLease() {
         WorkerIdLeaseStore slow = new ForwardingStore() {
             @Override
-            public boolean renew(long workerId, String owner, Duration ttl, Duration reuseDelay, long lastTimestamp,
+            public boolean renew(
+                    long workerId,
+                    String owner,
+                    Duration ttl,
+                    Duration reuseDelay,
+                    long lastTimestamp,
                     boolean heldValidly) {
                 boolean held = super.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
                 clock.advanceMillis(5_000); // the answer takes long: it arrives past the lease's deadline
                 return held;
             }
         };
-        SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(TWO_WORKERS).timeSource(clock)
-                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow).instanceId("a").ttl(Duration.ofSeconds(30))
-                        .renewInterval(Duration.ofSeconds(13)).safetyMargin(Duration.ofSeconds(3))
-                        .reuseDelay(Duration.ofSeconds(5)).acquireTimeout(Duration.ZERO).timeSource(clock).build())
+        SnowflakeGenerator generator = SnowflakeGenerator.builder()
+                .layout(TWO_WORKERS)
+                .timeSource(clock)
+                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow)
+                        .instanceId("a")
+                        .ttl(Duration.ofSeconds(30))
+                        .renewInterval(Duration.ofSeconds(13))
+                        .safetyMargin(Duration.ofSeconds(3))
+                        .reuseDelay(Duration.ofSeconds(5))
+                        .acquireTimeout(Duration.ZERO)
+                        .timeSource(clock)
+                        .build())
                 .build();
         generators.add(generator);
         RenewingWorkerIdLease lease = lease(generator);
         clock.advanceMillis(26_000);
-        assertThat(lease.renewNow()).as("sent in time, answered after the deadline").isFalse();
+        assertThat(lease.renewNow())
+                .as("sent in time, answered after the deadline")
+                .isFalse();
         assertThat(lease.isLost()).isTrue();
-        assertThatThrownBy(lease::checkValid).isInstanceOf(LeaseLostException.class)
+        assertThatThrownBy(lease::checkValid)
+                .isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("lost for good");
         assertThat(awaitNewLease(generator, lease).workerId()).isEqualTo(1);
     }
@@ -295,7 +357,8 @@ class LeasingWorkerIdAssignerTest {
         long newest = 1_800_000_000_000L + 199_999L * threads + (threads - 1);
         lease.close();
         clock.advanceMillis(5_000);
-        assertThat(store.acquire("b", 0, Duration.ofSeconds(30), Duration.ofSeconds(5)).lastUsedTimestamp())
+        assertThat(store.acquire("b", 0, Duration.ofSeconds(30), Duration.ofSeconds(5))
+                        .lastUsedTimestamp())
                 .isEqualTo(newest);
     }
 
@@ -303,7 +366,8 @@ class LeasingWorkerIdAssignerTest {
     void whenEveryWorkerIdIsTakenStartupFailsSayingSo() {
         generator("a");
         generator("b");
-        assertThatThrownBy(() -> generator("c")).isInstanceOf(WorkerIdsExhaustedException.class)
+        assertThatThrownBy(() -> generator("c"))
+                .isInstanceOf(WorkerIdsExhaustedException.class)
                 .hasMessageContaining("No worker id from 0 to 1 is free for 'c'")
                 .hasMessageContaining("more worker bits");
     }
@@ -330,7 +394,8 @@ class LeasingWorkerIdAssignerTest {
         SnowflakeGenerator holder = generator("holder");
         store.loseData();
         assertThat(lease(holder).renewNow()).isTrue();
-        assertThatThrownBy(() -> generator("newcomer")).isInstanceOf(WorkerIdsExhaustedException.class)
+        assertThatThrownBy(() -> generator("newcomer"))
+                .isInstanceOf(WorkerIdsExhaustedException.class)
                 .hasMessageContaining("lost its data");
         clock.advanceMillis(20_000);
         assertThat(lease(holder).renewNow()).isTrue();
@@ -341,18 +406,28 @@ class LeasingWorkerIdAssignerTest {
 
     @Test
     void badSettingsNameTheArgument() {
-        assertThatThrownBy(() -> LeasingWorkerIdAssigner.builder(store).ttl(Duration.ofMillis(10)).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("ttl must be between 1s and 1d");
-        assertThatThrownBy(() -> LeasingWorkerIdAssigner.builder(store).ttl(Duration.ofSeconds(30))
-                .renewInterval(Duration.ofSeconds(20)).build()).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> LeasingWorkerIdAssigner.builder(store)
+                        .ttl(Duration.ofMillis(10))
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("ttl must be between 1s and 1d");
+        assertThatThrownBy(() -> LeasingWorkerIdAssigner.builder(store)
+                        .ttl(Duration.ofSeconds(30))
+                        .renewInterval(Duration.ofSeconds(20))
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("renewInterval must be");
-        assertThatThrownBy(() -> LeasingWorkerIdAssigner.builder(store).reuseDelay(Duration.ofMillis(10)).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("reuseDelay");
+        assertThatThrownBy(() -> LeasingWorkerIdAssigner.builder(store)
+                        .reuseDelay(Duration.ofMillis(10))
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("reuseDelay");
     }
 
     @Test
     void theDefaultInstanceIdIsUniquePerProcessStart() {
-        assertThat(LeasingWorkerIdAssigner.defaultInstanceId()).isNotEqualTo(LeasingWorkerIdAssigner.defaultInstanceId())
+        assertThat(LeasingWorkerIdAssigner.defaultInstanceId())
+                .isNotEqualTo(LeasingWorkerIdAssigner.defaultInstanceId())
                 .contains("/" + ProcessHandle.current().pid() + "/");
     }
 }

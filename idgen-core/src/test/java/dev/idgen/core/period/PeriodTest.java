@@ -30,9 +30,10 @@ class PeriodTest {
     @ParameterizedTest
     @EnumSource(Period.class)
     void keysAreWrittenForTheYears1000To9999Only(Period period) {
-        for (LocalDate date : new LocalDate[] { LocalDate.of(999, 12, 31), LocalDate.of(10_000, 1, 1), null }) {
+        for (LocalDate date : new LocalDate[] {LocalDate.of(999, 12, 31), LocalDate.of(10_000, 1, 1), null}) {
             assertThatThrownBy(() -> period.key(date))
-                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
                             e -> assertThat(e.argument()).isEqualTo("date"))
                     .hasMessage("date must lie in the years 1000 to 9999, but was " + date);
         }
@@ -50,7 +51,8 @@ class PeriodTest {
 
     /** The largest ID of a period is its key times 10^k plus 10^k - 1: (key + 1) * 10^k - 1. */
     private static BigInteger largestId(Period period, LocalDate date, int digits) {
-        return BigInteger.valueOf(period.key(date) + 1).multiply(BigInteger.TEN.pow(digits))
+        return BigInteger.valueOf(period.key(date) + 1)
+                .multiply(BigInteger.TEN.pow(digits))
                 .subtract(BigInteger.ONE);
     }
 
@@ -65,7 +67,8 @@ class PeriodTest {
     @ParameterizedTest
     @EnumSource(Period.class)
     void defaultDigitsKeepEveryIdUpToTheYear9006Below2To53AndOneMoreWouldNotInAnyYear(Period period) {
-        assertThat(largestId(period, LocalDate.of(9006, 12, 31), period.defaultDigits())).isLessThan(TWO_TO_53);
+        assertThat(largestId(period, LocalDate.of(9006, 12, 31), period.defaultDigits()))
+                .isLessThan(TWO_TO_53);
         BigInteger smallestWithOneMore = BigInteger.valueOf(period.key(LocalDate.of(1000, 1, 1)))
                 .multiply(BigInteger.TEN.pow(period.defaultDigits() + 1));
         assertThat(smallestWithOneMore).isGreaterThan(TWO_TO_53);
@@ -74,7 +77,7 @@ class PeriodTest {
     @Test
     void everyKeyOfAPeriodHasTheSameNumberOfDigits() {
         for (Period period : Period.values()) {
-            for (LocalDate date : new LocalDate[] { LocalDate.of(1000, 1, 1), DAY, LocalDate.of(9999, 12, 31) }) {
+            for (LocalDate date : new LocalDate[] {LocalDate.of(1000, 1, 1), DAY, LocalDate.of(9999, 12, 31)}) {
                 assertThat(Long.toString(period.key(date))).hasSize(period.keyDigits());
             }
         }
@@ -86,13 +89,13 @@ class PeriodTest {
         assertThat(Period.MONTHLY.firstDayOf(202611)).isEqualTo(LocalDate.of(2026, 11, 1));
         assertThat(Period.YEARLY.firstDayOf(2026)).isEqualTo(LocalDate.of(2026, 1, 1));
         assertThat(Period.DAILY.firstDayOf(20280229)).isEqualTo(LocalDate.of(2028, 2, 29));
-        for (long key : new long[] { 20261131, 20261300, 20261100, 20270229, 9991231, 100000101, 0, -20261123 }) {
+        for (long key : new long[] {20261131, 20261300, 20261100, 20270229, 9991231, 100000101, 0, -20261123}) {
             assertThat(Period.DAILY.firstDayOf(key)).as("DAILY %d", key).isNull();
         }
-        for (long key : new long[] { 202613, 202600, 99912, 1000001, -202611 }) {
+        for (long key : new long[] {202613, 202600, 99912, 1000001, -202611}) {
             assertThat(Period.MONTHLY.firstDayOf(key)).as("MONTHLY %d", key).isNull();
         }
-        for (long key : new long[] { 999, 10_000, 0, -2026 }) {
+        for (long key : new long[] {999, 10_000, 0, -2026}) {
             assertThat(Period.YEARLY.firstDayOf(key)).as("YEARLY %d", key).isNull();
         }
     }

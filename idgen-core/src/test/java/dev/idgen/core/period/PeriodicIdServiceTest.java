@@ -60,10 +60,18 @@ class PeriodicIdServiceTest {
     /** A periodic service over segments from memory, which count each name from 1, on the test's clock. */
     private PeriodicIdService.Builder builder(Period period, ZoneId zone) {
         SegmentIdService segments = SegmentIdService.builder(new InMemorySegmentStore())
-                .settings(SegmentSettings.builder().step(100).maxStep(100).awaitTimeout(Duration.ofSeconds(5)).build())
+                .settings(SegmentSettings.builder()
+                        .step(100)
+                        .maxStep(100)
+                        .awaitTimeout(Duration.ofSeconds(5))
+                        .build())
                 .build();
         closing.add(segments);
-        return PeriodicIdService.builder().delegate(segments).period(period).zone(zone).timeSource(clock);
+        return PeriodicIdService.builder()
+                .delegate(segments)
+                .period(period)
+                .zone(zone)
+                .timeSource(clock);
     }
 
     private PeriodicIdService service(Period period, ZoneId zone) {
@@ -84,13 +92,13 @@ class PeriodicIdServiceTest {
         assertThat(ids.nextId()).as("the default name").isEqualTo(2026112300000001L);
         clock.advance(Duration.ofDays(1));
         assertThat(ids.nextId("invoice")).isEqualTo(2026112400000001L);
-        assertThat(ids.nextIds("invoice", 3)).containsExactly(2026112400000002L, 2026112400000003L,
-                2026112400000004L);
+        assertThat(ids.nextIds("invoice", 3)).containsExactly(2026112400000002L, 2026112400000003L, 2026112400000004L);
         clock.advance(Duration.ofDays(1));
         assertThat(ids.nextIds("invoice", 2)).containsExactly(2026112500000001L, 2026112500000002L);
         assertThat(ids.strategy()).isEqualTo("segment");
         // The 23rd's counters were forgotten when the 25th began; the day before stays.
-        assertThat(((SegmentIdService) ids.delegate()).stats()).extracting(stats -> stats.name())
+        assertThat(((SegmentIdService) ids.delegate()).stats())
+                .extracting(stats -> stats.name())
                 .containsExactlyInAnyOrder("invoice:20261124", "invoice:20261125");
     }
 
@@ -110,7 +118,8 @@ class PeriodicIdServiceTest {
         assertThat(lastOfDay).containsExactly(2026112300000002L, 2026112300000003L);
         assertThat(lastOne).isEqualTo(2026112300000004L);
         assertThat(firstOfNext).isEqualTo(2026112400000001L);
-        assertThat(new long[] { lastOfDay[0], lastOfDay[1], lastOne, firstOfNext, secondOfNext }).isSorted()
+        assertThat(new long[] {lastOfDay[0], lastOfDay[1], lastOne, firstOfNext, secondOfNext})
+                .isSorted()
                 .doesNotHaveDuplicates();
         assertThat(ids.decode(firstOfNext).toMap()).containsEntry("period", "2026-11-24");
     }
@@ -126,15 +135,19 @@ class PeriodicIdServiceTest {
         clock.set(springStart.plus(Duration.ofHours(23)).minusMillis(1).toEpochMilli());
         assertThat(ids.nextId("invoice")).isEqualTo(2026032900000003L);
         clock.advanceMillis(1);
-        assertThat(ZonedDateTime.ofInstant(Instant.ofEpochMilli(clock.currentTimeMillis()), BERLIN).toLocalDateTime())
+        assertThat(ZonedDateTime.ofInstant(Instant.ofEpochMilli(clock.currentTimeMillis()), BERLIN)
+                        .toLocalDateTime())
                 .isEqualTo("2026-03-30T00:00:00");
         assertThat(ids.nextId("invoice")).isEqualTo(2026033000000001L);
 
         at("2026-10-25T00:00:00", BERLIN);
         assertThat(ids.nextId("invoice")).isEqualTo(2026102500000001L);
         // 02:30 comes twice that night: both times it is the 25th, and the numbers just go on.
-        long first0230 = LocalDateTime.parse("2026-10-25T02:30:00").atZone(BERLIN).withEarlierOffsetAtOverlap()
-                .toInstant().toEpochMilli();
+        long first0230 = LocalDateTime.parse("2026-10-25T02:30:00")
+                .atZone(BERLIN)
+                .withEarlierOffsetAtOverlap()
+                .toInstant()
+                .toEpochMilli();
         clock.set(first0230);
         assertThat(ids.nextId("invoice")).isEqualTo(2026102500000002L);
         clock.set(first0230 + Duration.ofHours(1).toMillis());
@@ -207,9 +220,18 @@ class PeriodicIdServiceTest {
         at("2026-11-24T00:00:03", SHANGHAI);
         issued.add(ids.nextId("invoice"));
 
-        assertThat(issued).containsExactly(2026112300000001L, 2026112300000002L, 2026112300000003L,
-                2026112400000001L, 2026112400000002L, 2026112300000004L, 2026112300000005L, 2026112400000003L,
-                2026112200000001L, 2026112400000004L);
+        assertThat(issued)
+                .containsExactly(
+                        2026112300000001L,
+                        2026112300000002L,
+                        2026112300000003L,
+                        2026112400000001L,
+                        2026112400000002L,
+                        2026112300000004L,
+                        2026112300000005L,
+                        2026112400000003L,
+                        2026112200000001L,
+                        2026112400000004L);
         assertThat(issued).doesNotHaveDuplicates();
         assertThat(yesterdayAgain).as("not ordered after a backward move").isLessThan(issued.get(4));
     }
@@ -217,7 +239,10 @@ class PeriodicIdServiceTest {
     @Test
     void threadsDrawingWhileTheClockJumpsBackAndForthOverMidnightGetEachNumberOfEachDayOnce() throws Exception {
         PeriodicIdService ids = service(Period.DAILY, SHANGHAI);
-        long lastMilli = LocalDateTime.parse("2026-11-23T23:59:59.999").atZone(SHANGHAI).toInstant().toEpochMilli();
+        long lastMilli = LocalDateTime.parse("2026-11-23T23:59:59.999")
+                .atZone(SHANGHAI)
+                .toInstant()
+                .toEpochMilli();
         clock.set(lastMilli);
         int threads = 8;
         int perThread = 5_000;
@@ -260,7 +285,9 @@ class PeriodicIdServiceTest {
 
         Map<Long, List<Long>> numbersByKey = new TreeMap<>();
         for (long id : all) {
-            numbersByKey.computeIfAbsent(id / 100_000_000L, key -> new ArrayList<>()).add(id % 100_000_000L);
+            numbersByKey
+                    .computeIfAbsent(id / 100_000_000L, key -> new ArrayList<>())
+                    .add(id % 100_000_000L);
         }
         assertThat(numbersByKey.keySet()).containsExactly(20261123L, 20261124L);
         numbersByKey.forEach((key, numbers) -> {
@@ -279,7 +306,8 @@ class PeriodicIdServiceTest {
         for (long n = 1; n <= 9; n++) {
             assertThat(ids.nextId("invoice")).isEqualTo(202611230L + n);
         }
-        assertThatThrownBy(() -> ids.nextId("invoice")).isInstanceOf(LayoutExhaustedException.class)
+        assertThatThrownBy(() -> ids.nextId("invoice"))
+                .isInstanceOf(LayoutExhaustedException.class)
                 .hasMessage("The counter 'invoice:20261123' reached 10: DAILY IDs with digits=1 hold at most 9"
                         + " numbers a period, and its numbers never spill into another period's. 'invoice' has no"
                         + " more IDs until the period ends; raise digits (at most 10 for DAILY) for more numbers a"
@@ -289,16 +317,22 @@ class PeriodicIdServiceTest {
         assertThat(ids.nextId("invoice")).isEqualTo(202611241L);
 
         ids.nextIds("invoice", 7);
-        assertThatThrownBy(() -> ids.nextIds("invoice", 2)).as("a batch is checked number by number")
-                .isInstanceOf(LayoutExhaustedException.class).hasMessageContaining("digits=1");
+        assertThatThrownBy(() -> ids.nextIds("invoice", 2))
+                .as("a batch is checked number by number")
+                .isInstanceOf(LayoutExhaustedException.class)
+                .hasMessageContaining("digits=1");
     }
 
     @Test
     void aCounterThatDoesNotCountFromOneIsRefused() {
         IdService zero = counting(new AtomicLong(-1));
-        PeriodicIdService ids = PeriodicIdService.builder().delegate(zero).period(Period.DAILY).timeSource(clock)
+        PeriodicIdService ids = PeriodicIdService.builder()
+                .delegate(zero)
+                .period(Period.DAILY)
+                .timeSource(clock)
                 .build();
-        assertThatThrownBy(() -> ids.nextId("invoice")).isInstanceOf(IdGenerationException.class)
+        assertThatThrownBy(() -> ids.nextId("invoice"))
+                .isInstanceOf(IdGenerationException.class)
                 .hasMessage("The test counter 'invoice:20261123' returned 0: a periodic ID needs a counter that counts"
                         + " from 1");
     }
@@ -308,54 +342,77 @@ class PeriodicIdServiceTest {
         PeriodicIdService daily = service(Period.DAILY, SHANGHAI);
         long id = daily.nextIds("invoice", 42)[41];
         PeriodicDecodedId decoded = daily.decode(id);
-        assertThat(decoded).isEqualTo(new PeriodicDecodedId("segment", id, Period.DAILY,
-                java.time.LocalDate.of(2026, 11, 23), 42));
-        assertThat(decoded.toMap()).containsExactly(Map.entry("strategy", "segment"), Map.entry("period", "2026-11-23"),
-                Map.entry("number", 42L), Map.entry("id", "2026112300000042"));
+        assertThat(decoded)
+                .isEqualTo(
+                        new PeriodicDecodedId("segment", id, Period.DAILY, java.time.LocalDate.of(2026, 11, 23), 42));
+        assertThat(decoded.toMap())
+                .containsExactly(
+                        Map.entry("strategy", "segment"),
+                        Map.entry("period", "2026-11-23"),
+                        Map.entry("number", 42L),
+                        Map.entry("id", "2026112300000042"));
         assertThat(daily.decode("invoice", id)).isEqualTo(decoded);
-        DecodedId throughSequence = daily.sequence("invoice").decode(daily.sequence("invoice").nextId());
+        DecodedId throughSequence =
+                daily.sequence("invoice").decode(daily.sequence("invoice").nextId());
         assertThat(throughSequence.toMap()).containsEntry("number", 43L).containsEntry("generator", "default");
 
-        PeriodicIdService monthly = builder(Period.MONTHLY, ZoneOffset.UTC).digits(12).build();
-        assertThat(monthly.decode(monthly.nextId("invoice")).toMap()).containsExactly(Map.entry("strategy", "segment"),
-                Map.entry("period", "2026-11"), Map.entry("number", 1L), Map.entry("id", "202611000000000001"));
+        PeriodicIdService monthly =
+                builder(Period.MONTHLY, ZoneOffset.UTC).digits(12).build();
+        assertThat(monthly.decode(monthly.nextId("invoice")).toMap())
+                .containsExactly(
+                        Map.entry("strategy", "segment"),
+                        Map.entry("period", "2026-11"),
+                        Map.entry("number", 1L),
+                        Map.entry("id", "202611000000000001"));
         PeriodicIdService yearly = service(Period.YEARLY, ZoneOffset.UTC);
-        assertThat(yearly.decode(yearly.nextId("invoice")).toMap()).containsEntry("period", "2026")
-                .containsEntry("number", 1L).containsEntry("id", "2026000000000001");
+        assertThat(yearly.decode(yearly.nextId("invoice")).toMap())
+                .containsEntry("period", "2026")
+                .containsEntry("number", 1L)
+                .containsEntry("id", "2026000000000001");
     }
 
     @Test
     void idsThatAreNotOfThePeriodAreRefused() {
         PeriodicIdService daily = service(Period.DAILY, ZoneOffset.UTC);
-        for (long id : new long[] { 0, -2026112300000001L }) {
-            assertThatThrownBy(() -> daily.decode(id)).isInstanceOfSatisfying(InvalidArgumentException.class,
-                    e -> assertThat(e.argument()).isEqualTo("id"));
+        for (long id : new long[] {0, -2026112300000001L}) {
+            assertThatThrownBy(() -> daily.decode(id))
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
+                            e -> assertThat(e.argument()).isEqualTo("id"));
         }
-        assertThatThrownBy(() -> daily.decode(2026113200000001L)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> daily.decode(2026113200000001L))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("id 2026113200000001 is not a DAILY ID with 8 digits: its leading digits 20261132 are not"
                         + " the key of a date of the years 1000 to 9999");
-        assertThatThrownBy(() -> daily.decode(2026112300000000L)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> daily.decode(2026112300000000L))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("id 2026112300000000 is not a DAILY ID with 8 digits: its number (the last 8 digits) is 0");
-        assertThatThrownBy(() -> daily.decode(5)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> daily.decode(5))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("its leading digits 0 are not the key of a date");
-        assertThatThrownBy(() -> daily.decode(Long.MAX_VALUE)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> daily.decode(Long.MAX_VALUE))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("its leading digits 92233720368 are not");
         PeriodicIdService monthly = service(Period.MONTHLY, ZoneOffset.UTC);
-        assertThatThrownBy(() -> monthly.decode(2026130000000001L)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> monthly.decode(2026130000000001L))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("leading digits 202613 are not");
     }
 
     @ParameterizedTest
     @EnumSource(Period.class)
     void digitsOutsideThePeriodsRangeAreRefusedNamingTheRange(Period period) {
-        for (int digits : new int[] { 0, -1, period.maxDigits() + 1 }) {
-            assertThatThrownBy(() -> builder(period, ZoneOffset.UTC).digits(digits).build())
-                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+        for (int digits : new int[] {0, -1, period.maxDigits() + 1}) {
+            assertThatThrownBy(
+                            () -> builder(period, ZoneOffset.UTC).digits(digits).build())
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
                             e -> assertThat(e.argument()).isEqualTo("digits"))
                     .hasMessage("digits must be between 1 and " + period.maxDigits() + " for " + period
                             + " IDs (more would not fit in 63 bits), but was " + digits);
         }
-        PeriodicIdService widest = builder(period, ZoneOffset.UTC).digits(period.maxDigits()).build();
+        PeriodicIdService widest =
+                builder(period, ZoneOffset.UTC).digits(period.maxDigits()).build();
         assertThat(widest.digits()).isEqualTo(period.maxDigits());
         assertThat(widest.nextId("invoice")).isPositive();
         assertThat(builder(period, ZoneOffset.UTC).build().digits()).isEqualTo(period.defaultDigits());
@@ -367,7 +424,9 @@ class PeriodicIdServiceTest {
         String longest = "n".repeat(55);
         assertThat(daily.nextId(longest)).isEqualTo(2026112300000001L);
         assertThatThrownBy(() -> daily.nextId(longest + "n"))
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("name"))
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("name"))
                 .hasMessage("name must be at most 55 characters for DAILY IDs: the counter is named name + ':' + the"
                         + " period's key (for example invoice:20261123), which must fit 64 characters, but was '"
                         + longest + "n' (56 characters)");
@@ -377,31 +436,44 @@ class PeriodicIdServiceTest {
         PeriodicIdService yearly = service(Period.YEARLY, ZoneOffset.UTC);
         yearly.nextId("n".repeat(59));
         assertThatThrownBy(() -> yearly.nextId("n".repeat(60))).hasMessageStartingWith("name must be at most 59");
-        for (String name : new String[] { null, "", "with space", ":x", "slash/" }) {
-            assertThatThrownBy(() -> daily.nextId(name)).isInstanceOfSatisfying(InvalidArgumentException.class,
-                    e -> assertThat(e.argument()).isEqualTo("name"))
+        for (String name : new String[] {null, "", "with space", ":x", "slash/"}) {
+            assertThatThrownBy(() -> daily.nextId(name))
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
+                            e -> assertThat(e.argument()).isEqualTo("name"))
                     .hasMessageStartingWith("name must be 1 to 64 characters of [A-Za-z0-9._:-]");
         }
-        assertThatThrownBy(() -> daily.nextIds("invoice", 0)).isInstanceOfSatisfying(InvalidArgumentException.class,
-                e -> assertThat(e.argument()).isEqualTo("count"));
+        assertThatThrownBy(() -> daily.nextIds("invoice", 0))
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("count"));
     }
 
     @Test
     void theBuilderNeedsADelegateAndAPeriod() {
-        assertThatThrownBy(() -> PeriodicIdService.builder().period(Period.DAILY).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+        assertThatThrownBy(
+                        () -> PeriodicIdService.builder().period(Period.DAILY).build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("delegate"));
-        assertThatThrownBy(() -> PeriodicIdService.builder().delegate(counting(new AtomicLong())).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+        assertThatThrownBy(() -> PeriodicIdService.builder()
+                        .delegate(counting(new AtomicLong()))
+                        .build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("period"));
         assertThatThrownBy(() -> builder(Period.DAILY, null).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("zone"));
-        PeriodicIdService defaults = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
-                .period(Period.DAILY).build();
+        PeriodicIdService defaults = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong()))
+                .period(Period.DAILY)
+                .build();
         assertThat(defaults.zone()).isEqualTo(ZoneOffset.UTC);
         assertThat(defaults.period()).isEqualTo(Period.DAILY);
-        assertThat(defaults.nextId("invoice") / 100_000_000L).as("today's key on the system clock")
+        assertThat(defaults.nextId("invoice") / 100_000_000L)
+                .as("today's key on the system clock")
                 .isEqualTo(Period.DAILY.key(java.time.LocalDate.now(ZoneOffset.UTC)));
     }
 
@@ -409,7 +481,8 @@ class PeriodicIdServiceTest {
     void aClockOutsideTheYearsKeysAreWrittenForIsRefused() {
         PeriodicIdService ids = service(Period.DAILY, ZoneOffset.UTC);
         clock.set(Instant.parse("+10000-01-01T00:00:00Z").toEpochMilli());
-        assertThatThrownBy(() -> ids.nextId("invoice")).isInstanceOf(LayoutExhaustedException.class)
+        assertThatThrownBy(() -> ids.nextId("invoice"))
+                .isInstanceOf(LayoutExhaustedException.class)
                 .hasMessageContaining("periodic IDs have keys for the years 1000 to 9999 only");
     }
 
@@ -426,15 +499,21 @@ class PeriodicIdServiceTest {
                 closed.set(true);
             }
         }
-        PeriodicIdService ids = PeriodicIdService.builder().delegate(new Closeable()).period(Period.DAILY).build();
+        PeriodicIdService ids = PeriodicIdService.builder()
+                .delegate(new Closeable())
+                .period(Period.DAILY)
+                .build();
         ids.close();
         assertThat(closed).isTrue();
 
         // A delegate that is not AutoCloseable is left alone: closing neither draws from it nor fails, and it still
         // counts on from where it was.
         AtomicLong numbers = new AtomicLong();
-        PeriodicIdService plain = PeriodicIdService.builder().delegate(counting(numbers)).period(Period.DAILY)
-                .timeSource(clock).build();
+        PeriodicIdService plain = PeriodicIdService.builder()
+                .delegate(counting(numbers))
+                .period(Period.DAILY)
+                .timeSource(clock)
+                .build();
         assertThat(plain.nextId("invoice") % 100_000_000L).isEqualTo(1);
         assertThatCode(plain::close).doesNotThrowAnyException();
         assertThat(numbers).as("numbers drawn from the delegate by close").hasValue(1);
@@ -455,9 +534,12 @@ class PeriodicIdServiceTest {
                 return "the failing delegate";
             }
         }
-        PeriodicIdService failing = PeriodicIdService.builder().delegate(new FailingToClose()).period(Period.DAILY)
+        PeriodicIdService failing = PeriodicIdService.builder()
+                .delegate(new FailingToClose())
+                .period(Period.DAILY)
                 .build();
-        assertThatThrownBy(failing::close).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(failing::close)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Closing the failing delegate failed: disk gone")
                 .hasCauseInstanceOf(java.io.IOException.class);
     }
@@ -475,17 +557,22 @@ class PeriodicIdServiceTest {
                 return super.nextId(name);
             }
         };
-        PeriodicIdService ids = PeriodicIdService.builder().delegate(recording).period(Period.DAILY).timeSource(clock)
+        PeriodicIdService ids = PeriodicIdService.builder()
+                .delegate(recording)
+                .period(Period.DAILY)
+                .timeSource(clock)
                 .build();
         for (int i = 0; i < 1000; i++) {
             ids.nextId("invoice");
         }
         assertThat(names).containsExactly("invoice:20261123");
 
-        PeriodicIdService quiet = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
-                .period(Period.DAILY).timeSource(clock).build();
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
-                .getThreadMXBean();
+        PeriodicIdService quiet = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong()))
+                .period(Period.DAILY)
+                .timeSource(clock)
+                .build();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long sink = 0;
         for (int i = 0; i < 50_000; i++) {
             sink += quiet.nextId("invoice");
@@ -505,7 +592,9 @@ class PeriodicIdServiceTest {
         assertThat(sink).isPositive();
         // One object per call, at 16 bytes the smallest, would be 3.2 MB a round; this bound is under one byte for
         // every four calls.
-        assertThat(fewest).as("fewest bytes allocated in a round of %d calls", calls).isLessThan(calls / 4);
+        assertThat(fewest)
+                .as("fewest bytes allocated in a round of %d calls", calls)
+                .isLessThan(calls / 4);
     }
 
     private static IdService counting(AtomicLong numbers) {
@@ -550,22 +639,33 @@ class PeriodicIdServiceTest {
     void passedPeriodsLeaveASegmentDelegateSoADailyServiceRunsForYearsWithinMaxNames() {
         // 10 names a day, 25 names at most: without forgetting, the third day would be refused.
         SegmentIdService segments = SegmentIdService.builder(new InMemorySegmentStore())
-                .settings(SegmentSettings.builder().step(10).maxStep(10).awaitTimeout(Duration.ofSeconds(5)).build())
-                .maxNames(25).build();
+                .settings(SegmentSettings.builder()
+                        .step(10)
+                        .maxStep(10)
+                        .awaitTimeout(Duration.ofSeconds(5))
+                        .build())
+                .maxNames(25)
+                .build();
         closing.add(segments);
-        PeriodicIdService daily = PeriodicIdService.builder().delegate(segments).period(Period.DAILY)
-                .timeSource(clock).build();
+        PeriodicIdService daily = PeriodicIdService.builder()
+                .delegate(segments)
+                .period(Period.DAILY)
+                .timeSource(clock)
+                .build();
         for (int day = 0; day < 200; day++) {
             for (int name = 0; name < 10; name++) {
                 long id = daily.nextId("n" + name);
-                long key = Long.parseLong(LocalDate.ofInstant(Instant.ofEpochMilli(clock.currentTimeMillis()),
-                        ZoneOffset.UTC).format(java.time.format.DateTimeFormatter.BASIC_ISO_DATE));
+                long key = Long.parseLong(
+                        LocalDate.ofInstant(Instant.ofEpochMilli(clock.currentTimeMillis()), ZoneOffset.UTC)
+                                .format(java.time.format.DateTimeFormatter.BASIC_ISO_DATE));
                 assertThat(id).isEqualTo(key * 100_000_000L + 1);
             }
             assertThat(segments.nameCount()).as("names held on day %d", day).isLessThanOrEqualTo(20);
             clock.advance(Duration.ofDays(1));
         }
-        assertThat(segments.stats()).extracting(stats -> stats.name()).hasSize(20)
+        assertThat(segments.stats())
+                .extracting(stats -> stats.name())
+                .hasSize(20)
                 .allMatch(name -> name.endsWith(":20270609") || name.endsWith(":20270610"));
         assertThat(segments.generatedCount()).as("counts forgotten names too").isEqualTo(2000);
     }
@@ -573,21 +673,32 @@ class PeriodicIdServiceTest {
     @Test
     void thePreviousPeriodStaysForStragglersAndAForgottenPeriodAskedAgainNeverRepeats() {
         SegmentIdService segments = SegmentIdService.builder(new InMemorySegmentStore())
-                .settings(SegmentSettings.builder().step(10).maxStep(10).awaitTimeout(Duration.ofSeconds(5)).build())
+                .settings(SegmentSettings.builder()
+                        .step(10)
+                        .maxStep(10)
+                        .awaitTimeout(Duration.ofSeconds(5))
+                        .build())
                 .build();
         closing.add(segments);
-        PeriodicIdService daily = PeriodicIdService.builder().delegate(segments).period(Period.DAILY)
-                .timeSource(clock).build();
+        PeriodicIdService daily = PeriodicIdService.builder()
+                .delegate(segments)
+                .period(Period.DAILY)
+                .timeSource(clock)
+                .build();
         Set<Long> issued = new HashSet<>();
         for (int i = 0; i < 3; i++) {
             assertThat(issued.add(daily.nextId("invoice"))).isTrue();
         }
         clock.advance(Duration.ofDays(1));
         assertThat(issued.add(daily.nextId("invoice"))).isTrue();
-        assertThat(segments.stats("invoice:20261123")).as("the day before stays a whole day").isPresent();
+        assertThat(segments.stats("invoice:20261123"))
+                .as("the day before stays a whole day")
+                .isPresent();
         clock.advance(Duration.ofDays(1));
         assertThat(issued.add(daily.nextId("invoice"))).isTrue();
-        assertThat(segments.stats("invoice:20261123")).as("two days ago: forgotten").isEmpty();
+        assertThat(segments.stats("invoice:20261123"))
+                .as("two days ago: forgotten")
+                .isEmpty();
         assertThat(segments.stats("invoice:20261124")).isPresent();
         // The clock set back two days: the forgotten counter starts afresh from its store, past its earlier IDs.
         clock.advance(Duration.ofDays(-2));
@@ -611,24 +722,44 @@ class PeriodicIdServiceTest {
     void dailyAndMonthlyIdsOfEqualLengthCollideOnceTheMonthlyCounterPassesTenToTheDailyDigits() {
         // Daily with 2 digits and monthly with 4: both 10-digit IDs. The 2,301st number of November 2026 is
         // 202611 * 10^4 + 2301 = 2026112301, which is also the 1st number of 2026-11-23.
-        PeriodicIdService daily = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
-                .period(Period.DAILY).digits(2).timeSource(clock).build();
-        PeriodicIdService monthly = PeriodicIdService.builder().delegate(counting(new AtomicLong(2300)))
-                .period(Period.MONTHLY).digits(4).timeSource(clock).build();
+        PeriodicIdService daily = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong()))
+                .period(Period.DAILY)
+                .digits(2)
+                .timeSource(clock)
+                .build();
+        PeriodicIdService monthly = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong(2300)))
+                .period(Period.MONTHLY)
+                .digits(4)
+                .timeSource(clock)
+                .build();
         assertThat(daily.nextId("invoice")).isEqualTo(2026112301L);
         assertThat(monthly.nextId("invoice")).isEqualTo(2026112301L);
 
         // With the defaults (8 and 10 digits, both 16-digit IDs), the same from the 100,000,001st number of a month.
-        PeriodicIdService dailyDefault = PeriodicIdService.builder().delegate(counting(new AtomicLong()))
-                .period(Period.DAILY).timeSource(clock).build();
+        PeriodicIdService dailyDefault = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong()))
+                .period(Period.DAILY)
+                .timeSource(clock)
+                .build();
         PeriodicIdService monthlyDefault = PeriodicIdService.builder()
-                .delegate(counting(new AtomicLong(100_000_000L))).period(Period.MONTHLY).timeSource(clock).build();
-        assertThat(monthlyDefault.nextId("invoice")).isEqualTo(2026110100000001L)
-                .as("the 1st number of 2026-11-01").isEqualTo(dailyDefault.nextId("invoice") - 2200000000L);
+                .delegate(counting(new AtomicLong(100_000_000L)))
+                .period(Period.MONTHLY)
+                .timeSource(clock)
+                .build();
+        assertThat(monthlyDefault.nextId("invoice"))
+                .isEqualTo(2026110100000001L)
+                .as("the 1st number of 2026-11-01")
+                .isEqualTo(dailyDefault.nextId("invoice") - 2200000000L);
 
         // IDs of different lengths never meet: daily with 8 digits is 16 digits long, monthly with 8 only 14.
-        PeriodicIdService monthlyShort = PeriodicIdService.builder().delegate(counting(new AtomicLong(99_999_998L)))
-                .period(Period.MONTHLY).digits(8).timeSource(clock).build();
+        PeriodicIdService monthlyShort = PeriodicIdService.builder()
+                .delegate(counting(new AtomicLong(99_999_998L)))
+                .period(Period.MONTHLY)
+                .digits(8)
+                .timeSource(clock)
+                .build();
         assertThat(String.valueOf(monthlyShort.nextId("invoice"))).hasSize(14);
         assertThat(String.valueOf(dailyDefault.nextId("invoice"))).hasSize(16);
     }

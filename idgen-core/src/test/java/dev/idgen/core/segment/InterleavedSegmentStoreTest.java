@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class InterleavedSegmentStoreTest {
 
     private static InterleavedSegmentStore store(long slotSize, int first, SegmentStore... servers) {
-        InterleavedSegmentStore.Builder builder = InterleavedSegmentStore.builder(slotSize).firstServer(first);
+        InterleavedSegmentStore.Builder builder =
+                InterleavedSegmentStore.builder(slotSize).firstServer(first);
         for (int i = 0; i < servers.length; i++) {
             builder.server("s" + i, servers[i]);
         }
@@ -45,8 +46,8 @@ class InterleavedSegmentStoreTest {
 
     @Test
     void serverIOwnsTheIthSlotOfEveryRound() {
-        InterleavedSegmentStore store = store(10, 0, new InMemorySegmentStore(), new InMemorySegmentStore(),
-                new InMemorySegmentStore());
+        InterleavedSegmentStore store =
+                store(10, 0, new InMemorySegmentStore(), new InMemorySegmentStore(), new InMemorySegmentStore());
         for (int server = 0; server < 3; server++) {
             for (long local = 1; local <= 200; local++) {
                 long id = store.global(server, local);
@@ -71,8 +72,9 @@ class InterleavedSegmentStoreTest {
 
     @Test
     void blocksOfDifferentServersNeverOverlapUnderManyAllocationsAndFailovers() throws Exception {
-        InMemorySegmentStore[] backends = { new InMemorySegmentStore(), new InMemorySegmentStore(),
-                new InMemorySegmentStore() };
+        InMemorySegmentStore[] backends = {
+            new InMemorySegmentStore(), new InMemorySegmentStore(), new InMemorySegmentStore()
+        };
         ExecutorService threads = Executors.newFixedThreadPool(5);
         AtomicBoolean running = new AtomicBoolean(true);
         try {
@@ -119,11 +121,13 @@ class InterleavedSegmentStoreTest {
             assertThat(all).hasSizeGreaterThan(10_000);
             all.sort(Comparator.comparingLong(Segment::first));
             for (int i = 1; i < all.size(); i++) {
-                assertThat(all.get(i).first()).as("%s after %s", all.get(i), all.get(i - 1))
+                assertThat(all.get(i).first())
+                        .as("%s after %s", all.get(i), all.get(i - 1))
                         .isGreaterThan(all.get(i - 1).last());
             }
             for (Segment segment : all) {
-                assertThat((segment.first() - 1) / 16).as("one slot: %s", segment)
+                assertThat((segment.first() - 1) / 16)
+                        .as("one slot: %s", segment)
                         .isEqualTo((segment.last() - 1) / 16);
             }
         } finally {
@@ -135,11 +139,13 @@ class InterleavedSegmentStoreTest {
     @Test
     void aBlockLiesAboveTheFloorOnEveryServer() {
         for (int first = 0; first < 3; first++) {
-            InterleavedSegmentStore store = store(100, first, new InMemorySegmentStore(), new InMemorySegmentStore(),
-                    new InMemorySegmentStore());
-            for (long floor : new long[] { 0, 1, 99, 100, 101, 250, 299, 300, 301, 12_345, 1_000_000 }) {
+            InterleavedSegmentStore store = store(
+                    100, first, new InMemorySegmentStore(), new InMemorySegmentStore(), new InMemorySegmentStore());
+            for (long floor : new long[] {0, 1, 99, 100, 101, 250, 299, 300, 301, 12_345, 1_000_000}) {
                 Segment segment = store.allocateAbove("n" + floor, 50, floor);
-                assertThat(segment.first()).as("floor %d from server %d", floor, first).isGreaterThan(floor);
+                assertThat(segment.first())
+                        .as("floor %d from server %d", floor, first)
+                        .isGreaterThan(floor);
                 assertThat((segment.first() - 1) / 100 % 3).isEqualTo(first);
                 // The row was raised: the next block follows, still above.
                 Segment next = store.allocateAbove("n" + floor, 50, segment.last());
@@ -160,7 +166,9 @@ class InterleavedSegmentStoreTest {
         assertThat(store.servers().get(1).available()).isTrue();
         assertThat(store.servers().get(1).current()).isTrue();
         store.allocate("a", 5);
-        assertThat(store.servers().get(0).failures()).as("sticks to the server that answered").isEqualTo(1);
+        assertThat(store.servers().get(0).failures())
+                .as("sticks to the server that answered")
+                .isEqualTo(1);
         store.checkAvailable(); // one server answers: available
         // Every server is checked (on a thread of its own): the lost one's failure is recorded too.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -170,7 +178,8 @@ class InterleavedSegmentStoreTest {
         assertThat(store.servers().get(0).failures()).isEqualTo(2);
 
         second.setAvailable(false);
-        assertThatThrownBy(() -> store.allocate("a", 5)).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> store.allocate("a", 5))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("server 0 (s0): server down")
                 .hasMessageContaining("server 1 (s1)");
         assertThatThrownBy(store::checkAvailable).isInstanceOf(StoreUnavailableException.class);
@@ -182,7 +191,8 @@ class InterleavedSegmentStoreTest {
         InMemorySegmentStore second = new InMemorySegmentStore();
         InterleavedSegmentStore instance = store(10, 0, first, second);
         try (SegmentIdService ids = SegmentIdService.builder(instance)
-                .settings(SegmentSettings.builder().step(4).maxStep(10).build()).build()) {
+                .settings(SegmentSettings.builder().step(4).maxStep(10).build())
+                .build()) {
             Set<Long> seen = new HashSet<>();
             long last = 0;
             for (int round = 0; round < 6; round++) {
@@ -203,7 +213,7 @@ class InterleavedSegmentStoreTest {
     /** Waits (bounded) through the refusals while the buffer's background retry reaches the next server. */
     private static long nextIdWithin(SegmentIdService ids, Duration deadline) {
         long end = System.nanoTime() + deadline.toNanos();
-        for (;;) {
+        for (; ; ) {
             try {
                 return ids.nextId("a");
             } catch (StoreUnavailableException e) {
@@ -219,8 +229,8 @@ class InterleavedSegmentStoreTest {
     void aLocalBlockAcrossASlotBoundaryIsServedAsTwoPieces() {
         // A row not on a slot boundary (initial value 5): the local block 6..15 is the end of slot 1 and the start of
         // slot 2, N·S apart.
-        InterleavedSegmentStore store = store(10, 0, new InMemorySegmentStore(5, Duration.ZERO),
-                new InMemorySegmentStore());
+        InterleavedSegmentStore store =
+                store(10, 0, new InMemorySegmentStore(5, Duration.ZERO), new InMemorySegmentStore());
         assertThat(store.allocate("a", 10)).isEqualTo(new Segment(6, 10));
         assertThat(store.splitBlocks()).isEqualTo(1);
         assertThat(store.allocate("a", 10)).isEqualTo(new Segment(21, 25));
@@ -231,8 +241,11 @@ class InterleavedSegmentStoreTest {
 
     @Test
     void theInitialValueIsAGlobalFloor() {
-        InterleavedSegmentStore store = InterleavedSegmentStore.builder(10).firstServer(1)
-                .server("a", new InMemorySegmentStore()).server("b", new InMemorySegmentStore()).initialValue(1_000)
+        InterleavedSegmentStore store = InterleavedSegmentStore.builder(10)
+                .firstServer(1)
+                .server("a", new InMemorySegmentStore())
+                .server("b", new InMemorySegmentStore())
+                .initialValue(1_000)
                 .build();
         assertThat(store.allocate("a", 10)).isEqualTo(new Segment(1_011, 1_020));
     }
@@ -240,35 +253,52 @@ class InterleavedSegmentStoreTest {
     @Test
     void badLayoutsNameTheArgument() {
         assertThatThrownBy(() -> InterleavedSegmentStore.builder(10).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("servers"));
-        assertThatThrownBy(() -> InterleavedSegmentStore.builder(0).server("a", new InMemorySegmentStore()).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+        assertThatThrownBy(() -> InterleavedSegmentStore.builder(0)
+                        .server("a", new InMemorySegmentStore())
+                        .build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("slotSize"));
         InterleavedSegmentStore.Builder two = InterleavedSegmentStore.builder((1L << 39) + 1)
-                .server("a", new InMemorySegmentStore()).server("b", new InMemorySegmentStore());
-        assertThatThrownBy(two::build).isInstanceOfSatisfying(InvalidArgumentException.class,
-                e -> assertThat(e.argument()).isEqualTo("slotSize"))
+                .server("a", new InMemorySegmentStore())
+                .server("b", new InMemorySegmentStore());
+        assertThatThrownBy(two::build)
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("slotSize"))
                 .hasMessageContaining("number of servers (2)");
-        assertThat(InterleavedSegmentStore.builder(1L << 39).server("a", new InMemorySegmentStore())
-                .server("b", new InMemorySegmentStore()).build().slotSize()).isEqualTo(1L << 39);
+        assertThat(InterleavedSegmentStore.builder(1L << 39)
+                        .server("a", new InMemorySegmentStore())
+                        .server("b", new InMemorySegmentStore())
+                        .build()
+                        .slotSize())
+                .isEqualTo(1L << 39);
         assertThatThrownBy(() -> InterleavedSegmentStore.builder(10).server("a", null))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("servers"));
-        assertThatThrownBy(() -> InterleavedSegmentStore.builder(10).firstServer(1)
-                .server("a", new InMemorySegmentStore()).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+        assertThatThrownBy(() -> InterleavedSegmentStore.builder(10)
+                        .firstServer(1)
+                        .server("a", new InMemorySegmentStore())
+                        .build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("firstServer"));
         assertThatThrownBy(() -> store(10, 0, new InMemorySegmentStore()).allocate("a", 0))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("step"));
     }
 
     @Test
     void idsNearTwoToTheSixtyThreeAreRefused() {
-        InterleavedSegmentStore store = store(1L << 30, 1, DOWN,
-                new InMemorySegmentStore(Long.MAX_VALUE / 2, Duration.ZERO));
-        assertThatThrownBy(() -> store.allocate("a", 10)).isInstanceOf(StoreUnavailableException.class)
+        InterleavedSegmentStore store =
+                store(1L << 30, 1, DOWN, new InMemorySegmentStore(Long.MAX_VALUE / 2, Duration.ZERO));
+        assertThatThrownBy(() -> store.allocate("a", 10))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("2^63");
     }
 }

@@ -38,7 +38,9 @@ class NameTableTest {
         int n = 200_000;
         for (int i = 0; i < n; i++) {
             table.putIfAbsent("name-" + i, i);
-            assertThat(table.copied()).as("names copied after %d inserts", i + 1).isLessThanOrEqualTo(2L * (i + 1));
+            assertThat(table.copied())
+                    .as("names copied after %d inserts", i + 1)
+                    .isLessThanOrEqualTo(2L * (i + 1));
         }
         assertThat(table.size()).isEqualTo(n);
         assertThat(table.get("name-0")).isEqualTo(0);

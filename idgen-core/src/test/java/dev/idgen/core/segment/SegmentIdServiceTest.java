@@ -32,7 +32,8 @@ class SegmentIdServiceTest {
     }
 
     private SegmentIdService service(SegmentStore store, SegmentSettings settings) {
-        SegmentIdService service = SegmentIdService.builder(store).settings(settings).build();
+        SegmentIdService service =
+                SegmentIdService.builder(store).settings(settings).build();
         services.add(service);
         return service;
     }
@@ -50,12 +51,16 @@ class SegmentIdServiceTest {
     }
 
     private static SegmentBufferStats stats(SegmentIdService ids, String name) {
-        return ids.stats().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+        return ids.stats().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void eachNameCountsUpFromTheStoresInitialValueAcrossSegments() {
-        SegmentIdService ids = service(new InMemorySegmentStore(1000, Duration.ZERO), settings(10).build());
+        SegmentIdService ids = service(
+                new InMemorySegmentStore(1000, Duration.ZERO), settings(10).build());
         for (long expected = 1001; expected <= 1035; expected++) {
             assertThat(ids.nextId("orders")).isEqualTo(expected);
         }
@@ -83,7 +88,8 @@ class SegmentIdServiceTest {
         InMemorySegmentStore memory = new InMemorySegmentStore();
         CountDownLatch secondLoadMayFinish = new CountDownLatch(1);
         List<Thread> loadingThreads = new CopyOnWriteArrayList<>();
-        SegmentIdService ids = service(holdingLoadsAfterTheFirst(memory, secondLoadMayFinish, loadingThreads),
+        SegmentIdService ids = service(
+                holdingLoadsAfterTheFirst(memory, secondLoadMayFinish, loadingThreads),
                 settings(1000).build());
         ids.nextId("orders");
         assertThat(stats(ids, "orders").waits()).isEqualTo(1);
@@ -95,7 +101,8 @@ class SegmentIdServiceTest {
         assertThat(stats(ids, "orders").waits()).isEqualTo(1);
         assertThat(stats(ids, "orders").loading()).isTrue();
         eventually(() -> loadingThreads.size() == 2);
-        assertThat(loadingThreads.get(1)).as("the thread that loads the next segment")
+        assertThat(loadingThreads.get(1))
+                .as("the thread that loads the next segment")
                 .isNotSameAs(Thread.currentThread());
         secondLoadMayFinish.countDown();
         eventually(() -> stats(ids, "orders").nextRemaining() == 1000);
@@ -112,10 +119,12 @@ class SegmentIdServiceTest {
         // so the double buffer alone would leave it waiting on nearly every block.
         List<Long> sizes = new CopyOnWriteArrayList<>();
         InMemorySegmentStore slow = new InMemorySegmentStore(0, Duration.ofMillis(20));
-        SegmentIdService ids = service((name, step) -> {
-            sizes.add(step);
-            return slow.allocate(name, step);
-        }, settings(1000).build());
+        SegmentIdService ids = service(
+                (name, step) -> {
+                    sizes.add(step);
+                    return slow.allocate(name, step);
+                },
+                settings(1000).build());
         long last = 0;
         for (int i = 0; i < 200_000; i++) {
             long id = ids.nextId("orders");
@@ -138,11 +147,13 @@ class SegmentIdServiceTest {
         // from what was asked for would reach past its segment, into IDs the next allocation hands out again.
         InMemorySegmentStore slow = new InMemorySegmentStore(0, Duration.ofMillis(20));
         List<Segment> handedOut = new CopyOnWriteArrayList<>();
-        SegmentIdService ids = service((name, step) -> {
-            Segment segment = slow.allocate(name, Math.min(step, 1500));
-            handedOut.add(segment);
-            return segment;
-        }, settings(1000).build());
+        SegmentIdService ids = service(
+                (name, step) -> {
+                    Segment segment = slow.allocate(name, Math.min(step, 1500));
+                    handedOut.add(segment);
+                    return segment;
+                },
+                settings(1000).build());
         java.util.Set<Long> seen = new java.util.HashSet<>();
         long last = 0;
         for (int i = 0; i < 100_000; i++) {
@@ -152,7 +163,8 @@ class SegmentIdServiceTest {
             last = id;
         }
         long issued = last;
-        assertThat(handedOut).as("every ID issued lies in a segment the store handed out")
+        assertThat(handedOut)
+                .as("every ID issued lies in a segment the store handed out")
                 .anyMatch(segment -> segment.first() <= issued && issued <= segment.last());
         assertThat(seen).allMatch(id -> handedOut.stream().anyMatch(s -> s.first() <= id && id <= s.last()));
     }
@@ -164,10 +176,13 @@ class SegmentIdServiceTest {
         InMemorySegmentStore memory = new InMemorySegmentStore();
         ManualTimeSource time = new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z"));
         SegmentIdService ids = SegmentIdService.builder((name, step) -> {
-            sizes.add(step);
-            time.advanceMillis(3000);
-            return memory.allocate(name, step);
-        }).timeSource(time).settings(settings(100).build()).build();
+                    sizes.add(step);
+                    time.advanceMillis(3000);
+                    return memory.allocate(name, step);
+                })
+                .timeSource(time)
+                .settings(settings(100).build())
+                .build();
         services.add(ids);
         for (int i = 0; i < 1000; i++) {
             time.advanceMillis(100); // 10 IDs a second: a block of 100 lasts 10 s
@@ -194,16 +209,24 @@ class SegmentIdServiceTest {
             }
             return memory.allocate(name, step);
         };
-        SegmentIdService ids = service(hanging, settings(10).awaitTimeout(Duration.ofMillis(200))
-                .firstLoadTimeout(Duration.ofMillis(300)).build());
+        SegmentIdService ids = service(
+                hanging,
+                settings(10)
+                        .awaitTimeout(Duration.ofMillis(200))
+                        .firstLoadTimeout(Duration.ofMillis(300))
+                        .build());
         try {
             long started = System.nanoTime();
-            assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+            assertThatThrownBy(() -> ids.nextId("orders"))
+                    .isInstanceOf(StoreUnavailableException.class)
                     .hasMessage("No IDs left for 'orders': the next segment did not load within 300 ms");
             // 300 ms configured; the rest is room for a loaded machine.
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("time the caller waited")
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("time the caller waited")
                     .isLessThan(Duration.ofSeconds(30));
-            assertThat(stats(ids, "orders").refusing()).as("the name cannot serve now").isTrue();
+            assertThat(stats(ids, "orders").refusing())
+                    .as("the name cannot serve now")
+                    .isTrue();
         } finally {
             storeMayAnswer.countDown();
         }
@@ -212,8 +235,8 @@ class SegmentIdServiceTest {
     @Test
     void aNamesFirstSegmentMayTakeLongerThanTheAwaitTimeoutAtDefaultSettings() throws Exception {
         // A busy machine: the first load (row creation, first connection) takes longer than a later segment's wait.
-        InMemorySegmentStore slow = new InMemorySegmentStore(0, SegmentSettings.DEFAULTS.awaitTimeout()
-                .plusMillis(500));
+        InMemorySegmentStore slow = new InMemorySegmentStore(
+                0, SegmentSettings.DEFAULTS.awaitTimeout().plusMillis(500));
         SegmentIdService ids = service(slow, SegmentSettings.DEFAULTS);
         assertThat(ids.nextId("orders")).isEqualTo(1);
         assertThat(SegmentSettings.DEFAULTS.firstLoadTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -226,13 +249,19 @@ class SegmentIdServiceTest {
         SegmentStore laterLoadsHang = holdingLoadsAfterTheFirst(real, slowLoads, new CopyOnWriteArrayList<>());
         // A first-load timeout far beyond the await timeout, so that waiting the wrong one cannot pass for a slow
         // machine: the later loads hang until the test lets them.
-        SegmentIdService ids = service(laterLoadsHang, settings(10).awaitTimeout(Duration.ofMillis(200))
-                .firstLoadTimeout(Duration.ofSeconds(90)).build());
+        SegmentIdService ids = service(
+                laterLoadsHang,
+                settings(10)
+                        .awaitTimeout(Duration.ofMillis(200))
+                        .firstLoadTimeout(Duration.ofSeconds(90))
+                        .build());
         ids.nextIds("orders", 10);
         long started = System.nanoTime();
-        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> ids.nextId("orders"))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("No IDs left for 'orders': the next segment did not load within 200 ms");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("not the 90 s first-load timeout")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("not the 90 s first-load timeout")
                 .isLessThan(Duration.ofSeconds(30));
         assertThat(stats(ids, "orders").refusing()).isTrue();
         slowLoads.countDown();
@@ -243,7 +272,8 @@ class SegmentIdServiceTest {
     @Test
     void aNameThatRanOutWhileTheStoreWasDownRecoversWithoutACaller() throws Exception {
         InMemorySegmentStore store = new InMemorySegmentStore();
-        SegmentIdService ids = service(store, settings(10).awaitTimeout(Duration.ofMillis(200)).build());
+        SegmentIdService ids =
+                service(store, settings(10).awaitTimeout(Duration.ofMillis(200)).build());
         ids.nextId("orders");
         store.setAvailable(false);
         for (int i = 0; i < 9; i++) {
@@ -253,7 +283,8 @@ class SegmentIdServiceTest {
         assertThat(stats(ids, "orders").refusing()).isTrue();
         store.setAvailable(true);
         // No caller comes: the background retry loads the next segment by itself, and the name can serve again.
-        eventually(() -> !stats(ids, "orders").refusing() && stats(ids, "orders").remaining() > 0);
+        eventually(
+                () -> !stats(ids, "orders").refusing() && stats(ids, "orders").remaining() > 0);
         assertThat(ids.nextId("orders")).isEqualTo(11);
     }
 
@@ -261,7 +292,9 @@ class SegmentIdServiceTest {
     void aPreloadThatCannotStartNeverFailsACallerWhoHoldsAValidId() {
         java.util.concurrent.ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor();
         SegmentIdService ids = SegmentIdService.builder(new InMemorySegmentStore())
-                .settings(settings(10).preloadThreshold(0.5).build()).loader(loader).build();
+                .settings(settings(10).preloadThreshold(0.5).build())
+                .loader(loader)
+                .build();
         services.add(ids);
         assertThat(ids.nextId("orders")).isEqualTo(1);
         loader.shutdownNow();
@@ -269,14 +302,17 @@ class SegmentIdServiceTest {
             // The 5th ID starts the preload, which the shut-down loader refuses: the caller still gets its ID.
             assertThat(ids.nextId("orders")).isEqualTo(expected);
         }
-        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(dev.idgen.core.IdGenerationException.class)
+        assertThatThrownBy(() -> ids.nextId("orders"))
+                .isInstanceOf(dev.idgen.core.IdGenerationException.class)
                 .hasMessageContaining("loader is shut down");
     }
 
     @Test
     void refusesNewNamesPastTheLimitButKeepsServingTheOthers() throws Exception {
-        SegmentIdService ids = SegmentIdService.builder(new InMemorySegmentStore()).settings(settings(10).build())
-                .maxNames(3).build();
+        SegmentIdService ids = SegmentIdService.builder(new InMemorySegmentStore())
+                .settings(settings(10).build())
+                .maxNames(3)
+                .build();
         services.add(ids);
         ids.nextId("a");
         ids.nextId("b");
@@ -303,14 +339,21 @@ class SegmentIdServiceTest {
         assertThat(admitted).isEqualTo(1);
         assertThat(ids.nameCount()).isEqualTo(3);
         assertThat(ids.stats()).hasSize(3);
-        assertThatThrownBy(() -> ids.nextIds("d", 2)).isInstanceOf(dev.idgen.core.NameLimitExceededException.class)
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("limit of 3 names")
-                .extracting(e -> ((InvalidArgumentException) e).argument()).isEqualTo("name");
+        assertThatThrownBy(() -> ids.nextIds("d", 2))
+                .isInstanceOf(dev.idgen.core.NameLimitExceededException.class)
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("limit of 3 names")
+                .extracting(e -> ((InvalidArgumentException) e).argument())
+                .isEqualTo("name");
         assertThatThrownBy(() -> ids.sequence("d")).isInstanceOf(dev.idgen.core.NameLimitExceededException.class);
         assertThat(ids.nextId("a")).isEqualTo(2);
-        assertThatThrownBy(() -> SegmentIdService.builder(new InMemorySegmentStore()).maxNames(0).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("maxNames must be between 1");
-        SegmentIdService defaults = SegmentIdService.builder(new InMemorySegmentStore()).build();
+        assertThatThrownBy(() -> SegmentIdService.builder(new InMemorySegmentStore())
+                        .maxNames(0)
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("maxNames must be between 1");
+        SegmentIdService defaults =
+                SegmentIdService.builder(new InMemorySegmentStore()).build();
         services.add(defaults);
         assertThat(defaults.maxNames()).isEqualTo(1000);
     }
@@ -319,7 +362,8 @@ class SegmentIdServiceTest {
     void carriesOnFromTheBufferWhileTheStoreIsDownThenFailsFastAndRecovers() throws Exception {
         InMemorySegmentStore store = new InMemorySegmentStore();
         // An await timeout far beyond what failing fast takes, even on a loaded machine.
-        SegmentIdService ids = service(store, settings(100).awaitTimeout(Duration.ofSeconds(60)).build());
+        SegmentIdService ids = service(
+                store, settings(100).awaitTimeout(Duration.ofSeconds(60)).build());
         long first = ids.nextId("orders");
         store.setAvailable(false);
         long last = first;
@@ -332,9 +376,11 @@ class SegmentIdServiceTest {
         assertThat(stats(ids, "orders").lastFailure()).contains("marked unavailable");
 
         long started = System.nanoTime();
-        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> ids.nextId("orders"))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("the segment store failed");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("fails fast, not after the 60 s await timeout")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("fails fast, not after the 60 s await timeout")
                 .isLessThan(Duration.ofSeconds(30));
 
         store.setAvailable(true);
@@ -372,12 +418,14 @@ class SegmentIdServiceTest {
         store.clear();
         // The buffered [11, 20] is still good; the store now answers [1, 10] again, which is refused.
         assertThat(ids.nextIds("orders", 10)).containsExactly(11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
-        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> ids.nextId("orders"))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("may have lost data");
         // For good: a store that does not pass the floor would move on until a block passes this instance's highest
         // ID (21 on the third try), while other instances may have served above it.
         for (int i = 0; i < 5; i++) {
-            assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+            assertThatThrownBy(() -> ids.nextId("orders"))
+                    .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("may have lost data");
         }
         assertThat(stats(ids, "orders").refusing()).isTrue();
@@ -385,9 +433,11 @@ class SegmentIdServiceTest {
 
     @Test
     void refusesSegmentsSoCloseTo2To63ThatTheCursorCouldWrap() {
-        SegmentIdService ids = service(new InMemorySegmentStore(Long.MAX_VALUE - 1000, Duration.ZERO),
+        SegmentIdService ids = service(
+                new InMemorySegmentStore(Long.MAX_VALUE - 1000, Duration.ZERO),
                 settings(10).build());
-        assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> ids.nextId("orders"))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("close to 2^63");
     }
 
@@ -400,8 +450,12 @@ class SegmentIdServiceTest {
             steps.add(step);
             return memory.allocate(name, step);
         };
-        SegmentIdService ids = SegmentIdService.builder(recording).timeSource(time)
-                .settings(SegmentSettings.builder().step(100).maxStep(10_000).bufferDuration(Duration.ofSeconds(10))
+        SegmentIdService ids = SegmentIdService.builder(recording)
+                .timeSource(time)
+                .settings(SegmentSettings.builder()
+                        .step(100)
+                        .maxStep(10_000)
+                        .bufferDuration(Duration.ofSeconds(10))
                         .build())
                 .build();
         services.add(ids);
@@ -424,7 +478,8 @@ class SegmentIdServiceTest {
 
     @Test
     void manyThreadsGetUniqueIdsIncreasingOnEachThread() throws Exception {
-        SegmentIdService ids = service(new InMemorySegmentStore(0, Duration.ofMillis(1)), settings(500).build());
+        SegmentIdService ids = service(
+                new InMemorySegmentStore(0, Duration.ofMillis(1)), settings(500).build());
         assertUniqueAcross(List.of(ids, ids, ids, ids), 100_000);
     }
 
@@ -465,7 +520,8 @@ class SegmentIdServiceTest {
 
     @Test
     void stripedModeKeepsIdsUniqueAndIncreasingPerThread() throws Exception {
-        SegmentIdService ids = service(new InMemorySegmentStore(0, Duration.ofMillis(1)),
+        SegmentIdService ids = service(
+                new InMemorySegmentStore(0, Duration.ofMillis(1)),
                 settings(5000).stripeSize(64).build());
         assertUniqueAcross(List.of(ids, ids, ids, ids), 100_000);
         dev.idgen.core.IdSequence sequence = ids.sequence("other");
@@ -497,8 +553,9 @@ class SegmentIdServiceTest {
         }
         assertThat(got).hasSize(20).doesNotHaveDuplicates();
         assertThat(got.stream().mapToLong(Long::longValue).max().orElseThrow()
-                - got.stream().mapToLong(Long::longValue).min().orElseThrow())
-                .as("no gaps: each thread claimed the one ID it used").isEqualTo(19);
+                        - got.stream().mapToLong(Long::longValue).min().orElseThrow())
+                .as("no gaps: each thread claimed the one ID it used")
+                .isEqualTo(19);
         assertThat(allocations).as("one segment of 1,000 serves them all").hasValue(1);
     }
 
@@ -506,9 +563,11 @@ class SegmentIdServiceTest {
     void rejectsBadArguments() {
         SegmentIdService ids = service(new InMemorySegmentStore(), settings(10).build());
         assertThatThrownBy(() -> ids.nextId(null)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> ids.nextId("a b")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> ids.nextId("a b"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageStartingWith("name must be");
-        assertThatThrownBy(() -> ids.nextIds("orders", 0)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> ids.nextIds("orders", 0))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageStartingWith("count must be");
         assertThatThrownBy(() -> ids.decode(-1)).isInstanceOf(InvalidArgumentException.class);
         assertThat(ids.stats()).isEmpty();
@@ -516,21 +575,36 @@ class SegmentIdServiceTest {
 
     @Test
     void settingsAreChecked() {
-        assertThatThrownBy(() -> SegmentSettings.builder().step(0).build()).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> SegmentSettings.builder().step(0).build())
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("step must be between 1 and 1000000000, but was 0");
-        assertThatThrownBy(() -> SegmentSettings.builder().step(100).minStep(200).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("minStep"));
+        assertThatThrownBy(
+                        () -> SegmentSettings.builder().step(100).minStep(200).build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("minStep"));
         assertThatThrownBy(() -> SegmentSettings.builder().step(100).maxStep(50).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("maxStep"));
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("maxStep"));
         assertThatThrownBy(() -> SegmentSettings.builder().preloadThreshold(1).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("less than 1");
-        assertThatThrownBy(() -> SegmentSettings.builder().bufferDuration(Duration.ZERO).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("bufferDuration");
-        assertThatThrownBy(() -> SegmentSettings.builder().awaitTimeout(Duration.ofMinutes(2)).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("awaitTimeout");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("less than 1");
+        assertThatThrownBy(() ->
+                        SegmentSettings.builder().bufferDuration(Duration.ZERO).build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("bufferDuration");
+        assertThatThrownBy(() -> SegmentSettings.builder()
+                        .awaitTimeout(Duration.ofMinutes(2))
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("awaitTimeout");
         assertThatThrownBy(() -> SegmentSettings.builder().stripeSize(-1).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("stripeSize");
-        assertThatThrownBy(() -> SegmentSettings.builder().firstLoadTimeout(Duration.ofMinutes(6)).build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("stripeSize");
+        assertThatThrownBy(() -> SegmentSettings.builder()
+                        .firstLoadTimeout(Duration.ofMinutes(6))
+                        .build())
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("firstLoadTimeout must be between 0 and 5m, but was PT6M");
         assertThat(SegmentSettings.DEFAULTS.minStep()).isEqualTo(1000);
@@ -541,8 +615,8 @@ class SegmentIdServiceTest {
      * {@code store}, with every allocation after the first held until {@code release} opens (for at most two minutes);
      * each allocating thread is added to {@code loaders} as it starts.
      */
-    private static SegmentStore holdingLoadsAfterTheFirst(SegmentStore store, CountDownLatch release,
-            List<Thread> loaders) {
+    private static SegmentStore holdingLoadsAfterTheFirst(
+            SegmentStore store, CountDownLatch release, List<Thread> loaders) {
         java.util.concurrent.atomic.AtomicInteger allocations = new java.util.concurrent.atomic.AtomicInteger();
         return (name, step) -> {
             loaders.add(Thread.currentThread());

@@ -89,16 +89,18 @@ class SnowflakeGeneratorTest {
         assertStaysBlocked(first);
         time.advanceMillis(1);
         assertThat(generator.decode(first.get(5, TimeUnit.SECONDS)).timestamp()).isEqualTo(START.plusMillis(1));
-        assertThat(generator.sequenceOverflowWaits()).as("waiting out the start-up tick is no sequence overflow")
+        assertThat(generator.sequenceOverflowWaits())
+                .as("waiting out the start-up tick is no sequence overflow")
                 .isZero();
     }
 
     @Test
     void sequenceOverflowWaitsForTheNextTickAndCountsTheWait() throws Exception {
-        SnowflakeGenerator generator = started(generator()
-                .layout(SnowflakeLayout.builder().sequenceBits(2).build()));
+        SnowflakeGenerator generator = started(
+                generator().layout(SnowflakeLayout.builder().sequenceBits(2).build()));
         long[] ids = nextIds(generator, 4);
-        assertThat(Arrays.stream(ids).map(id -> generator.decode(id).sequence())).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(Arrays.stream(ids).map(id -> generator.decode(id).sequence()))
+                .containsExactly(0L, 1L, 2L, 3L);
 
         Future<Long> fifth = nextIdInBackground(generator);
         assertStaysBlocked(fifth);
@@ -106,7 +108,9 @@ class SnowflakeGeneratorTest {
         SnowflakeDecodedId decoded = generator.decode(fifth.get(5, TimeUnit.SECONDS));
         assertThat(decoded.timestamp()).isEqualTo(START.plusMillis(2));
         assertThat(decoded.sequence()).isZero();
-        assertThat(generator.sequenceOverflowWaits()).as("the fifth call's one wait").isEqualTo(1);
+        assertThat(generator.sequenceOverflowWaits())
+                .as("the fifth call's one wait")
+                .isEqualTo(1);
     }
 
     @Test
@@ -142,8 +146,11 @@ class SnowflakeGeneratorTest {
         time.advanceMillis(3);
         long after = during.get(5, TimeUnit.SECONDS);
         assertThat(after).isGreaterThan(before);
-        assertThat(generator.decode(after).timestamp()).isAfterOrEqualTo(generator.decode(before).timestamp());
-        assertThat(generator.clockBackwardsEvents()).as("the one call that met the clock behind").isEqualTo(1);
+        assertThat(generator.decode(after).timestamp())
+                .isAfterOrEqualTo(generator.decode(before).timestamp());
+        assertThat(generator.clockBackwardsEvents())
+                .as("the one call that met the clock behind")
+                .isEqualTo(1);
     }
 
     @Test
@@ -152,9 +159,12 @@ class SnowflakeGeneratorTest {
         long before = generator.nextId();
         time.advanceMillis(-1000);
 
-        assertThatThrownBy(generator::nextId).isInstanceOfSatisfying(ClockBackwardsException.class,
+        assertThatThrownBy(generator::nextId)
+                .isInstanceOfSatisfying(
+                        ClockBackwardsException.class,
                         e -> assertThat(e.behindMillis()).isEqualTo(1000))
-                .hasMessageContaining("1000 ms behind").hasMessageContaining("tolerance of 5 ms");
+                .hasMessageContaining("1000 ms behind")
+                .hasMessageContaining("tolerance of 5 ms");
         assertThat(generator.isClockHealthy()).isFalse();
         assertThat(generator.clockBehindMillis()).isEqualTo(1000);
         assertThat(generator.clockBackwardsEvents()).isEqualTo(1);
@@ -166,7 +176,8 @@ class SnowflakeGeneratorTest {
 
     @Test
     void borrowingRunsAheadOfTheClockByAtMostMaxBorrowTicks() throws Exception {
-        SnowflakeGenerator generator = started(generator().maxBorrow(2)
+        SnowflakeGenerator generator = started(generator()
+                .maxBorrow(2)
                 .layout(SnowflakeLayout.builder().sequenceBits(2).build()));
         // The start-up tick is START + maxBorrow and the clock is at START + 1, so one more tick may be borrowed.
         long nowMillis = time.currentTimeMillis();
@@ -187,7 +198,8 @@ class SnowflakeGeneratorTest {
 
     @Test
     void borrowingIssuesPastASaturatedTickWithoutWaiting() {
-        SnowflakeGenerator generator = started(generator().maxBorrow(3)
+        SnowflakeGenerator generator = started(generator()
+                .maxBorrow(3)
                 .layout(SnowflakeLayout.builder().sequenceBits(2).build()));
         // Past the start-up tick (now + maxBorrow), so that all three borrowable ticks are free.
         long nowMillis = time.advanceMillis(3);
@@ -202,7 +214,8 @@ class SnowflakeGeneratorTest {
     void aRestartAfterTheClockMovedBackRefusesWhenThePredecessorsTimestampIsAhead() {
         long predecessor = time.currentTimeMillis() + 60_000;
         SnowflakeGenerator generator = started(generator().workerIdAssigner(max -> new RecordingLease(3, predecessor)));
-        assertThatThrownBy(generator::nextId).isInstanceOf(ClockBackwardsException.class)
+        assertThatThrownBy(generator::nextId)
+                .isInstanceOf(ClockBackwardsException.class)
                 .hasMessageContaining("worker 3");
         assertThat(generator.isClockHealthy()).isFalse();
     }
@@ -210,7 +223,9 @@ class SnowflakeGeneratorTest {
     @Test
     void aRestartWithinTheToleranceWaitsForThePredecessorsTimestamp() throws Exception {
         long predecessor = time.currentTimeMillis() + 3;
-        SnowflakeGenerator generator = generator().workerIdAssigner(max -> new RecordingLease(3, predecessor)).build();
+        SnowflakeGenerator generator = generator()
+                .workerIdAssigner(max -> new RecordingLease(3, predecessor))
+                .build();
         Future<Long> first = nextIdInBackground(generator);
         assertStaysBlocked(first);
         time.advanceMillis(4);
@@ -226,12 +241,15 @@ class SnowflakeGeneratorTest {
         generator.close();
         generator.close();
         assertThat(lease.closed).isEqualTo(1);
-        assertThat(lease.recorded.get()).isGreaterThanOrEqualTo(generator.decode(id).timestamp().toEpochMilli());
-        assertThatThrownBy(generator::nextId).isInstanceOf(IdGenerationException.class).hasMessageContaining("closed");
+        assertThat(lease.recorded.get())
+                .isGreaterThanOrEqualTo(generator.decode(id).timestamp().toEpochMilli());
+        assertThatThrownBy(generator::nextId)
+                .isInstanceOf(IdGenerationException.class)
+                .hasMessageContaining("closed");
 
         // The next holder of the same worker id starts after everything the first one issued.
-        SnowflakeGenerator successor = started(generator().workerIdAssigner(
-                max -> new RecordingLease(1, lease.recorded.get())));
+        SnowflakeGenerator successor =
+                started(generator().workerIdAssigner(max -> new RecordingLease(1, lease.recorded.get())));
         assertThat(successor.nextId()).isGreaterThan(id);
     }
 
@@ -246,10 +264,16 @@ class SnowflakeGeneratorTest {
         generator.close();
         assertThat(generator.isClosed()).isTrue();
         time.advanceMillis(10);
-        assertThat(waiting).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
-                .havingRootCause().isInstanceOf(IdGenerationException.class).withMessageContaining("closed");
-        assertThat(lease.recorded.get()).isGreaterThanOrEqualTo(generator.decode(issued).timestamp().toEpochMilli());
-        assertThat(generator.lastTimestampMillis()).isEqualTo(generator.decode(issued).timestamp().toEpochMilli());
+        assertThat(waiting)
+                .failsWithin(Duration.ofSeconds(5))
+                .withThrowableThat()
+                .havingRootCause()
+                .isInstanceOf(IdGenerationException.class)
+                .withMessageContaining("closed");
+        assertThat(lease.recorded.get())
+                .isGreaterThanOrEqualTo(generator.decode(issued).timestamp().toEpochMilli());
+        assertThat(generator.lastTimestampMillis())
+                .isEqualTo(generator.decode(issued).timestamp().toEpochMilli());
     }
 
     @Test
@@ -259,15 +283,19 @@ class SnowflakeGeneratorTest {
         ManualTimeSource base = new ManualTimeSource(START);
         AtomicLong reads = new AtomicLong();
         SnowflakeGenerator[] holder = new SnowflakeGenerator[1];
-        SnowflakeGenerator generator = SnowflakeGenerator.builder().workerId(5).clockBackwardsTolerance(Duration.ZERO)
+        SnowflakeGenerator generator = SnowflakeGenerator.builder()
+                .workerId(5)
+                .clockBackwardsTolerance(Duration.ZERO)
                 .timeSource(() -> {
                     long now = base.currentTimeMillis();
                     if (reads.incrementAndGet() == 2) {
                         base.advanceMillis(1);
-                        CompletableFuture.supplyAsync(holder[0]::nextId, executor).join();
+                        CompletableFuture.supplyAsync(holder[0]::nextId, executor)
+                                .join();
                     }
                     return now;
-                }).build();
+                })
+                .build();
         holder[0] = generator;
         base.advanceMillis(1);
         long first = generator.nextId();
@@ -278,13 +306,19 @@ class SnowflakeGeneratorTest {
     @Test
     void refusesAWorkerIdOutsideTheLayout() {
         assertThatThrownBy(() -> generator().workerId(1024).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("workerId"))
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("workerId"))
                 .hasMessage("workerId must be between 0 and 1023 for this layout's worker bits, but was 1024");
-        assertThatThrownBy(() -> generator().workerId(-1).build()).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> generator().workerId(-1).build())
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("workerId must be at least 0, but was -1");
         RecordingLease lease = new RecordingLease(64, -1);
-        assertThatThrownBy(() -> generator().layout(SnowflakeLayout.javascriptSafe())
-                .workerIdAssigner(max -> lease).build()).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> generator()
+                        .layout(SnowflakeLayout.javascriptSafe())
+                        .workerIdAssigner(max -> lease)
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("between 0 and 63");
         assertThat(lease.closed).as("a lease that does not fit is given back").isEqualTo(1);
     }
@@ -292,25 +326,41 @@ class SnowflakeGeneratorTest {
     @Test
     void refusesAnEpochInTheFuture() {
         assertThatThrownBy(() -> generator()
-                .layout(SnowflakeLayout.builder().epoch(START.plusSeconds(1)).build()).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("epoch"))
+                        .layout(SnowflakeLayout.builder()
+                                .epoch(START.plusSeconds(1))
+                                .build())
+                        .build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("epoch"))
                 .hasMessageStartingWith("epoch must not be in the future");
     }
 
     @Test
     void refusesALayoutWhoseTimestampBitsAreUsedUp() {
         // Baidu uid-generator's defaults: 28 bits of seconds from 2016-05-20 ran out on 2024-11-20.
-        SnowflakeLayout baidu = SnowflakeLayout.builder().epoch(Instant.parse("2016-05-20T00:00:00Z"))
-                .tickUnit(TickUnit.SECONDS).timestampBits(28).workerBits(22).sequenceBits(13).build();
+        SnowflakeLayout baidu = SnowflakeLayout.builder()
+                .epoch(Instant.parse("2016-05-20T00:00:00Z"))
+                .tickUnit(TickUnit.SECONDS)
+                .timestampBits(28)
+                .workerBits(22)
+                .sequenceBits(13)
+                .build();
         assertThat(baidu.exhaustedAt()).isEqualTo(Instant.parse("2024-11-20T21:24:16Z"));
         assertThatThrownBy(() -> generator().workerId(0).layout(baidu).build())
-                .isInstanceOf(LayoutExhaustedException.class).hasMessageContaining("2024-11-20T21:24:16Z");
+                .isInstanceOf(LayoutExhaustedException.class)
+                .hasMessageContaining("2024-11-20T21:24:16Z");
     }
 
     @Test
     void throwsRatherThanOverflowWhenTheLayoutRunsOutWhileRunning() {
-        SnowflakeLayout layout = SnowflakeLayout.builder().epoch(START.minusSeconds(60))
-                .tickUnit(TickUnit.SECONDS).timestampBits(7).workerBits(0).sequenceBits(4).build();
+        SnowflakeLayout layout = SnowflakeLayout.builder()
+                .epoch(START.minusSeconds(60))
+                .tickUnit(TickUnit.SECONDS)
+                .timestampBits(7)
+                .workerBits(0)
+                .sequenceBits(4)
+                .build();
         SnowflakeGenerator generator = started(generator().workerId(0).layout(layout));
         assertThat(generator.nextId()).isPositive();
         time.set(layout.exhaustedAt().toEpochMilli());
@@ -327,20 +377,20 @@ class SnowflakeGeneratorTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         Logger logger = Logger.getLogger(SnowflakeGenerator.class.getName());
         logger.addHandler(handler);
         try {
             generator().build();
             assertThat(records).isEmpty();
-            SnowflakeLayout shortLived = SnowflakeLayout.builder().epoch(Instant.parse("2020-01-01T00:00:00Z"))
-                    .timestampBits(38).build();
+            SnowflakeLayout shortLived = SnowflakeLayout.builder()
+                    .epoch(Instant.parse("2020-01-01T00:00:00Z"))
+                    .timestampBits(38)
+                    .build();
             generator().layout(shortLived).build();
             assertThat(records).singleElement().satisfies(r -> {
                 assertThat(r.getLevel()).isEqualTo(java.util.logging.Level.WARNING);
@@ -353,18 +403,29 @@ class SnowflakeGeneratorTest {
 
     @Test
     void refusesBorrowAndToleranceOutOfRange() {
-        assertThatThrownBy(() -> generator().maxBorrow(-1).build()).isInstanceOfSatisfying(
-                InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("maxBorrow"))
+        assertThatThrownBy(() -> generator().maxBorrow(-1).build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("maxBorrow"))
                 .hasMessage("maxBorrow must be between 0 and 1000 ticks (one second), but was -1");
         assertThatThrownBy(() -> generator().maxBorrow(1001).build()).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> generator().layout(SnowflakeLayout.javascriptSafe()).maxBorrow(2).build())
+        assertThatThrownBy(() -> generator()
+                        .layout(SnowflakeLayout.javascriptSafe())
+                        .maxBorrow(2)
+                        .build())
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("maxBorrow must be between 0 and 1 ticks (one second), but was 2");
-        assertThatThrownBy(() -> generator().clockBackwardsTolerance(Duration.ofMillis(-1)).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+        assertThatThrownBy(() -> generator()
+                        .clockBackwardsTolerance(Duration.ofMillis(-1))
+                        .build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("clockBackwardsTolerance"));
-        assertThatThrownBy(() -> generator().clockBackwardsTolerance(Duration.ofSeconds(11)).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("between 0 and 10s");
+        assertThatThrownBy(() -> generator()
+                        .clockBackwardsTolerance(Duration.ofSeconds(11))
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("between 0 and 10s");
     }
 
     @Test
@@ -386,19 +447,24 @@ class SnowflakeGeneratorTest {
         // interrupt meets the wait rather than a thread still starting.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (caller.getState() != Thread.State.WAITING && caller.getState() != Thread.State.TIMED_WAITING) {
-            assertThat(System.nanoTime() - deadline).as("waiting for the caller to park").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("waiting for the caller to park")
+                    .isNegative();
             Thread.yield();
         }
         caller.interrupt();
-        assertThat(failure.get(5, TimeUnit.SECONDS)).isInstanceOf(IdGenerationException.class)
+        assertThat(failure.get(5, TimeUnit.SECONDS))
+                .isInstanceOf(IdGenerationException.class)
                 .hasMessageContaining("Interrupted");
         assertThat(flag.get(5, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test
     void manyThreadsOnTheRealClockGetUniqueIdsIncreasingOnEachThread() throws Exception {
-        SnowflakeGenerator generator = SnowflakeGenerator.builder().workerId(1)
-                .layout(SnowflakeLayout.builder().sequenceBits(8).build()).build();
+        SnowflakeGenerator generator = SnowflakeGenerator.builder()
+                .workerId(1)
+                .layout(SnowflakeLayout.builder().sequenceBits(8).build())
+                .build();
         int threads = 4;
         int perThread = 50_000;
         CountDownLatch start = new CountDownLatch(1);

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 class SnowflakeIdServiceTest {
 
-    private final SnowflakeIdService ids = SnowflakeIdService.of(SnowflakeGenerator.builder().workerId(9).build());
+    private final SnowflakeIdService ids =
+            SnowflakeIdService.of(SnowflakeGenerator.builder().workerId(9).build());
 
     @AfterEach
     void close() {
@@ -38,9 +39,11 @@ class SnowflakeIdServiceTest {
 
     @Test
     void rejectsBadArgumentsBeforeTakingAnyId() {
-        assertThatThrownBy(() -> ids.nextId("no spaces")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> ids.nextId("no spaces"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageStartingWith("name must be");
-        assertThatThrownBy(() -> ids.nextIds("orders", 0)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> ids.nextIds("orders", 0))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageStartingWith("count must be between 1 and 10000");
         assertThatThrownBy(() -> ids.nextIds("", 1)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> ids.decode(0)).isInstanceOf(InvalidArgumentException.class);

@@ -34,27 +34,38 @@ class SnowflakeLayoutTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "0 | 10 | 12 | timestampBits | timestampBits must be between 1 and 62, but was 0",
-            "63 | 0 | 12 | timestampBits | timestampBits must be between 1 and 62, but was 63",
-            "41 | -1 | 12 | workerBits | workerBits must be between 0 and 61, but was -1",
-            "41 | 10 | 0 | sequenceBits | sequenceBits must be between 1 and 62, but was 0",
-            "41 | 10 | 13 | layoutBits | timestampBits + workerBits + sequenceBits must be at most 63, but 41 + 10 + 13 = 64",
-    })
-    void rejectsBitsBreakingARuleNamingTheSetting(int timestampBits, int workerBits, int sequenceBits, String argument,
-            String message) {
-        assertThatThrownBy(() -> SnowflakeLayout.builder().timestampBits(timestampBits).workerBits(workerBits)
-                .sequenceBits(sequenceBits).build())
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo(argument))
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "0 | 10 | 12 | timestampBits | timestampBits must be between 1 and 62, but was 0",
+                "63 | 0 | 12 | timestampBits | timestampBits must be between 1 and 62, but was 63",
+                "41 | -1 | 12 | workerBits | workerBits must be between 0 and 61, but was -1",
+                "41 | 10 | 0 | sequenceBits | sequenceBits must be between 1 and 62, but was 0",
+                "41 | 10 | 13 | layoutBits | timestampBits + workerBits + sequenceBits must be at most 63, but 41 + 10 + 13 = 64",
+            })
+    void rejectsBitsBreakingARuleNamingTheSetting(
+            int timestampBits, int workerBits, int sequenceBits, String argument, String message) {
+        assertThatThrownBy(() -> SnowflakeLayout.builder()
+                        .timestampBits(timestampBits)
+                        .workerBits(workerBits)
+                        .sequenceBits(sequenceBits)
+                        .build())
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo(argument))
                 .hasMessage(message);
     }
 
     @Test
     void rejectsAMissingOrPre1970Epoch() {
         assertThatThrownBy(() -> SnowflakeLayout.builder().epoch(null).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessage("epoch must be set");
-        assertThatThrownBy(() -> SnowflakeLayout.builder().epoch(Instant.parse("1969-12-31T23:59:59Z")).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageStartingWith("epoch must not be before 1970");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("epoch must be set");
+        assertThatThrownBy(() -> SnowflakeLayout.builder()
+                        .epoch(Instant.parse("1969-12-31T23:59:59Z"))
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("epoch must not be before 1970");
     }
 
     @Test
@@ -77,17 +88,24 @@ class SnowflakeLayoutTest {
 
     @Test
     void decodeRejectsATimestampBeyondRepresentableTime() {
-        SnowflakeLayout huge = SnowflakeLayout.builder().tickUnit(TickUnit.SECONDS).timestampBits(60).workerBits(0)
-                .sequenceBits(3).build();
+        SnowflakeLayout huge = SnowflakeLayout.builder()
+                .tickUnit(TickUnit.SECONDS)
+                .timestampBits(60)
+                .workerBits(0)
+                .sequenceBits(3)
+                .build();
         assertThat(huge.exhaustedAt()).isEqualTo(Instant.ofEpochMilli(Long.MAX_VALUE));
         assertThatThrownBy(() -> SnowflakeDecodedId.decode(huge, Long.MAX_VALUE))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("beyond the representable time");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("beyond the representable time");
     }
 
     @Test
     void decodeRejectsIdsAboveTheLayout() {
         assertThatThrownBy(() -> SnowflakeDecodedId.decode(SnowflakeLayout.javascriptSafe(), 1L << 53))
-                .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.argument()).isEqualTo("id"))
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
+                        e -> assertThat(e.argument()).isEqualTo("id"))
                 .hasMessageContaining("above the layout's largest ID");
     }
 }

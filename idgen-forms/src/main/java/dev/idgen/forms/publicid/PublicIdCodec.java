@@ -111,8 +111,10 @@ public final class PublicIdCodec {
      */
     public static byte[] parseKey(int version, String base64) {
         if (base64 == null || base64.isBlank()) {
-            throw new InvalidArgumentException("key", null, "key version " + version + " is empty: expected an AES"
-                    + " key of 16, 24 or 32 bytes in Base64");
+            throw new InvalidArgumentException(
+                    "key",
+                    null,
+                    "key version " + version + " is empty: expected an AES" + " key of 16, 24 or 32 bytes in Base64");
         }
         String text = base64.strip();
         boolean urlSafe = text.indexOf('-') >= 0 || text.indexOf('_') >= 0;
@@ -121,8 +123,11 @@ public final class PublicIdCodec {
             key = (urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(text);
         } catch (IllegalArgumentException e) {
             // The decoder's message may quote a character of the key: leave it out.
-            throw new InvalidArgumentException("key", null, "key version " + version + " is not valid Base64"
-                    + " (standard or URL-safe, one or the other): expected an AES key of 16, 24 or 32 bytes");
+            throw new InvalidArgumentException(
+                    "key",
+                    null,
+                    "key version " + version + " is not valid Base64"
+                            + " (standard or URL-safe, one or the other): expected an AES key of 16, 24 or 32 bytes");
         }
         checkKeyLength(version, key);
         return key;
@@ -165,8 +170,11 @@ public final class PublicIdCodec {
         int versionNumber = versionOf(text);
         KeyVersion version = versionNumber < versions.length ? versions[versionNumber] : null;
         if (version == null) {
-            throw new InvalidArgumentException("id", text, "public id '" + text + "' is under key version "
-                    + versionNumber + ", which is not configured here");
+            throw new InvalidArgumentException(
+                    "id",
+                    text,
+                    "public id '" + text + "' is under key version " + versionNumber
+                            + ", which is not configured here");
         }
         byte[] block = fromDigits(text);
         Engines engines = version.borrow();
@@ -182,8 +190,11 @@ public final class PublicIdCodec {
         int check = block[8] | block[9] | block[10] | block[11];
         // A non-positive ID with good check bytes was never encoded: only a forgery can produce it.
         if (check != 0 || id <= 0) {
-            throw new InvalidArgumentException("id", text, "public id '" + text + "' failed its integrity check: it"
-                    + " was altered, or made under another key or for another generator");
+            throw new InvalidArgumentException(
+                    "id",
+                    text,
+                    "public id '" + text + "' failed its integrity check: it"
+                            + " was altered, or made under another key or for another generator");
         }
         return id;
     }
@@ -199,19 +210,26 @@ public final class PublicIdCodec {
      */
     public int versionOf(String text) {
         if (text == null) {
-            throw new InvalidArgumentException("id", null, "id must be a public ID of " + LENGTH + " characters, but"
-                    + " was null");
+            throw new InvalidArgumentException(
+                    "id", null, "id must be a public ID of " + LENGTH + " characters, but" + " was null");
         }
         if (text.length() != LENGTH) {
-            throw new InvalidArgumentException("id", text, "public id must be " + LENGTH + " characters (a key"
-                    + " version and " + DIGITS + " Base62 digits), but '" + shown(text) + "' has " + text.length()
-                    + (text.length() < LENGTH ? ": truncated?" : ""));
+            throw new InvalidArgumentException(
+                    "id",
+                    text,
+                    "public id must be " + LENGTH + " characters (a key"
+                            + " version and " + DIGITS + " Base62 digits), but '" + shown(text) + "' has "
+                            + text.length()
+                            + (text.length() < LENGTH ? ": truncated?" : ""));
         }
         for (int i = 0; i < LENGTH; i++) {
             char c = text.charAt(i);
             if (c >= 128 || DIGIT_OF[c] < 0) {
-                throw new InvalidArgumentException("id", text, "public id '" + shown(text) + "' has '" + c
-                        + "' at position " + i + ", which is not a Base62 character [0-9A-Za-z]");
+                throw new InvalidArgumentException(
+                        "id",
+                        text,
+                        "public id '" + shown(text) + "' has '" + c + "' at position " + i
+                                + ", which is not a Base62 character [0-9A-Za-z]");
             }
         }
         return DIGIT_OF[text.charAt(0)];
@@ -247,8 +265,7 @@ public final class PublicIdCodec {
     /** Never the keys. */
     @Override
     public String toString() {
-        return "PublicIdCodec[tweak=" + tweak + ", versions=" + versions() + ", currentVersion=" + currentVersion
-                + "]";
+        return "PublicIdCodec[tweak=" + tweak + ", versions=" + versions() + ", currentVersion=" + currentVersion + "]";
     }
 
     private static String toText(int version, byte[] block) {
@@ -283,8 +300,11 @@ public final class PublicIdCodec {
             }
             if (carry != 0) {
                 // 17 digits reach 62^17 - 1, above 2^96 - 1: no encryption gives such a number.
-                throw new InvalidArgumentException("id", text, "public id '" + text + "' failed its integrity check:"
-                        + " its digits are above the largest public ID");
+                throw new InvalidArgumentException(
+                        "id",
+                        text,
+                        "public id '" + text + "' failed its integrity check:"
+                                + " its digits are above the largest public ID");
             }
         }
         byte[] block = new byte[BLOCK];
@@ -300,8 +320,11 @@ public final class PublicIdCodec {
 
     private static void checkKeyLength(int version, byte[] key) {
         if (key.length != 16 && key.length != 24 && key.length != 32) {
-            throw new InvalidArgumentException("key", null, "key version " + version + " must be 16, 24 or 32 bytes"
-                    + " (AES-128, AES-192 or AES-256), but has " + key.length);
+            throw new InvalidArgumentException(
+                    "key",
+                    null,
+                    "key version " + version + " must be 16, 24 or 32 bytes"
+                            + " (AES-128, AES-192 or AES-256), but has " + key.length);
         }
     }
 
@@ -366,8 +389,7 @@ public final class PublicIdCodec {
         private Integer currentVersion;
         private String tweak;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Adds a key version.
@@ -417,12 +439,15 @@ public final class PublicIdCodec {
             for (int i = 0; i < keys.size(); i++) {
                 int version = keyVersions.get(i);
                 if (version < 0 || version > MAX_VERSION) {
-                    throw new InvalidArgumentException("keyVersion", version, "key version must be between 0 and "
-                            + MAX_VERSION + " (one Base62 digit), but was " + version);
+                    throw new InvalidArgumentException(
+                            "keyVersion",
+                            version,
+                            "key version must be between 0 and " + MAX_VERSION + " (one Base62 digit), but was "
+                                    + version);
                 }
                 if (versions[version] != null) {
-                    throw new InvalidArgumentException("keyVersion", version, "key version " + version
-                            + " is set twice");
+                    throw new InvalidArgumentException(
+                            "keyVersion", version, "key version " + version + " is set twice");
                 }
                 byte[] key = keys.get(i);
                 if (key == null) {
@@ -440,8 +465,11 @@ public final class PublicIdCodec {
                         configured.add(Integer.toString(v));
                     }
                 }
-                throw new InvalidArgumentException("currentVersion", current, "currentVersion must be a configured"
-                        + " key version (" + configured + "), but was " + current);
+                throw new InvalidArgumentException(
+                        "currentVersion",
+                        current,
+                        "currentVersion must be a configured" + " key version (" + configured + "), but was "
+                                + current);
             }
             return new PublicIdCodec(tweak, current, versions);
         }

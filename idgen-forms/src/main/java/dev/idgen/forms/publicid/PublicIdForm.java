@@ -86,8 +86,11 @@ public final class PublicIdForm implements IdForm {
             parts = sequence.decode(id);
         } catch (IllegalArgumentException e) {
             // The check passed, so the codec's key made this ID: a key shared with another generator's codec.
-            throw new InvalidArgumentException("id", text, "public id '" + text + "' decrypts to " + id + ", which"
-                    + " generator '" + generator + "' cannot have issued: " + e.getMessage());
+            throw new InvalidArgumentException(
+                    "id",
+                    text,
+                    "public id '" + text + "' decrypts to " + id + ", which" + " generator '" + generator
+                            + "' cannot have issued: " + e.getMessage());
         }
         Map<String, Object> internal = parts.toMap();
         Map<String, Object> map = new LinkedHashMap<>();

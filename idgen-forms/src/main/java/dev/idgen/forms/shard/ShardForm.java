@@ -77,37 +77,47 @@ final class ShardForm implements IdForm {
     }
 
     private InvalidArgumentException keyRequired() {
-        return new InvalidArgumentException("shardKey", null, "generator '" + generator + "' has the "
-                + ShardedSnowflake.FORM + " form: every ID needs a shard key, so use next(count, shardKey)");
+        return new InvalidArgumentException(
+                "shardKey",
+                null,
+                "generator '" + generator + "' has the " + ShardedSnowflake.FORM
+                        + " form: every ID needs a shard key, so use next(count, shardKey)");
     }
 
     /** The canonical string only: decimal digits, no sign, no leading zero, no spaces. */
     private static long parse(String text) {
         if (text == null || text.isEmpty()) {
-            throw new InvalidArgumentException("id", text, "id must be a decimal " + ShardedSnowflake.FORM
-                    + " ID, but was " + (text == null ? "null" : "empty"));
+            throw new InvalidArgumentException(
+                    "id",
+                    text,
+                    "id must be a decimal " + ShardedSnowflake.FORM + " ID, but was "
+                            + (text == null ? "null" : "empty"));
         }
         int length = text.length();
         if (length > MAX_DIGITS) {
-            throw new InvalidArgumentException("id", text, "id must be at most " + MAX_DIGITS + " decimal digits,"
-                    + " but has " + length + " characters");
+            throw new InvalidArgumentException(
+                    "id",
+                    text,
+                    "id must be at most " + MAX_DIGITS + " decimal digits," + " but has " + length + " characters");
         }
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i);
             if (c < '0' || c > '9') {
-                throw new InvalidArgumentException("id", text, "id must be decimal digits only, but has '" + c
-                        + "' at position " + i);
+                throw new InvalidArgumentException(
+                        "id", text, "id must be decimal digits only, but has '" + c + "' at position " + i);
             }
         }
         if (text.charAt(0) == '0') {
-            throw new InvalidArgumentException("id", text, "id must be a positive decimal number without leading"
-                    + " zeros, but was '" + text + "'");
+            throw new InvalidArgumentException(
+                    "id",
+                    text,
+                    "id must be a positive decimal number without leading" + " zeros, but was '" + text + "'");
         }
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw new InvalidArgumentException("id", text, "id " + text + " is above the largest 64-bit ID "
-                    + Long.MAX_VALUE);
+            throw new InvalidArgumentException(
+                    "id", text, "id " + text + " is above the largest 64-bit ID " + Long.MAX_VALUE);
         }
     }
 }

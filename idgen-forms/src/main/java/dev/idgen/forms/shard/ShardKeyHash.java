@@ -21,8 +21,7 @@ final class ShardKeyHash {
      */
     private static final Access<CharSequence> UTF_16LE = Access.toCharSequence(ByteOrder.LITTLE_ENDIAN);
 
-    private ShardKeyHash() {
-    }
+    private ShardKeyHash() {}
 
     /**
      * @param key a non-empty key
@@ -31,8 +30,10 @@ final class ShardKeyHash {
      */
     static long hash(CharSequence key) {
         if (key == null || key.length() == 0) {
-            throw new InvalidArgumentException("shardKey", key, "shardKey must be a non-empty string, but was "
-                    + (key == null ? "null" : "empty"));
+            throw new InvalidArgumentException(
+                    "shardKey",
+                    key,
+                    "shardKey must be a non-empty string, but was " + (key == null ? "null" : "empty"));
         }
         return XX.hash(key, UTF_16LE, 0, 2L * key.length());
     }

@@ -58,8 +58,11 @@ public final class ShardedIdService implements ForwardingIdService, AutoCloseabl
     }
 
     private InvalidArgumentException needsKey(String name) {
-        return new InvalidArgumentException("shardKey", null, "generator '" + name + "' is shard-aware: every"
-                + " ID needs a shard key (IdForms.form(\"" + name + "\").next(count, shardKey))");
+        return new InvalidArgumentException(
+                "shardKey",
+                null,
+                "generator '" + name + "' is shard-aware: every" + " ID needs a shard key (IdForms.form(\"" + name
+                        + "\").next(count, shardKey))");
     }
 
     @Override

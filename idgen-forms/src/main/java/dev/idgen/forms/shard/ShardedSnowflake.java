@@ -67,6 +67,7 @@ public final class ShardedSnowflake {
     private final long shardMask;
     /** The base bits below the shard in AFTER_TIMESTAMP: worker and sequence. */
     private final int lowBits;
+
     private final long lowMask;
     private final long maxId;
 
@@ -107,7 +108,11 @@ public final class ShardedSnowflake {
      * @throws InvalidArgumentException (argument {@code layoutBits}) when the base layout is too wide
      */
     public static ShardedSnowflake instagram(SnowflakeGenerator base) {
-        return builder().generator(base).logicalShards(INSTAGRAM_SHARDS).position(ShardPosition.AFTER_TIMESTAMP).build();
+        return builder()
+                .generator(base)
+                .logicalShards(INSTAGRAM_SHARDS)
+                .position(ShardPosition.AFTER_TIMESTAMP)
+                .build();
     }
 
     /**
@@ -132,8 +137,12 @@ public final class ShardedSnowflake {
         int g = Integer.numberOfTrailingZeros(checkLogicalShards(logicalShards));
         int left = 22 - g;
         int workerBits = left / 2;
-        return SnowflakeLayout.builder().tickUnit(TickUnit.MILLISECONDS).timestampBits(41).workerBits(workerBits)
-                .sequenceBits(left - workerBits).build();
+        return SnowflakeLayout.builder()
+                .tickUnit(TickUnit.MILLISECONDS)
+                .timestampBits(41)
+                .workerBits(workerBits)
+                .sequenceBits(left - workerBits)
+                .build();
     }
 
     /**
@@ -159,8 +168,10 @@ public final class ShardedSnowflake {
      */
     public long nextIdInShard(int logicalShard) {
         if (logicalShard < 0 || logicalShard >= logicalShards) {
-            throw new InvalidArgumentException("logicalShard", logicalShard, "logicalShard must be between 0 and "
-                    + (logicalShards - 1) + ", but was " + logicalShard);
+            throw new InvalidArgumentException(
+                    "logicalShard",
+                    logicalShard,
+                    "logicalShard must be between 0 and " + (logicalShards - 1) + ", but was " + logicalShard);
         }
         return compose(base.nextId(), logicalShard);
     }
@@ -283,11 +294,14 @@ public final class ShardedSnowflake {
     /** The base generator's ID an ID was made from. */
     private long baseOf(long id) {
         checkId(id);
-        long baseId = position == ShardPosition.LOW ? id >>> shardBits
+        long baseId = position == ShardPosition.LOW
+                ? id >>> shardBits
                 : ((id >>> (lowBits + shardBits)) << lowBits) | (id & lowMask);
         if (baseId == 0) {
-            throw new InvalidArgumentException("id", id, "id " + id + " cannot be an ID of this sharded generator:"
-                    + " without its shard bits it is 0");
+            throw new InvalidArgumentException(
+                    "id",
+                    id,
+                    "id " + id + " cannot be an ID of this sharded generator:" + " without its shard bits it is 0");
         }
         return baseId;
     }
@@ -295,8 +309,11 @@ public final class ShardedSnowflake {
     private void checkId(long id) {
         IdArguments.checkId(id);
         if (id > maxId) {
-            throw new InvalidArgumentException("id", id, "id " + id + " cannot be an ID of this sharded generator: it"
-                    + " is above its largest ID " + maxId);
+            throw new InvalidArgumentException(
+                    "id",
+                    id,
+                    "id " + id + " cannot be an ID of this sharded generator: it" + " is above its largest ID "
+                            + maxId);
         }
     }
 
@@ -306,15 +323,21 @@ public final class ShardedSnowflake {
 
     private void checkPhysicalShards(int physicalShards) {
         if (physicalShards < 1 || physicalShards > logicalShards) {
-            throw new InvalidArgumentException("physicalShards", physicalShards, "physicalShards must be between 1"
-                    + " and logicalShards (" + logicalShards + "), but was " + physicalShards);
+            throw new InvalidArgumentException(
+                    "physicalShards",
+                    physicalShards,
+                    "physicalShards must be between 1" + " and logicalShards (" + logicalShards + "), but was "
+                            + physicalShards);
         }
     }
 
     private static int checkLogicalShards(int logicalShards) {
         if (logicalShards < 2 || logicalShards > MAX_LOGICAL_SHARDS || Integer.bitCount(logicalShards) != 1) {
-            throw new InvalidArgumentException("logicalShards", logicalShards, "logicalShards must be a power of two"
-                    + " from 2 to " + MAX_LOGICAL_SHARDS + ", but was " + logicalShards);
+            throw new InvalidArgumentException(
+                    "logicalShards",
+                    logicalShards,
+                    "logicalShards must be a power of two" + " from 2 to " + MAX_LOGICAL_SHARDS + ", but was "
+                            + logicalShards);
         }
         return logicalShards;
     }
@@ -328,8 +351,7 @@ public final class ShardedSnowflake {
         private int logicalShards;
         private ShardPosition position = ShardPosition.LOW;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param generator the base generator, whose (tick, worker, sequence) makes IDs unique; its layout must leave
@@ -376,12 +398,18 @@ public final class ShardedSnowflake {
             int shardBits = Integer.numberOfTrailingZeros(logicalShards);
             int sum = layout.timestampBits() + layout.workerBits() + layout.sequenceBits() + shardBits;
             if (sum > SnowflakeLayout.USABLE_BITS) {
-                throw new InvalidArgumentException("layoutBits", sum, "timestampBits + workerBits + sequenceBits +"
-                        + " shardBits must be at most " + SnowflakeLayout.USABLE_BITS + ", but " + layout.timestampBits()
-                        + " + " + layout.workerBits() + " + " + layout.sequenceBits() + " + " + shardBits + " = " + sum
-                        + " (" + logicalShards + " logical shards need " + shardBits + " bits; use a base layout of at"
-                        + " most " + (SnowflakeLayout.USABLE_BITS - shardBits) + " bits, such as"
-                        + " ShardedSnowflake.defaultLayout(" + logicalShards + "))");
+                throw new InvalidArgumentException(
+                        "layoutBits",
+                        sum,
+                        "timestampBits + workerBits + sequenceBits +"
+                                + " shardBits must be at most " + SnowflakeLayout.USABLE_BITS + ", but "
+                                + layout.timestampBits()
+                                + " + " + layout.workerBits() + " + " + layout.sequenceBits() + " + " + shardBits
+                                + " = " + sum
+                                + " (" + logicalShards + " logical shards need " + shardBits
+                                + " bits; use a base layout of at"
+                                + " most " + (SnowflakeLayout.USABLE_BITS - shardBits) + " bits, such as"
+                                + " ShardedSnowflake.defaultLayout(" + logicalShards + "))");
             }
             return new ShardedSnowflake(this);
         }

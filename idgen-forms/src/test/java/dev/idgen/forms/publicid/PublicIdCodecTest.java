@@ -81,13 +81,21 @@ class PublicIdCodecTest {
         PublicIdCodec codec = codec("orders");
         int count = 1_000_000;
         long start = System.nanoTime();
-        String[] texts = IntStream.rangeClosed(1, count).parallel().mapToObj(codec::encode).toArray(String[]::new);
+        String[] texts = IntStream.rangeClosed(1, count)
+                .parallel()
+                .mapToObj(codec::encode)
+                .toArray(String[]::new);
         long encoded = System.nanoTime();
-        long wrong = IntStream.rangeClosed(1, count).parallel().filter(id -> codec.decode(texts[id - 1]) != id)
+        long wrong = IntStream.rangeClosed(1, count)
+                .parallel()
+                .filter(id -> codec.decode(texts[id - 1]) != id)
                 .count();
         long decoded = System.nanoTime();
-        System.out.printf("Public IDs: %,d encoded in %d ms, decoded in %d ms (%d threads)%n", count,
-                (encoded - start) / 1_000_000, (decoded - encoded) / 1_000_000,
+        System.out.printf(
+                "Public IDs: %,d encoded in %d ms, decoded in %d ms (%d threads)%n",
+                count,
+                (encoded - start) / 1_000_000,
+                (decoded - encoded) / 1_000_000,
                 Runtime.getRuntime().availableProcessors());
         assertThat(wrong).isZero();
 
@@ -113,8 +121,11 @@ class PublicIdCodecTest {
             previous = current;
         }
         long[] last = limbs(texts[count - 1]);
-        assertThat(BigInteger.valueOf(last[0]).shiftLeft(64).or(BigInteger.valueOf(last[1]).shiftLeft(32))
-                .or(BigInteger.valueOf(last[2]))).isEqualTo(digits(texts[count - 1]));
+        assertThat(BigInteger.valueOf(last[0])
+                        .shiftLeft(64)
+                        .or(BigInteger.valueOf(last[1]).shiftLeft(32))
+                        .or(BigInteger.valueOf(last[2])))
+                .isEqualTo(digits(texts[count - 1]));
         double min = 1;
         double max = 0;
         for (int bit = 0; bit < 96; bit++) {
@@ -133,8 +144,10 @@ class PublicIdCodecTest {
             assertThat(codec.decode(codec.encode(id))).isEqualTo(id);
         }
         for (long bad : new long[] {0, -1, Long.MIN_VALUE}) {
-            assertThatThrownBy(() -> codec.encode(bad)).isInstanceOf(InvalidArgumentException.class)
-                    .extracting("argument").isEqualTo("id");
+            assertThatThrownBy(() -> codec.encode(bad))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
     }
 
@@ -145,7 +158,8 @@ class PublicIdCodecTest {
         String text = codec.encode(42);
         assertThat(codec("orders").encode(42)).isEqualTo(text);
         FPEFF1Engine engine = new FPEFF1Engine(AESEngine.newInstance());
-        engine.init(true, new FPEParameters(new KeyParameter(KEY_1), 256, new byte[] {'o', 'r', 'd', 'e', 'r', 's', 0, 1}));
+        engine.init(
+                true, new FPEParameters(new KeyParameter(KEY_1), 256, new byte[] {'o', 'r', 'd', 'e', 'r', 's', 0, 1}));
         byte[] block = {0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0, 0};
         engine.processBlock(block, 0, 12, block, 0);
         assertThat(digits(text)).isEqualTo(new BigInteger(1, block));
@@ -153,11 +167,16 @@ class PublicIdCodecTest {
 
     @Test
     void idsUnderAnOldKeyVersionStillDecodeAfterANewOneBecomesCurrent() {
-        PublicIdCodec before = PublicIdCodec.builder().tweak("orders").key(1, KEY_1).build();
+        PublicIdCodec before =
+                PublicIdCodec.builder().tweak("orders").key(1, KEY_1).build();
         String old = before.encode(1234);
         assertThat(before.versionOf(old)).isEqualTo(1);
 
-        PublicIdCodec after = PublicIdCodec.builder().tweak("orders").key(1, KEY_1).key(2, KEY_2).build();
+        PublicIdCodec after = PublicIdCodec.builder()
+                .tweak("orders")
+                .key(1, KEY_1)
+                .key(2, KEY_2)
+                .build();
         assertThat(after.currentVersion()).isEqualTo(2);
         assertThat(after.versions()).containsExactly(1, 2);
         assertThat(after.decode(old)).isEqualTo(1234);
@@ -166,9 +185,16 @@ class PublicIdCodecTest {
         assertThat(after.versionOf(fresh)).isEqualTo(2);
         assertThat(after.decode(fresh)).isEqualTo(1234);
 
-        assertThatThrownBy(() -> before.decode(fresh)).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("key version 2, which is not configured").extracting("argument").isEqualTo("id");
-        PublicIdCodec pinned = PublicIdCodec.builder().tweak("orders").key(1, KEY_1).key(2, KEY_2).currentVersion(1)
+        assertThatThrownBy(() -> before.decode(fresh))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("key version 2, which is not configured")
+                .extracting("argument")
+                .isEqualTo("id");
+        PublicIdCodec pinned = PublicIdCodec.builder()
+                .tweak("orders")
+                .key(1, KEY_1)
+                .key(2, KEY_2)
+                .currentVersion(1)
                 .build();
         assertThat(pinned.encode(1234)).isEqualTo(old);
     }
@@ -176,16 +202,25 @@ class PublicIdCodecTest {
     @Test
     void theSameKeyUnderAnotherVersionGivesUnrelatedIds() {
         // The version is in the tweak, so relabelling an ID's version cannot carry it across.
-        PublicIdCodec codec = PublicIdCodec.builder().tweak("orders").key(1, KEY_1).key(2, KEY_1).currentVersion(1)
+        PublicIdCodec codec = PublicIdCodec.builder()
+                .tweak("orders")
+                .key(1, KEY_1)
+                .key(2, KEY_1)
+                .currentVersion(1)
                 .build();
         String text = codec.encode(99);
-        assertThatThrownBy(() -> codec.decode("2" + text.substring(1))).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> codec.decode("2" + text.substring(1)))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("integrity check");
     }
 
     @Test
     void everySingleCharacterChangeIsRejected() {
-        PublicIdCodec codec = PublicIdCodec.builder().tweak("orders").key(1, KEY_1).key(2, KEY_2).currentVersion(1)
+        PublicIdCodec codec = PublicIdCodec.builder()
+                .tweak("orders")
+                .key(1, KEY_1)
+                .key(2, KEY_2)
+                .currentVersion(1)
                 .build();
         int accepted = 0;
         int tried = 0;
@@ -219,19 +254,33 @@ class PublicIdCodecTest {
         String text = codec.encode(777);
         for (int length = 0; length < 18; length++) {
             String truncated = text.substring(0, length);
-            assertThatThrownBy(() -> codec.decode(truncated)).isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining("must be 18 characters").extracting("argument").isEqualTo("id");
+            assertThatThrownBy(() -> codec.decode(truncated))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("must be 18 characters")
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
         assertThatThrownBy(() -> codec.decode(text + "0")).hasMessageContaining("must be 18 characters");
-        assertThatThrownBy(() -> codec.decode(null)).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("id");
-        for (String bad : new String[] {text.substring(0, 17) + "-", "1" + text.substring(1, 17) + "=",
-                text.substring(0, 5) + "\u00e9" + text.substring(6), " " + text.substring(1)}) {
-            assertThatThrownBy(() -> codec.decode(bad)).as(bad).isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining("not a Base62 character").extracting("argument").isEqualTo("id");
+        assertThatThrownBy(() -> codec.decode(null))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("id");
+        for (String bad : new String[] {
+            text.substring(0, 17) + "-",
+            "1" + text.substring(1, 17) + "=",
+            text.substring(0, 5) + "\u00e9" + text.substring(6),
+            " " + text.substring(1)
+        }) {
+            assertThatThrownBy(() -> codec.decode(bad))
+                    .as(bad)
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("not a Base62 character")
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
         // 17 digits can spell numbers above 2^96 - 1, which no encryption gives.
-        assertThatThrownBy(() -> codec.decode("1" + "z".repeat(17))).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> codec.decode("1" + "z".repeat(17)))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("above the largest public ID");
     }
 
@@ -241,8 +290,11 @@ class PublicIdCodecTest {
         String text = codec.encode(5);
         for (char version : new char[] {'0', '2', 'z'}) {
             String other = version + text.substring(1);
-            assertThatThrownBy(() -> codec.decode(other)).isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining("not configured").extracting("argument").isEqualTo("id");
+            assertThatThrownBy(() -> codec.decode(other))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("not configured")
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
         assertThat(codec.versionOf('z' + text.substring(1))).isEqualTo(61);
     }
@@ -251,10 +303,15 @@ class PublicIdCodecTest {
     void anotherGeneratorsPublicIdsDoNotDecode() {
         String orders = codec("orders").encode(42);
         assertThat(codec("invoices").encode(42)).isNotEqualTo(orders);
-        assertThatThrownBy(() -> codec("invoices").decode(orders)).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("integrity check").extracting("argument").isEqualTo("id");
-        PublicIdCodec otherKey = PublicIdCodec.builder().tweak("orders").key(1, KEY_2).build();
-        assertThatThrownBy(() -> otherKey.decode(orders)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> codec("invoices").decode(orders))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("integrity check")
+                .extracting("argument")
+                .isEqualTo("id");
+        PublicIdCodec otherKey =
+                PublicIdCodec.builder().tweak("orders").key(1, KEY_2).build();
+        assertThatThrownBy(() -> otherKey.decode(orders))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("integrity check");
     }
 
@@ -295,17 +352,22 @@ class PublicIdCodecTest {
         assertThat(standard).containsAnyOf("+", "/");
         assertThat(PublicIdCodec.parseKey(3, standard)).isEqualTo(key);
         assertThat(PublicIdCodec.parseKey(3, "  " + urlSafe + "\n")).isEqualTo(key);
-        assertThat(PublicIdCodec.parseKey(1, Base64.getEncoder().encodeToString(KEY_1))).isEqualTo(KEY_1);
+        assertThat(PublicIdCodec.parseKey(1, Base64.getEncoder().encodeToString(KEY_1)))
+                .isEqualTo(KEY_1);
     }
 
     @Test
     void rejectsBadKeyTextNamingTheVersionButNotTheKey() {
         String secretish = "not*base64*at*all";
-        assertThatThrownBy(() -> PublicIdCodec.parseKey(4, secretish)).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("key version 4").hasMessageNotContaining("not*base64")
-                .extracting("argument").isEqualTo("key");
+        assertThatThrownBy(() -> PublicIdCodec.parseKey(4, secretish))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("key version 4")
+                .hasMessageNotContaining("not*base64")
+                .extracting("argument")
+                .isEqualTo("key");
         assertThatThrownBy(() -> PublicIdCodec.parseKey(4, Base64.getEncoder().encodeToString(new byte[20])))
-                .hasMessageContaining("key version 4 must be 16, 24 or 32 bytes").hasMessageContaining("has 20");
+                .hasMessageContaining("key version 4 must be 16, 24 or 32 bytes")
+                .hasMessageContaining("has 20");
         assertThatThrownBy(() -> PublicIdCodec.parseKey(5, " ")).hasMessageContaining("key version 5 is empty");
         assertThatThrownBy(() -> PublicIdCodec.parseKey(6, "ab+c-d__")).hasMessageContaining("key version 6");
     }
@@ -313,34 +375,64 @@ class PublicIdCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 8, 15, 17, 31, 33, 64})
     void rejectsKeysThatAreNotAesKeyLengths(int length) {
-        assertThatThrownBy(() -> PublicIdCodec.builder().tweak("orders").key(7, new byte[length]).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("key version 7")
-                .extracting("argument").isEqualTo("key");
+        assertThatThrownBy(() -> PublicIdCodec.builder()
+                        .tweak("orders")
+                        .key(7, new byte[length])
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("key version 7")
+                .extracting("argument")
+                .isEqualTo("key");
     }
 
     @Test
     void rejectsBadSettings() {
         assertThatThrownBy(() -> PublicIdCodec.builder().key(1, KEY_1).build())
-                .extracting("argument").isEqualTo("tweak");
+                .extracting("argument")
+                .isEqualTo("tweak");
         assertThatThrownBy(() -> PublicIdCodec.builder().tweak("").key(1, KEY_1).build())
-                .extracting("argument").isEqualTo("tweak");
+                .extracting("argument")
+                .isEqualTo("tweak");
         assertThatThrownBy(() -> PublicIdCodec.builder().tweak("orders").build())
-                .extracting("argument").isEqualTo("key");
-        assertThatThrownBy(() -> PublicIdCodec.builder().tweak("orders").key(62, KEY_1).build())
-                .extracting("argument").isEqualTo("keyVersion");
-        assertThatThrownBy(() -> PublicIdCodec.builder().tweak("orders").key(-1, KEY_1).build())
-                .extracting("argument").isEqualTo("keyVersion");
-        assertThatThrownBy(() -> PublicIdCodec.builder().tweak("orders").key(1, KEY_1).key(1, KEY_2).build())
-                .hasMessageContaining("set twice").extracting("argument").isEqualTo("keyVersion");
-        assertThatThrownBy(() -> PublicIdCodec.builder().tweak("orders").key(1, KEY_1).currentVersion(2).build())
-                .hasMessageContaining("configured key version (1)").extracting("argument").isEqualTo("currentVersion");
-        assertThatThrownBy(() -> PublicIdCodec.builder().tweak("orders").key(1, null).build())
-                .extracting("argument").isEqualTo("key");
+                .extracting("argument")
+                .isEqualTo("key");
+        assertThatThrownBy(() ->
+                        PublicIdCodec.builder().tweak("orders").key(62, KEY_1).build())
+                .extracting("argument")
+                .isEqualTo("keyVersion");
+        assertThatThrownBy(() ->
+                        PublicIdCodec.builder().tweak("orders").key(-1, KEY_1).build())
+                .extracting("argument")
+                .isEqualTo("keyVersion");
+        assertThatThrownBy(() -> PublicIdCodec.builder()
+                        .tweak("orders")
+                        .key(1, KEY_1)
+                        .key(1, KEY_2)
+                        .build())
+                .hasMessageContaining("set twice")
+                .extracting("argument")
+                .isEqualTo("keyVersion");
+        assertThatThrownBy(() -> PublicIdCodec.builder()
+                        .tweak("orders")
+                        .key(1, KEY_1)
+                        .currentVersion(2)
+                        .build())
+                .hasMessageContaining("configured key version (1)")
+                .extracting("argument")
+                .isEqualTo("currentVersion");
+        assertThatThrownBy(() ->
+                        PublicIdCodec.builder().tweak("orders").key(1, null).build())
+                .extracting("argument")
+                .isEqualTo("key");
     }
 
     @Test
     void neverShowsItsKeys() {
-        PublicIdCodec codec = PublicIdCodec.builder().tweak("orders").key(1, KEY_1).key(2, KEY_2).build();
+        PublicIdCodec codec = PublicIdCodec.builder()
+                .tweak("orders")
+                .key(1, KEY_1)
+                .key(2, KEY_2)
+                .build();
         assertThat(codec.toString()).isEqualTo("PublicIdCodec[tweak=orders, versions=[1, 2], currentVersion=2]");
     }
 

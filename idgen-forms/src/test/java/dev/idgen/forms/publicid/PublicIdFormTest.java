@@ -26,10 +26,11 @@ class PublicIdFormTest {
 
     private final ManualTimeSource time = new ManualTimeSource(START);
 
-    private final SnowflakeIdService service =
-            SnowflakeIdService.of(SnowflakeGenerator.builder().timeSource(time).workerId(3).build());
+    private final SnowflakeIdService service = SnowflakeIdService.of(
+            SnowflakeGenerator.builder().timeSource(time).workerId(3).build());
 
-    private final PublicIdCodec codec = PublicIdCodec.builder().tweak("orders").key(1, KEY).build();
+    private final PublicIdCodec codec =
+            PublicIdCodec.builder().tweak("orders").key(1, KEY).build();
 
     @AfterEach
     void close() {
@@ -59,10 +60,14 @@ class PublicIdFormTest {
             assertThat(next).isGreaterThan(previous); // issued in order, though the strings are not
             previous = next;
         }
-        assertThatThrownBy(() -> form.next(0)).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("count");
-        assertThatThrownBy(() -> form.next(1, "user-1")).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("shardKey");
+        assertThatThrownBy(() -> form.next(0))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("count");
+        assertThatThrownBy(() -> form.next(1, "user-1"))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("shardKey");
     }
 
     @Test
@@ -71,21 +76,32 @@ class PublicIdFormTest {
         String text = form.next();
         long id = codec.decode(text);
         Map<String, Object> parts = form.decode(text);
-        assertThat(parts.keySet()).startsWith("form", "timestamp", "id", "keyVersion")
+        assertThat(parts.keySet())
+                .startsWith("form", "timestamp", "id", "keyVersion")
                 .contains("workerId", "sequence");
-        assertThat(parts).containsEntry("form", "public").containsEntry("timestamp", START.plusMillis(1))
-                .containsEntry("id", Long.toString(id)).containsEntry("keyVersion", 1).containsEntry("workerId", 3L);
+        assertThat(parts)
+                .containsEntry("form", "public")
+                .containsEntry("timestamp", START.plusMillis(1))
+                .containsEntry("id", Long.toString(id))
+                .containsEntry("keyVersion", 1)
+                .containsEntry("workerId", 3L);
     }
 
     @Test
     void decodeOfAnIdWithoutTimestampListsFormIdAndKeyVersionFirst() {
         AtomicLong counter = new AtomicLong();
         IdSequence sequence = new CounterSequence(counter);
-        IdForm form = new PublicIdForm("tickets", sequence,
+        IdForm form = new PublicIdForm(
+                "tickets",
+                sequence,
                 PublicIdCodec.builder().tweak("tickets").key(4, KEY).build());
         String text = form.next();
-        assertThat(form.decode(text)).containsExactly(Map.entry("form", "public"), Map.entry("id", "1"),
-                Map.entry("keyVersion", 4), Map.entry("strategy", "counter"));
+        assertThat(form.decode(text))
+                .containsExactly(
+                        Map.entry("form", "public"),
+                        Map.entry("id", "1"),
+                        Map.entry("keyVersion", 4),
+                        Map.entry("strategy", "counter"));
     }
 
     @Test
@@ -93,11 +109,16 @@ class PublicIdFormTest {
         IdForm form = form();
         String text = form.next();
         String tampered = text.substring(0, 10) + (text.charAt(10) == 'a' ? 'b' : 'a') + text.substring(11);
-        String otherGenerator = PublicIdCodec.builder().tweak("invoices").key(1, KEY).build().encode(42);
-        for (String bad : new String[] {tampered, text.substring(0, 17), otherGenerator, "2" + text.substring(1),
-                "!" + text.substring(1)}) {
-            assertThatThrownBy(() -> form.decode(bad)).as(bad).isInstanceOf(InvalidArgumentException.class)
-                    .extracting("argument").isEqualTo("id");
+        String otherGenerator =
+                PublicIdCodec.builder().tweak("invoices").key(1, KEY).build().encode(42);
+        for (String bad : new String[] {
+            tampered, text.substring(0, 17), otherGenerator, "2" + text.substring(1), "!" + text.substring(1)
+        }) {
+            assertThatThrownBy(() -> form.decode(bad))
+                    .as(bad)
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
     }
 
@@ -105,20 +126,31 @@ class PublicIdFormTest {
     void rejectsAValidPublicIdWhoseIdTheSequenceCannotHaveIssued() {
         // The same key and tweak as another generator's codec: the check passes, the sequence's decode does not.
         try (SnowflakeIdService small = SnowflakeIdService.of(SnowflakeGenerator.builder()
-                .layout(SnowflakeLayout.javascriptSafe()).timeSource(time).build())) {
+                .layout(SnowflakeLayout.javascriptSafe())
+                .timeSource(time)
+                .build())) {
             IdForm form = new PublicIdForm("orders", small.sequence("orders"), codec);
             String foreign = codec.encode(1L << 60); // above the layout's 53 bits
-            assertThatThrownBy(() -> form.decode(foreign)).isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining("cannot have issued").extracting("argument").isEqualTo("id");
+            assertThatThrownBy(() -> form.decode(foreign))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("cannot have issued")
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
     }
 
     @Test
     void rejectsMissingParts() {
         IdSequence sequence = service.sequence("orders");
-        assertThatThrownBy(() -> new PublicIdForm("", sequence, codec)).extracting("argument").isEqualTo("generator");
-        assertThatThrownBy(() -> new PublicIdForm("orders", null, codec)).extracting("argument").isEqualTo("sequence");
-        assertThatThrownBy(() -> new PublicIdForm("orders", sequence, null)).extracting("argument").isEqualTo("codec");
+        assertThatThrownBy(() -> new PublicIdForm("", sequence, codec))
+                .extracting("argument")
+                .isEqualTo("generator");
+        assertThatThrownBy(() -> new PublicIdForm("orders", null, codec))
+                .extracting("argument")
+                .isEqualTo("sequence");
+        assertThatThrownBy(() -> new PublicIdForm("orders", sequence, null))
+                .extracting("argument")
+                .isEqualTo("codec");
     }
 
     /** A sequence whose IDs carry nothing but themselves. */

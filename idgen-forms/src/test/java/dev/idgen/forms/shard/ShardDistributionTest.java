@@ -29,9 +29,14 @@ class ShardDistributionTest {
 
     @BeforeAll
     static void build() {
-        base = SnowflakeGenerator.builder().layout(ShardedSnowflake.defaultLayout(LOGICAL_SHARDS))
-                .timeSource(new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z"))).build();
-        shards = ShardedSnowflake.builder().generator(base).logicalShards(LOGICAL_SHARDS).build();
+        base = SnowflakeGenerator.builder()
+                .layout(ShardedSnowflake.defaultLayout(LOGICAL_SHARDS))
+                .timeSource(new ManualTimeSource(Instant.parse("2026-06-01T00:00:00Z")))
+                .build();
+        shards = ShardedSnowflake.builder()
+                .generator(base)
+                .logicalShards(LOGICAL_SHARDS)
+                .build();
     }
 
     @AfterAll
@@ -42,7 +47,8 @@ class ShardDistributionTest {
     @Test
     void oneMillionKeysSpreadAsARandomFunctionWould() {
         Spread spread = spread(1_000_000);
-        assertThat(spread.chiSquare()).as("chi-square, 1023 degrees of freedom: %s", spread)
+        assertThat(spread.chiSquare())
+                .as("chi-square, 1023 degrees of freedom: %s", spread)
                 .isBetween(spread.chiSquareLow(), spread.chiSquareHigh());
         assertThat(spread.maxOverMean()).as("max/mean: %s", spread).isLessThan(1 + 4.5 * spread.relativeSd());
         assertThat(spread.minOverMean()).as("min/mean: %s", spread).isGreaterThan(1 - 4.5 * spread.relativeSd());
@@ -53,7 +59,8 @@ class ShardDistributionTest {
         Spread spread = spread(10_000_000);
         assertThat(spread.maxOverMean()).as("max/mean: %s", spread).isLessThan(1.05);
         assertThat(spread.minOverMean()).as("min/mean: %s", spread).isGreaterThan(0.95);
-        assertThat(spread.chiSquare()).as("chi-square, 1023 degrees of freedom: %s", spread)
+        assertThat(spread.chiSquare())
+                .as("chi-square, 1023 degrees of freedom: %s", spread)
                 .isBetween(spread.chiSquareLow(), spread.chiSquareHigh());
     }
 
@@ -123,10 +130,20 @@ class ShardDistributionTest {
 
         @Override
         public String toString() {
-            return String.format("%,d keys over %d shards in %d ms: mean %.2f, max/mean %.4f, min/mean %.4f,"
-                    + " binomial sd/mean %.4f, chi-square %.1f (df %d, bounds %.0f..%.0f)", keys, sizes.length,
-                    millis, mean(), maxOverMean(), minOverMean(), relativeSd(), chiSquare(), sizes.length - 1,
-                    chiSquareLow(), chiSquareHigh());
+            return String.format(
+                    "%,d keys over %d shards in %d ms: mean %.2f, max/mean %.4f, min/mean %.4f,"
+                            + " binomial sd/mean %.4f, chi-square %.1f (df %d, bounds %.0f..%.0f)",
+                    keys,
+                    sizes.length,
+                    millis,
+                    mean(),
+                    maxOverMean(),
+                    minOverMean(),
+                    relativeSd(),
+                    chiSquare(),
+                    sizes.length - 1,
+                    chiSquareLow(),
+                    chiSquareHigh());
         }
     }
 }

@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 class ShardedIdServiceTest {
 
     private final SnowflakeGenerator generator = SnowflakeGenerator.builder()
-            .layout(ShardedSnowflake.defaultLayout(1024)).workerId(3).build();
+            .layout(ShardedSnowflake.defaultLayout(1024))
+            .workerId(3)
+            .build();
 
     private final SnowflakeIdService snowflake = SnowflakeIdService.of(generator);
 
-    private final ShardedSnowflake sharded = ShardedSnowflake.builder().generator(generator).logicalShards(1024)
-            .build();
+    private final ShardedSnowflake sharded =
+            ShardedSnowflake.builder().generator(generator).logicalShards(1024).build();
 
     private final ShardedIdService service = new ShardedIdService(snowflake, sharded);
 
@@ -38,10 +40,12 @@ class ShardedIdServiceTest {
 
     @Test
     void refusesIdsWithoutAShardKeyNamingTheWayToGetThem() {
-        assertThatThrownBy(() -> service.nextId("order")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> service.nextId("order"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("generator 'order' is shard-aware")
                 .hasMessageContaining("IdForms.form(\"order\").next(count, shardKey)");
-        assertThatThrownBy(() -> service.nextIds("order", 2)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> service.nextIds("order", 2))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("generator 'order' is shard-aware");
     }
 

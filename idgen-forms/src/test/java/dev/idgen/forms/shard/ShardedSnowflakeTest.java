@@ -46,8 +46,11 @@ class ShardedSnowflakeTest {
 
     /** A generator on the manual clock, past its start-up tick. */
     private SnowflakeGenerator manual(SnowflakeLayout layout, long workerId) {
-        SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(layout).workerId(workerId)
-                .timeSource(time).build();
+        SnowflakeGenerator generator = SnowflakeGenerator.builder()
+                .layout(layout)
+                .workerId(workerId)
+                .timeSource(time)
+                .build();
         generators.add(generator);
         time.advanceMillis(1);
         return generator;
@@ -55,14 +58,18 @@ class ShardedSnowflakeTest {
 
     /** A generator on the system clock, for tests that issue more IDs than one tick holds. */
     private SnowflakeGenerator system(SnowflakeLayout layout, long workerId) {
-        SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(layout).workerId(workerId).build();
+        SnowflakeGenerator generator =
+                SnowflakeGenerator.builder().layout(layout).workerId(workerId).build();
         generators.add(generator);
         return generator;
     }
 
     private ShardedSnowflake sharded(int logicalShards, ShardPosition position) {
-        return ShardedSnowflake.builder().generator(manual(ShardedSnowflake.defaultLayout(logicalShards), 5))
-                .logicalShards(logicalShards).position(position).build();
+        return ShardedSnowflake.builder()
+                .generator(manual(ShardedSnowflake.defaultLayout(logicalShards), 5))
+                .logicalShards(logicalShards)
+                .position(position)
+                .build();
     }
 
     @Test
@@ -78,7 +85,8 @@ class ShardedSnowflakeTest {
         assertThat(shards.logicalShardOf("user-0")).isEqualTo(257);
         assertThat(shards.logicalShardOf("order:2024/\u00e9\u20ac\ud83d\ude00")).isEqualTo(1003);
         assertThat(shards.logicalShardOf(new StringBuilder("user-42"))).isEqualTo(678);
-        assertThat(sharded(8192, ShardPosition.AFTER_TIMESTAMP).logicalShardOf("user-42")).isEqualTo(5428);
+        assertThat(sharded(8192, ShardPosition.AFTER_TIMESTAMP).logicalShardOf("user-42"))
+                .isEqualTo(5428);
     }
 
     @Test
@@ -119,8 +127,11 @@ class ShardedSnowflakeTest {
         long baseId = shards.generator().nextId() - 1; // the base ID the sharded one was made from
         Map<String, Object> parts = shards.decode(id);
         assertThat(parts.keySet()).containsExactly("strategy", "id", "timestamp", "shard", "workerId", "sequence");
-        assertThat(parts).containsEntry("strategy", "snowflake").containsEntry("id", Long.toString(id))
-                .containsEntry("timestamp", START.plusMillis(1)).containsEntry("shard", 777)
+        assertThat(parts)
+                .containsEntry("strategy", "snowflake")
+                .containsEntry("id", Long.toString(id))
+                .containsEntry("timestamp", START.plusMillis(1))
+                .containsEntry("shard", 777)
                 .containsEntry("workerId", 5L)
                 .containsEntry("sequence", shards.generator().decode(baseId).sequence());
     }
@@ -177,8 +188,11 @@ class ShardedSnowflakeTest {
         assertThat(ShardedSnowflake.defaultLayout(65536).sequenceBits()).isEqualTo(3);
         for (int shards = 2; shards <= 65536; shards <<= 1) {
             SnowflakeLayout each = ShardedSnowflake.defaultLayout(shards);
-            assertThat(each.timestampBits() + each.workerBits() + each.sequenceBits()
-                    + Integer.numberOfTrailingZeros(shards)).isEqualTo(63);
+            assertThat(each.timestampBits()
+                            + each.workerBits()
+                            + each.sequenceBits()
+                            + Integer.numberOfTrailingZeros(shards))
+                    .isEqualTo(63);
         }
     }
 
@@ -186,10 +200,19 @@ class ShardedSnowflakeTest {
     @EnumSource(ShardPosition.class)
     void idsStayUniqueAcrossKeysThreadsAndWorkers(ShardPosition position) throws Exception {
         // 41 + 2 + 10 + 10 = 63 bits: 1,024 IDs per millisecond per worker, so the test does not wait on the clock.
-        SnowflakeLayout layout = SnowflakeLayout.builder().workerBits(2).sequenceBits(10).build();
+        SnowflakeLayout layout =
+                SnowflakeLayout.builder().workerBits(2).sequenceBits(10).build();
         List<ShardedSnowflake> workers = List.of(
-                ShardedSnowflake.builder().generator(system(layout, 1)).logicalShards(1024).position(position).build(),
-                ShardedSnowflake.builder().generator(system(layout, 2)).logicalShards(1024).position(position).build());
+                ShardedSnowflake.builder()
+                        .generator(system(layout, 1))
+                        .logicalShards(1024)
+                        .position(position)
+                        .build(),
+                ShardedSnowflake.builder()
+                        .generator(system(layout, 2))
+                        .logicalShards(1024)
+                        .position(position)
+                        .build());
         int threads = 4;
         int perThread = 50_000;
         List<Future<long[]>> futures = new ArrayList<>();
@@ -231,7 +254,8 @@ class ShardedSnowflakeTest {
                 owners[logical] = shards.shardOf(idOfShard[logical], physical);
                 sizes[owners[logical]]++;
                 int doubled = shards.shardOf(idOfShard[logical], physical * 2);
-                assertThat(doubled / 2).as("logical %d, %d -> %d physical", logical, physical, physical * 2)
+                assertThat(doubled / 2)
+                        .as("logical %d, %d -> %d physical", logical, physical, physical * 2)
                         .isEqualTo(owners[logical]);
                 if (logical > 0) {
                     // Contiguous ranges: the owner never goes back.
@@ -246,7 +270,9 @@ class ShardedSnowflakeTest {
                 min = Math.min(min, size);
                 max = Math.max(max, size);
             }
-            assertThat(max - min).as("range sizes for %d physical shards", physical).isLessThanOrEqualTo(1);
+            assertThat(max - min)
+                    .as("range sizes for %d physical shards", physical)
+                    .isLessThanOrEqualTo(1);
         }
         assertThat(shards.shardOf(idOfShard[700], 1024)).isEqualTo(700);
         assertThat(shards.shardOf("user-42", 2)).isEqualTo(shards.shardOf(shards.nextId("user-42"), 2));
@@ -257,68 +283,118 @@ class ShardedSnowflakeTest {
         ShardedSnowflake shards = sharded(1024, ShardPosition.LOW);
         long id = shards.nextIdInShard(1);
         for (int bad : new int[] {0, -1, 1025}) {
-            assertThatThrownBy(() -> shards.shardOf(id, bad)).isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining("physicalShards").extracting("argument").isEqualTo("physicalShards");
+            assertThatThrownBy(() -> shards.shardOf(id, bad))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("physicalShards")
+                    .extracting("argument")
+                    .isEqualTo("physicalShards");
         }
     }
 
     @Test
     void rejectsALayoutThatLeavesNoRoomForTheShardBits() {
         SnowflakeGenerator standard = manual(SnowflakeLayout.standard(), 1);
-        assertThatThrownBy(() -> ShardedSnowflake.builder().generator(standard).logicalShards(1024).build())
+        assertThatThrownBy(() -> ShardedSnowflake.builder()
+                        .generator(standard)
+                        .logicalShards(1024)
+                        .build())
                 .isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("41 + 10 + 12 + 10 = 73").extracting("argument").isEqualTo("layoutBits");
-        assertThatThrownBy(() -> ShardedSnowflake.instagram(standard)).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("layoutBits");
+                .hasMessageContaining("41 + 10 + 12 + 10 = 73")
+                .extracting("argument")
+                .isEqualTo("layoutBits");
+        assertThatThrownBy(() -> ShardedSnowflake.instagram(standard))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("layoutBits");
         // 41 + 10 + 11 = 62 bits leave room for exactly 2 shards.
-        SnowflakeGenerator wide = manual(SnowflakeLayout.builder().sequenceBits(11).build(), 1);
-        assertThat(ShardedSnowflake.builder().generator(wide).logicalShards(2).build().logicalShards()).isEqualTo(2);
-        assertThatThrownBy(() -> ShardedSnowflake.builder().generator(wide).logicalShards(4).build())
-                .extracting("argument").isEqualTo("layoutBits");
+        SnowflakeGenerator wide =
+                manual(SnowflakeLayout.builder().sequenceBits(11).build(), 1);
+        assertThat(ShardedSnowflake.builder()
+                        .generator(wide)
+                        .logicalShards(2)
+                        .build()
+                        .logicalShards())
+                .isEqualTo(2);
+        assertThatThrownBy(() -> ShardedSnowflake.builder()
+                        .generator(wide)
+                        .logicalShards(4)
+                        .build())
+                .extracting("argument")
+                .isEqualTo("layoutBits");
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 3, 1000, -1024, 131072, Integer.MIN_VALUE})
     void rejectsLogicalShardCountsThatAreNotPowersOfTwoFromTwoTo65536(int logicalShards) {
         SnowflakeGenerator generator = manual(ShardedSnowflake.defaultLayout(1024), 1);
-        assertThatThrownBy(() -> ShardedSnowflake.builder().generator(generator).logicalShards(logicalShards).build())
-                .isInstanceOf(InvalidArgumentException.class).extracting("argument").isEqualTo("logicalShards");
+        assertThatThrownBy(() -> ShardedSnowflake.builder()
+                        .generator(generator)
+                        .logicalShards(logicalShards)
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("logicalShards");
         assertThatThrownBy(() -> ShardedSnowflake.defaultLayout(logicalShards))
-                .isInstanceOf(InvalidArgumentException.class).extracting("argument").isEqualTo("logicalShards");
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("logicalShards");
     }
 
     @Test
     void rejectsAMissingGeneratorAndPosition() {
         assertThatThrownBy(() -> ShardedSnowflake.builder().logicalShards(2).build())
-                .extracting("argument").isEqualTo("generator");
+                .extracting("argument")
+                .isEqualTo("generator");
         SnowflakeGenerator generator = manual(ShardedSnowflake.defaultLayout(1024), 1);
-        assertThatThrownBy(() -> ShardedSnowflake.builder().generator(generator).logicalShards(2).position(null)
-                .build()).extracting("argument").isEqualTo("position");
+        assertThatThrownBy(() -> ShardedSnowflake.builder()
+                        .generator(generator)
+                        .logicalShards(2)
+                        .position(null)
+                        .build())
+                .extracting("argument")
+                .isEqualTo("position");
     }
 
     @Test
     void rejectsEmptyKeysAndShardsOutOfRange() {
         ShardedSnowflake shards = sharded(1024, ShardPosition.LOW);
-        assertThatThrownBy(() -> shards.nextId("")).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("shardKey");
-        assertThatThrownBy(() -> shards.nextId(null)).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("shardKey");
-        assertThatThrownBy(() -> shards.logicalShardOf("")).extracting("argument").isEqualTo("shardKey");
-        assertThatThrownBy(() -> shards.nextIdInShard(1024)).extracting("argument").isEqualTo("logicalShard");
-        assertThatThrownBy(() -> shards.nextIdInShard(-1)).extracting("argument").isEqualTo("logicalShard");
+        assertThatThrownBy(() -> shards.nextId(""))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("shardKey");
+        assertThatThrownBy(() -> shards.nextId(null))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("shardKey");
+        assertThatThrownBy(() -> shards.logicalShardOf(""))
+                .extracting("argument")
+                .isEqualTo("shardKey");
+        assertThatThrownBy(() -> shards.nextIdInShard(1024))
+                .extracting("argument")
+                .isEqualTo("logicalShard");
+        assertThatThrownBy(() -> shards.nextIdInShard(-1))
+                .extracting("argument")
+                .isEqualTo("logicalShard");
     }
 
     @Test
     void rejectsIdsThatCannotBeOfThisGenerator() {
         ShardedSnowflake shards = sharded(1024, ShardPosition.LOW);
         for (long bad : new long[] {0, -5, 7 /* base part 0 */}) {
-            assertThatThrownBy(() -> shards.decode(bad)).isInstanceOf(InvalidArgumentException.class)
-                    .extracting("argument").isEqualTo("id");
+            assertThatThrownBy(() -> shards.decode(bad))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
         ShardedSnowflake narrow = ShardedSnowflake.builder()
-                .generator(manual(SnowflakeLayout.javascriptSafe(), 1)).logicalShards(2).build();
-        assertThatThrownBy(() -> narrow.logicalShardOf(Long.MAX_VALUE)).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("above its largest ID").extracting("argument").isEqualTo("id");
+                .generator(manual(SnowflakeLayout.javascriptSafe(), 1))
+                .logicalShards(2)
+                .build();
+        assertThatThrownBy(() -> narrow.logicalShardOf(Long.MAX_VALUE))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("above its largest ID")
+                .extracting("argument")
+                .isEqualTo("id");
     }
 
     @Test
@@ -327,21 +403,33 @@ class ShardedSnowflakeTest {
         IdForm form = shards.form("orders");
         assertThat(form.generator()).isEqualTo("orders");
         assertThat(form.form()).isEqualTo("shard");
-        assertThatThrownBy(form::next).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("shard key").extracting("argument").isEqualTo("shardKey");
-        assertThatThrownBy(() -> form.next(3)).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("shardKey");
-        assertThatThrownBy(() -> form.next(3, "")).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("shardKey");
-        assertThatThrownBy(() -> form.next(0, "user-1")).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("count");
+        assertThatThrownBy(form::next)
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("shard key")
+                .extracting("argument")
+                .isEqualTo("shardKey");
+        assertThatThrownBy(() -> form.next(3))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("shardKey");
+        assertThatThrownBy(() -> form.next(3, ""))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("shardKey");
+        assertThatThrownBy(() -> form.next(0, "user-1"))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("count");
 
         String[] texts = form.next(5, "user-42");
         assertThat(texts).hasSize(5).doesNotHaveDuplicates().allMatch(text -> text.matches("[1-9][0-9]*"));
         Map<String, Object> parts = form.decode(texts[4]);
         assertThat(parts.keySet()).containsExactly("form", "timestamp", "shard", "worker", "sequence", "id");
-        assertThat(parts).containsEntry("form", "shard").containsEntry("timestamp", START.plusMillis(1))
-                .containsEntry("shard", 678).containsEntry("worker", 5L)
+        assertThat(parts)
+                .containsEntry("form", "shard")
+                .containsEntry("timestamp", START.plusMillis(1))
+                .containsEntry("shard", 678)
+                .containsEntry("worker", 5L)
                 .containsEntry("id", texts[4]);
     }
 
@@ -349,12 +437,28 @@ class ShardedSnowflakeTest {
     void formDecodesOnlyCanonicalDecimalStrings() {
         IdForm form = sharded(1024, ShardPosition.LOW).form("orders");
         String valid = form.next(1, "user-1")[0];
-        for (String bad : new String[] {"", "abc", "0", "-" + valid, "+" + valid, "0" + valid, " " + valid,
-                valid + "x", "99999999999999999999", "9223372036854775808", "7"}) {
-            assertThatThrownBy(() -> form.decode(bad)).as("'%s'", bad).isInstanceOf(InvalidArgumentException.class)
-                    .extracting("argument").isEqualTo("id");
+        for (String bad : new String[] {
+            "",
+            "abc",
+            "0",
+            "-" + valid,
+            "+" + valid,
+            "0" + valid,
+            " " + valid,
+            valid + "x",
+            "99999999999999999999",
+            "9223372036854775808",
+            "7"
+        }) {
+            assertThatThrownBy(() -> form.decode(bad))
+                    .as("'%s'", bad)
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .extracting("argument")
+                    .isEqualTo("id");
         }
-        assertThatThrownBy(() -> form.decode(null)).isInstanceOf(InvalidArgumentException.class)
-                .extracting("argument").isEqualTo("id");
+        assertThatThrownBy(() -> form.decode(null))
+                .isInstanceOf(InvalidArgumentException.class)
+                .extracting("argument")
+                .isEqualTo("id");
     }
 }

@@ -7,8 +7,7 @@ import dev.idgen.spring.IdgenId;
  */
 final class IdgenIdJson {
 
-    private IdgenIdJson() {
-    }
+    private IdgenIdJson() {}
 
     /**
      * @param annotation the member's {@link IdgenId}, or null

@@ -1,6 +1,5 @@
 package dev.idgen.spring.jackson;
 
-import dev.idgen.spring.IdgenId;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.Version;
@@ -8,12 +7,13 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.Module;
-import java.io.IOException;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.introspect.Annotated;
 import com.fasterxml.jackson.databind.introspect.AnnotatedMethod;
 import com.fasterxml.jackson.databind.introspect.NopAnnotationIntrospector;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import dev.idgen.spring.IdgenId;
+import java.io.IOException;
 
 /**
  * Jackson 2 (Spring Boot's deprecated {@code spring-boot-jackson2}), as {@link IdgenJacksonModule} is for Jackson 3:
@@ -70,7 +70,8 @@ public final class IdgenJackson2Module extends Module {
 
         @Override
         public Object findSerializer(Annotated a) {
-            return IdgenIdJson.isLongId(a.getAnnotation(IdgenId.class), a.getRawType()) ? ToStringSerializer.instance
+            return IdgenIdJson.isLongId(a.getAnnotation(IdgenId.class), a.getRawType())
+                    ? ToStringSerializer.instance
                     : null;
         }
 
@@ -78,7 +79,8 @@ public final class IdgenJackson2Module extends Module {
         public Object findDeserializer(Annotated a) {
             // A setter's type is its parameter's; Annotated.getRawType() of a method is its return type.
             Class<?> type = a instanceof AnnotatedMethod method && method.getParameterCount() == 1
-                    ? method.getRawParameterType(0) : a.getRawType();
+                    ? method.getRawParameterType(0)
+                    : a.getRawType();
             return IdgenIdJson.isLongId(a.getAnnotation(IdgenId.class), type) ? new IdDeserializer(type) : null;
         }
     }

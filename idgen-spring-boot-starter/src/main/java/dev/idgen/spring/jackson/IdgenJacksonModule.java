@@ -68,7 +68,8 @@ public final class IdgenJacksonModule extends JacksonModule {
 
         @Override
         public Object findSerializer(MapperConfig<?> config, Annotated a) {
-            return IdgenIdJson.isLongId(a.getAnnotation(IdgenId.class), a.getRawType()) ? ToStringSerializer.instance
+            return IdgenIdJson.isLongId(a.getAnnotation(IdgenId.class), a.getRawType())
+                    ? ToStringSerializer.instance
                     : null;
         }
 
@@ -76,7 +77,8 @@ public final class IdgenJacksonModule extends JacksonModule {
         public Object findDeserializer(MapperConfig<?> config, Annotated a) {
             // A setter's type is its parameter's; Annotated.getRawType() of a method is its return type.
             Class<?> type = a instanceof AnnotatedMethod method && method.getParameterCount() == 1
-                    ? method.getRawParameterType(0) : a.getRawType();
+                    ? method.getRawParameterType(0)
+                    : a.getRawType();
             return IdgenIdJson.isLongId(a.getAnnotation(IdgenId.class), type) ? new IdDeserializer(type) : null;
         }
     }

@@ -44,8 +44,16 @@ final class MariaDbProcess {
     static MariaDbProcess install(String name, Path dir, List<String> serverOptions) throws Exception {
         OwnProcesses.require("apt-get install mariadb-server", MARIADBD, INSTALL_DB);
         Files.createDirectories(dir);
-        OwnProcesses.run(List.of(INSTALL_DB, "--no-defaults", "--datadir=" + dir.resolve("data"), "--user=root",
-                "--auth-root-authentication-method=normal", "--skip-test-db"), dir, dir.resolve("install.log"),
+        OwnProcesses.run(
+                List.of(
+                        INSTALL_DB,
+                        "--no-defaults",
+                        "--datadir=" + dir.resolve("data"),
+                        "--user=root",
+                        "--auth-root-authentication-method=normal",
+                        "--skip-test-db"),
+                dir,
+                dir.resolve("install.log"),
                 Duration.ofSeconds(120));
         return new MariaDbProcess(name, dir, OwnProcesses.freePort(false), serverOptions);
     }
@@ -55,9 +63,16 @@ final class MariaDbProcess {
         if (process != null && process.isAlive()) {
             return;
         }
-        List<String> command = new ArrayList<>(List.of(MARIADBD, "--no-defaults", "--datadir=" + dir.resolve("data"),
-                "--user=root", "--port=" + port, "--bind-address=127.0.0.1", "--socket=" + dir.resolve("mysqld.sock"),
-                "--pid-file=" + dir.resolve("mysqld.pid"), "--innodb-buffer-pool-size=16M",
+        List<String> command = new ArrayList<>(List.of(
+                MARIADBD,
+                "--no-defaults",
+                "--datadir=" + dir.resolve("data"),
+                "--user=root",
+                "--port=" + port,
+                "--bind-address=127.0.0.1",
+                "--socket=" + dir.resolve("mysqld.sock"),
+                "--pid-file=" + dir.resolve("mysqld.pid"),
+                "--innodb-buffer-pool-size=16M",
                 "--log-error=" + errorLog()));
         command.addAll(serverOptions);
         Process started = OwnProcesses.startServer(command, dir, dir.resolve("stdout.log"));

@@ -32,7 +32,8 @@ public final class OwnMariaDb implements AutoCloseable {
         try {
             own = new OwnMariaDb(dir, MariaDbProcess.install("MariaDB", dir, List.of("--skip-log-bin")));
             own.startServer();
-            try (Connection connection = own.connect(); Statement statement = connection.createStatement()) {
+            try (Connection connection = own.connect();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("CREATE DATABASE IF NOT EXISTS test");
             }
             return own;

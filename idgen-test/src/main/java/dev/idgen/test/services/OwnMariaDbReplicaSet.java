@@ -60,13 +60,14 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     }
 
     private static OwnMariaDbReplicaSet start(Duration semiSyncTimeout) throws Exception {
-        OwnMariaDbReplicaSet set = new OwnMariaDbReplicaSet(OwnProcesses.createTempDir("idgen-mariadb-replicas-"),
-                semiSyncTimeout != null);
+        OwnMariaDbReplicaSet set = new OwnMariaDbReplicaSet(
+                OwnProcesses.createTempDir("idgen-mariadb-replicas-"), semiSyncTimeout != null);
         try {
             List<String> primaryOptions = binlogOptions(set.dir.resolve("primary"), 1);
             List<String> replicaOptions = binlogOptions(set.dir.resolve("replica"), 2);
             if (semiSyncTimeout != null) {
-                primaryOptions.addAll(List.of("--rpl-semi-sync-master-enabled=ON",
+                primaryOptions.addAll(List.of(
+                        "--rpl-semi-sync-master-enabled=ON",
                         "--rpl-semi-sync-master-wait-point=AFTER_SYNC",
                         "--rpl-semi-sync-master-timeout=" + semiSyncTimeout.toMillis()));
                 replicaOptions.add("--rpl-semi-sync-slave-enabled=ON");
@@ -75,11 +76,16 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
             set.replica = MariaDbProcess.install("MariaDB replica", set.dir.resolve("replica"), replicaOptions);
             set.primary.start();
             set.replica.start();
-            execute(set.replica, "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + set.primary.port()
-                    + ", MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", "START SLAVE",
+            execute(
+                    set.replica,
+                    "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + set.primary.port()
+                            + ", MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos",
+                    "START SLAVE",
                     "SET GLOBAL read_only=1");
             if (set.semiSync) {
-                OwnProcesses.await(SET_UP_DEADLINE, "the primary to count the replica as a semi-synchronous client",
+                OwnProcesses.await(
+                        SET_UP_DEADLINE,
+                        "the primary to count the replica as a semi-synchronous client",
                         () -> "1".equals(status(set.primary, "Rpl_semi_sync_master_clients"))
                                 && "ON".equals(status(set.primary, "Rpl_semi_sync_master_status")));
             }
@@ -94,8 +100,12 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     }
 
     private static List<String> binlogOptions(Path dir, int serverId) {
-        return new ArrayList<>(List.of("--server-id=" + serverId, "--log-bin=" + dir.resolve("binlog"),
-                "--binlog-format=ROW", "--log-slave-updates", "--gtid-strict-mode=1"));
+        return new ArrayList<>(List.of(
+                "--server-id=" + serverId,
+                "--log-bin=" + dir.resolve("binlog"),
+                "--binlog-format=ROW",
+                "--log-slave-updates",
+                "--gtid-strict-mode=1"));
     }
 
     /** @return {@code jdbc:mariadb://127.0.0.1:<primary>/test} */
@@ -133,8 +143,9 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
      * {@code read_only} is on, as an application could not before the replica is promoted.
      */
     public void createApplicationUser(String user, String password) throws SQLException {
-        try (Connection connection = connectPrimary(); Statement statement = connection.createStatement()) {
-            for (String host : new String[] { "127.0.0.1", "localhost", "%" }) {
+        try (Connection connection = connectPrimary();
+                Statement statement = connection.createStatement()) {
+            for (String host : new String[] {"127.0.0.1", "localhost", "%"}) {
                 statement.execute("CREATE USER '" + user + "'@'" + host + "' IDENTIFIED BY '" + password + "'");
                 statement.execute("GRANT ALL ON test.* TO '" + user + "'@'" + host + "'");
             }
@@ -160,8 +171,8 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     @Override
     public void awaitReplicaCaughtUp(Duration deadline) throws Exception {
         String target = variable(primary, "@@gtid_binlog_pos");
-        OwnProcesses.await(deadline, "the replica " + replica + " to reach the primary's GTID position " + target,
-                () -> {
+        OwnProcesses.await(
+                deadline, "the replica " + replica + " to reach the primary's GTID position " + target, () -> {
                     Map<Long, Long> reached = sequenceByDomain(variable(replica, "@@gtid_slave_pos"));
                     for (Map.Entry<Long, Long> wanted : sequenceByDomain(target).entrySet()) {
                         if (reached.getOrDefault(wanted.getKey(), -1L) < wanted.getValue()) {
@@ -213,7 +224,8 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
                     return true;
                 }
                 Map<Long, Long> applied = sequenceByDomain(variable(replica, "@@gtid_slave_pos"));
-                for (Map.Entry<Long, Long> received : sequenceByDomain(row.getString("Gtid_IO_Pos")).entrySet()) {
+                for (Map.Entry<Long, Long> received :
+                        sequenceByDomain(row.getString("Gtid_IO_Pos")).entrySet()) {
                     if (applied.getOrDefault(received.getKey(), -1L) < received.getValue()) {
                         return false;
                     }
@@ -263,7 +275,8 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     }
 
     private static void execute(MariaDbProcess server, String... statements) throws SQLException {
-        try (Connection connection = server.connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
             }
@@ -271,7 +284,8 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     }
 
     private static String variable(MariaDbProcess server, String expression) throws SQLException {
-        try (Connection connection = server.connect(); Statement statement = connection.createStatement();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT " + expression)) {
             row.next();
             return row.getString(1);
@@ -279,7 +293,8 @@ public final class OwnMariaDbReplicaSet implements OwnReplicaSet {
     }
 
     private static String status(MariaDbProcess server, String name) throws SQLException {
-        try (Connection connection = server.connect(); Statement statement = connection.createStatement();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SHOW GLOBAL STATUS LIKE '" + name + "'")) {
             return row.next() ? row.getString(2) : null;
         }

@@ -81,23 +81,57 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
                 UserPrincipalLookupService users = set.dir.getFileSystem().getUserPrincipalLookupService();
                 Files.setOwner(set.dir, users.lookupPrincipalByName("postgres"));
             }
-            set.run(Duration.ofSeconds(120), "initdb", BIN + "initdb", "-D", set.primaryData().toString(), "-U",
-                    "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8");
+            set.run(
+                    Duration.ofSeconds(120),
+                    "initdb",
+                    BIN + "initdb",
+                    "-D",
+                    set.primaryData().toString(),
+                    "-U",
+                    "postgres",
+                    "--auth=trust",
+                    "-E",
+                    "UTF8",
+                    "--locale=C.UTF-8");
             set.configure(set.primaryData(), set.primaryPort, "cluster_name = 'primary'");
             set.primary = set.startServer(set.primaryData(), "primary");
             execute(set.connectPrimary("postgres"), "CREATE DATABASE test");
-            set.run(Duration.ofSeconds(120), "basebackup", BIN + "pg_basebackup", "-h", "127.0.0.1", "-p",
-                    Integer.toString(set.primaryPort), "-U", "postgres", "-D", set.replicaData().toString(), "-R", "-X",
-                    "stream", "-c", "fast");
-            set.configure(set.replicaData(), set.replicaPort, "cluster_name = '" + REPLICA_NAME + "'",
+            set.run(
+                    Duration.ofSeconds(120),
+                    "basebackup",
+                    BIN + "pg_basebackup",
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    Integer.toString(set.primaryPort),
+                    "-U",
+                    "postgres",
+                    "-D",
+                    set.replicaData().toString(),
+                    "-R",
+                    "-X",
+                    "stream",
+                    "-c",
+                    "fast");
+            set.configure(
+                    set.replicaData(),
+                    set.replicaPort,
+                    "cluster_name = '" + REPLICA_NAME + "'",
                     "synchronous_standby_names = ''");
             set.replica = set.startServer(set.replicaData(), "replica");
-            OwnProcesses.await(START_DEADLINE, "the replica to stream from the primary",
+            OwnProcesses.await(
+                    START_DEADLINE,
+                    "the replica to stream from the primary",
                     () -> "streaming".equals(set.replicationState("state")));
             if (synchronous) {
-                execute(set.connectPrimary("postgres"), "ALTER SYSTEM SET synchronous_standby_names = '"
-                        + REPLICA_NAME + "'", "ALTER SYSTEM SET synchronous_commit = on", "SELECT pg_reload_conf()");
-                OwnProcesses.await(START_DEADLINE, "the primary to count the replica as synchronous",
+                execute(
+                        set.connectPrimary("postgres"),
+                        "ALTER SYSTEM SET synchronous_standby_names = '" + REPLICA_NAME + "'",
+                        "ALTER SYSTEM SET synchronous_commit = on",
+                        "SELECT pg_reload_conf()");
+                OwnProcesses.await(
+                        START_DEADLINE,
+                        "the primary to count the replica as synchronous",
                         () -> "sync".equals(set.replicationState("sync_state")));
             }
             return set;
@@ -129,9 +163,17 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
     }
 
     private void configure(Path data, int port, String... extra) throws IOException {
-        List<String> lines = new ArrayList<>(List.of("", "# own test server", "listen_addresses = '127.0.0.1'",
-                "port = " + port, "unix_socket_directories = '" + dir + "'", "wal_level = replica",
-                "max_wal_senders = 5", "wal_keep_size = '256MB'", "hot_standby = on", "shared_buffers = '16MB'"));
+        List<String> lines = new ArrayList<>(List.of(
+                "",
+                "# own test server",
+                "listen_addresses = '127.0.0.1'",
+                "port = " + port,
+                "unix_socket_directories = '" + dir + "'",
+                "wal_level = replica",
+                "max_wal_senders = 5",
+                "wal_keep_size = '256MB'",
+                "hot_standby = on",
+                "shared_buffers = '16MB'"));
         lines.addAll(List.of(extra));
         Files.write(data.resolve("postgresql.conf"), lines, StandardOpenOption.APPEND);
     }
@@ -208,9 +250,12 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
     @Override
     public void awaitReplicaCaughtUp(Duration deadline) throws Exception {
         String target = query(connectPrimary(), "SELECT pg_current_wal_lsn()::text");
-        OwnProcesses.await(deadline, "the replica on port " + replicaPort + " to replay up to " + target,
-                () -> "t".equals(query(connectReplica(), "SELECT pg_last_wal_replay_lsn() >= '" + target
-                        + "'::pg_lsn")));
+        OwnProcesses.await(
+                deadline,
+                "the replica on port " + replicaPort + " to replay up to " + target,
+                () -> "t"
+                        .equals(query(
+                                connectReplica(), "SELECT pg_last_wal_replay_lsn() >= '" + target + "'::pg_lsn")));
     }
 
     /**
@@ -219,9 +264,14 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
      */
     @Override
     public void awaitReceivedWritesApplied(Duration deadline) throws Exception {
-        OwnProcesses.await(deadline, "the replica on port " + replicaPort + " to replay the WAL it received",
-                () -> "t".equals(query(connectReplica(), "SELECT pg_last_wal_receive_lsn() IS NULL"
-                        + " OR pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()")));
+        OwnProcesses.await(
+                deadline,
+                "the replica on port " + replicaPort + " to replay the WAL it received",
+                () -> "t"
+                        .equals(query(
+                                connectReplica(),
+                                "SELECT pg_last_wal_receive_lsn() IS NULL"
+                                        + " OR pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()")));
     }
 
     /**
@@ -232,7 +282,9 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
     @Override
     public void cutOffReplica() throws Exception {
         execute(connectReplica(), "ALTER SYSTEM SET primary_conninfo = ''", "SELECT pg_reload_conf()");
-        OwnProcesses.await(START_DEADLINE, "the replica's WAL receiver to stop",
+        OwnProcesses.await(
+                START_DEADLINE,
+                "the replica's WAL receiver to stop",
                 () -> "0".equals(query(connectReplica(), "SELECT count(*) FROM pg_stat_wal_receiver")));
     }
 
@@ -259,14 +311,18 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
         if (!"t".equals(promoted)) {
             throw new IllegalStateException("pg_promote(true, 60) on the replica answered " + promoted);
         }
-        OwnProcesses.await(START_DEADLINE, "the promoted replica to leave recovery",
+        OwnProcesses.await(
+                START_DEADLINE,
+                "the promoted replica to leave recovery",
                 () -> "f".equals(query(connectReplica(), "SELECT pg_is_in_recovery()")));
     }
 
     /** @return a column of the primary's {@code pg_stat_replication} row for the replica, or {@code null} */
     public String replicationState(String column) throws SQLException {
-        return query(connectPrimary("postgres"), "SELECT " + column + "::text FROM pg_stat_replication"
-                + " WHERE application_name = '" + REPLICA_NAME + "'");
+        return query(
+                connectPrimary("postgres"),
+                "SELECT " + column + "::text FROM pg_stat_replication" + " WHERE application_name = '" + REPLICA_NAME
+                        + "'");
     }
 
     @Override
@@ -286,7 +342,8 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
 
     /** Runs {@code statements} on {@code connection} and closes it. */
     private static void execute(Connection connection, String... statements) throws SQLException {
-        try (connection; Statement statement = connection.createStatement()) {
+        try (connection;
+                Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
             }
@@ -295,7 +352,8 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
 
     /** @return the first column of the first row of {@code sql} as text, or {@code null}; closes the connection */
     private static String query(Connection connection, String sql) throws SQLException {
-        try (connection; Statement statement = connection.createStatement();
+        try (connection;
+                Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery(sql)) {
             return row.next() ? row.getString(1) : null;
         }

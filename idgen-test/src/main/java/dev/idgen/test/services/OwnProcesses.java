@@ -30,18 +30,20 @@ final class OwnProcesses {
     private static final Set<Integer> PORTS_GIVEN = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (Process process : STARTED) {
-                process.destroyForcibly();
-            }
-            for (Path dir : DIRS) {
-                deleteTree(dir);
-            }
-        }, "own-servers-cleanup"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            for (Process process : STARTED) {
+                                process.destroyForcibly();
+                            }
+                            for (Path dir : DIRS) {
+                                deleteTree(dir);
+                            }
+                        },
+                        "own-servers-cleanup"));
     }
 
-    private OwnProcesses() {
-    }
+    private OwnProcesses() {}
 
     /** A condition that may fail while a server is down or busy: an exception counts as "not yet". */
     interface Condition {
@@ -61,8 +63,8 @@ final class OwnProcesses {
                 lastFailure = e;
             }
             if (System.nanoTime() > end) {
-                IllegalStateException timeout = new IllegalStateException("Timed out after " + deadline.toSeconds()
-                        + " s waiting for " + what);
+                IllegalStateException timeout =
+                        new IllegalStateException("Timed out after " + deadline.toSeconds() + " s waiting for " + what);
                 if (lastFailure != null) {
                     timeout.addSuppressed(lastFailure);
                 }
@@ -76,16 +78,20 @@ final class OwnProcesses {
     static void require(String install, String... binaries) {
         for (String binary : binaries) {
             if (!new File(binary).canExecute()) {
-                throw new IllegalStateException("This test starts servers of its own and needs " + String.join(", ",
-                        binaries) + " (" + binary + " is missing): install them with '" + install + "'");
+                throw new IllegalStateException(
+                        "This test starts servers of its own and needs " + String.join(", ", binaries) + " (" + binary
+                                + " is missing): install them with '" + install + "'");
             }
         }
     }
 
     /** Starts a server process in the foreground, its output appended to {@code log}; the shutdown hook knows it. */
     static Process startServer(List<String> command, Path workDir, Path log) throws IOException {
-        Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process process = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         STARTED.add(process);
         return process;
     }
@@ -126,8 +132,8 @@ final class OwnProcesses {
         for (ProcessHandle handle : processes) {
             while (handle.isAlive()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("A child (pid " + handle.pid() + ") of own " + name
-                            + " outlived it by 60 s");
+                    throw new IllegalStateException(
+                            "A child (pid " + handle.pid() + ") of own " + name + " outlived it by 60 s");
                 }
                 Thread.sleep(10);
             }
@@ -139,7 +145,9 @@ final class OwnProcesses {
         if (process == null || !process.isAlive()) {
             return;
         }
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
         }
@@ -151,12 +159,15 @@ final class OwnProcesses {
      * @throws IllegalStateException with the end of {@code log} when it fails or takes longer than {@code deadline}
      */
     static void run(List<String> command, Path workDir, Path log, Duration deadline) throws Exception {
-        Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process process = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
             kill(process, command.get(0));
-            throw new IllegalStateException(String.join(" ", command) + " did not finish within "
-                    + deadline.toSeconds() + " s; its log ends:\n" + logTail(log));
+            throw new IllegalStateException(String.join(" ", command) + " did not finish within " + deadline.toSeconds()
+                    + " s; its log ends:\n" + logTail(log));
         }
         if (process.exitValue() != 0) {
             throw new IllegalStateException(String.join(" ", command) + " exited with " + process.exitValue()
@@ -191,7 +202,8 @@ final class OwnProcesses {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             // best effort: a temporary directory
         }

@@ -45,8 +45,8 @@ public final class OwnRedis implements AutoCloseable {
      */
     public static OwnRedis start(String... extraArgs) throws Exception {
         if (!new File(REDIS_SERVER).canExecute()) {
-            throw new IllegalStateException("This fault test starts a Redis server of its own and needs "
-                    + REDIS_SERVER + ": install it with 'apt-get install redis-server'");
+            throw new IllegalStateException("This fault test starts a Redis server of its own and needs " + REDIS_SERVER
+                    + ": install it with 'apt-get install redis-server'");
         }
         OwnRedis redis = new OwnRedis(Files.createTempDirectory("idgen-redis-"), freePort(), List.of(extraArgs));
         redis.startServer();
@@ -58,12 +58,26 @@ public final class OwnRedis implements AutoCloseable {
         if (process != null && process.isAlive()) {
             return;
         }
-        List<String> command = new ArrayList<>(List.of(REDIS_SERVER, "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"));
+        List<String> command = new ArrayList<>(List.of(
+                REDIS_SERVER,
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.toString(),
+                "--daemonize",
+                "no"));
         command.addAll(extraArgs);
         process = new ProcessBuilder(command)
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log")
-                        .toFile())).start();
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("redis.log").toFile()))
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!"+PONG".equals(ping())) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
@@ -108,8 +122,11 @@ public final class OwnRedis implements AutoCloseable {
      * @return a started Lettuce connection factory for {@code host:port}
      */
     public static LettuceConnectionFactory connectionFactory(String host, int port) {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port),
-                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(host, port),
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(Duration.ofSeconds(2))
+                        .build());
         factory.afterPropertiesSet();
         factory.start();
         return factory;
@@ -151,7 +168,8 @@ public final class OwnRedis implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         }
     }
 

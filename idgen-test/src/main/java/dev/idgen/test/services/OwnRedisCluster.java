@@ -107,11 +107,30 @@ public final class OwnRedisCluster implements AutoCloseable {
     }
 
     private static List<String> node(int port, Path dir) {
-        return new ArrayList<>(List.of(OwnRedisNode.REDIS_SERVER, "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
-                "--cluster-node-timeout", Integer.toString(NODE_TIMEOUT_MILLIS),
-                "--cluster-replica-validity-factor", "0", "--cluster-allow-replica-migration", "no",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"));
+        return new ArrayList<>(List.of(
+                OwnRedisNode.REDIS_SERVER,
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes-" + port + ".conf",
+                "--cluster-node-timeout",
+                Integer.toString(NODE_TIMEOUT_MILLIS),
+                "--cluster-replica-validity-factor",
+                "0",
+                "--cluster-allow-replica-migration",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.toString(),
+                "--daemonize",
+                "no"));
     }
 
     private void create() throws Exception {
@@ -121,7 +140,10 @@ public final class OwnRedisCluster implements AutoCloseable {
         }
         command.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
         Path log = dir.resolve("cluster-create.log");
-        Process create = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process create = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             if (!create.waitFor(FORM_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
                 throw new IllegalStateException("redis-cli --cluster create did not finish within "
@@ -137,8 +159,11 @@ public final class OwnRedisCluster implements AutoCloseable {
     }
 
     private void awaitFormed() throws Exception {
-        OwnRedisNode.await(FORM_DEADLINE, "the cluster in " + dir + " to form (cluster_state:ok on all 6 nodes,"
-                + " 3 masters each with a replica in sync)", () -> {
+        OwnRedisNode.await(
+                FORM_DEADLINE,
+                "the cluster in " + dir + " to form (cluster_state:ok on all 6 nodes,"
+                        + " 3 masters each with a replica in sync)",
+                () -> {
                     for (OwnRedisNode node : nodes) {
                         String info = (String) node.call("CLUSTER", "INFO");
                         if (!"ok".equals(OwnRedisNode.field(info, "cluster_state"))
@@ -148,8 +173,10 @@ public final class OwnRedisCluster implements AutoCloseable {
                         }
                         List<NodeLine> view = clusterNodes(node);
                         for (NodeLine master : view) {
-                            if (master.master() && view.stream().noneMatch(replica -> !replica.failed()
-                                    && master.id().equals(replica.masterId()))) {
+                            if (master.master()
+                                    && view.stream()
+                                            .noneMatch(replica -> !replica.failed()
+                                                    && master.id().equals(replica.masterId()))) {
                                 return false;
                             }
                         }
@@ -210,7 +237,10 @@ public final class OwnRedisCluster implements AutoCloseable {
      */
     public OwnRedisNode replicaOf(OwnRedisNode master) {
         List<NodeLine> view = anyView();
-        String masterId = view.stream().filter(line -> line.port() == master.port()).map(NodeLine::id).findFirst()
+        String masterId = view.stream()
+                .filter(line -> line.port() == master.port())
+                .map(NodeLine::id)
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException(master + " is not in the cluster"));
         NodeLine found = null;
         for (NodeLine line : view) {
@@ -236,13 +266,18 @@ public final class OwnRedisCluster implements AutoCloseable {
     public OwnRedisNode awaitMasterForKey(String key, OwnRedisNode notThis, Duration deadline) throws Exception {
         int slot = slot(key);
         OwnRedisNode[] found = new OwnRedisNode[1];
-        OwnRedisNode.await(deadline, "a master other than " + notThis + " to serve slot " + slot + " (key " + key
-                + ") with cluster_state:ok and the same view of the cluster on every node that answers", () -> {
+        OwnRedisNode.await(
+                deadline,
+                "a master other than " + notThis + " to serve slot " + slot + " (key " + key
+                        + ") with cluster_state:ok and the same view of the cluster on every node that answers",
+                () -> {
                     List<NodeLine> view = agreedView();
                     if (view == null) {
                         return false;
                     }
-                    NodeLine owner = view.stream().filter(line -> line.master() && line.serves(slot)).findFirst()
+                    NodeLine owner = view.stream()
+                            .filter(line -> line.master() && line.serves(slot))
+                            .findFirst()
                             .orElse(null);
                     if (owner == null || owner.port() == notThis.port()) {
                         return false;
@@ -262,7 +297,9 @@ public final class OwnRedisCluster implements AutoCloseable {
      * the same roles, e.g. after a restarted node rejoined or a manual failover.
      */
     public void awaitConverged(Duration deadline) throws Exception {
-        OwnRedisNode.await(deadline, "cluster_state:ok and the same view of the cluster on every node that answers",
+        OwnRedisNode.await(
+                deadline,
+                "cluster_state:ok and the same view of the cluster on every node that answers",
                 () -> agreedView() != null);
     }
 
@@ -288,8 +325,9 @@ public final class OwnRedisCluster implements AutoCloseable {
                 for (int[] range : line.slots()) {
                     slots.append(range[0]).append('-').append(range[1]).append(' ');
                 }
-                summary.put(line.id(), line.port() + (line.master() ? " master " + slots : " replica of "
-                        + line.masterId()));
+                summary.put(
+                        line.id(),
+                        line.port() + (line.master() ? " master " + slots : " replica of " + line.masterId()));
             }
             if (agreed != null && !agreed.equals(summary)) {
                 return null;
@@ -324,15 +362,20 @@ public final class OwnRedisCluster implements AutoCloseable {
      *         {@link #close()} if the test did not destroy it
      */
     public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
-        List<String> addresses = nodes.stream().map(node -> "127.0.0.1:" + node.port()).toList();
+        List<String> addresses =
+                nodes.stream().map(node -> "127.0.0.1:" + node.port()).toList();
         // Every adaptive refresh trigger (redirections, reconnects) is on by default since Lettuce 7.
         ClusterClientOptions options = ClusterClientOptions.builder()
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enablePeriodicRefresh(Duration.ofSeconds(1))
                         .build())
                 .build();
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisClusterConfiguration(addresses),
-                LettuceClientConfiguration.builder().commandTimeout(commandTimeout).clientOptions(options).build());
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisClusterConfiguration(addresses),
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(commandTimeout)
+                        .clientOptions(options)
+                        .build());
         factory.afterPropertiesSet();
         factory.start();
         factories.add(factory);

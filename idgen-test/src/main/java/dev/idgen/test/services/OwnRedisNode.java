@@ -49,14 +49,17 @@ public final class OwnRedisNode {
     private static final Set<OwnRedisNode> STARTED = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (OwnRedisNode node : STARTED) {
-                Process process = node.process;
-                if (process != null) {
-                    process.destroyForcibly();
-                }
-            }
-        }, "own-redis-cleanup"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            for (OwnRedisNode node : STARTED) {
+                                Process process = node.process;
+                                if (process != null) {
+                                    process.destroyForcibly();
+                                }
+                            }
+                        },
+                        "own-redis-cleanup"));
     }
 
     /** A Redis error reply (e.g. {@code -ERR ...}, {@code -LOADING ...}), as opposed to a failed connection. */
@@ -89,8 +92,9 @@ public final class OwnRedisNode {
      * @param commandForPort the full command line (redis-server first) for a port and the node's directory
      * @param clusterBus whether the port + 10000 (the cluster bus) must be free too
      */
-    static OwnRedisNode start(String name, Path parent, boolean clusterBus,
-            BiFunction<Integer, Path, List<String>> commandForPort) throws Exception {
+    static OwnRedisNode start(
+            String name, Path parent, boolean clusterBus, BiFunction<Integer, Path, List<String>> commandForPort)
+            throws Exception {
         requireRedis();
         Path dir = Files.createDirectories(parent.resolve(name));
         IllegalStateException last = null;
@@ -127,8 +131,11 @@ public final class OwnRedisNode {
         stopped = false;
         // A replica keeps the RDB file of its last full sync even without persistence, and would load it at start.
         Files.deleteIfExists(dir.resolve("dump.rdb"));
-        process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile())).start();
+        process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+                .start();
         STARTED.add(this);
         long deadline = System.nanoTime() + START_DEADLINE.toNanos();
         while (true) {
@@ -140,8 +147,8 @@ public final class OwnRedisNode {
                 // not listening yet, or still loading
             }
             if (!process.isAlive()) {
-                throw new IllegalStateException("Own " + name + " (" + String.join(" ", command)
-                        + ") exited with " + process.exitValue() + "; its log ends:\n" + logTail());
+                throw new IllegalStateException("Own " + name + " (" + String.join(" ", command) + ") exited with "
+                        + process.exitValue() + "; its log ends:\n" + logTail());
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Own " + name + " on port " + port + " did not answer PING within "
@@ -170,7 +177,9 @@ public final class OwnRedisNode {
      */
     public void signal(String signal) throws Exception {
         long pid = pid();
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                .redirectErrorStream(true)
+                .start();
         if (!kill.waitFor(20, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
         }
@@ -267,7 +276,9 @@ public final class OwnRedisNode {
      * {@link #replOffset()} after the writes that must survive a failover.
      */
     public void awaitReplOffset(long offset, Duration deadline) throws Exception {
-        await(deadline, "Own " + name + " on port " + port + " to reach replication offset " + offset,
+        await(
+                deadline,
+                "Own " + name + " on port " + port + " to reach replication offset " + offset,
                 () -> replOffset() >= offset);
     }
 

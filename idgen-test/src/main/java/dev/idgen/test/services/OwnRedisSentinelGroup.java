@@ -63,8 +63,8 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
                 }));
             }
             for (int i = 1; i <= 3; i++) {
-                group.sentinels.add(OwnRedisNode.start("sentinel-" + i, group.dir, false,
-                        (port, dir) -> sentinel(port, dir, master.port())));
+                group.sentinels.add(OwnRedisNode.start(
+                        "sentinel-" + i, group.dir, false, (port, dir) -> sentinel(port, dir, master.port())));
             }
             group.awaitFormed(master);
             return group;
@@ -75,15 +75,27 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
     }
 
     private static List<String> dataNode(int port, Path dir) {
-        return new ArrayList<>(List.of(OwnRedisNode.REDIS_SERVER, "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
-                "--daemonize", "no"));
+        return new ArrayList<>(List.of(
+                OwnRedisNode.REDIS_SERVER,
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.toString(),
+                "--daemonize",
+                "no"));
     }
 
     /** Sentinel rewrites its configuration file as it learns the group, so it gets a file of its own to write. */
     private static List<String> sentinel(int port, Path dir, int masterPort) {
         Path conf = dir.resolve("sentinel.conf").toAbsolutePath();
-        String text = String.join("\n",
+        String text = String.join(
+                "\n",
                 "port " + port,
                 "bind 127.0.0.1",
                 "daemonize no",
@@ -102,17 +114,20 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
     }
 
     private void awaitFormed(OwnRedisNode master) throws Exception {
-        OwnRedisNode.await(FORM_DEADLINE, "the Sentinel group in " + dir + " to form (replicas linked to "
-                + master + ", every sentinel knowing 2 replicas and 2 other sentinels)", () -> {
+        OwnRedisNode.await(
+                FORM_DEADLINE,
+                "the Sentinel group in " + dir + " to form (replicas linked to " + master
+                        + ", every sentinel knowing 2 replicas and 2 other sentinels)",
+                () -> {
                     for (OwnRedisNode replica : nodes) {
-                        if (replica != master
-                                && !"up".equals(replica.infoField("replication", "master_link_status"))) {
+                        if (replica != master && !"up".equals(replica.infoField("replication", "master_link_status"))) {
                             return false;
                         }
                     }
                     for (OwnRedisNode sentinel : sentinels) {
                         Map<String, String> state = sentinelMaster(sentinel);
-                        if (!"2".equals(state.get("num-slaves")) || !"2".equals(state.get("num-other-sentinels"))
+                        if (!"2".equals(state.get("num-slaves"))
+                                || !"2".equals(state.get("num-other-sentinels"))
                                 || !Integer.toString(master.port()).equals(state.get("port"))) {
                             return false;
                         }
@@ -184,8 +199,8 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
      */
     public OwnRedisNode awaitNewMaster(OwnRedisNode old, Duration deadline) throws Exception {
         OwnRedisNode[] found = new OwnRedisNode[1];
-        OwnRedisNode.await(deadline, "the sentinels of " + MASTER_NAME + " to promote a master other than " + old,
-                () -> {
+        OwnRedisNode.await(
+                deadline, "the sentinels of " + MASTER_NAME + " to promote a master other than " + old, () -> {
                     Integer agreed = null;
                     int answered = 0;
                     for (OwnRedisNode sentinel : sentinels) {
@@ -259,8 +274,11 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
         for (OwnRedisNode sentinel : sentinels) {
             configuration.sentinel("127.0.0.1", sentinel.port());
         }
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
-                LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                configuration,
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(commandTimeout)
+                        .build());
         factory.afterPropertiesSet();
         factory.start();
         factories.add(factory);

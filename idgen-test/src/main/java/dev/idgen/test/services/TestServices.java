@@ -34,8 +34,7 @@ public final class TestServices {
 
     private static final boolean CI = "true".equalsIgnoreCase(System.getenv("CI"));
 
-    private TestServices() {
-    }
+    private TestServices() {}
 
     /** @return a Redis server */
     public static RedisEndpoint redis() {
@@ -44,18 +43,32 @@ public final class TestServices {
 
     /** @return a MariaDB (MySQL-compatible) database */
     public static JdbcEndpoint mariadb() {
-        return (JdbcEndpoint) RESOLVED.computeIfAbsent("mariadb", key -> resolveJdbc("MARIADB", "MariaDB",
-                "jdbc:mariadb://127.0.0.1:3306/test", "root", "", 3306,
-                "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd",
-                () -> startJdbc(new MariaDBContainer(DockerImageName.parse("mariadb:10.11")))));
+        return (JdbcEndpoint) RESOLVED.computeIfAbsent(
+                "mariadb",
+                key -> resolveJdbc(
+                        "MARIADB",
+                        "MariaDB",
+                        "jdbc:mariadb://127.0.0.1:3306/test",
+                        "root",
+                        "",
+                        3306,
+                        "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd",
+                        () -> startJdbc(new MariaDBContainer(DockerImageName.parse("mariadb:10.11")))));
     }
 
     /** @return a PostgreSQL database */
     public static JdbcEndpoint postgres() {
-        return (JdbcEndpoint) RESOLVED.computeIfAbsent("postgres", key -> resolveJdbc("POSTGRES", "PostgreSQL",
-                "jdbc:postgresql://127.0.0.1:5432/test", "postgres", "", 5432,
-                "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
-                () -> startJdbc(new PostgreSQLContainer(DockerImageName.parse("postgres:15")))));
+        return (JdbcEndpoint) RESOLVED.computeIfAbsent(
+                "postgres",
+                key -> resolveJdbc(
+                        "POSTGRES",
+                        "PostgreSQL",
+                        "jdbc:postgresql://127.0.0.1:5432/test",
+                        "postgres",
+                        "",
+                        5432,
+                        "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+                        () -> startJdbc(new PostgreSQLContainer(DockerImageName.parse("postgres:15")))));
     }
 
     private static RedisEndpoint resolveRedis() {
@@ -69,7 +82,8 @@ public final class TestServices {
         }
         if (dockerAvailable()) {
             GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse("redis:7.0"))
-                    .withExposedPorts(6379).withCommand("redis-server", "--save", "", "--appendonly", "no");
+                    .withExposedPorts(6379)
+                    .withCommand("redis-server", "--save", "", "--appendonly", "no");
             container.start();
             return new RedisEndpoint(container.getHost(), container.getFirstMappedPort());
         }
@@ -79,15 +93,26 @@ public final class TestServices {
         throw missing("Redis", "IDGEN_TEST_REDIS_URL=redis://127.0.0.1:6379", hint);
     }
 
-    private static JdbcEndpoint resolveJdbc(String variable, String service, String defaultUrl, String defaultUser,
-            String defaultPassword, int defaultPort, String hint, Supplier<JdbcEndpoint> container) {
+    private static JdbcEndpoint resolveJdbc(
+            String variable,
+            String service,
+            String defaultUrl,
+            String defaultUser,
+            String defaultPassword,
+            int defaultPort,
+            String hint,
+            Supplier<JdbcEndpoint> container) {
         String url = System.getenv("IDGEN_TEST_" + variable + "_URL");
         if (url != null && !url.isBlank()) {
             String user = envOr("IDGEN_TEST_" + variable + "_USER", defaultUser);
             String password = envOr("IDGEN_TEST_" + variable + "_PASSWORD", defaultPassword);
             URI uri = URI.create(url.trim().substring("jdbc:".length()));
-            requireAnswering(service, uri.getHost(), uri.getPort() < 0 ? defaultPort : uri.getPort(),
-                    "IDGEN_TEST_" + variable + "_URL=" + url, hint);
+            requireAnswering(
+                    service,
+                    uri.getHost(),
+                    uri.getPort() < 0 ? defaultPort : uri.getPort(),
+                    "IDGEN_TEST_" + variable + "_URL=" + url,
+                    hint);
             return new JdbcEndpoint(url.trim(), user, password);
         }
         if (dockerAvailable()) {

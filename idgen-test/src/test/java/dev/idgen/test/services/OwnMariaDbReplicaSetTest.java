@@ -27,9 +27,11 @@ class OwnMariaDbReplicaSetTest {
     void asynchronousReplicaCopiesRowsAndIsPromotedWithoutTheRowsItNeverReceived() throws Exception {
         long starting = System.nanoTime();
         try (OwnMariaDbReplicaSet set = OwnMariaDbReplicaSet.start()) {
-            log("MariaDB primary %d + replica %d started in %d ms", set.primaryPort(), set.replicaPort(),
-                    millisSince(starting));
-            try (Connection primary = set.connectPrimary(); Statement sql = primary.createStatement()) {
+            log(
+                    "MariaDB primary %d + replica %d started in %d ms",
+                    set.primaryPort(), set.replicaPort(), millisSince(starting));
+            try (Connection primary = set.connectPrimary();
+                    Statement sql = primary.createStatement()) {
                 sql.execute("CREATE TABLE t (id INT PRIMARY KEY, writer INT)");
                 sql.execute("INSERT INTO t VALUES (1, 0)");
                 sql.execute("UPDATE t SET writer = @@server_id WHERE id = 1");
@@ -46,32 +48,39 @@ class OwnMariaDbReplicaSetTest {
             }
 
             set.stopReplication();
-            try (Connection primary = set.connectPrimary(); Statement sql = primary.createStatement()) {
+            try (Connection primary = set.connectPrimary();
+                    Statement sql = primary.createStatement()) {
                 sql.execute("INSERT INTO t VALUES (2, @@server_id)");
                 assertThat(rows(primary)).containsExactly("1:1", "2:1");
             }
             set.killPrimary();
             set.promoteReplica();
-            try (Connection promoted = set.connectReplica(); Statement sql = promoted.createStatement()) {
+            try (Connection promoted = set.connectReplica();
+                    Statement sql = promoted.createStatement()) {
                 sql.execute("INSERT INTO t VALUES (3, @@server_id)");
-                assertThat(rows(promoted)).as("the promoted replica lacks the row it never received")
+                assertThat(rows(promoted))
+                        .as("the promoted replica lacks the row it never received")
                         .containsExactly("1:1", "3:2");
                 log("facts on the promoted replica: %s", facts(promoted));
             }
 
             long failingOver = System.nanoTime();
-            try (Connection failover = DriverManager.getConnection(set.failoverUrl() + "?connectTimeout=1000",
-                    "root", ""); Statement sql = failover.createStatement();
+            try (Connection failover =
+                            DriverManager.getConnection(set.failoverUrl() + "?connectTimeout=1000", "root", "");
+                    Statement sql = failover.createStatement();
                     ResultSet row = sql.executeQuery("SELECT @@server_id, @@read_only")) {
                 row.next();
-                assertThat(row.getInt(1)).as("the failover URL reaches the promoted replica").isEqualTo(2);
+                assertThat(row.getInt(1))
+                        .as("the failover URL reaches the promoted replica")
+                        .isEqualTo(2);
                 assertThat(row.getInt(2)).isZero();
             }
             log("failover URL connected to the promoted replica in %d ms", millisSince(failingOver));
 
             set.restartPrimary();
             try (Connection old = set.connectPrimary()) {
-                assertThat(rows(old)).as("the restarted old primary kept its own later row")
+                assertThat(rows(old))
+                        .as("the restarted old primary kept its own later row")
                         .containsExactly("1:1", "2:1");
             }
         }
@@ -85,7 +94,8 @@ class OwnMariaDbReplicaSetTest {
             assertThat(set.semiSync()).isTrue();
             assertThat(set.primaryStatus("Rpl_semi_sync_master_status")).isEqualTo("ON");
             assertThat(set.replicaStatus("Rpl_semi_sync_slave_status")).isEqualTo("ON");
-            try (Connection primary = set.connectPrimary(); Statement sql = primary.createStatement()) {
+            try (Connection primary = set.connectPrimary();
+                    Statement sql = primary.createStatement()) {
                 assertThat(value(primary, "@@rpl_semi_sync_master_enabled")).isEqualTo("1");
                 assertThat(value(primary, "@@rpl_semi_sync_master_wait_point")).isEqualTo("AFTER_SYNC");
                 assertThat(value(primary, "@@rpl_semi_sync_master_timeout")).isEqualTo("5000");
@@ -96,7 +106,8 @@ class OwnMariaDbReplicaSetTest {
                 log("facts on the semi-sync primary: %s", facts(primary));
             }
             assertThat(Long.parseLong(set.primaryStatus("Rpl_semi_sync_master_yes_tx")))
-                    .as("commits acknowledged by the replica").isGreaterThanOrEqualTo(2);
+                    .as("commits acknowledged by the replica")
+                    .isGreaterThanOrEqualTo(2);
             assertThat(set.primaryStatus("Rpl_semi_sync_master_no_tx")).isEqualTo("0");
             try (Connection replica = set.connectReplica()) {
                 assertThat(value(replica, "@@rpl_semi_sync_slave_enabled")).isEqualTo("1");
@@ -117,7 +128,8 @@ class OwnMariaDbReplicaSetTest {
     }
 
     private static String value(Connection connection, String expression) throws SQLException {
-        try (Statement sql = connection.createStatement(); ResultSet row = sql.executeQuery("SELECT " + expression)) {
+        try (Statement sql = connection.createStatement();
+                ResultSet row = sql.executeQuery("SELECT " + expression)) {
             row.next();
             return row.getString(1);
         }
@@ -125,9 +137,17 @@ class OwnMariaDbReplicaSetTest {
 
     private static String facts(Connection connection) {
         StringBuilder facts = new StringBuilder();
-        for (String expression : List.of("@@server_id", "@@binlog_format", "@@log_bin", "@@read_only",
-                "@@gtid_binlog_pos", "@@gtid_slave_pos", "@@rpl_semi_sync_master_enabled",
-                "@@rpl_semi_sync_slave_enabled", "@@rpl_semi_sync_master_wait_point", "@@wsrep_on")) {
+        for (String expression : List.of(
+                "@@server_id",
+                "@@binlog_format",
+                "@@log_bin",
+                "@@read_only",
+                "@@gtid_binlog_pos",
+                "@@gtid_slave_pos",
+                "@@rpl_semi_sync_master_enabled",
+                "@@rpl_semi_sync_slave_enabled",
+                "@@rpl_semi_sync_master_wait_point",
+                "@@wsrep_on")) {
             String value;
             try {
                 value = value(connection, expression);
@@ -139,7 +159,10 @@ class OwnMariaDbReplicaSetTest {
         try (Statement sql = connection.createStatement();
                 ResultSet row = sql.executeQuery("SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_%status'")) {
             while (row.next()) {
-                facts.append(row.getString(1)).append('=').append(row.getString(2)).append("; ");
+                facts.append(row.getString(1))
+                        .append('=')
+                        .append(row.getString(2))
+                        .append("; ");
             }
         } catch (SQLException e) {
             facts.append("status ERROR ").append(e.getMessage());

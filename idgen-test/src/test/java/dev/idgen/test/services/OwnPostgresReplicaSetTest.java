@@ -28,9 +28,11 @@ class OwnPostgresReplicaSetTest {
     void streamingReplicaCopiesRowsAndIsPromotedWithoutTheRowsItNeverReceived() throws Exception {
         long starting = System.nanoTime();
         try (OwnPostgresReplicaSet set = OwnPostgresReplicaSet.start()) {
-            log("PostgreSQL primary %d + replica %d started in %d ms", set.primaryPort(), set.replicaPort(),
-                    millisSince(starting));
-            try (Connection primary = set.connectPrimary(); Statement sql = primary.createStatement()) {
+            log(
+                    "PostgreSQL primary %d + replica %d started in %d ms",
+                    set.primaryPort(), set.replicaPort(), millisSince(starting));
+            try (Connection primary = set.connectPrimary();
+                    Statement sql = primary.createStatement()) {
                 sql.execute("CREATE TABLE t (id INT PRIMARY KEY, note TEXT)");
                 sql.execute("INSERT INTO t VALUES (1, 'before')");
                 sql.execute("CREATE ROLE app LOGIN");
@@ -47,7 +49,8 @@ class OwnPostgresReplicaSetTest {
             log("as the non-superuser app on the replica: %s", appFacts(set.replicaUrl()));
 
             set.cutOffReplica();
-            try (Connection primary = set.connectPrimary(); Statement sql = primary.createStatement()) {
+            try (Connection primary = set.connectPrimary();
+                    Statement sql = primary.createStatement()) {
                 sql.execute("INSERT INTO t VALUES (2, 'lost')");
                 assertThat(rows(primary)).containsExactly("1:before", "2:lost");
             }
@@ -55,20 +58,24 @@ class OwnPostgresReplicaSetTest {
             long promoting = System.nanoTime();
             set.promoteReplica();
             log("replica promoted in %d ms", millisSince(promoting));
-            try (Connection promoted = set.connectReplica(); Statement sql = promoted.createStatement()) {
+            try (Connection promoted = set.connectReplica();
+                    Statement sql = promoted.createStatement()) {
                 log("facts on the promoted replica right after pg_promote: %s", facts(promoted));
                 sql.execute("INSERT INTO t VALUES (3, 'after')");
-                assertThat(rows(promoted)).as("the promoted replica lacks the row it never received")
+                assertThat(rows(promoted))
+                        .as("the promoted replica lacks the row it never received")
                         .containsExactly("1:before", "3:after");
             }
             log("as the non-superuser app on the promoted replica: %s", appFacts(set.replicaUrl()));
 
             long failingOver = System.nanoTime();
-            try (Connection failover = DriverManager.getConnection(set.failoverUrl() + "&connectTimeout=2",
-                    "postgres", ""); Statement sql = failover.createStatement();
+            try (Connection failover =
+                            DriverManager.getConnection(set.failoverUrl() + "&connectTimeout=2", "postgres", "");
+                    Statement sql = failover.createStatement();
                     ResultSet row = sql.executeQuery("SELECT inet_server_port(), pg_is_in_recovery()")) {
                 row.next();
-                assertThat(row.getInt(1)).as("the failover URL reaches the promoted replica")
+                assertThat(row.getInt(1))
+                        .as("the failover URL reaches the promoted replica")
                         .isEqualTo(set.replicaPort());
                 assertThat(row.getBoolean(2)).isFalse();
             }
@@ -76,7 +83,8 @@ class OwnPostgresReplicaSetTest {
 
             set.restartPrimary();
             try (Connection old = set.connectPrimary()) {
-                assertThat(rows(old)).as("the restarted old primary kept its own later row")
+                assertThat(rows(old))
+                        .as("the restarted old primary kept its own later row")
                         .containsExactly("1:before", "2:lost");
                 log("facts on the restarted old primary: %s", facts(old));
             }
@@ -89,7 +97,8 @@ class OwnPostgresReplicaSetTest {
         try (OwnPostgresReplicaSet set = OwnPostgresReplicaSet.startSynchronous()) {
             log("synchronous PostgreSQL primary + replica started in %d ms", millisSince(starting));
             assertThat(set.replicationState("sync_state")).isEqualTo("sync");
-            try (Connection primary = set.connectPrimary(); Statement sql = primary.createStatement()) {
+            try (Connection primary = set.connectPrimary();
+                    Statement sql = primary.createStatement()) {
                 assertThat(text(primary, "SHOW synchronous_standby_names"))
                         .isEqualTo(OwnPostgresReplicaSet.REPLICA_NAME);
                 assertThat(text(primary, "SHOW synchronous_commit")).isEqualTo("on");
@@ -120,7 +129,8 @@ class OwnPostgresReplicaSetTest {
     }
 
     private static String text(Connection connection, String query) throws SQLException {
-        try (Statement sql = connection.createStatement(); ResultSet row = sql.executeQuery(query)) {
+        try (Statement sql = connection.createStatement();
+                ResultSet row = sql.executeQuery(query)) {
             row.next();
             return row.getString(1);
         }
@@ -128,7 +138,8 @@ class OwnPostgresReplicaSetTest {
 
     private static String facts(Connection connection) {
         StringBuilder facts = new StringBuilder();
-        for (String query : List.of("SELECT system_identifier FROM pg_control_system()",
+        for (String query : List.of(
+                "SELECT system_identifier FROM pg_control_system()",
                 "SELECT pg_is_in_recovery()",
                 "SELECT CASE WHEN pg_is_in_recovery() THEN 'replay ' || pg_walfile_name(pg_last_wal_replay_lsn())"
                         + " ELSE pg_walfile_name(pg_current_wal_lsn()) END",

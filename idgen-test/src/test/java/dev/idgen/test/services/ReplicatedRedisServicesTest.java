@@ -31,8 +31,9 @@ class ReplicatedRedisServicesTest {
     void sentinelGroupPromotesAReplicaAndTheSameFactoryFollowsIt() throws Exception {
         long starting = System.nanoTime();
         try (OwnRedisSentinelGroup group = OwnRedisSentinelGroup.start()) {
-            log("Sentinel group formed in %d ms: data nodes %s, sentinels %s", millisSince(starting), group.nodes(),
-                    group.sentinelPorts());
+            log(
+                    "Sentinel group formed in %d ms: data nodes %s, sentinels %s",
+                    millisSince(starting), group.nodes(), group.sentinelPorts());
             LettuceConnectionFactory factory = group.connectionFactory(COMMAND_TIMEOUT);
             StringRedisTemplate redis = template(factory);
             String before = "idgen:replicated:" + tag + ":before";
@@ -42,7 +43,8 @@ class ReplicatedRedisServicesTest {
             assertThat(redis.opsForValue().get(before)).isEqualTo("written-before");
             OwnRedisNode old = group.master();
             assertThat(old).isSameAs(group.nodes().get(0));
-            assertThat(old.call("GET", before)).as("the write went to the master the sentinels name")
+            assertThat(old.call("GET", before))
+                    .as("the write went to the master the sentinels name")
                     .isEqualTo("written-before");
             assertThat(group.replicas()).hasSize(2).doesNotContain(old);
             group.awaitReplicasCaughtUp(Duration.ofSeconds(60));
@@ -57,22 +59,31 @@ class ReplicatedRedisServicesTest {
             assertThat(group.master()).isSameAs(promoted);
             assertThat(group.replicas()).hasSize(1).doesNotContain(old, promoted);
 
-            String read = retry("read and write through the Sentinel factory after the failover", () -> {
-                redis.opsForValue().set(after, "written-after");
-                return redis.opsForValue().get(before);
-            }, killed);
-            assertThat(read).as("the write made before the failover survived it").isEqualTo("written-before");
+            String read = retry(
+                    "read and write through the Sentinel factory after the failover",
+                    () -> {
+                        redis.opsForValue().set(after, "written-after");
+                        return redis.opsForValue().get(before);
+                    },
+                    killed);
+            assertThat(read)
+                    .as("the write made before the failover survived it")
+                    .isEqualTo("written-before");
             assertThat(redis.opsForValue().get(after)).isEqualTo("written-after");
-            assertThat(promoted.call("GET", after)).as("the write after the failover went to the new master")
+            assertThat(promoted.call("GET", after))
+                    .as("the write after the failover went to the new master")
                     .isEqualTo("written-after");
 
             long restarting = System.nanoTime();
             old.restart();
             old.awaitRole("slave", FAILOVER_DEADLINE);
-            OwnRedisNode.await(FAILOVER_DEADLINE, old + " to copy the new master's data",
+            OwnRedisNode.await(
+                    FAILOVER_DEADLINE,
+                    old + " to copy the new master's data",
                     () -> "written-after".equals(old.call("GET", after)));
-            log("The old master came back empty and the sentinels made it a replica of %s in %d ms", promoted,
-                    millisSince(restarting));
+            log(
+                    "The old master came back empty and the sentinels made it a replica of %s in %d ms",
+                    promoted, millisSince(restarting));
             assertThat(group.master()).isSameAs(promoted);
         }
     }
@@ -93,7 +104,8 @@ class ReplicatedRedisServicesTest {
             assertThat(redis.opsForValue().get(before)).isEqualTo("written-before");
             OwnRedisNode old = cluster.masterForKey(before);
             assertThat(old.role()).isEqualTo("master");
-            assertThat(old.call("GET", before)).as("the write went to the master of the key's slot")
+            assertThat(old.call("GET", before))
+                    .as("the write went to the master of the key's slot")
                     .isEqualTo("written-before");
             OwnRedisNode replica = cluster.replicaOf(old);
             assertThat(replica).isNotSameAs(old);
@@ -103,28 +115,38 @@ class ReplicatedRedisServicesTest {
             old.kill();
             long killed = System.nanoTime();
             OwnRedisNode promoted = cluster.awaitMasterForKey(before, old, FAILOVER_DEADLINE);
-            log("Cluster moved slot %d from %s to %s %d ms after the kill", cluster.slot(before), old, promoted,
-                    millisSince(killed));
+            log(
+                    "Cluster moved slot %d from %s to %s %d ms after the kill",
+                    cluster.slot(before), old, promoted, millisSince(killed));
             assertThat(promoted).isSameAs(replica);
             assertThat(promoted.port()).isNotEqualTo(old.port());
             assertThat(cluster.masterForKey(before)).isSameAs(promoted);
 
-            String read = retry("read and write through the Cluster factory after the failover", () -> {
-                redis.opsForValue().set(after, "written-after");
-                return redis.opsForValue().get(before);
-            }, killed);
-            assertThat(read).as("the write made before the failover survived it").isEqualTo("written-before");
+            String read = retry(
+                    "read and write through the Cluster factory after the failover",
+                    () -> {
+                        redis.opsForValue().set(after, "written-after");
+                        return redis.opsForValue().get(before);
+                    },
+                    killed);
+            assertThat(read)
+                    .as("the write made before the failover survived it")
+                    .isEqualTo("written-before");
             assertThat(redis.opsForValue().get(after)).isEqualTo("written-after");
-            assertThat(promoted.call("GET", after)).as("the write after the failover went to the new master")
+            assertThat(promoted.call("GET", after))
+                    .as("the write after the failover went to the new master")
                     .isEqualTo("written-after");
 
             long restarting = System.nanoTime();
             old.restart();
             old.awaitRole("slave", FAILOVER_DEADLINE);
-            OwnRedisNode.await(FAILOVER_DEADLINE, old + " to become the replica of " + promoted + " and catch up",
+            OwnRedisNode.await(
+                    FAILOVER_DEADLINE,
+                    old + " to become the replica of " + promoted + " and catch up",
                     () -> cluster.replicaOf(promoted) == old && old.replOffset() >= promoted.replOffset());
-            log("The old master came back empty and rejoined as the replica of %s in %d ms", promoted,
-                    millisSince(restarting));
+            log(
+                    "The old master came back empty and rejoined as the replica of %s in %d ms",
+                    promoted, millisSince(restarting));
             assertThat(cluster.masterForKey(before)).isSameAs(promoted);
         }
     }
@@ -148,8 +170,13 @@ class ReplicatedRedisServicesTest {
         while (true) {
             try {
                 T result = action.call();
-                log("%s: succeeded after %d failed attempts, %d ms after the failover was seen, %d ms after the kill"
-                        + "%s", what, failures, millisSince(start), millisSince(killed),
+                log(
+                        "%s: succeeded after %d failed attempts, %d ms after the failover was seen, %d ms after the kill"
+                                + "%s",
+                        what,
+                        failures,
+                        millisSince(start),
+                        millisSince(killed),
                         first == null ? "" : "; first failure: " + first + "; last failure: " + last);
                 return result;
             } catch (RuntimeException e) {
@@ -160,8 +187,10 @@ class ReplicatedRedisServicesTest {
                 last = e;
             }
             if (System.nanoTime() > deadline) {
-                AssertionError timeout = new AssertionError("Could not " + what + " within "
-                        + FAILOVER_DEADLINE.toSeconds() + " s (" + failures + " attempts)", last);
+                AssertionError timeout = new AssertionError(
+                        "Could not " + what + " within " + FAILOVER_DEADLINE.toSeconds() + " s (" + failures
+                                + " attempts)",
+                        last);
                 timeout.addSuppressed(first);
                 throw timeout;
             }

@@ -46,14 +46,15 @@ class TestServicesRoundTripTest {
     }
 
     private static void assertDatabaseRoundTrip(TestServices.JdbcEndpoint endpoint, String product) throws Exception {
-        String table = "idgen_roundtrip_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String table = "idgen_roundtrip_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (Connection connection = endpoint.connect()) {
             assertThat(connection.getMetaData().getDatabaseProductName()).containsIgnoringCase(product);
             try (Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TABLE " + table + " (name VARCHAR(64) PRIMARY KEY, max_id BIGINT NOT NULL)");
                 try {
-                    try (PreparedStatement insert = connection.prepareStatement(
-                            "INSERT INTO " + table + " (name, max_id) VALUES (?, ?)")) {
+                    try (PreparedStatement insert =
+                            connection.prepareStatement("INSERT INTO " + table + " (name, max_id) VALUES (?, ?)")) {
                         insert.setString(1, "orders");
                         insert.setLong(2, 1000);
                         assertThat(insert.executeUpdate()).isEqualTo(1);

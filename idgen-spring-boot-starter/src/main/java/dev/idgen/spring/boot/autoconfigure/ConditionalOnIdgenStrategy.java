@@ -17,7 +17,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * {@link IdgenGenerators}, the one place that reads the strategies.
  */
 @Retention(RetentionPolicy.RUNTIME)
-@Target({ ElementType.TYPE, ElementType.METHOD })
+@Target({ElementType.TYPE, ElementType.METHOD})
 @Documented
 @Conditional(ConditionalOnIdgenStrategy.OnIdgenStrategy.class)
 public @interface ConditionalOnIdgenStrategy {
@@ -32,12 +32,13 @@ public @interface ConditionalOnIdgenStrategy {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnIdgenStrategy.class.getName());
+            Map<String, Object> attributes =
+                    metadata.getAnnotationAttributes(ConditionalOnIdgenStrategy.class.getName());
             IdgenProperties.Strategy strategy = (IdgenProperties.Strategy) attributes.get("value");
             boolean defaultOnly = (Boolean) attributes.get("defaultOnly");
             IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-            boolean match = generators != null && (defaultOnly ? generators.defaultGenerator().strategy() == strategy
-                    : generators.uses(strategy));
+            boolean match = generators != null
+                    && (defaultOnly ? generators.defaultGenerator().strategy() == strategy : generators.uses(strategy));
             String what = (defaultOnly ? "the default generator" : "a generator") + " uses " + strategy.value();
             return match ? ConditionOutcome.match(what) : ConditionOutcome.noMatch("no " + what.substring(2));
         }

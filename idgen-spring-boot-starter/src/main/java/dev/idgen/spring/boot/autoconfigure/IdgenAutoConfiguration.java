@@ -41,12 +41,18 @@ import org.springframework.core.type.AnnotationMetadata;
  * {@link RoutingIdService}, and each named generator's sequence is also a bean: inject it with
  * {@code @Qualifier("invoice") IdSequence invoice}.
  */
-@AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"
+        })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdgenProperties.class)
-@Import({ IdgenAutoConfiguration.StrategyConfigurations.class, RedisBackendConfiguration.class,
-        JdbcLeaseConfiguration.class })
+@Import({
+    IdgenAutoConfiguration.StrategyConfigurations.class,
+    RedisBackendConfiguration.class,
+    JdbcLeaseConfiguration.class
+})
 public final class IdgenAutoConfiguration {
 
     /**
@@ -71,7 +77,8 @@ public final class IdgenAutoConfiguration {
                     return;
                 }
                 for (String name : generators.named().keySet()) {
-                    RootBeanDefinition definition = new RootBeanDefinition(IdSequence.class,
+                    RootBeanDefinition definition = new RootBeanDefinition(
+                            IdSequence.class,
                             () -> beans.getBean(IdService.class).sequence(name));
                     definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
                     registry.registerBeanDefinition("idgenSequence." + name, definition);
@@ -79,8 +86,8 @@ public final class IdgenAutoConfiguration {
                 Set<String> formed = new LinkedHashSet<>(generators.named().keySet());
                 formed.addAll(generators.standalone().keySet());
                 for (String name : formed) {
-                    RootBeanDefinition definition = new RootBeanDefinition(IdForm.class,
-                            () -> beans.getBean(IdForms.class).form(name));
+                    RootBeanDefinition definition = new RootBeanDefinition(
+                            IdForm.class, () -> beans.getBean(IdForms.class).form(name));
                     definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
                     registry.registerBeanDefinition("idgenForm." + name, definition);
                 }
@@ -104,8 +111,7 @@ public final class IdgenAutoConfiguration {
         IdgenGeneratorChecks.check(generators);
         generators.all().forEach(IdgenFormFactory::check);
         generators.standalone().values().forEach(IdgenFormFactory::check);
-        Map<IdgenProperties.Strategy, IdgenGeneratorFactory> byStrategy = new EnumMap<>(
-                IdgenProperties.Strategy.class);
+        Map<IdgenProperties.Strategy, IdgenGeneratorFactory> byStrategy = new EnumMap<>(IdgenProperties.Strategy.class);
         factories.forEach(factory -> byStrategy.put(factory.strategy(), factory));
         IdService defaultGenerator = create(byStrategy, generators.defaultGenerator(), timeSource);
         if (generators.named().isEmpty() && generators.standalone().isEmpty()) {
@@ -113,10 +119,13 @@ public final class IdgenAutoConfiguration {
         }
         Map<String, IdService> named = new LinkedHashMap<>();
         try {
-            generators.named().forEach((name, definition) -> named.put(name,
-                    create(byStrategy, definition, timeSource)));
-            generators.standalone().forEach((name, definition) -> named.put(name,
-                    IdgenFormFactory.standalone(definition, timeSource)));
+            generators
+                    .named()
+                    .forEach((name, definition) -> named.put(name, create(byStrategy, definition, timeSource)));
+            generators
+                    .standalone()
+                    .forEach(
+                            (name, definition) -> named.put(name, IdgenFormFactory.standalone(definition, timeSource)));
             return new RoutingIdService(defaultGenerator, named);
         } catch (RuntimeException e) {
             named.values().forEach(service -> closeQuietly(service, e));
@@ -141,8 +150,10 @@ public final class IdgenAutoConfiguration {
     IdForms idForms(IdService ids, IdgenGenerators generators) {
         IdgenForms forms = new IdgenForms(ids, generators.defaultGenerator());
         Map<String, IdService> routed = RoutingIdService.generatorsOf(ids);
-        generators.named().forEach((name, definition) -> forms.put(name,
-                IdgenFormFactory.form(definition, name, ids.sequence(name), routed.get(name))));
+        generators
+                .named()
+                .forEach((name, definition) ->
+                        forms.put(name, IdgenFormFactory.form(definition, name, ids.sequence(name), routed.get(name))));
         generators.standalone().forEach((name, definition) -> {
             if (routed.get(name) instanceof FormOnlyIdService formOnly) {
                 forms.put(name, formOnly.form());
@@ -151,8 +162,10 @@ public final class IdgenAutoConfiguration {
         return forms;
     }
 
-    private static IdService create(Map<IdgenProperties.Strategy, IdgenGeneratorFactory> factories,
-            IdgenGenerators.Definition definition, TimeSource timeSource) {
+    private static IdService create(
+            Map<IdgenProperties.Strategy, IdgenGeneratorFactory> factories,
+            IdgenGenerators.Definition definition,
+            TimeSource timeSource) {
         IdService base = create(factories, definition);
         try {
             return IdgenFormFactory.shape(definition, base, timeSource);
@@ -162,14 +175,15 @@ public final class IdgenAutoConfiguration {
         }
     }
 
-    private static IdService create(Map<IdgenProperties.Strategy, IdgenGeneratorFactory> factories,
-            IdgenGenerators.Definition definition) {
+    private static IdService create(
+            Map<IdgenProperties.Strategy, IdgenGeneratorFactory> factories, IdgenGenerators.Definition definition) {
         IdgenGeneratorFactory factory = factories.get(definition.strategy());
         if (factory == null) {
             // Only when the strategy's configuration backed off for a reason IdgenRequirements did not foresee.
-            throw new IdgenStartupException(definition.strategySetting() + " has no generator factory: its"
-                    + " configuration did not load", "Check the auto-configuration report (--debug) for idgen's "
-                    + definition.strategy().value() + " configuration");
+            throw new IdgenStartupException(
+                    definition.strategySetting() + " has no generator factory: its" + " configuration did not load",
+                    "Check the auto-configuration report (--debug) for idgen's "
+                            + definition.strategy().value() + " configuration");
         }
         return factory.create(definition);
     }
@@ -193,7 +207,8 @@ public final class IdgenAutoConfiguration {
         @Override
         public String[] selectImports(AnnotationMetadata metadata) {
             return Arrays.stream(IdgenProperties.Strategy.values())
-                    .map(strategy -> strategy.descriptor().configuration().getName()).toArray(String[]::new);
+                    .map(strategy -> strategy.descriptor().configuration().getName())
+                    .toArray(String[]::new);
         }
     }
 }

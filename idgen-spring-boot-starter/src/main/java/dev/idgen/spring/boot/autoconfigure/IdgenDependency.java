@@ -14,18 +14,24 @@ import org.springframework.util.ClassUtils;
 public record IdgenDependency(String what, String coordinates, String... classes) {
 
     /** The database strategies reach their table through the DataSource bean that Spring Boot's JDBC support makes. */
-    public static final IdgenDependency JDBC = new IdgenDependency("spring-boot-jdbc (DataSource)",
+    public static final IdgenDependency JDBC = new IdgenDependency(
+            "spring-boot-jdbc (DataSource)",
             "org.springframework.boot:spring-boot-starter-jdbc",
             "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
 
     /** Spring Data Redis on Lettuce, for every Redis backend. */
-    public static final IdgenDependency REDIS = new IdgenDependency("Spring Data Redis with Lettuce",
+    public static final IdgenDependency REDIS = new IdgenDependency(
+            "Spring Data Redis with Lettuce",
             "org.springframework.boot:spring-boot-starter-data-redis (spring-boot-data-redis and lettuce-core)",
-            "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory", "io.lettuce.core.RedisClient");
+            "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient");
 
     /** The public and shard forms: FF1 on Bouncy Castle, and xxHash64 from zero-allocation-hashing. */
-    public static final IdgenDependency FORMS = new IdgenDependency("idgen-forms (the public and shard forms)",
-            "dev.idgen:idgen-forms", "dev.idgen.forms.publicid.PublicIdCodec", "dev.idgen.forms.shard.ShardedSnowflake");
+    public static final IdgenDependency FORMS = new IdgenDependency(
+            "idgen-forms (the public and shard forms)",
+            "dev.idgen:idgen-forms",
+            "dev.idgen.forms.publicid.PublicIdCodec",
+            "dev.idgen.forms.shard.ShardedSnowflake");
 
     /**
      * @return the first of its classes that {@code classLoader} cannot load, or null when it is present

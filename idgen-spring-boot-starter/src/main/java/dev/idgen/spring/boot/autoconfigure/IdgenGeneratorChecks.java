@@ -21,8 +21,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 final class IdgenGeneratorChecks {
 
-    private IdgenGeneratorChecks() {
-    }
+    private IdgenGeneratorChecks() {}
 
     /**
      * @throws InvalidConfigurationPropertyValueException naming the second generator's property and the first's
@@ -45,14 +44,19 @@ final class IdgenGeneratorChecks {
                 // The same source and offset give every generator of an instance the same worker id, on each instance.
                 SnowflakeProperties.Ordinal ordinal = snowflake.getOrdinal();
                 String source = ordinal.getEnv() != null && !ordinal.getEnv().isBlank()
-                        ? "env " + ordinal.getEnv().strip() : "pattern " + ordinal.getPattern();
+                        ? "env " + ordinal.getEnv().strip()
+                        : "pattern " + ordinal.getPattern();
                 String property = definition.property("snowflake.ordinal.offset");
                 String first = ordinals.putIfAbsent(source + " offset " + ordinal.getOffset(), property);
                 if (first != null) {
-                    throw new InvalidConfigurationPropertyValueException(property, ordinal.getOffset(), "it is also "
-                            + first + ", with the same ordinal: two Snowflake generators on one worker id issue the"
-                            + " same IDs (for different names); give each an offset of its own, far enough apart"
-                            + " for the number of instances, or lease the worker ids (snowflake.worker-id-assigner)");
+                    throw new InvalidConfigurationPropertyValueException(
+                            property,
+                            ordinal.getOffset(),
+                            "it is also "
+                                    + first
+                                    + ", with the same ordinal: two Snowflake generators on one worker id issue the"
+                                    + " same IDs (for different names); give each an offset of its own, far enough apart"
+                                    + " for the number of instances, or lease the worker ids (snowflake.worker-id-assigner)");
                 }
                 continue;
             }
@@ -62,25 +66,34 @@ final class IdgenGeneratorChecks {
             String property = definition.property("snowflake.worker-id");
             String first = workerIds.putIfAbsent(snowflake.getWorkerId(), property);
             if (first != null) {
-                throw new InvalidConfigurationPropertyValueException(property, snowflake.getWorkerId(), "it is also "
-                        + first + ": two Snowflake generators on one worker id issue the same IDs (for different"
-                        + " names); give each its own worker id, or lease them (snowflake.worker-id-assigner)");
+                throw new InvalidConfigurationPropertyValueException(
+                        property,
+                        snowflake.getWorkerId(),
+                        "it is also "
+                                + first
+                                + ": two Snowflake generators on one worker id issue the same IDs (for different"
+                                + " names); give each its own worker id, or lease them (snowflake.worker-id-assigner)");
             }
         }
     }
 
     private static void checkRedisKeys(IdgenGenerators generators) {
         for (IdgenGenerators.Definition leasing : generators.all()) {
-            if (leasing.strategy() != IdgenProperties.Strategy.SNOWFLAKE || leasing.properties().getSnowflake()
-                    .getWorkerIdAssigner() != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
+            if (leasing.strategy() != IdgenProperties.Strategy.SNOWFLAKE
+                    || leasing.properties().getSnowflake().getWorkerIdAssigner()
+                            != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
                 continue;
             }
             IdgenGenerators.Definition counted = generators.named().get("workers");
-            boolean countsInRedis = counted != null && counted.redisUse() != null
+            boolean countsInRedis = counted != null
+                    && counted.redisUse() != null
                     && counted.strategy() != IdgenProperties.Strategy.SNOWFLAKE;
-            if (countsInRedis && counted.redis().getPrefix().equals(leasing.redis().getPrefix())) {
-                throw new InvalidConfigurationPropertyValueException(counted.property("redis.prefix"),
-                        counted.redis().getPrefix(), "the counter of the name 'workers' would be the worker id lease"
+            if (countsInRedis
+                    && counted.redis().getPrefix().equals(leasing.redis().getPrefix())) {
+                throw new InvalidConfigurationPropertyValueException(
+                        counted.property("redis.prefix"),
+                        counted.redis().getPrefix(),
+                        "the counter of the name 'workers' would be the worker id lease"
                                 + " hash of " + leasing.workerIdAssignerSetting() + " under the same prefix; give"
                                 + " one of them another idgen...redis.prefix");
             }
@@ -90,7 +103,8 @@ final class IdgenGeneratorChecks {
     private static void checkTables(IdgenGenerators generators) {
         Map<String, Use> tables = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            for (IdgenStrategy.TableClaim claim : definition.strategy().descriptor().tables(definition)) {
+            for (IdgenStrategy.TableClaim claim :
+                    definition.strategy().descriptor().tables(definition)) {
                 claim(tables, claim.table(), claim.kind(), claim.property());
             }
         }
@@ -102,12 +116,15 @@ final class IdgenGeneratorChecks {
         }
         Use first = tables.putIfAbsent(table.toLowerCase(Locale.ROOT), new Use(kind, property));
         if (first != null && !first.kind().equals(kind)) {
-            throw new InvalidConfigurationPropertyValueException(property, table, "it is also the " + first.kind()
-                    + " table (" + first.property() + "): one table cannot hold " + kind + " rows and " + first.kind()
-                    + " rows; give this generator a table of its own");
+            throw new InvalidConfigurationPropertyValueException(
+                    property,
+                    table,
+                    "it is also the " + first.kind()
+                            + " table (" + first.property() + "): one table cannot hold " + kind + " rows and "
+                            + first.kind()
+                            + " rows; give this generator a table of its own");
         }
     }
 
-    private record Use(String kind, String property) {
-    }
+    private record Use(String kind, String property) {}
 }

@@ -27,8 +27,7 @@ final class IdgenGeneratorNames {
     /** The characters Spring Boot keeps in a map key written without brackets (it drops the others). */
     private static final String UNBRACKETED = "[A-Za-z0-9_-]";
 
-    private IdgenGeneratorNames() {
-    }
+    private IdgenGeneratorNames() {}
 
     /**
      * Refuses a key under {@code idgen.generators} that Spring Boot would bind under another name than the one
@@ -69,8 +68,11 @@ final class IdgenGeneratorNames {
         try {
             IdArguments.checkName(name);
         } catch (IllegalArgumentException e) {
-            throw new IdgenPropertyValueException(IdgenGenerators.GENERATORS + "." + name, name, "a generator's name"
-                    + " is the sequence name it serves: " + e.getMessage(), RENAME);
+            throw new IdgenPropertyValueException(
+                    IdgenGenerators.GENERATORS + "." + name,
+                    name,
+                    "a generator's name" + " is the sequence name it serves: " + e.getMessage(),
+                    RENAME);
         }
     }
 
@@ -85,13 +87,21 @@ final class IdgenGeneratorNames {
         try {
             IdArguments.checkName(written);
         } catch (IllegalArgumentException e) {
-            return new IdgenPropertyValueException(property, written, "a generator's name is the sequence name it"
-                    + " serves: " + e.getMessage() + where + "; unchecked, Spring Boot would have bound it as a"
-                    + " generator named '" + asBound + "'", RENAME);
+            return new IdgenPropertyValueException(
+                    property,
+                    written,
+                    "a generator's name is the sequence name it"
+                            + " serves: " + e.getMessage() + where + "; unchecked, Spring Boot would have bound it as a"
+                            + " generator named '" + asBound + "'",
+                    RENAME);
         }
-        return new IdgenPropertyValueException(property, written, "Spring Boot drops the characters other than"
-                + " letters, digits, '_' and '-' from a key written without brackets, and would bind it as a generator"
-                + " named '" + asBound + "'" + where, "Write the name in brackets: " + IdgenGenerators.GENERATORS
+        return new IdgenPropertyValueException(
+                property,
+                written,
+                "Spring Boot drops the characters other than"
+                        + " letters, digits, '_' and '-' from a key written without brackets, and would bind it as a generator"
+                        + " named '" + asBound + "'" + where,
+                "Write the name in brackets: " + IdgenGenerators.GENERATORS
                         + ".[" + written + "]" + key.substring(property.length()) + " (in YAML, the key \"["
                         + written + "]\")");
     }
@@ -107,9 +117,13 @@ final class IdgenGeneratorNames {
         for (String name : names) {
             String other = seen.putIfAbsent(relaxed(name), name);
             if (other != null) {
-                throw new IdgenPropertyValueException(IdgenGenerators.GENERATORS + "." + name, name, "Spring Boot's"
-                        + " relaxed binding reads idgen.generators." + other + " and idgen.generators." + name
-                        + " as one key: generator names must differ in more than case, '-' and '_'", "Write one"
+                throw new IdgenPropertyValueException(
+                        IdgenGenerators.GENERATORS + "." + name,
+                        name,
+                        "Spring Boot's"
+                                + " relaxed binding reads idgen.generators." + other + " and idgen.generators." + name
+                                + " as one key: generator names must differ in more than case, '-' and '_'",
+                        "Write one"
                                 + " generator's settings under a single spelling of its name, or give the two"
                                 + " generators names that differ in more than case, '-' and '_'");
             }

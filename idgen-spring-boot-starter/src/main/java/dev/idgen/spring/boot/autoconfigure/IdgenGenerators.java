@@ -46,8 +46,8 @@ public final class IdgenGenerators {
 
     private final Map<String, Definition> standalone;
 
-    private IdgenGenerators(Definition defaultGenerator, Map<String, Definition> named,
-            Map<String, Definition> standalone) {
+    private IdgenGenerators(
+            Definition defaultGenerator, Map<String, Definition> named, Map<String, Definition> standalone) {
         this.defaultGenerator = defaultGenerator;
         this.named = named;
         this.standalone = standalone;
@@ -80,15 +80,20 @@ public final class IdgenGenerators {
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
         Map<String, Definition> standalone = new LinkedHashMap<>();
-        Map<String, GeneratorProperties> configured = bind(binder, GENERATORS,
-                Bindable.mapOf(String.class, GeneratorProperties.class)).orElse(Map.of());
+        Map<String, GeneratorProperties> configured = bind(
+                        binder, GENERATORS, Bindable.mapOf(String.class, GeneratorProperties.class))
+                .orElse(Map.of());
         IdgenGeneratorNames.checkDistinct(configured.keySet());
         for (String name : configured.keySet()) {
             String prefix = GENERATORS + "." + name;
             if (RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
-                throw new InvalidConfigurationPropertyValueException(prefix, name, "'"
-                        + RoutingIdService.DEFAULT_GENERATOR + "' is the top-level generator's name: configure it"
-                        + " with idgen.strategy and the settings beside it, or give this generator another name");
+                throw new InvalidConfigurationPropertyValueException(
+                        prefix,
+                        name,
+                        "'"
+                                + RoutingIdService.DEFAULT_GENERATOR
+                                + "' is the top-level generator's name: configure it"
+                                + " with idgen.strategy and the settings beside it, or give this generator another name");
             }
             IdgenGeneratorNames.check(name);
             // Brackets keep a name with dots whole; Invoice, invoice_eu and invoice-daily bind unbracketed only.
@@ -96,8 +101,8 @@ public final class IdgenGenerators {
             Definition definition = bind(binder, name, prefix, key);
             (definition.form().standalone() ? standalone : named).put(name, definition);
         }
-        return new IdgenGenerators(defaultGenerator, Collections.unmodifiableMap(named),
-                Collections.unmodifiableMap(standalone));
+        return new IdgenGenerators(
+                defaultGenerator, Collections.unmodifiableMap(named), Collections.unmodifiableMap(standalone));
     }
 
     /**
@@ -109,8 +114,7 @@ public final class IdgenGenerators {
     public static IdgenGenerators ofValid(Object beans, Environment environment) {
         try {
             return of(beans, environment);
-        } catch (InvalidConfigurationPropertyValueException
-                | InvalidConfigurationPropertyNameException e) {
+        } catch (InvalidConfigurationPropertyValueException | InvalidConfigurationPropertyNameException e) {
             return null;
         }
     }
@@ -120,7 +124,8 @@ public final class IdgenGenerators {
      * list is declared beside the fields it names.
      */
     private static final List<String> SHARED = Stream.concat(
-            RedisProperties.SHARED.stream().map(key -> "redis." + key), IdgenProperties.SHARED.stream()).toList();
+                    RedisProperties.SHARED.stream().map(key -> "redis." + key), IdgenProperties.SHARED.stream())
+            .toList();
 
     /**
      * @param prefix where the generator's settings live, for messages: {@code idgen.generators.order.v2}
@@ -133,8 +138,10 @@ public final class IdgenGenerators {
         if (!prefix.equals(PREFIX)) {
             for (String shared : SHARED) {
                 if (isSet(binder, key + "." + shared)) {
-                    throw new InvalidConfigurationPropertyValueException(prefix + "." + shared, "(set)", "is shared"
-                            + " by every generator: set " + PREFIX + "." + shared + " instead");
+                    throw new InvalidConfigurationPropertyValueException(
+                            prefix + "." + shared,
+                            "(set)",
+                            "is shared" + " by every generator: set " + PREFIX + "." + shared + " instead");
                 }
             }
             // Over the top-level values: only what the generator sets replaces them.
@@ -153,28 +160,32 @@ public final class IdgenGenerators {
         refuseEmpty(binder, prefix.equals(PREFIX) ? PREFIX : key, prefix);
         Form form = properties.getForm();
         if ((form.standalone() || form == Form.SHARD) && prefix.equals(PREFIX)) {
-            throw new InvalidConfigurationPropertyValueException(PREFIX + ".form", form.value(), "the "
-                    + form.value() + " form needs a generator of its own: set " + GENERATORS + ".<name>.form="
-                    + form.value());
+            throw new InvalidConfigurationPropertyValueException(
+                    PREFIX + ".form",
+                    form.value(),
+                    "the "
+                            + form.value() + " form needs a generator of its own: set " + GENERATORS + ".<name>.form="
+                            + form.value());
         }
         if (form.standalone() && isSet(binder, key + ".strategy")) {
-            throw new InvalidConfigurationPropertyValueException(prefix + ".strategy", properties.getStrategy().value(),
+            throw new InvalidConfigurationPropertyValueException(
+                    prefix + ".strategy",
+                    properties.getStrategy().value(),
                     "the " + form.value() + " form (" + prefix + ".form) issues IDs of its own, with no strategy:"
                             + " remove " + prefix + ".strategy");
         }
         if (form == Form.SHARD && !layoutSet(binder, key)) {
             // The shard bits need room below bit 63: an unset layout becomes 41 bits of milliseconds with worker and
             // sequence sharing what the shards leave.
-            int[] bits = IdgenFormFactory.shardLayoutBits(properties.getShard().getLogicalShards(),
-                    prefix + ".shard.logical-shards");
+            int[] bits = IdgenFormFactory.shardLayoutBits(
+                    properties.getShard().getLogicalShards(), prefix + ".shard.logical-shards");
             SnowflakeProperties snowflake = properties.getSnowflake();
             snowflake.setTimestampBits(bits[0]);
             snowflake.setWorkerBits(bits[1]);
             snowflake.setSequenceBits(bits[2]);
         }
         IdgenProperties.Strategy strategy = properties.getStrategy();
-        return new Definition(name, prefix, strategy, properties, properties.getTicket(), properties.getRedis(),
-                form);
+        return new Definition(name, prefix, strategy, properties, properties.getTicket(), properties.getRedis(), form);
     }
 
     /**
@@ -212,9 +223,13 @@ public final class IdgenGenerators {
     private static RuntimeException explained(BindException e) {
         ConfigurationPropertyName failed = e.getName();
         int elements = failed.getNumberOfElements();
-        String prefix = elements == 2 ? PREFIX
-                : elements == 4 && failed.getElement(1, ConfigurationPropertyName.Form.UNIFORM).equals("generators")
-                        ? GENERATORS + "." + failed.getElement(2, ConfigurationPropertyName.Form.ORIGINAL) : null;
+        String prefix = elements == 2
+                ? PREFIX
+                : elements == 4
+                                && failed.getElement(1, ConfigurationPropertyName.Form.UNIFORM)
+                                        .equals("generators")
+                        ? GENERATORS + "." + failed.getElement(2, ConfigurationPropertyName.Form.ORIGINAL)
+                        : null;
         Object value = e.getProperty() != null ? e.getProperty().getValue() : null;
         if (prefix == null || !(value instanceof CharSequence)) {
             return e;
@@ -313,8 +328,14 @@ public final class IdgenGenerators {
      * @param redis the {@code idgen.redis.*} settings as they apply to it
      * @param form the form of its IDs
      */
-    public record Definition(String name, String prefix, IdgenProperties.Strategy strategy, IdgenProperties properties,
-            TicketProperties ticket, RedisProperties redis, Form form) {
+    public record Definition(
+            String name,
+            String prefix,
+            IdgenProperties.Strategy strategy,
+            IdgenProperties properties,
+            TicketProperties ticket,
+            RedisProperties redis,
+            Form form) {
 
         public boolean isDefault() {
             return PREFIX.equals(prefix);
@@ -334,7 +355,8 @@ public final class IdgenGenerators {
         }
 
         public String segmentStoreSetting() {
-            return property("segment.store") + "=" + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT);
+            return property("segment.store") + "="
+                    + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT);
         }
 
         public String workerIdAssignerSetting() {

@@ -73,8 +73,7 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
      *         idgen.max-names and its range
      */
     public int checkedMaxNames() {
-        return InvalidIdgenProperty.rethrowAsProperty("idgen",
-                () -> NameLimit.check(maxNames));
+        return InvalidIdgenProperty.rethrowAsProperty("idgen", () -> NameLimit.check(maxNames));
     }
 
     public Admin getAdmin() {
@@ -175,11 +174,14 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
                     return candidate;
                 }
             }
-            throw new IdgenPropertyValueException(property, value, "must be one of "
-                    + Arrays.stream(values()).map(Strategy::value).collect(Collectors.joining(", ", "[", "]")),
-                    "Set " + property + " to one of " + Arrays.stream(values()).map(Strategy::value)
-                            .collect(Collectors.joining(", ")) + " (unset, it is snowflake)");
+            throw new IdgenPropertyValueException(
+                    property,
+                    value,
+                    "must be one of "
+                            + Arrays.stream(values()).map(Strategy::value).collect(Collectors.joining(", ", "[", "]")),
+                    "Set " + property + " to one of "
+                            + Arrays.stream(values()).map(Strategy::value).collect(Collectors.joining(", "))
+                            + " (unset, it is snowflake)");
         }
     }
-
 }

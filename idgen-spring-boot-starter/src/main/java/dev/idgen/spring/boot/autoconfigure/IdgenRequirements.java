@@ -33,29 +33,47 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
         IdgenGenerators generators = IdgenGenerators.of(beanFactory, environment);
         ClassLoader classLoader = beanFactory.getBeanClassLoader();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            for (IdgenStrategy.Requirement requirement : definition.strategy().descriptor().requirements(definition)) {
-                require(requirement.dependency(), requirement.feature(), classLoader, beanFactory,
+            for (IdgenStrategy.Requirement requirement :
+                    definition.strategy().descriptor().requirements(definition)) {
+                require(
+                        requirement.dependency(),
+                        requirement.feature(),
+                        classLoader,
+                        beanFactory,
                         requirement.waivedByArray());
             }
             if (definition.form().needsFormsModule()) {
                 // The default generator's form is the IdForms bean, which the application may define itself.
-                require(IdgenDependency.FORMS, definition.property("form") + "=" + definition.form().value(),
-                        classLoader, beanFactory, definition.isDefault() ? new Class<?>[] { IdForms.class }
-                                : new Class<?>[0]);
+                require(
+                        IdgenDependency.FORMS,
+                        definition.property("form") + "=" + definition.form().value(),
+                        classLoader,
+                        beanFactory,
+                        definition.isDefault() ? new Class<?>[] {IdForms.class} : new Class<?>[0]);
             }
         }
-        if (Binder.get(environment).bind("idgen.redis.buckets.enabled", Boolean.class).orElse(false)) {
-            require(IdgenDependency.REDIS, "idgen.redis.buckets.enabled=true", classLoader, beanFactory,
+        if (Binder.get(environment)
+                .bind("idgen.redis.buckets.enabled", Boolean.class)
+                .orElse(false)) {
+            require(
+                    IdgenDependency.REDIS,
+                    "idgen.redis.buckets.enabled=true",
+                    classLoader,
+                    beanFactory,
                     ReadableIdService.class);
         }
     }
 
-    private static void require(IdgenDependency dependency, String feature, ClassLoader classLoader,
-            ConfigurableListableBeanFactory beanFactory, Class<?>... ownPieces) {
+    private static void require(
+            IdgenDependency dependency,
+            String feature,
+            ClassLoader classLoader,
+            ConfigurableListableBeanFactory beanFactory,
+            Class<?>... ownPieces) {
         String missing = dependency.missingClass(classLoader);
         if (missing != null && !definedByApplication(beanFactory, ownPieces)) {
-            throw IdgenStartupException.missingDependency(feature, dependency.what(), missing,
-                    dependency.coordinates());
+            throw IdgenStartupException.missingDependency(
+                    feature, dependency.what(), missing, dependency.coordinates());
         }
     }
 
@@ -76,7 +94,8 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
                 BeanDefinition definition = beanFactory.getBeanDefinition(name);
                 String factory = definition.getFactoryBeanName();
                 String declaring = factory != null && beanFactory.containsBeanDefinition(factory)
-                        ? beanFactory.getBeanDefinition(factory).getBeanClassName() : definition.getBeanClassName();
+                        ? beanFactory.getBeanDefinition(factory).getBeanClassName()
+                        : definition.getBeanClassName();
                 if (!isIdgenConfiguration(declaring)) {
                     return true;
                 }

@@ -63,8 +63,8 @@ final class IdgenShutdown implements SmartLifecycle, ApplicationListener<Context
             try {
                 closeable.close();
             } catch (Exception e) {
-                System.getLogger(IdgenShutdown.class.getName()).log(System.Logger.Level.WARNING,
-                        "Closing the ID service failed", e);
+                System.getLogger(IdgenShutdown.class.getName())
+                        .log(System.Logger.Level.WARNING, "Closing the ID service failed", e);
             }
         }
     }

@@ -84,8 +84,7 @@ public interface IdgenStrategy {
      * @param backend the generator under any period or shard wrapper
      * @param detail the generator's details so far
      */
-    default void describe(IdService backend, Map<String, Object> detail) {
-    }
+    default void describe(IdService backend, Map<String, Object> detail) {}
 
     /**
      * An optional dependency a generator needs.
@@ -100,10 +99,12 @@ public interface IdgenStrategy {
          * @param defaultPieces what waives it for the default generator, whose pieces are beans the application may
          *        define itself; nothing does for a named generator
          */
-        public static Requirement of(IdgenDependency dependency, String feature,
-                IdgenGenerators.Definition definition, Class<?>... defaultPieces) {
-            return new Requirement(dependency, feature,
-                    definition.isDefault() ? List.of(defaultPieces) : List.of());
+        public static Requirement of(
+                IdgenDependency dependency,
+                String feature,
+                IdgenGenerators.Definition definition,
+                Class<?>... defaultPieces) {
+            return new Requirement(dependency, feature, definition.isDefault() ? List.of(defaultPieces) : List.of());
         }
 
         /** The same, also waived by an application's own {@link DataSource} bean. */
@@ -131,6 +132,5 @@ public interface IdgenStrategy {
      * @param kind the kind of row: {@code segment}, {@code ticket}, {@code worker id lease}
      * @param property the property that names it, for messages
      */
-    record TableClaim(String table, String kind, String property) {
-    }
+    record TableClaim(String table, String kind, String property) {}
 }

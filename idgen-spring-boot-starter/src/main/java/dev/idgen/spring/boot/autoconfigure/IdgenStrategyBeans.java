@@ -13,8 +13,7 @@ import org.springframework.beans.factory.support.RootBeanDefinition;
  */
 public final class IdgenStrategyBeans {
 
-    private IdgenStrategyBeans() {
-    }
+    private IdgenStrategyBeans() {}
 
     /**
      * @param part the strategy's part, or null when it has none
@@ -29,8 +28,8 @@ public final class IdgenStrategyBeans {
             String name = "idgen" + strategy.value().substring(0, 1).toUpperCase(Locale.ROOT)
                     + strategy.value().substring(1) + suffix;
             if (!registry.containsBeanDefinition(name)) {
-                registry.registerBeanDefinition(name, definition(probe.getClass(),
-                        () -> part.apply(strategy.descriptor())));
+                registry.registerBeanDefinition(
+                        name, definition(probe.getClass(), () -> part.apply(strategy.descriptor())));
             }
         }
     }

@@ -19,8 +19,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
  */
 final class FailureReports {
 
-    private FailureReports() {
-    }
+    private FailureReports() {}
 
     /**
      * @param environment the failed context's environment, where analyzers look up where a property was set
@@ -28,11 +27,15 @@ final class FailureReports {
     static FailureAnalysis report(AssertableApplicationContext context, ConfigurableEnvironment environment) {
         assertThat(context).hasFailed();
         Throwable failure = context.getStartupFailure();
-        SpringFactoriesLoader.ArgumentResolver arguments = SpringFactoriesLoader.ArgumentResolver
-                .of(Environment.class, environment).and(ConfigurableEnvironment.class, environment)
+        SpringFactoriesLoader.ArgumentResolver arguments = SpringFactoriesLoader.ArgumentResolver.of(
+                        Environment.class, environment)
+                .and(ConfigurableEnvironment.class, environment)
                 .and(BeanFactory.class, new DefaultListableBeanFactory());
         List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(
-                FailureReports.class.getClassLoader()).load(FailureAnalyzer.class, arguments,
+                        FailureReports.class.getClassLoader())
+                .load(
+                        FailureAnalyzer.class,
+                        arguments,
                         SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(FailureReports.class)));
         for (FailureAnalyzer analyzer : analyzers) {
             FailureAnalysis analysis = analyzer.analyze(failure);

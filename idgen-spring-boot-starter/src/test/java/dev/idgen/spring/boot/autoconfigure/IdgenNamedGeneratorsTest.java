@@ -47,22 +47,31 @@ import org.springframework.core.NestedExceptionUtils;
  */
 class IdgenNamedGeneratorsTest {
 
-    private static final String SUFFIX = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private static final String SUFFIX =
+            UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private static final String TICKETS = "idgen_named_tickets_" + SUFFIX;
 
     private static final String SEGMENTS = "idgen_named_segments_" + SUFFIX;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    IdgenAutoConfiguration.class, IdgenMetricsAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    MybatisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
+                    IdgenMetricsAutoConfiguration.class,
                     IdgenHealthContributorAutoConfiguration.class,
                     org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration.class,
-                    org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration.class))
+                    org.springframework.boot.micrometer.metrics.autoconfigure.export.simple
+                            .SimpleMetricsExportAutoConfiguration.class))
             .withPropertyValues(dataSource())
-            .withPropertyValues("idgen.jdbc.initialize-schema=always", "idgen.jdbc.table=" + SEGMENTS,
-                    "idgen.generators.invoice.strategy=ticket", "idgen.generators.invoice.ticket.table=" + TICKETS,
-                    "idgen.generators.coupon.strategy=segment", "idgen.generators.coupon.segment.step=50");
+            .withPropertyValues(
+                    "idgen.jdbc.initialize-schema=always",
+                    "idgen.jdbc.table=" + SEGMENTS,
+                    "idgen.generators.invoice.strategy=ticket",
+                    "idgen.generators.invoice.ticket.table=" + TICKETS,
+                    "idgen.generators.coupon.strategy=segment",
+                    "idgen.generators.coupon.segment.step=50");
 
     @AfterAll
     static void dropTables() throws Exception {
@@ -76,9 +85,11 @@ class IdgenNamedGeneratorsTest {
 
     private static String[] dataSource() {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return new String[] { "spring.datasource.url=" + mariadb.url(),
-                "spring.datasource.username=" + mariadb.username(),
-                "spring.datasource.password=" + mariadb.password() };
+        return new String[] {
+            "spring.datasource.url=" + mariadb.url(),
+            "spring.datasource.username=" + mariadb.username(),
+            "spring.datasource.password=" + mariadb.password()
+        };
     }
 
     @Test
@@ -93,17 +104,22 @@ class IdgenNamedGeneratorsTest {
             assertThat(generators.get("coupon")).isInstanceOf(SegmentIdService.class);
             long first = ids.nextId("invoice");
             assertThat(ids.nextId("invoice")).isEqualTo(first + 1);
-            assertThat(ids.decode("invoice", first).toMap()).containsEntry("strategy", "ticket")
+            assertThat(ids.decode("invoice", first).toMap())
+                    .containsEntry("strategy", "ticket")
                     .containsEntry("generator", "invoice");
-            assertThat(ids.decode("coupon", ids.nextId("coupon")).toMap()).containsEntry("strategy", "segment")
+            assertThat(ids.decode("coupon", ids.nextId("coupon")).toMap())
+                    .containsEntry("strategy", "segment")
                     .containsEntry("generator", "coupon");
             long order = ids.nextId("orders");
-            assertThat(ids.decode(order).toMap()).containsEntry("strategy", "snowflake")
+            assertThat(ids.decode(order).toMap())
+                    .containsEntry("strategy", "snowflake")
                     .containsEntry("generator", "default");
             assertThat(ids.decode("orders", order).toMap()).containsEntry("generator", "default");
             // The ticket row and the segment row live in the tables the generators were given.
-            assertThat(count("SELECT COUNT(*) FROM " + TICKETS + " WHERE name = 'invoice'")).isEqualTo(1);
-            assertThat(count("SELECT COUNT(*) FROM " + SEGMENTS + " WHERE name = 'coupon'")).isEqualTo(1);
+            assertThat(count("SELECT COUNT(*) FROM " + TICKETS + " WHERE name = 'invoice'"))
+                    .isEqualTo(1);
+            assertThat(count("SELECT COUNT(*) FROM " + SEGMENTS + " WHERE name = 'coupon'"))
+                    .isEqualTo(1);
         });
     }
 
@@ -111,10 +127,12 @@ class IdgenNamedGeneratorsTest {
     void aNamedGeneratorInheritsWhatItLeavesUnsetAndOverridesWhatItSets() {
         runner.withPropertyValues("idgen.segment.step=200").run(context -> {
             SegmentIdService coupon = (SegmentIdService) ((RoutingIdService) context.getBean(IdService.class))
-                    .generators().get("coupon");
+                    .generators()
+                    .get("coupon");
             coupon.nextId("coupon");
             // step from the generator (50), table from the top level (SEGMENTS, checked above).
-            assertThat(coupon.stats("coupon")).hasValueSatisfying(stats -> assertThat(stats.step()).isEqualTo(50));
+            assertThat(coupon.stats("coupon"))
+                    .hasValueSatisfying(stats -> assertThat(stats.step()).isEqualTo(50));
         });
     }
 
@@ -137,8 +155,8 @@ class IdgenNamedGeneratorsTest {
                         return issued;
                     }));
                 }
-                Map<String, Set<Long>> byName = Map.of("orders", new HashSet<>(), "invoice", new HashSet<>(),
-                        "coupon", new HashSet<>());
+                Map<String, Set<Long>> byName =
+                        Map.of("orders", new HashSet<>(), "invoice", new HashSet<>(), "coupon", new HashSet<>());
                 int total = 0;
                 for (int thread = 0; thread < futures.size(); thread++) {
                     Set<Long> seen = byName.get(names.get(thread % 3));
@@ -177,30 +195,45 @@ class IdgenNamedGeneratorsTest {
             ids.nextId("invoice");
             ids.nextId("coupon");
             ids.nextId("orders");
-            CompositeHealthContributor health = context.getBean("idgenHealthContributor",
-                    CompositeHealthContributor.class);
+            CompositeHealthContributor health =
+                    context.getBean("idgenHealthContributor", CompositeHealthContributor.class);
             assertThat(health.stream().map(entry -> entry.name())).containsExactly("default", "invoice", "coupon");
             for (String generator : List.of("default", "invoice", "coupon")) {
                 var result = ((HealthIndicator) health.getContributor(generator)).health(true);
                 assertThat(result.getStatus()).as(generator).isEqualTo(Status.UP);
             }
-            assertThat(((HealthIndicator) health.getContributor("invoice")).health(true).getDetails())
+            assertThat(((HealthIndicator) health.getContributor("invoice"))
+                            .health(true)
+                            .getDetails())
                     .containsEntry("strategy", "ticket");
             assertThat(context).doesNotHaveBean("idgenHealthIndicator");
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.get("idgen.ids.generated").tag("generator", "default").tag("strategy", "snowflake")
-                    .functionCounter().count()).isEqualTo(1);
-            assertThat(registry.get("idgen.ids.generated").tag("generator", "coupon").tag("strategy", "segment")
-                    .functionCounter().count()).isEqualTo(1);
-            assertThat(registry.get("idgen.ticket.calls").tag("generator", "invoice").functionCounter().count())
+            assertThat(registry.get("idgen.ids.generated")
+                            .tag("generator", "default")
+                            .tag("strategy", "snowflake")
+                            .functionCounter()
+                            .count())
+                    .isEqualTo(1);
+            assertThat(registry.get("idgen.ids.generated")
+                            .tag("generator", "coupon")
+                            .tag("strategy", "segment")
+                            .functionCounter()
+                            .count())
+                    .isEqualTo(1);
+            assertThat(registry.get("idgen.ticket.calls")
+                            .tag("generator", "invoice")
+                            .functionCounter()
+                            .count())
                     .isGreaterThanOrEqualTo(1);
         });
     }
 
     @Test
     void withoutNamedGeneratorsTheServiceIsTheDefaultGeneratorItself() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class,
-                IdgenHealthContributorAutoConfiguration.class)).run(context -> {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        IdgenAutoConfiguration.class, IdgenHealthContributorAutoConfiguration.class))
+                .run(context -> {
                     assertThat(context.getBean(IdService.class)).isInstanceOf(SnowflakeIdService.class);
                     assertThat(context).hasBean("idgenHealthIndicator").doesNotHaveBean("idgenHealthContributor");
                 });
@@ -208,25 +241,27 @@ class IdgenNamedGeneratorsTest {
 
     @Test
     void anUnknownStrategyUnderAGeneratorNamesTheFullProperty() {
-        runner.withPropertyValues("idgen.generators.invoice.strategy=tickets").run(context -> assertThat(
-                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
-                    assertThat(e.getName()).isEqualTo("idgen.generators.invoice.strategy");
-                    assertThat(e.getValue()).isEqualTo("tickets");
-                    assertThat(e.getReason()).isEqualTo("must be one of [snowflake, segment, ticket, redis]");
-                }));
+        runner.withPropertyValues("idgen.generators.invoice.strategy=tickets")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                            assertThat(e.getName()).isEqualTo("idgen.generators.invoice.strategy");
+                            assertThat(e.getValue()).isEqualTo("tickets");
+                            assertThat(e.getReason()).isEqualTo("must be one of [snowflake, segment, ticket, redis]");
+                        }));
     }
 
     @Test
     void aGeneratorNamedDefaultOrBreakingTheNameRuleIsRefused() {
-        runner.withPropertyValues("idgen.generators.default.strategy=ticket").run(context -> assertThat(
-                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
-                        e -> assertThat(e.getName()).isEqualTo("idgen.generators.default")));
-        runner.withPropertyValues("idgen.generators.[bad name].strategy=ticket").run(context -> assertThat(
-                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
-                        e -> assertThat(e.getName()).isEqualTo("idgen.generators.bad name")));
+        runner.withPropertyValues("idgen.generators.default.strategy=ticket")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(
+                                InvalidConfigurationPropertyValueException.class,
+                                e -> assertThat(e.getName()).isEqualTo("idgen.generators.default")));
+        runner.withPropertyValues("idgen.generators.[bad name].strategy=ticket")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(
+                                InvalidConfigurationPropertyValueException.class,
+                                e -> assertThat(e.getName()).isEqualTo("idgen.generators.bad name")));
     }
 
     @Test
@@ -241,12 +276,12 @@ class IdgenNamedGeneratorsTest {
 
     @Test
     void twoGeneratorsOnOneTableAreRefusedNamingBothProperties() {
-        runner.withPropertyValues("idgen.generators.invoice.ticket.table=" + SEGMENTS).run(context -> assertThat(
-                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
-                    assertThat(e.getName()).isEqualTo("idgen.generators.coupon.jdbc.table");
-                    assertThat(e.getReason()).contains("idgen.generators.invoice.ticket.table");
-                }));
+        runner.withPropertyValues("idgen.generators.invoice.ticket.table=" + SEGMENTS)
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                            assertThat(e.getName()).isEqualTo("idgen.generators.coupon.jdbc.table");
+                            assertThat(e.getReason()).contains("idgen.generators.invoice.ticket.table");
+                        }));
     }
 
     @Test
@@ -254,40 +289,48 @@ class IdgenNamedGeneratorsTest {
         runner.withPropertyValues("idgen.generators.[order.v2].strategy=ticket").run(context -> {
             IdService ids = context.getBean(IdService.class);
             assertThat(((RoutingIdService) ids).generators()).containsKey("order.v2");
-            assertThat(ids.decode("order.v2", ids.nextId("order.v2")).toMap()).containsEntry("strategy", "ticket")
+            assertThat(ids.decode("order.v2", ids.nextId("order.v2")).toMap())
+                    .containsEntry("strategy", "ticket")
                     .containsEntry("generator", "order.v2");
         });
     }
 
     @Test
     void settingsTheWholeApplicationSharesAreRefusedUnderAGenerator() {
-        runner.withPropertyValues("idgen.generators.coupon.redis.timeout=2s").run(context -> assertThat(
-                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
-                    assertThat(e.getName()).isEqualTo("idgen.generators.coupon.redis.timeout");
-                    assertThat(e.getReason()).contains("set idgen.redis.timeout instead");
-                }));
+        runner.withPropertyValues("idgen.generators.coupon.redis.timeout=2s")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                            assertThat(e.getName()).isEqualTo("idgen.generators.coupon.redis.timeout");
+                            assertThat(e.getReason()).contains("set idgen.redis.timeout instead");
+                        }));
     }
 
     @Test
     void twoSnowflakeGeneratorsOnOneStaticWorkerIdAreRefused() {
-        runner.withPropertyValues("idgen.generators.flake.strategy=snowflake").run(context -> assertThat(
-                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
-                    assertThat(e.getName()).isEqualTo("idgen.generators.flake.snowflake.worker-id");
-                    assertThat(e.getReason()).contains("idgen.snowflake.worker-id");
-                }));
+        runner.withPropertyValues("idgen.generators.flake.strategy=snowflake")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                            assertThat(e.getName()).isEqualTo("idgen.generators.flake.snowflake.worker-id");
+                            assertThat(e.getReason()).contains("idgen.snowflake.worker-id");
+                        }));
     }
 
     @Test
     void aPresetChosenByAGeneratorInheritsNoTopLevelLayoutPart() {
-        runner.withPropertyValues("idgen.snowflake.worker-bits=12", "idgen.snowflake.sequence-bits=10",
-                "idgen.generators.web.strategy=snowflake", "idgen.generators.web.snowflake.worker-id=1",
-                "idgen.generators.web.snowflake.preset=javascript-safe").run(context -> {
-                    IdService web = ((RoutingIdService) context.getBean(IdService.class)).generators().get("web");
+        runner.withPropertyValues(
+                        "idgen.snowflake.worker-bits=12",
+                        "idgen.snowflake.sequence-bits=10",
+                        "idgen.generators.web.strategy=snowflake",
+                        "idgen.generators.web.snowflake.worker-id=1",
+                        "idgen.generators.web.snowflake.preset=javascript-safe")
+                .run(context -> {
+                    IdService web = ((RoutingIdService) context.getBean(IdService.class))
+                            .generators()
+                            .get("web");
                     long id = web.nextId("web");
                     assertThat(id).isLessThan(1L << 53);
-                    assertThat(((SnowflakeIdService) web).generator().layout().workerBits()).isEqualTo(6);
+                    assertThat(((SnowflakeIdService) web).generator().layout().workerBits())
+                            .isEqualTo(6);
                 });
     }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.AfterAll;
  */
 class RedisSpringContractTest extends SpringIdServiceContract {
 
-    private static final String SUFFIX = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    private static final String SUFFIX =
+            UUID.randomUUID().toString().replace("-", "").substring(0, 8);
 
     private static final String TABLE = "idgen_contract_windows_" + SUFFIX;
 
@@ -20,11 +21,17 @@ class RedisSpringContractTest extends SpringIdServiceContract {
     protected List<String> properties() {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         TestServices.RedisEndpoint redis = TestServices.redis();
-        return List.of("idgen.strategy=redis", "idgen.redis.prefix=contract" + SUFFIX + ":",
-                "idgen.redis.window-size=1000", "idgen.redis.verify-persistence=false",
-                "spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
-                "idgen.jdbc.table=" + TABLE, "idgen.jdbc.initialize-schema=always",
-                "spring.datasource.url=" + mariadb.url(), "spring.datasource.username=" + mariadb.username(),
+        return List.of(
+                "idgen.strategy=redis",
+                "idgen.redis.prefix=contract" + SUFFIX + ":",
+                "idgen.redis.window-size=1000",
+                "idgen.redis.verify-persistence=false",
+                "spring.data.redis.host=" + redis.host(),
+                "spring.data.redis.port=" + redis.port(),
+                "idgen.jdbc.table=" + TABLE,
+                "idgen.jdbc.initialize-schema=always",
+                "spring.datasource.url=" + mariadb.url(),
+                "spring.datasource.username=" + mariadb.username(),
                 "spring.datasource.password=" + mariadb.password());
     }
 

@@ -8,11 +8,14 @@ import java.util.UUID;
  */
 class SegmentSpringContractTest extends SpringIdServiceContract {
 
-    private final String database = "contract" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    private final String database =
+            "contract" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
 
     @Override
     protected List<String> properties() {
-        return List.of("idgen.strategy=segment", "spring.datasource.url=jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1",
+        return List.of(
+                "idgen.strategy=segment",
+                "spring.datasource.url=jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1",
                 "idgen.jdbc.initialize-schema=always");
     }
 }

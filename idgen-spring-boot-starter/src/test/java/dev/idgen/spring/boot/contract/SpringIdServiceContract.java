@@ -28,14 +28,15 @@ abstract class SpringIdServiceContract extends IdServiceContract {
         List<String> properties = new ArrayList<>(properties());
         properties.add("spring.main.banner-mode=off");
         ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-                .web(WebApplicationType.NONE).properties(properties.toArray(String[]::new)).run();
+                .web(WebApplicationType.NONE)
+                .properties(properties.toArray(String[]::new))
+                .run();
         return new ContextIdService(context.getBean(IdService.class), context);
     }
 
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
-    static class App {
-    }
+    static class App {}
 
     /** The application's service; closing it closes the application. */
     private record ContextIdService(IdService service, ConfigurableApplicationContext context)

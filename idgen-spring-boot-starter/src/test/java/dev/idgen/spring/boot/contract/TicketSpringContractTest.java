@@ -18,8 +18,12 @@ class TicketSpringContractTest extends SpringIdServiceContract {
     @Override
     protected List<String> properties() {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return List.of("idgen.strategy=ticket", "idgen.ticket.table=" + TABLE, "idgen.jdbc.initialize-schema=always",
-                "spring.datasource.url=" + mariadb.url(), "spring.datasource.username=" + mariadb.username(),
+        return List.of(
+                "idgen.strategy=ticket",
+                "idgen.ticket.table=" + TABLE,
+                "idgen.jdbc.initialize-schema=always",
+                "spring.datasource.url=" + mariadb.url(),
+                "spring.datasource.username=" + mariadb.username(),
                 "spring.datasource.password=" + mariadb.password());
     }
 

@@ -21,8 +21,8 @@ import java.util.function.IntConsumer;
  * check that every row got an ID of its own.
  */
 public enum EntityIdDatabase {
-
-    MARIADB, POSTGRESQL;
+    MARIADB,
+    POSTGRESQL;
 
     /** Rows per test, split over {@link #THREADS} threads. */
     public static final int ROWS = 10_000;
@@ -36,14 +36,17 @@ public enum EntityIdDatabase {
     /** @return Spring Boot's DataSource properties for this database */
     public String[] dataSourceProperties() {
         TestServices.JdbcEndpoint endpoint = endpoint();
-        return new String[] { "spring.datasource.url=" + endpoint.url(),
-                "spring.datasource.username=" + endpoint.username(),
-                "spring.datasource.password=" + endpoint.password() };
+        return new String[] {
+            "spring.datasource.url=" + endpoint.url(),
+            "spring.datasource.username=" + endpoint.username(),
+            "spring.datasource.password=" + endpoint.password()
+        };
     }
 
     /** Runs SQL statements on a connection of its own (DDL before and after a test). */
     public void execute(String... statements) throws Exception {
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
             }
@@ -53,7 +56,8 @@ public enum EntityIdDatabase {
     /** @return the {@code id} column of every row of the table, {@code null}s included */
     public List<Object> ids(String table) throws Exception {
         List<Object> ids = new ArrayList<>();
-        try (Connection connection = endpoint().connect(); Statement statement = connection.createStatement();
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT id FROM " + table)) {
             while (rows.next()) {
                 ids.add(rows.getObject(1));

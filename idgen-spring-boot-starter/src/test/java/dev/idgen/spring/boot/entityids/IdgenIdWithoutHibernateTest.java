@@ -33,15 +33,22 @@ class IdgenIdWithoutHibernateTest {
         }
         assertThat(left).as("Hibernate jars left out").anyMatch(path -> path.contains("hibernate-core"));
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader withoutHibernate = new URLClassLoader(urls.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader withoutHibernate =
+                new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(withoutHibernate);
             @SuppressWarnings("unchecked")
             Callable<List<String>> check = (Callable<List<String>>) withoutHibernate
-                    .loadClass(WithoutHibernate.class.getName()).getConstructor().newInstance();
-            assertThat(check.call()).containsExactly("no Hibernate",
-                    "@IdgenId is annotated [Documented, Retention, Target]", "interceptor beans: 1",
-                    "callback beans: 1", "EntityManagerFactory beans: 0", "filled in: true");
+                    .loadClass(WithoutHibernate.class.getName())
+                    .getConstructor()
+                    .newInstance();
+            assertThat(check.call())
+                    .containsExactly(
+                            "no Hibernate",
+                            "@IdgenId is annotated [Documented, Retention, Target]",
+                            "interceptor beans: 1",
+                            "callback beans: 1",
+                            "EntityManagerFactory beans: 0",
+                            "filled in: true");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }

@@ -26,19 +26,29 @@ public final class WithoutHibernate implements Callable<List<String>> {
     public List<String> call() {
         List<String> facts = new ArrayList<>();
         try {
-            Class.forName("org.hibernate.annotations.IdGeneratorType", false, getClass().getClassLoader());
+            Class.forName(
+                    "org.hibernate.annotations.IdGeneratorType",
+                    false,
+                    getClass().getClassLoader());
             facts.add("Hibernate is on the classpath");
         } catch (ClassNotFoundException e) {
             facts.add("no Hibernate");
         }
-        facts.add("@IdgenId is annotated " + Arrays.stream(IdgenId.class.getAnnotations())
-                .map(annotation -> annotation.annotationType().getSimpleName()).sorted().toList());
+        facts.add("@IdgenId is annotated "
+                + Arrays.stream(IdgenId.class.getAnnotations())
+                        .map(annotation -> annotation.annotationType().getSimpleName())
+                        .sorted()
+                        .toList());
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-                .web(WebApplicationType.NONE).properties("spring.main.banner-mode=off").run()) {
-            facts.add("interceptor beans: " + context.getBeansOfType(IdgenIdInterceptor.class).size());
-            facts.add("callback beans: " + context.getBeansOfType(IdgenIdBeforeConvertCallback.class).size());
-            facts.add("EntityManagerFactory beans: " + context.getBeanNamesForType(
-                    jakarta.persistence.EntityManagerFactory.class).length);
+                .web(WebApplicationType.NONE)
+                .properties("spring.main.banner-mode=off")
+                .run()) {
+            facts.add("interceptor beans: "
+                    + context.getBeansOfType(IdgenIdInterceptor.class).size());
+            facts.add("callback beans: "
+                    + context.getBeansOfType(IdgenIdBeforeConvertCallback.class).size());
+            facts.add("EntityManagerFactory beans: "
+                    + context.getBeanNamesForType(jakarta.persistence.EntityManagerFactory.class).length);
             Row row = new IdgenEntityIds(context.getBean(IdService.class), context.getBean(IdForms.class))
                     .fill(new Row());
             facts.add("filled in: " + (row.id != null && row.id > 0));
@@ -48,8 +58,7 @@ public final class WithoutHibernate implements Callable<List<String>> {
 
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
-    static class App {
-    }
+    static class App {}
 
     static class Row {
 

@@ -9,14 +9,15 @@ import java.util.function.BooleanSupplier;
 /** Waits on conditions for the fault tests, with a deadline generous enough for a loaded machine. */
 final class Conditions {
 
-    private Conditions() {
-    }
+    private Conditions() {}
 
     /** Polls {@code condition} until it holds; fails naming {@code what} after a minute. */
     static void eventually(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as(what + " within a minute").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as(what + " within a minute")
+                    .isNegative();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // a poll interval, not a wait for something
         }
     }

@@ -48,12 +48,18 @@ class DatabaseFailoverTest {
             config.setValidationTimeout(1000);
             try (HikariDataSource pool = new HikariDataSource(config)) {
                 new ApplicationContextRunner()
-                        .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class,
-                                IdgenHealthContributorAutoConfiguration.class, IdgenMetricsAutoConfiguration.class,
-                                MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
-                                IdgenEndpointAutoConfiguration.class, EndpointAutoConfiguration.class))
+                        .withConfiguration(AutoConfigurations.of(
+                                IdgenAutoConfiguration.class,
+                                IdgenHealthContributorAutoConfiguration.class,
+                                IdgenMetricsAutoConfiguration.class,
+                                MetricsAutoConfiguration.class,
+                                SimpleMetricsExportAutoConfiguration.class,
+                                IdgenEndpointAutoConfiguration.class,
+                                EndpointAutoConfiguration.class))
                         .withBean(HikariDataSource.class, () -> pool, definition -> definition.setDestroyMethodName(""))
-                        .withPropertyValues("idgen.strategy=segment", "idgen.jdbc.initialize-schema=always",
+                        .withPropertyValues(
+                                "idgen.strategy=segment",
+                                "idgen.jdbc.initialize-schema=always",
                                 "idgen.generators.invoice.strategy=ticket",
                                 "management.endpoints.web.exposure.include=idgen")
                         .run(context -> {
@@ -77,31 +83,51 @@ class DatabaseFailoverTest {
                             // serves what it holds): every ID above the last one handed out before.
                             long highest = lost[lost.length - 1];
                             long deadline = System.nanoTime() + DEADLINE_NANOS;
-                            while (registry.get("idgen.jdbc.failovers").tag("generator", "default").functionCounter()
-                                    .count() == 0) {
-                                assertThat(System.nanoTime()).as("a block loaded from the promoted replica")
+                            while (registry.get("idgen.jdbc.failovers")
+                                            .tag("generator", "default")
+                                            .functionCounter()
+                                            .count()
+                                    == 0) {
+                                assertThat(System.nanoTime())
+                                        .as("a block loaded from the promoted replica")
                                         .isLessThan(deadline);
                                 long[] batch = awaitAnswer(() -> ids.nextIds("orders", 5000));
                                 assertThat(batch[0]).isGreaterThan(highest);
                                 highest = batch[batch.length - 1];
                             }
                             long ticketAfter = awaitAnswer(() -> ids.nextId("invoice"));
-                            assertThat(ticketAfter).as("no ticket handed out again").isGreaterThan(lastTicket)
+                            assertThat(ticketAfter)
+                                    .as("no ticket handed out again")
+                                    .isGreaterThan(lastTicket)
                                     .isGreaterThan(ticketBefore);
                             assertThat(before).isPositive();
 
-                            assertThat(registry.get("idgen.jdbc.failovers").tag("generator", "default")
-                                    .functionCounter().count()).as("the segment row jumped").isEqualTo(1);
-                            assertThat(registry.get("idgen.jdbc.failovers").tag("generator", "invoice")
-                                    .functionCounter().count()).as("the ticket row jumped").isEqualTo(1);
-                            Map<String, ? extends HealthIndicator> indicators = context
-                                    .getBean(IdgenGeneratorsHealthContributor.class).indicators();
-                            assertThat(indicators.get("default").health().toString()).contains("failovers=1")
-                                    .contains("lastFailover=").contains("promoted copy");
-                            assertThat(indicators.get("invoice").health().toString()).contains("failovers=1")
+                            assertThat(registry.get("idgen.jdbc.failovers")
+                                            .tag("generator", "default")
+                                            .functionCounter()
+                                            .count())
+                                    .as("the segment row jumped")
+                                    .isEqualTo(1);
+                            assertThat(registry.get("idgen.jdbc.failovers")
+                                            .tag("generator", "invoice")
+                                            .functionCounter()
+                                            .count())
+                                    .as("the ticket row jumped")
+                                    .isEqualTo(1);
+                            Map<String, ? extends HealthIndicator> indicators = context.getBean(
+                                            IdgenGeneratorsHealthContributor.class)
+                                    .indicators();
+                            assertThat(indicators.get("default").health().toString())
+                                    .contains("failovers=1")
+                                    .contains("lastFailover=")
+                                    .contains("promoted copy");
+                            assertThat(indicators.get("invoice").health().toString())
+                                    .contains("failovers=1")
                                     .contains("replication=");
-                            Map<String, Object> segments = context.getBean(IdgenEndpoint.class).generator("default");
-                            assertThat(segments.get("failover").toString()).contains("failovers=1")
+                            Map<String, Object> segments =
+                                    context.getBean(IdgenEndpoint.class).generator("default");
+                            assertThat(segments.get("failover").toString())
+                                    .contains("failovers=1")
                                     .contains("failoverJump=100000000000");
                         });
             }

@@ -35,8 +35,7 @@ import java.util.List;
  */
 public final class IdWorkerMain {
 
-    private IdWorkerMain() {
-    }
+    private IdWorkerMain() {}
 
     public static void main(String[] args) throws Exception {
         // Standard output carries the IDs only: anything else that prints (logging) goes to standard error.
@@ -48,10 +47,26 @@ public final class IdWorkerMain {
         String name = args[5];
         long count = Long.parseLong(args[6]);
         IdService service = strategy.equals("segment")
-                ? SegmentIdService.builder(segmentStore(pool, table, args)).settings(SegmentSettings.builder().step(1000).maxStep(20_000)
-                        .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(10)).build()).build()
-                : new TicketIdService(List.of(new TicketServer("worker", pool, table, 0, 1, true,
-                        Duration.ofSeconds(5), Duration.ofSeconds(1), TimeSource.system())), false);
+                ? SegmentIdService.builder(segmentStore(pool, table, args))
+                        .settings(SegmentSettings.builder()
+                                .step(1000)
+                                .maxStep(20_000)
+                                .bufferDuration(Duration.ofSeconds(1))
+                                .awaitTimeout(Duration.ofSeconds(10))
+                                .build())
+                        .build()
+                : new TicketIdService(
+                        List.of(new TicketServer(
+                                "worker",
+                                pool,
+                                table,
+                                0,
+                                1,
+                                true,
+                                Duration.ofSeconds(5),
+                                Duration.ofSeconds(1),
+                                TimeSource.system())),
+                        false);
         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(ids, StandardCharsets.US_ASCII), 1 << 16);
         for (long i = 0; count < 0 || i < count; i++) {
             out.write(Long.toString(service.nextId(name)));
@@ -89,8 +104,13 @@ public final class IdWorkerMain {
 
         private synchronized Segment logged(Segment segment) {
             try {
-                Files.writeString(log, segment.first() + " " + segment.last() + "\n", StandardCharsets.US_ASCII,
-                        StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+                Files.writeString(
+                        log,
+                        segment.first() + " " + segment.last() + "\n",
+                        StandardCharsets.US_ASCII,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND,
+                        StandardOpenOption.WRITE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

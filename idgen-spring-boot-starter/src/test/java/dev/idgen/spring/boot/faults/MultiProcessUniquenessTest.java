@@ -24,13 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MultiProcessUniquenessTest {
 
-    private final String table = "idgen_mp_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_mp_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private final List<Process> processes = new ArrayList<>();
 
     @AfterEach
     void cleanUp() throws Exception {
         processes.forEach(Process::destroyForcibly);
-        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = TestServices.mariadb().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }
     }
@@ -38,11 +40,23 @@ class MultiProcessUniquenessTest {
     private Process worker(String strategy, long count, String... segmentLog) throws Exception {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                IdWorkerMain.class.getName(), strategy, mariadb.url(), mariadb.username(), mariadb.password(), table,
-                "orders", Long.toString(count)));
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                IdWorkerMain.class.getName(),
+                strategy,
+                mariadb.url(),
+                mariadb.username(),
+                mariadb.password(),
+                table,
+                "orders",
+                Long.toString(count)));
         command.addAll(List.of(segmentLog));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         processes.add(process);
         return process;
     }
@@ -114,7 +128,8 @@ class MultiProcessUniquenessTest {
     @Test
     void twoProcessesDrawTwentyThousandTicketsWithoutADuplicate() throws Exception {
         long[] all = drawFromTwoProcessesAtOnce("ticket", 10_000);
-        assertThat(java.util.Arrays.stream(all).max().orElseThrow()).as("dense: no gaps without failures")
+        assertThat(java.util.Arrays.stream(all).max().orElseThrow())
+                .as("dense: no gaps without failures")
                 .isEqualTo(20_000);
     }
 
@@ -144,11 +159,18 @@ class MultiProcessUniquenessTest {
         // segment's end would leave nothing to repeat.)
         long lastHandedOut = beforeKill[beforeKill.length - 1];
         List<long[]> segments = Files.readAllLines(segmentLog, StandardCharsets.US_ASCII).stream()
-                .map(line -> java.util.Arrays.stream(line.split(" ")).mapToLong(Long::parseLong).toArray()).toList();
-        long[] killedIn = segments.stream().filter(s -> s[0] <= lastHandedOut && lastHandedOut <= s[1]).findFirst()
+                .map(line -> java.util.Arrays.stream(line.split(" "))
+                        .mapToLong(Long::parseLong)
+                        .toArray())
+                .toList();
+        long[] killedIn = segments.stream()
+                .filter(s -> s[0] <= lastHandedOut && lastHandedOut <= s[1])
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no segment of the victim holds its last ID " + lastHandedOut
-                        + ": " + segments.stream().map(java.util.Arrays::toString).toList()));
-        assertThat(lastHandedOut).as("the victim's last ID, in its segment %s", java.util.Arrays.toString(killedIn))
+                        + ": "
+                        + segments.stream().map(java.util.Arrays::toString).toList()));
+        assertThat(lastHandedOut)
+                .as("the victim's last ID, in its segment %s", java.util.Arrays.toString(killedIn))
                 .isLessThan(killedIn[1]);
 
         long[] afterRestart = read(worker("segment", 100_000), n -> false).get(180, TimeUnit.SECONDS);

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 class RedisFaultTest {
 
-    private final String table = "idgen_rf_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_rf_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private final String prefix = "f" + UUID.randomUUID().toString().substring(0, 6) + ":";
     private final List<Worker> workers = new ArrayList<>();
     private OwnRedis redis;
@@ -47,17 +48,19 @@ class RedisFaultTest {
         final List<String> errors = new CopyOnWriteArrayList<>();
         /** The first line the reader could not make sense of: the duplicate check would miss everything after it. */
         volatile String unexpected;
+
         volatile long workerId = -1;
         /** Whether the worker may end: it was told to stop, or the test expects it to give up by itself. */
         volatile boolean endExpected;
+
         final Thread reader;
         final Thread errorReader;
 
         Worker(Process process) {
             this.process = process;
             this.reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.US_ASCII))) {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
                     String line;
                     while ((line = in.readLine()) != null) {
                         if (line.startsWith("W ")) {
@@ -76,8 +79,8 @@ class RedisFaultTest {
             reader.setDaemon(true);
             reader.start();
             this.errorReader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-                        StandardCharsets.UTF_8))) {
+                try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
                     String line;
                     while ((line = in.readLine()) != null) {
                         errors.add(line);
@@ -99,10 +102,16 @@ class RedisFaultTest {
         void stop() throws Exception {
             endExpected = true;
             process.getOutputStream().close();
-            assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("worker ended when told to").isTrue();
+            assertThat(process.waitFor(180, TimeUnit.SECONDS))
+                    .as("worker ended when told to")
+                    .isTrue();
             reader.join(60_000);
-            assertThat(reader.isAlive()).as("the worker's output read to its end").isFalse();
-            assertThat(unexpected).as("a line of the worker's output that is not an ID").isNull();
+            assertThat(reader.isAlive())
+                    .as("the worker's output read to its end")
+                    .isFalse();
+            assertThat(unexpected)
+                    .as("a line of the worker's output that is not an ID")
+                    .isNull();
         }
     }
 
@@ -115,7 +124,8 @@ class RedisFaultTest {
     void cleanUp() throws Exception {
         workers.forEach(worker -> worker.process.destroyForcibly());
         redis.close();
-        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = TestServices.mariadb().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }
     }
@@ -123,14 +133,21 @@ class RedisFaultTest {
     /** A worker on the Redis strategy or the dual store, with the database {@link TestServices} found. */
     private Worker segmentWorker(String mode) throws Exception {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return worker(mode, Integer.toString(redis.port()), mariadb.url(), mariadb.username(), mariadb.password(), table,
-                prefix, MAX_RUN_MILLIS);
+        return worker(
+                mode,
+                Integer.toString(redis.port()),
+                mariadb.url(),
+                mariadb.username(),
+                mariadb.password(),
+                table,
+                prefix,
+                MAX_RUN_MILLIS);
     }
 
     private Worker worker(String... args) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-cp", System.getProperty("java.class.path"),
-                RedisWorkerMain.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                java, "-Xmx192m", "-cp", System.getProperty("java.class.path"), RedisWorkerMain.class.getName()));
         command.addAll(List.of(args));
         Worker worker = new Worker(new ProcessBuilder(command).start());
         workers.add(worker);
@@ -151,12 +168,16 @@ class RedisFaultTest {
 
     private static void sigstop(Process process, String signal) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + signal).isTrue();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0)
+                .as("kill -" + signal)
+                .isTrue();
         if (signal.equals("STOP")) {
             // kill returns once the signal is sent; the JVM's threads may run on for a moment. Wait until every one
             // of them is stopped, so that what the test reads next (the time) is after the last ID it issued.
-            poll(() -> allThreadsStopped(process.pid()), "every thread of process " + process.pid() + " to stop",
-                    () -> { });
+            poll(
+                    () -> allThreadsStopped(process.pid()),
+                    "every thread of process " + process.pid() + " to stop",
+                    () -> {});
         }
     }
 
@@ -187,7 +208,9 @@ class RedisFaultTest {
                 if (!worker.endExpected && !worker.process.isAlive()) {
                     throw new AssertionError("Worker " + worker.process.pid() + " ended (exit status "
                             + worker.process.exitValue() + ") while waiting for " + what + "; what it said, less"
-                            + " stack frames: " + worker.errors.stream().filter(line -> !line.startsWith("\t"))
+                            + " stack frames: "
+                            + worker.errors.stream()
+                                    .filter(line -> !line.startsWith("\t"))
                                     .toList());
                 }
             }
@@ -216,7 +239,8 @@ class RedisFaultTest {
         redis.kill();
         redis.startServer();
         long restarted = System.nanoTime();
-        until(() -> first.countSince(restarted) > 100 && second.countSince(restarted) > 100,
+        until(
+                () -> first.countSince(restarted) > 100 && second.countSince(restarted) > 100,
                 "both workers to carry on after the restart");
         first.stop();
         second.stop();
@@ -230,16 +254,20 @@ class RedisFaultTest {
         until(() -> first.values.size() > 2000 && second.values.size() > 2000, "both workers to draw IDs");
         redis.kill();
         long down = System.nanoTime();
-        until(() -> first.countSince(down) + second.countSince(down) > 200, "IDs from the database while Redis is down");
+        until(
+                () -> first.countSince(down) + second.countSince(down) > 200,
+                "IDs from the database while Redis is down");
         redis.startServer();
         long restarted = System.nanoTime();
-        until(() -> first.countSince(restarted) > 200 && second.countSince(restarted) > 200,
+        until(
+                () -> first.countSince(restarted) > 200 && second.countSince(restarted) > 200,
                 "both workers to carry on after Redis came back empty");
         // Carrying on proves nothing about Redis: the database alone could serve them. The dual store is back on
         // Redis once its counter of "orders" exists again in the emptied Redis and keeps counting.
         until(() -> redisCounter("orders") != null, "the dual store to install a fresh window in the emptied Redis");
         long counterBack = redisCounter("orders");
-        until(() -> redisCounter("orders") > counterBack + 500,
+        until(
+                () -> redisCounter("orders") > counterBack + 500,
                 "the workers to draw segments from Redis again, its counter moving on");
         first.stop();
         second.stop();
@@ -249,7 +277,8 @@ class RedisFaultTest {
     @Test
     void aJvmFrozenPastItsLeaseIssuesNothingWhileAnotherHoldsItsWorkerIdThenLeasesItAfresh() throws Exception {
         String port = Integer.toString(redis.port());
-        SnowflakeLayout layout = SnowflakeLayout.standard().toBuilder().workerBits(0).build();
+        SnowflakeLayout layout =
+                SnowflakeLayout.standard().toBuilder().workerBits(0).build();
         // No worker bits: one worker id (0), so the second JVM can only start once the first one's lease expired.
         Worker frozen = worker("lease", port, prefix, "0", MAX_RUN_MILLIS);
         until(() -> frozen.values.size() > 1000, "the first JVM to draw IDs");
@@ -264,8 +293,12 @@ class RedisFaultTest {
         long thawed = System.nanoTime();
         until(() -> successor.countSince(thawed) > 1000, "the successor to carry on after the thaw");
         successor.stop();
-        long successorNewest = successor.values.stream().mapToLong(id -> timestamp(layout, id)).max().orElseThrow();
-        until(() -> frozen.values.stream().anyMatch(id -> timestamp(layout, id) > successorNewest),
+        long successorNewest = successor.values.stream()
+                .mapToLong(id -> timestamp(layout, id))
+                .max()
+                .orElseThrow();
+        until(
+                () -> frozen.values.stream().anyMatch(id -> timestamp(layout, id) > successorNewest),
                 "the thawed JVM to lease worker id 0 afresh once the successor had gone");
         frozen.stop();
         // At most the one call that was past its lease check when the JVM froze completes, with its earlier time.
@@ -280,35 +313,45 @@ class RedisFaultTest {
         String port = Integer.toString(redis.port());
         // Two worker bits, of which the lease store may offer only worker ids 0 to 2: three JVMs take them all.
         String maxWorkerId = "2";
-        List<Worker> jvms = List.of(worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId),
+        List<Worker> jvms = List.of(
+                worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId),
                 worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId),
                 worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId));
-        until(() -> jvms.stream().allMatch(jvm -> jvm.workerId >= 0 && jvm.values.size() > 100),
+        until(
+                () -> jvms.stream().allMatch(jvm -> jvm.workerId >= 0 && jvm.values.size() > 100),
                 "three JVMs to lease worker ids and draw IDs");
         assertThat(jvms.stream().map(jvm -> jvm.workerId)).containsExactlyInAnyOrder(0L, 1L, 2L);
 
         Worker fourth = worker("lease", port, prefix, "2", MAX_RUN_MILLIS, maxWorkerId);
         fourth.endExpected = true;
-        assertThat(fourth.process.waitFor(180, TimeUnit.SECONDS)).as("the fourth JVM gave up starting").isTrue();
+        assertThat(fourth.process.waitFor(180, TimeUnit.SECONDS))
+                .as("the fourth JVM gave up starting")
+                .isTrue();
         fourth.errorReader.join(60_000);
         fourth.reader.join(60_000);
-        assertThat(fourth.process.exitValue()).as("the fourth JVM's exit status").isNotZero();
+        assertThat(fourth.process.exitValue())
+                .as("the fourth JVM's exit status")
+                .isNotZero();
         assertThat(fourth.workerId).as("the fourth JVM's worker id").isEqualTo(-1);
         assertThat(fourth.values).as("IDs from the fourth JVM").isEmpty();
-        assertThat(String.join("\n", fourth.errors)).as("why the fourth JVM did not start")
+        assertThat(String.join("\n", fourth.errors))
+                .as("why the fourth JVM did not start")
                 .contains(WorkerIdsExhaustedException.class.getName())
                 .contains("No worker id from 0 to 2 is free");
 
         // The fourth took nothing from the three: they still hold their worker ids and serve.
         long fourthEnded = System.nanoTime();
-        until(() -> jvms.stream().allMatch(jvm -> jvm.countSince(fourthEnded) > 100),
+        until(
+                () -> jvms.stream().allMatch(jvm -> jvm.countSince(fourthEnded) > 100),
                 "the three JVMs to carry on after the fourth gave up");
         for (Worker jvm : jvms) {
             jvm.stop();
         }
-        SnowflakeLayout layout = SnowflakeLayout.standard().toBuilder().workerBits(2).build();
+        SnowflakeLayout layout =
+                SnowflakeLayout.standard().toBuilder().workerBits(2).build();
         for (Worker jvm : jvms) {
-            assertThat(jvm.values).as("IDs of the JVM that leased worker id %d", jvm.workerId)
+            assertThat(jvm.values)
+                    .as("IDs of the JVM that leased worker id %d", jvm.workerId)
                     .allSatisfy(id -> assertThat(workerIdOf(layout, id)).isEqualTo(jvm.workerId));
         }
         assertNoDuplicates(jvms.toArray(new Worker[0]));
@@ -324,9 +367,11 @@ class RedisFaultTest {
         long restarted = System.nanoTime();
         Worker newcomer = worker("lease", port, prefix, "1", MAX_RUN_MILLIS);
         until(() -> newcomer.workerId >= 0, "the newcomer to get a worker id");
-        assertThat(newcomer.workerId).as("the holder took its worker id back; the newcomer gets the other")
+        assertThat(newcomer.workerId)
+                .as("the holder took its worker id back; the newcomer gets the other")
                 .isNotEqualTo(holder.workerId);
-        until(() -> holder.countSince(restarted) > 1000 && newcomer.values.size() > 1000,
+        until(
+                () -> holder.countSince(restarted) > 1000 && newcomer.values.size() > 1000,
                 "the holder to keep generating across the restart, beside the newcomer");
         holder.stop();
         newcomer.stop();
@@ -337,8 +382,11 @@ class RedisFaultTest {
     private boolean workerIdFree(long workerId) {
         var factory = redis.connectionFactory();
         try (var connection = factory.getConnection()) {
-            byte[] expires = connection.hashCommands().hGet((prefix + "{workers}").getBytes(StandardCharsets.UTF_8),
-                    ("e:" + workerId).getBytes(StandardCharsets.UTF_8));
+            byte[] expires = connection
+                    .hashCommands()
+                    .hGet(
+                            (prefix + "{workers}").getBytes(StandardCharsets.UTF_8),
+                            ("e:" + workerId).getBytes(StandardCharsets.UTF_8));
             Long now = connection.serverCommands().time(TimeUnit.MILLISECONDS);
             return expires == null || Long.parseLong(new String(expires, StandardCharsets.US_ASCII)) + 1000 < now;
         } finally {
@@ -350,7 +398,8 @@ class RedisFaultTest {
     private Long redisCounter(String name) {
         var factory = redis.connectionFactory();
         try (var connection = factory.getConnection()) {
-            byte[] value = connection.stringCommands().get((prefix + "{" + name + "}").getBytes(StandardCharsets.UTF_8));
+            byte[] value =
+                    connection.stringCommands().get((prefix + "{" + name + "}").getBytes(StandardCharsets.UTF_8));
             return value == null ? null : Long.valueOf(new String(value, StandardCharsets.US_ASCII));
         } finally {
             factory.destroy();
@@ -358,7 +407,9 @@ class RedisFaultTest {
     }
 
     private static long timestamp(SnowflakeLayout layout, long id) {
-        return dev.idgen.core.snowflake.SnowflakeDecodedId.decode(layout, id).timestamp().toEpochMilli();
+        return dev.idgen.core.snowflake.SnowflakeDecodedId.decode(layout, id)
+                .timestamp()
+                .toEpochMilli();
     }
 
     private static long workerIdOf(SnowflakeLayout layout, long id) {
@@ -373,7 +424,8 @@ class RedisFaultTest {
     @Test
     void aThawedJvmNeverTakesItsWorkerIdBackButLeasesAFreeOneAndKeepsItAcrossAnEmptyRestart() throws Exception {
         String port = Integer.toString(redis.port());
-        SnowflakeLayout layout = SnowflakeLayout.standard().toBuilder().workerBits(1).build();
+        SnowflakeLayout layout =
+                SnowflakeLayout.standard().toBuilder().workerBits(1).build();
         Worker a = worker("lease", port, prefix, "1", MAX_RUN_MILLIS);
         until(() -> a.workerId >= 0 && a.values.size() > 1000, "A to lease a worker id and draw IDs");
         assertThat(a.workerId).isZero();
@@ -388,19 +440,22 @@ class RedisFaultTest {
         assertThat(b.workerId).isZero();
         sigstop(a.process, "CONT");
         occupier.stop();
-        until(() -> a.values.stream().anyMatch(id -> workerIdOf(layout, id) == 1),
+        until(
+                () -> a.values.stream().anyMatch(id -> workerIdOf(layout, id) == 1),
                 "A to lease worker id 1 once the occupier's lease expired");
         redis.kill();
         redis.startServer();
         long restarted = System.nanoTime();
-        until(() -> a.countSince(restarted) > 1000 && b.countSince(restarted) > 1000,
+        until(
+                () -> a.countSince(restarted) > 1000 && b.countSince(restarted) > 1000,
                 "A and B to carry on after Redis came back empty");
         a.stop();
         b.stop();
         for (long id : a.values) {
             if (workerIdOf(layout, id) == 0) {
                 // Only IDs from before the freeze (and at most the one call already past its lease check).
-                assertThat(timestamp(layout, id)).as("A issued under worker id 0 after it was frozen")
+                assertThat(timestamp(layout, id))
+                        .as("A issued under worker id 0 after it was frozen")
                         .isLessThanOrEqualTo(stopMillis);
             }
         }

@@ -42,27 +42,34 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 public final class RedisWorkerMain {
 
-    private RedisWorkerMain() {
-    }
+    private RedisWorkerMain() {}
 
     public static void main(String[] args) throws Exception {
         java.io.OutputStream ids = new java.io.FileOutputStream(java.io.FileDescriptor.out);
         System.setOut(System.err);
         String mode = args[0];
         LettuceConnectionFactory factory = OwnRedis.connectionFactory("127.0.0.1", Integer.parseInt(args[1]));
-        RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                Duration.ofMillis(300), new RedisRoundTrips());
+        RedisScriptExecutor redis = new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(factory), Duration.ofMillis(300), new RedisRoundTrips());
         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(ids, StandardCharsets.US_ASCII), 1 << 12);
         IdService service;
         long duration;
         if (mode.equals("lease")) {
-            LeasingWorkerIdAssigner assigner = LeasingWorkerIdAssigner.builder(new RedisWorkerIdLeaseStore(redis,
-                    args[2])).ttl(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(300))
-                    .safetyMargin(Duration.ofMillis(300)).reuseDelay(Duration.ofSeconds(1)).build();
+            LeasingWorkerIdAssigner assigner = LeasingWorkerIdAssigner.builder(
+                            new RedisWorkerIdLeaseStore(redis, args[2]))
+                    .ttl(Duration.ofSeconds(2))
+                    .renewInterval(Duration.ofMillis(300))
+                    .safetyMargin(Duration.ofMillis(300))
+                    .reuseDelay(Duration.ofSeconds(1))
+                    .build();
             long maxWorkerIdCap = args.length > 5 ? Long.parseLong(args[5]) : Long.MAX_VALUE;
             WorkerIdAssigner capped = maxWorkerId -> assigner.acquire(Math.min(maxWorkerId, maxWorkerIdCap));
-            SnowflakeGenerator generator = SnowflakeGenerator.builder().layout(SnowflakeLayout.standard().toBuilder()
-                    .workerBits(Integer.parseInt(args[3])).build()).workerIdAssigner(capped).build();
+            SnowflakeGenerator generator = SnowflakeGenerator.builder()
+                    .layout(SnowflakeLayout.standard().toBuilder()
+                            .workerBits(Integer.parseInt(args[3]))
+                            .build())
+                    .workerIdAssigner(capped)
+                    .build();
             out.write("W " + generator.workerId() + "\n");
             out.flush();
             service = SnowflakeIdService.of(generator);
@@ -72,13 +79,19 @@ public final class RedisWorkerMain {
             // Logged in once now: a database this worker cannot log in to (a wrong password) is a mistake in the
             // test's setup, to end on at once with its authentication error, not a fault to retry until a deadline.
             pool.getConnection().close();
-            JdbcSegmentStore database = new JdbcSegmentStore(pool, args[5], 0,
-                    SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+            JdbcSegmentStore database =
+                    new JdbcSegmentStore(pool, args[5], 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
             RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, args[6], 1000);
-            service = mode.equals("incr") ? new RedisIdService(counter)
+            service = mode.equals("incr")
+                    ? new RedisIdService(counter)
                     : SegmentIdService.builder(new DualSegmentStore(new RedisSegmentStore(counter), database))
-                            .settings(SegmentSettings.builder().step(50).minStep(50).maxStep(50)
-                                    .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(2)).build())
+                            .settings(SegmentSettings.builder()
+                                    .step(50)
+                                    .minStep(50)
+                                    .maxStep(50)
+                                    .bufferDuration(Duration.ofSeconds(1))
+                                    .awaitTimeout(Duration.ofSeconds(2))
+                                    .build())
                             .build();
             duration = Long.parseLong(args[7]);
         }
@@ -105,8 +118,8 @@ public final class RedisWorkerMain {
      *         closes it), whichever comes first
      */
     static java.util.concurrent.atomic.AtomicLong deadline(long durationMillis) {
-        java.util.concurrent.atomic.AtomicLong deadline = new java.util.concurrent.atomic.AtomicLong(
-                System.nanoTime() + durationMillis * 1_000_000L);
+        java.util.concurrent.atomic.AtomicLong deadline =
+                new java.util.concurrent.atomic.AtomicLong(System.nanoTime() + durationMillis * 1_000_000L);
         Thread stopper = new Thread(() -> {
             try {
                 while (System.in.read() >= 0) {

@@ -3,12 +3,12 @@ package dev.idgen.spring.boot.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.segment.InMemorySegmentStore;
-import dev.idgen.redis.SpringLettuceConnectionSource;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
 import dev.idgen.redis.RedisIdService;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisWindowedCounter;
+import dev.idgen.redis.SpringLettuceConnectionSource;
+import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
 import dev.idgen.test.services.OwnRedisCluster;
 import dev.idgen.test.services.OwnRedisNode;
 import dev.idgen.test.services.OwnRedisSentinelGroup;
@@ -51,9 +51,10 @@ class ReplicatedRedisFailoverTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(120);
 
-    private static final String[] KINDS = { "I", "G", "R", "S" };
+    private static final String[] KINDS = {"I", "G", "R", "S"};
 
-    private final String table = "idgen_rr_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_rr_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private final String prefix = "r" + UUID.randomUUID().toString().substring(0, 6) + ":";
     private final List<Worker> workers = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -67,6 +68,7 @@ class ReplicatedRedisFailoverTest {
         final Map<String, Long> written = new HashMap<>();
         /** Lines that are neither an ID nor a count: each one means the reader may have missed or misread IDs. */
         final List<String> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
+
         final Thread reader;
 
         Worker(Process process) {
@@ -76,8 +78,8 @@ class ReplicatedRedisFailoverTest {
                 arrivals.put(kind, new ArrayList<>());
             }
             this.reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.US_ASCII))) {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
                     String line;
                     while ((line = in.readLine()) != null) {
                         read(line);
@@ -99,7 +101,9 @@ class ReplicatedRedisFailoverTest {
                     ids.get(parts[0]).add(parts[1]);
                     arrivals.get(parts[0]).add(now);
                 }
-            } else if (parts.length == 3 && parts[0].equals("N") && ids.containsKey(parts[1])
+            } else if (parts.length == 3
+                    && parts[0].equals("N")
+                    && ids.containsKey(parts[1])
                     && parts[2].matches("[0-9]+")) {
                 synchronized (this) {
                     written.put(parts[1], Long.parseLong(parts[2]));
@@ -137,15 +141,22 @@ class ReplicatedRedisFailoverTest {
          */
         void stop() throws Exception {
             process.getOutputStream().close();
-            assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("worker ended when told to").isTrue();
+            assertThat(process.waitFor(180, TimeUnit.SECONDS))
+                    .as("worker ended when told to")
+                    .isTrue();
             assertThat(process.exitValue()).as("the worker's exit status").isZero();
             reader.join(60_000);
-            assertThat(reader.isAlive()).as("the worker's output read to its end").isFalse();
-            assertThat(unexpected).as("lines of the worker's output that are neither an ID nor a count").isEmpty();
+            assertThat(reader.isAlive())
+                    .as("the worker's output read to its end")
+                    .isFalse();
+            assertThat(unexpected)
+                    .as("lines of the worker's output that are neither an ID nor a count")
+                    .isEmpty();
             synchronized (this) {
                 for (String kind : KINDS) {
                     assertThat(written).as("the worker's count of %s IDs", kind).containsKey(kind);
-                    assertThat((long) ids.get(kind).size()).as("%s IDs read, against those the worker wrote", kind)
+                    assertThat((long) ids.get(kind).size())
+                            .as("%s IDs read, against those the worker wrote", kind)
                             .isEqualTo(written.get(kind));
                 }
             }
@@ -182,8 +193,13 @@ class ReplicatedRedisFailoverTest {
         return new Replicated() {
             @Override
             public String[] workerArgs() {
-                return new String[] { "sentinel", group.masterName() + "@" + group.sentinelPorts().stream()
-                        .map(String::valueOf).collect(Collectors.joining(",")) };
+                return new String[] {
+                    "sentinel",
+                    group.masterName() + "@"
+                            + group.sentinelPorts().stream()
+                                    .map(String::valueOf)
+                                    .collect(Collectors.joining(","))
+                };
             }
 
             @Override
@@ -236,8 +252,12 @@ class ReplicatedRedisFailoverTest {
         return new Replicated() {
             @Override
             public String[] workerArgs() {
-                return new String[] { "cluster", cluster.nodes().stream().map(node -> String.valueOf(node.port()))
-                        .collect(Collectors.joining(",")) };
+                return new String[] {
+                    "cluster",
+                    cluster.nodes().stream()
+                            .map(node -> String.valueOf(node.port()))
+                            .collect(Collectors.joining(","))
+                };
             }
 
             @Override
@@ -330,18 +350,24 @@ class ReplicatedRedisFailoverTest {
     }
 
     private enum Fault {
-        KILL, LAGGING, MANUAL, PARTITION
+        KILL,
+        LAGGING,
+        MANUAL,
+        PARTITION
     }
 
     private void run(String topology, String scenario, Replicated redis, Fault fault) throws Exception {
         // A third client, as an application's health endpoint sees it.
         RedisScriptExecutor executor = new RedisScriptExecutor(
-                new SpringLettuceConnectionSource(redis.connectionFactory()), Duration.ofMillis(500),
+                new SpringLettuceConnectionSource(redis.connectionFactory()),
+                Duration.ofMillis(500),
                 new RedisRoundTrips());
         closeables.add(executor);
-        assertThat(executor.awaitReady(Duration.ofSeconds(60))).as("the health client's Redis answered").isTrue();
-        IdgenHealthIndicator health = new IdgenHealthIndicator(new RedisIdService(new RedisWindowedCounter(executor,
-                new InMemorySegmentStore(0, Duration.ZERO), prefix + "h:", 1000)));
+        assertThat(executor.awaitReady(Duration.ofSeconds(60)))
+                .as("the health client's Redis answered")
+                .isTrue();
+        IdgenHealthIndicator health = new IdgenHealthIndicator(new RedisIdService(
+                new RedisWindowedCounter(executor, new InMemorySegmentStore(0, Duration.ZERO), prefix + "h:", 1000)));
         closeables.add(health);
         List<long[]> downs = new ArrayList<>();
         Thread healthPoller = pollHealth(health, downs);
@@ -351,57 +377,61 @@ class ReplicatedRedisFailoverTest {
         Worker second = worker(redis.workerArgs());
         long started = System.nanoTime();
         awaitEveryKind(started, 300, first, second);
-        assertThat(health.health(true).getStatus()).as("health before the fault").isEqualTo(Status.UP);
+        assertThat(health.health(true).getStatus())
+                .as("health before the fault")
+                .isEqualTo(Status.UP);
 
         OwnRedisNode master = redis.master();
         long faultAt;
         OwnRedisNode promoted;
         boolean lagged = false;
         switch (fault) {
-        case KILL -> {
-            faultAt = System.nanoTime();
-            master.kill();
-            promoted = redis.awaitNewMaster(master);
-        }
-        case LAGGING -> {
-            OwnRedisNode replica = redis.replicaOf(master);
-            long caughtUp = master.replOffset();
-            replica.awaitReplOffset(caughtUp, DEADLINE);
-            replica.signal("STOP");
-            // The master counts on while the replica misses it.
-            long stoppedAt = System.nanoTime();
-            awaitCounts(stoppedAt, 300, new String[] { "I", "G" }, first, second);
-            lagged = master.replOffset() > caughtUp;
-            faultAt = System.nanoTime();
-            master.kill();
-            for (OwnRedisNode other : redis.otherReplicas(master, replica)) {
-                other.kill();
+            case KILL -> {
+                faultAt = System.nanoTime();
+                master.kill();
+                promoted = redis.awaitNewMaster(master);
             }
-            replica.signal("CONT");
-            redis.forceFailover(replica);
-            promoted = redis.awaitNewMaster(master);
-            assertThat(promoted).as("the lagging replica was promoted").isSameAs(replica);
-        }
-        case MANUAL -> {
-            faultAt = System.nanoTime();
-            redis.manualFailover(redis.replicaOf(master));
-            promoted = redis.awaitNewMaster(master);
-        }
-        case PARTITION -> {
-            master.signal("STOP");
-            faultAt = System.nanoTime();
-            promoted = redis.awaitNewMaster(master);
-            master.signal("CONT");
-            // The old master comes back and is made a replica of the new one.
-            master.awaitRole("slave", DEADLINE);
-        }
-        default -> throw new IllegalStateException();
+            case LAGGING -> {
+                OwnRedisNode replica = redis.replicaOf(master);
+                long caughtUp = master.replOffset();
+                replica.awaitReplOffset(caughtUp, DEADLINE);
+                replica.signal("STOP");
+                // The master counts on while the replica misses it.
+                long stoppedAt = System.nanoTime();
+                awaitCounts(stoppedAt, 300, new String[] {"I", "G"}, first, second);
+                lagged = master.replOffset() > caughtUp;
+                faultAt = System.nanoTime();
+                master.kill();
+                for (OwnRedisNode other : redis.otherReplicas(master, replica)) {
+                    other.kill();
+                }
+                replica.signal("CONT");
+                redis.forceFailover(replica);
+                promoted = redis.awaitNewMaster(master);
+                assertThat(promoted).as("the lagging replica was promoted").isSameAs(replica);
+            }
+            case MANUAL -> {
+                faultAt = System.nanoTime();
+                redis.manualFailover(redis.replicaOf(master));
+                promoted = redis.awaitNewMaster(master);
+            }
+            case PARTITION -> {
+                master.signal("STOP");
+                faultAt = System.nanoTime();
+                promoted = redis.awaitNewMaster(master);
+                master.signal("CONT");
+                // The old master comes back and is made a replica of the new one.
+                master.awaitRole("slave", DEADLINE);
+            }
+            default -> throw new IllegalStateException();
         }
         long promotedAt = System.nanoTime();
         awaitEveryKind(promotedAt, 300, first, second);
         long healthUp = System.nanoTime() + DEADLINE.toNanos();
         while (health.health(true).getStatus() != Status.UP) {
-            assertThat(System.nanoTime()).as("health UP again within " + DEADLINE).isLessThan(healthUp);
+            assertThat(System.nanoTime())
+                    .as("health UP again within " + DEADLINE)
+                    .isLessThan(healthUp);
             Thread.sleep(100);
         }
         first.stop();
@@ -416,7 +446,8 @@ class ReplicatedRedisFailoverTest {
             for (Worker worker : workers) {
                 for (String id : worker.ids.get(kind)) {
                     total++;
-                    assertThat(seen.add(id)).as("%s ID %s handed out twice (%s, %s)", kind, id, topology, scenario)
+                    assertThat(seen.add(id))
+                            .as("%s ID %s handed out twice (%s, %s)", kind, id, topology, scenario)
                             .isTrue();
                 }
             }
@@ -434,15 +465,27 @@ class ReplicatedRedisFailoverTest {
         long downMillis = 0;
         for (long[] down : downs) {
             assertThat(down[0]).as("health DOWN only after the fault").isGreaterThanOrEqualTo(faultAt);
-            assertThat(down[0]).as("health DOWN only until the new master answered, plus the bound")
+            assertThat(down[0])
+                    .as("health DOWN only until the new master answered, plus the bound")
                     .isLessThan(promotedAt + BOUND.toNanos());
             downMillis += TimeUnit.NANOSECONDS.toMillis(down[1] - down[0]);
         }
-        System.out.printf("FAILOVER %s / %s: IDs I=%d G=%d R=%d S=%d, all distinct; failover %d ms; longest wait"
-                + " for an ID %d ms (by kind, ms: %s); health DOWN %d ms%s%n", topology, scenario, totals.get("I"),
-                totals.get("G"), totals.get("R"), totals.get("S"), failoverMillis, longestGap, gaps, downMillis,
+        System.out.printf(
+                "FAILOVER %s / %s: IDs I=%d G=%d R=%d S=%d, all distinct; failover %d ms; longest wait"
+                        + " for an ID %d ms (by kind, ms: %s); health DOWN %d ms%s%n",
+                topology,
+                scenario,
+                totals.get("I"),
+                totals.get("G"),
+                totals.get("R"),
+                totals.get("S"),
+                failoverMillis,
+                longestGap,
+                gaps,
+                downMillis,
                 fault == Fault.LAGGING ? "; replica lagged: " + lagged : "");
-        assertThat(longestGap).as("every kind served again within the failover plus " + BOUND)
+        assertThat(longestGap)
+                .as("every kind served again within the failover plus " + BOUND)
                 .isLessThan(failoverMillis + BOUND.toMillis());
         if (fault == Fault.LAGGING) {
             assertThat(lagged).as("the promoted replica had missed writes").isTrue();
@@ -451,31 +494,33 @@ class ReplicatedRedisFailoverTest {
 
     /** Polls health every 200 ms and records each DOWN stretch as {from, to}. */
     private static Thread pollHealth(IdgenHealthIndicator health, List<long[]> downs) {
-        Thread thread = new Thread(() -> {
-            long downSince = -1;
-            while (!Thread.currentThread().isInterrupted()) {
-                boolean up = health.health(true).getStatus() == Status.UP;
-                long now = System.nanoTime();
-                if (!up && downSince < 0) {
-                    downSince = now;
-                } else if (up && downSince >= 0) {
-                    synchronized (downs) {
-                        downs.add(new long[] { downSince, now });
+        Thread thread = new Thread(
+                () -> {
+                    long downSince = -1;
+                    while (!Thread.currentThread().isInterrupted()) {
+                        boolean up = health.health(true).getStatus() == Status.UP;
+                        long now = System.nanoTime();
+                        if (!up && downSince < 0) {
+                            downSince = now;
+                        } else if (up && downSince >= 0) {
+                            synchronized (downs) {
+                                downs.add(new long[] {downSince, now});
+                            }
+                            downSince = -1;
+                        }
+                        try {
+                            Thread.sleep(200);
+                        } catch (InterruptedException e) {
+                            break;
+                        }
                     }
-                    downSince = -1;
-                }
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    break;
-                }
-            }
-            if (downSince >= 0) {
-                synchronized (downs) {
-                    downs.add(new long[] { downSince, System.nanoTime() });
-                }
-            }
-        }, "health-poller");
+                    if (downSince >= 0) {
+                        synchronized (downs) {
+                            downs.add(new long[] {downSince, System.nanoTime()});
+                        }
+                    }
+                },
+                "health-poller");
         thread.setDaemon(true);
         thread.start();
         return thread;
@@ -492,9 +537,12 @@ class ReplicatedRedisFailoverTest {
             for (String kind : kinds) {
                 while (worker.countSince(kind, since) < count) {
                     assertThat(worker.process.isAlive()).as("worker alive").isTrue();
-                    assertThat(worker.unexpected).as("lines of the worker's output that are not IDs").isEmpty();
-                    assertThat(System.nanoTime()).as("%d IDs of kind %s within %s", count, kind,
-                            DEADLINE.plus(BOUND)).isLessThan(deadline);
+                    assertThat(worker.unexpected)
+                            .as("lines of the worker's output that are not IDs")
+                            .isEmpty();
+                    assertThat(System.nanoTime())
+                            .as("%d IDs of kind %s within %s", count, kind, DEADLINE.plus(BOUND))
+                            .isLessThan(deadline);
                     Thread.sleep(20);
                 }
             }
@@ -503,12 +551,17 @@ class ReplicatedRedisFailoverTest {
 
     private Worker worker(String[] redisArgs) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx192m",
+                "-cp",
+                System.getProperty("java.class.path"),
                 ReplicatedRedisWorkerMain.class.getName()));
         command.addAll(List.of(redisArgs));
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         command.addAll(List.of(mariadb.url(), mariadb.username(), mariadb.password(), table, prefix, "600000"));
-        Worker worker = new Worker(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+        Worker worker = new Worker(new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start());
         workers.add(worker);
         return worker;

@@ -54,15 +54,14 @@ public final class ReplicatedRedisWorkerMain {
 
     private static final long PAUSE_MICROS = 500;
 
-    private ReplicatedRedisWorkerMain() {
-    }
+    private ReplicatedRedisWorkerMain() {}
 
     public static void main(String[] args) throws Exception {
         java.io.OutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
         System.setOut(System.err);
         LettuceConnectionFactory factory = factory(args[0], args[1]);
-        RedisScriptExecutor redis = new RedisScriptExecutor(new SpringLettuceConnectionSource(factory),
-                Duration.ofMillis(500), new RedisRoundTrips());
+        RedisScriptExecutor redis = new RedisScriptExecutor(
+                new SpringLettuceConnectionSource(factory), Duration.ofMillis(500), new RedisRoundTrips());
         if (!redis.awaitReady(Duration.ofSeconds(60))) {
             // Not fatal (calls fail until Redis is up, and are retried), but the test's output should say why IDs
             // were slow to come.
@@ -72,22 +71,31 @@ public final class ReplicatedRedisWorkerMain {
         // Logged in once now: a database this worker cannot log in to (a wrong password) is a mistake in the
         // test's setup, to end on at once with its authentication error, not a fault to retry until a deadline.
         pool.getConnection().close();
-        JdbcSegmentStore database = new JdbcSegmentStore(pool, args[5], 0,
-                SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        JdbcSegmentStore database =
+                new JdbcSegmentStore(pool, args[5], 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
         String prefix = args[6];
         long duration = Long.parseLong(args[7]);
         RedisWindowedCounter counter = new RedisWindowedCounter(redis, database, prefix, 1000);
         IdService incr = new RedisIdService(counter);
         IdService segments = SegmentIdService.builder(new RedisSegmentStore(counter))
-                .settings(SegmentSettings.builder().step(50).minStep(50).maxStep(50)
-                        .bufferDuration(Duration.ofSeconds(1)).awaitTimeout(Duration.ofSeconds(2)).build())
+                .settings(SegmentSettings.builder()
+                        .step(50)
+                        .minStep(50)
+                        .maxStep(50)
+                        .bufferDuration(Duration.ofSeconds(1))
+                        .awaitTimeout(Duration.ofSeconds(2))
+                        .build())
                 .build();
-        BucketedRedisSequence readable = new BucketedRedisSequence(redis, prefix, 16, 999, ZoneOffset.UTC,
-                Duration.ofMillis(500), TimeSource.system());
+        BucketedRedisSequence readable = new BucketedRedisSequence(
+                redis, prefix, 16, 999, ZoneOffset.UTC, Duration.ofMillis(500), TimeSource.system());
         LeasingWorkerIdAssigner assigner = LeasingWorkerIdAssigner.builder(new RedisWorkerIdLeaseStore(redis, prefix))
-                .ttl(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(300))
-                .safetyMargin(Duration.ofMillis(300)).reuseDelay(Duration.ofSeconds(1)).build();
-        IdService snowflake = SnowflakeIdService.of(SnowflakeGenerator.builder().workerIdAssigner(assigner).build());
+                .ttl(Duration.ofSeconds(2))
+                .renewInterval(Duration.ofMillis(300))
+                .safetyMargin(Duration.ofMillis(300))
+                .reuseDelay(Duration.ofSeconds(1))
+                .build();
+        IdService snowflake = SnowflakeIdService.of(
+                SnowflakeGenerator.builder().workerIdAssigner(assigner).build());
 
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.US_ASCII), 1 << 16);
         AtomicLong deadline = RedisWorkerMain.deadline(duration);
@@ -131,45 +139,48 @@ public final class ReplicatedRedisWorkerMain {
         String next();
     }
 
-    private static Thread drawer(String kind, Draw draw, BufferedWriter writer, AtomicLong deadline,
-            AtomicLong written) {
-        Thread thread = new Thread(() -> {
-            long failures = 0;
-            while (System.nanoTime() - deadline.get() < 0) {
-                try {
-                    String id = draw.next();
-                    synchronized (writer) {
-                        writer.write(kind);
-                        writer.write(' ');
-                        writer.write(id);
-                        writer.write('\n');
-                        written.incrementAndGet();
-                    }
-                    LockSupport.parkNanos(PAUSE_MICROS * 1000);
-                } catch (IdGenerationException e) {
-                    if (failures++ % 100 == 0) {
-                        System.err.println("worker " + kind + ": " + e.getMessage());
-                    }
-                    LockSupport.parkNanos(10_000_000);
-                } catch (RuntimeException e) {
-                    // Not a failure idgen reports as such (every refusal is an IdGenerationException): show it whole,
-                    // and tell the test, whose reader fails on any line that is not an ID.
-                    System.err.println("worker " + kind + ": unexpected " + e);
-                    e.printStackTrace();
-                    try {
-                        synchronized (writer) {
-                            writer.write("unexpected " + kind + " " + e + "\n");
-                            writer.flush();
+    private static Thread drawer(
+            String kind, Draw draw, BufferedWriter writer, AtomicLong deadline, AtomicLong written) {
+        Thread thread = new Thread(
+                () -> {
+                    long failures = 0;
+                    while (System.nanoTime() - deadline.get() < 0) {
+                        try {
+                            String id = draw.next();
+                            synchronized (writer) {
+                                writer.write(kind);
+                                writer.write(' ');
+                                writer.write(id);
+                                writer.write('\n');
+                                written.incrementAndGet();
+                            }
+                            LockSupport.parkNanos(PAUSE_MICROS * 1000);
+                        } catch (IdGenerationException e) {
+                            if (failures++ % 100 == 0) {
+                                System.err.println("worker " + kind + ": " + e.getMessage());
+                            }
+                            LockSupport.parkNanos(10_000_000);
+                        } catch (RuntimeException e) {
+                            // Not a failure idgen reports as such (every refusal is an IdGenerationException): show it
+                            // whole,
+                            // and tell the test, whose reader fails on any line that is not an ID.
+                            System.err.println("worker " + kind + ": unexpected " + e);
+                            e.printStackTrace();
+                            try {
+                                synchronized (writer) {
+                                    writer.write("unexpected " + kind + " " + e + "\n");
+                                    writer.flush();
+                                }
+                            } catch (java.io.IOException closed) {
+                                return;
+                            }
+                            LockSupport.parkNanos(10_000_000);
+                        } catch (java.io.IOException e) {
+                            return;
                         }
-                    } catch (java.io.IOException closed) {
-                        return;
                     }
-                    LockSupport.parkNanos(10_000_000);
-                } catch (java.io.IOException e) {
-                    return;
-                }
-            }
-        }, "draw-" + kind);
+                },
+                "draw-" + kind);
         thread.start();
         return thread;
     }
@@ -179,8 +190,8 @@ public final class ReplicatedRedisWorkerMain {
      * @param nodes {@code master@port,port,...} (the sentinels) or {@code port,port,...} (the cluster's nodes)
      */
     static LettuceConnectionFactory factory(String topology, String nodes) {
-        LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
-                .commandTimeout(Duration.ofSeconds(2));
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
+                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2));
         LettuceConnectionFactory factory;
         if (topology.equals("sentinel")) {
             String[] parts = nodes.split("@");
@@ -195,9 +206,12 @@ public final class ReplicatedRedisWorkerMain {
                 cluster.clusterNode("127.0.0.1", Integer.parseInt(port));
             }
             // As an application sets spring.data.redis.lettuce.cluster.refresh.adaptive=true and .period=1s.
-            client.clientOptions(ClusterClientOptions.builder().topologyRefreshOptions(ClusterTopologyRefreshOptions
-                    .builder().enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(1))
-                    .build()).build());
+            client.clientOptions(ClusterClientOptions.builder()
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                            .enableAllAdaptiveRefreshTriggers()
+                            .enablePeriodicRefresh(Duration.ofSeconds(1))
+                            .build())
+                    .build());
             factory = new LettuceConnectionFactory(cluster, client.build());
         }
         factory.afterPropertiesSet();

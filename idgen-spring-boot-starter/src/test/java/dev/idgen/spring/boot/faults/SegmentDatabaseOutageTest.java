@@ -9,10 +9,10 @@ import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
-import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthContributorAutoConfiguration;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
+import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthContributorAutoConfiguration;
 import dev.idgen.test.services.OwnMariaDb;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -54,16 +54,24 @@ class SegmentDatabaseOutageTest {
     @Test
     void servesFromTheBuffersWhileTheDatabaseIsDownThenFailsFastAndRecoversWithoutARestart() throws Exception {
         try (HikariDataSource pool = database.endpoint().pool(2)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(pool, "idgen_segment_outage",
-                    0, SchemaInitialization.ALWAYS, Duration.ofSeconds(2));
+            JdbcSegmentStore store = new JdbcSegmentStore(
+                    pool, "idgen_segment_outage", 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(2));
             // An await timeout far above the store's 2 s timeout, so that failing fast (on the failed load) and
             // waiting the await timeout out are told apart with room for a loaded machine.
             Duration awaitTimeout = Duration.ofSeconds(30);
-            try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
-                    .maxStep(1000).awaitTimeout(awaitTimeout).build()).build()) {
+            try (SegmentIdService ids = SegmentIdService.builder(store)
+                    .settings(SegmentSettings.builder()
+                            .step(1000)
+                            .maxStep(1000)
+                            .awaitTimeout(awaitTimeout)
+                            .build())
+                    .build()) {
                 long[] first = ids.nextIds("orders", 300); // past the 20% preload threshold
                 long last = first[299];
-                eventually(() -> ids.stats("orders").map(SegmentBufferStats::nextRemaining).orElse(0L) == 1000);
+                eventually(() -> ids.stats("orders")
+                                .map(SegmentBufferStats::nextRemaining)
+                                .orElse(0L)
+                        == 1000);
 
                 database.stop();
                 for (int i = 300; i < 2000; i++) {
@@ -74,7 +82,8 @@ class SegmentDatabaseOutageTest {
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class);
                 assertThat(Duration.ofNanos(System.nanoTime() - started))
-                        .as("failed fast, on the failed load, rather than waiting out the await timeout of %s",
+                        .as(
+                                "failed fast, on the failed load, rather than waiting out the await timeout of %s",
                                 awaitTimeout)
                         .isLessThan(awaitTimeout.dividedBy(2));
 
@@ -90,13 +99,19 @@ class SegmentDatabaseOutageTest {
         database.stop();
         try {
             new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                            MybatisAutoConfiguration.class, IdgenAutoConfiguration.class,
+                    .withConfiguration(AutoConfigurations.of(
+                            DataSourceAutoConfiguration.class,
+                            MybatisAutoConfiguration.class,
+                            IdgenAutoConfiguration.class,
                             IdgenHealthContributorAutoConfiguration.class))
-                    .withPropertyValues("idgen.strategy=segment", "spring.datasource.url=" + database.url(),
+                    .withPropertyValues(
+                            "idgen.strategy=segment",
+                            "spring.datasource.url=" + database.url(),
                             "spring.datasource.username=" + database.endpoint().username(),
-                            "spring.datasource.password=" + database.endpoint().password(), "spring.datasource.hikari.connection-timeout=500",
-                            "idgen.jdbc.initialize-schema=always", "idgen.jdbc.table=idgen_segment_startup",
+                            "spring.datasource.password=" + database.endpoint().password(),
+                            "spring.datasource.hikari.connection-timeout=500",
+                            "idgen.jdbc.initialize-schema=always",
+                            "idgen.jdbc.table=idgen_segment_startup",
                             "idgen.segment.await-timeout=3s")
                     .run(context -> {
                         assertThat(context).hasNotFailed();

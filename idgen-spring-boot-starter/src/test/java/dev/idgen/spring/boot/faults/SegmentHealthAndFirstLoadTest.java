@@ -8,9 +8,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
+import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
 import dev.idgen.test.services.OwnMariaDb;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
@@ -36,12 +36,12 @@ class SegmentHealthAndFirstLoadTest {
     }
 
     /** Holds the row of {@code name} locked (FOR UPDATE) until the returned connection rolls back. */
-    private static Connection lockRow(TestServices.JdbcEndpoint endpoint, String table, String name)
-            throws Exception {
+    private static Connection lockRow(TestServices.JdbcEndpoint endpoint, String table, String name) throws Exception {
         Connection locker = endpoint.connect();
         locker.setAutoCommit(false);
         try (Statement lock = locker.createStatement()) {
-            lock.executeQuery("SELECT * FROM " + table + " WHERE name = '" + name + "' FOR UPDATE").close();
+            lock.executeQuery("SELECT * FROM " + table + " WHERE name = '" + name + "' FOR UPDATE")
+                    .close();
         }
         return locker;
     }
@@ -52,19 +52,23 @@ class SegmentHealthAndFirstLoadTest {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         try (HikariDataSource pool = mariadb.pool(2)) {
             // The store's own timeout is set long so that only the generator's wait decides the outcome.
-            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
-                    SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
+            JdbcSegmentStore store =
+                    new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
             store.allocate("orders", 1); // another instance created the row
-            try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.DEFAULTS).build();
+            try (SegmentIdService ids = SegmentIdService.builder(store)
+                            .settings(SegmentSettings.DEFAULTS)
+                            .build();
                     Connection locker = lockRow(mariadb, table, "orders")) {
                 CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> ids.nextId("orders"));
-                eventually("the first load to start", () -> ids.stats("orders").map(s -> s.loading())
-                        .orElse(false));
+                eventually(
+                        "the first load to start",
+                        () -> ids.stats("orders").map(s -> s.loading()).orElse(false));
                 // Longer than the 1 s await timeout: on a busy machine, the first load of a name can take this long.
                 long slowFor = SegmentSettings.DEFAULTS.awaitTimeout().toMillis() + 1500;
                 java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(slowFor));
                 locker.rollback();
-                assertThat(first.get(1, TimeUnit.MINUTES)).as("the first ID, after the block another took")
+                assertThat(first.get(1, TimeUnit.MINUTES))
+                        .as("the first ID, after the block another took")
                         .isEqualTo(2);
             }
         }
@@ -75,28 +79,40 @@ class SegmentHealthAndFirstLoadTest {
         String table = table();
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         try (HikariDataSource pool = mariadb.pool(3)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
-                    SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
-            SegmentSettings settings = SegmentSettings.builder().step(10).maxStep(10)
-                    .awaitTimeout(Duration.ofMillis(300)).build();
-            try (SegmentIdService ids = SegmentIdService.builder(store).settings(settings).build();
+            JdbcSegmentStore store =
+                    new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
+            SegmentSettings settings = SegmentSettings.builder()
+                    .step(10)
+                    .maxStep(10)
+                    .awaitTimeout(Duration.ofMillis(300))
+                    .build();
+            try (SegmentIdService ids =
+                            SegmentIdService.builder(store).settings(settings).build();
                     IdgenHealthIndicator indicator = new IdgenHealthIndicator(ids)) {
                 ids.nextIds("orders", 5); // past the preload threshold
-                eventually("the next segment preloaded", () -> ids.stats("orders").orElseThrow().nextRemaining() > 0);
+                eventually(
+                        "the next segment preloaded",
+                        () -> ids.stats("orders").orElseThrow().nextRemaining() > 0);
                 ids.nextIds("orders", 5);
                 try (Connection locker = lockRow(mariadb, table, "orders")) {
                     ids.nextIds("orders", 10); // the preloaded segment; its preload now waits for the lock
-                    assertThatThrownBy(() -> ids.nextId("orders")).isInstanceOf(StoreUnavailableException.class)
+                    assertThatThrownBy(() -> ids.nextId("orders"))
+                            .isInstanceOf(StoreUnavailableException.class)
                             .hasMessageContaining("did not load within 300 ms");
                     Health refusing = indicator.health();
                     assertThat(refusing.getStatus()).as(refusing.toString()).isEqualTo(Status.DOWN);
-                    assertThat(refusing.getDetails()).containsEntry("storeAvailable", true)
+                    assertThat(refusing.getDetails())
+                            .containsEntry("storeAvailable", true)
                             .containsEntry("namesRefusing", 1)
-                            .hasEntrySatisfying("error", error -> assertThat(error.toString()).contains("orders"));
+                            .hasEntrySatisfying(
+                                    "error",
+                                    error -> assertThat(error.toString()).contains("orders"));
                     locker.rollback();
                 }
                 // No caller comes: the load behind the lock, or a background retry, makes the name serve again.
-                eventually("the health to turn UP", () -> indicator.health().getStatus().equals(Status.UP));
+                eventually(
+                        "the health to turn UP",
+                        () -> indicator.health().getStatus().equals(Status.UP));
                 assertThat(ids.nextId("orders")).isGreaterThan(20);
             }
         }
@@ -105,7 +121,8 @@ class SegmentHealthAndFirstLoadTest {
     @Test
     void healthAnswersWithinItsBoundWhileTheDatabaseIsFrozen() throws Exception {
         String table = table();
-        try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = own.endpoint().pool(2)) {
+        try (OwnMariaDb own = OwnMariaDb.start();
+                HikariDataSource pool = own.endpoint().pool(2)) {
             // A store timeout far above the health's 2 s bound: a check that waited for the frozen database would
             // take this long, so the bound is told apart from it with room for a loaded machine. The pool waits
             // longer still to borrow a connection, as a pool at its defaults does (30 s): with a short one the store
@@ -113,8 +130,10 @@ class SegmentHealthAndFirstLoadTest {
             Duration storeTimeout = Duration.ofSeconds(30);
             pool.setConnectionTimeout(storeTimeout.multipliedBy(2).toMillis());
             JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, storeTimeout);
-            SegmentSettings settings = SegmentSettings.builder().step(1000).maxStep(1000).build();
-            try (SegmentIdService ids = SegmentIdService.builder(store).settings(settings).build();
+            SegmentSettings settings =
+                    SegmentSettings.builder().step(1000).maxStep(1000).build();
+            try (SegmentIdService ids =
+                            SegmentIdService.builder(store).settings(settings).build();
                     IdgenHealthIndicator indicator = new IdgenHealthIndicator(ids)) {
                 ids.nextId("orders");
                 own.pause();
@@ -125,9 +144,13 @@ class SegmentHealthAndFirstLoadTest {
                         Health frozen = health.get();
                         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
                         // The bound is 2 s; up to half the store timeout is slack for a loaded machine.
-                        assertThat(tookMillis).as("health request %d took %d ms, against a store timeout of %s", i,
-                                tookMillis, storeTimeout).isLessThan(storeTimeout.dividedBy(2).toMillis());
-                        assertThat(frozen.getStatus()).as("IDs left in the buffer: still serving")
+                        assertThat(tookMillis)
+                                .as(
+                                        "health request %d took %d ms, against a store timeout of %s",
+                                        i, tookMillis, storeTimeout)
+                                .isLessThan(storeTimeout.dividedBy(2).toMillis());
+                        assertThat(frozen.getStatus())
+                                .as("IDs left in the buffer: still serving")
                                 .isEqualTo(Status.UP);
                         assertThat(frozen.getDetails()).containsEntry("storeAvailable", false);
                     }
@@ -135,8 +158,10 @@ class SegmentHealthAndFirstLoadTest {
                 } finally {
                     own.resume();
                 }
-                eventually("the store to answer again", () -> Boolean.TRUE.equals(indicator.health().getDetails()
-                        .get("storeAvailable")));
+                eventually(
+                        "the store to answer again",
+                        () -> Boolean.TRUE.equals(
+                                indicator.health().getDetails().get("storeAvailable")));
             }
         }
     }

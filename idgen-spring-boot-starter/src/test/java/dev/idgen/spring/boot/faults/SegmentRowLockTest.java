@@ -26,7 +26,8 @@ class SegmentRowLockTest {
 
     /** @return how many transactions wait for a row lock, by InnoDB's account, in a statement on {@code table} */
     private static int transactionsWaitingForALockOn(TestServices.JdbcEndpoint endpoint, String table) {
-        try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement();
+        try (Connection connection = endpoint.connect();
+                Statement statement = connection.createStatement();
                 ResultSet waiting = statement.executeQuery("SELECT COUNT(*) FROM information_schema.INNODB_TRX"
                         + " WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE '%" + table + "%'")) {
             waiting.next();
@@ -37,7 +38,8 @@ class SegmentRowLockTest {
     }
 
     private static long committedMaxId(TestServices.JdbcEndpoint endpoint, String table) throws SQLException {
-        try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement();
+        try (Connection connection = endpoint.connect();
+                Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT max_id FROM " + table + " WHERE name = 'orders'")) {
             assertThat(row.next()).isTrue();
             return row.getLong(1);
@@ -46,43 +48,59 @@ class SegmentRowLockTest {
 
     @Test
     void callersDoNotWaitWhileTheBufferLastsEvenIfTheRowIsLocked() throws Exception {
-        String table = "idgen_lock_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        String table =
+                "idgen_lock_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         try (HikariDataSource pool = mariadb.pool(2)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
-                    SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
-            try (SegmentIdService ids = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(1000)
-                    .maxStep(1000).awaitTimeout(Duration.ofSeconds(20)).build()).build();
+            JdbcSegmentStore store =
+                    new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(30));
+            try (SegmentIdService ids = SegmentIdService.builder(store)
+                            .settings(SegmentSettings.builder()
+                                    .step(1000)
+                                    .maxStep(1000)
+                                    .awaitTimeout(Duration.ofSeconds(20))
+                                    .build())
+                            .build();
                     Connection locker = mariadb.connect();
                     Statement lock = locker.createStatement()) {
                 assertThat(ids.nextId("orders")).isEqualTo(1);
                 locker.setAutoCommit(false);
-                lock.executeQuery("SELECT max_id FROM " + table + " WHERE name = 'orders' FOR UPDATE").close();
+                lock.executeQuery("SELECT max_id FROM " + table + " WHERE name = 'orders' FOR UPDATE")
+                        .close();
 
                 long[] whileLocked = ids.nextIds("orders", 900); // past the preload threshold: the load now blocks
                 // The load is stuck on the row lock: the database has a transaction waiting for a lock on the table.
-                eventually("the next segment's load to wait for the row lock",
+                eventually(
+                        "the next segment's load to wait for the row lock",
                         () -> transactionsWaitingForALockOn(mariadb, table) > 0);
                 for (int i = 0; i < 99; i++) {
                     ids.nextId("orders");
                 }
                 SegmentBufferStats stats = ids.stats("orders").orElseThrow();
-                assertThat(stats.loading()).as("the next segment's load is under way").isTrue();
-                assertThat(stats.nextRemaining()).as("no next segment while the row is locked").isZero();
-                assertThat(committedMaxId(mariadb, table)).as("the row: no segment allocated past the first")
+                assertThat(stats.loading())
+                        .as("the next segment's load is under way")
+                        .isTrue();
+                assertThat(stats.nextRemaining())
+                        .as("no next segment while the row is locked")
+                        .isZero();
+                assertThat(committedMaxId(mariadb, table))
+                        .as("the row: no segment allocated past the first")
                         .isEqualTo(1000);
-                assertThat(transactionsWaitingForALockOn(mariadb, table)).as("the load still waits for the lock")
+                assertThat(transactionsWaitingForALockOn(mariadb, table))
+                        .as("the load still waits for the lock")
                         .isPositive();
                 assertThat(stats.waits()).as("only the very first call waited").isEqualTo(1);
                 assertThat(whileLocked[899]).isEqualTo(901);
 
                 locker.commit();
                 // Once the lock is released the load completes: the next segment is allocated and served.
-                eventually("the next segment to load once the lock is released",
+                eventually(
+                        "the next segment to load once the lock is released",
                         () -> ids.stats("orders").orElseThrow().nextRemaining() == 1000);
                 assertThat(ids.nextId("orders")).isEqualTo(1001);
             } finally {
-                try (Connection connection = mariadb.connect(); Statement statement = connection.createStatement()) {
+                try (Connection connection = mariadb.connect();
+                        Statement statement = connection.createStatement()) {
                     statement.execute("DROP TABLE IF EXISTS " + table);
                 }
             }

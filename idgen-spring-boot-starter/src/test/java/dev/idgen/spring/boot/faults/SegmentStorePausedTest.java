@@ -23,14 +23,16 @@ class SegmentStorePausedTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
-    private static final long BOUND_NANOS = TIMEOUT.multipliedBy(3).plusSeconds(5).toNanos();
+    private static final long BOUND_NANOS =
+            TIMEOUT.multipliedBy(3).plusSeconds(5).toNanos();
 
     @Test
     void anAllocationEndsWithinTheTimeoutWhileTheDatabaseIsFrozen() throws Exception {
-        String table = "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-        try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = own.endpoint().pool(1)) {
-            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0,
-                    SchemaInitialization.ALWAYS, TIMEOUT);
+        String table =
+                "idgen_segment_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        try (OwnMariaDb own = OwnMariaDb.start();
+                HikariDataSource pool = own.endpoint().pool(1)) {
+            JdbcSegmentStore store = new JdbcSegmentStore(pool, table, 0, SchemaInitialization.ALWAYS, TIMEOUT);
             assertThat(store.allocate("orders", 10)).isEqualTo(new Segment(1, 10));
             own.pause();
             try {
@@ -44,14 +46,17 @@ class SegmentStorePausedTest {
                 });
                 Object outcome = allocation.get(5, TimeUnit.MINUTES);
                 long took = System.nanoTime() - start;
-                assertThat(took).as("the allocation took %d ms", TimeUnit.NANOSECONDS.toMillis(took))
+                assertThat(took)
+                        .as("the allocation took %d ms", TimeUnit.NANOSECONDS.toMillis(took))
                         .isLessThan(BOUND_NANOS);
                 assertThat(outcome).isInstanceOf(StoreUnavailableException.class);
             } finally {
                 own.resume();
             }
             Segment after = store.allocate("orders", 10);
-            assertThat(after.first()).as("never an ID twice; a lost block is only a gap").isGreaterThan(10);
+            assertThat(after.first())
+                    .as("never an ID twice; a lost block is only a gap")
+                    .isGreaterThan(10);
         }
     }
 }

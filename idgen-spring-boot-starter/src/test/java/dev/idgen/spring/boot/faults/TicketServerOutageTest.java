@@ -27,8 +27,8 @@ class TicketServerOutageTest {
 
     private static final Duration RETRY_AFTER = Duration.ofMillis(300);
 
-    private static TicketServer server(String id, HikariDataSource pool, String table, int offset,
-            TimeSource breakerClock) {
+    private static TicketServer server(
+            String id, HikariDataSource pool, String table, int offset, TimeSource breakerClock) {
         return new TicketServer(id, pool, table, offset, 2, true, Duration.ofSeconds(5), RETRY_AFTER, breakerClock);
     }
 
@@ -53,13 +53,17 @@ class TicketServerOutageTest {
 
     @Test
     void aServerThatGoesDownIsSkippedAndRejoinsWhenItAnswersAgain() throws Exception {
-        String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        String table =
+                "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         try (OwnMariaDb own = OwnMariaDb.start();
                 HikariDataSource shared = TestServices.mariadb().pool(2);
                 HikariDataSource second = own.endpoint().pool(2)) {
             SkippingClock ownClock = new SkippingClock();
-            TicketIdService ids = new TicketIdService(List.of(server("shared", shared, table, 0, TimeSource.system()),
-                    server("own", second, table, 1, ownClock)), false);
+            TicketIdService ids = new TicketIdService(
+                    List.of(
+                            server("shared", shared, table, 0, TimeSource.system()),
+                            server("own", second, table, 1, ownClock)),
+                    false);
             Set<Long> seen = new HashSet<>();
             List<Long> before = take(ids, 10, seen);
             assertThat(before).anyMatch(id -> id % 2 == 1).anyMatch(id -> id % 2 == 0);
@@ -70,12 +74,14 @@ class TicketServerOutageTest {
             assertThat(ids.servers().get(1).isOpen()).isTrue();
 
             own.startServer();
-            ownClock.skip(RETRY_AFTER.plusMillis(1)); // past retry-after however fast this runs: the next round probes it
+            ownClock.skip(
+                    RETRY_AFTER.plusMillis(1)); // past retry-after however fast this runs: the next round probes it
             List<Long> after = take(ids, 10, seen);
             assertThat(after).as("the restarted server serves again").anyMatch(id -> id % 2 == 1);
             assertThat(ids.servers().get(1).isOpen()).isFalse();
         } finally {
-            try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+            try (Connection connection = TestServices.mariadb().connect();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("DROP TABLE IF EXISTS " + table);
             }
         }

@@ -31,20 +31,25 @@ class TicketServerPausedTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
     /** Generous: 3x the timeout plus 5 s, for a loaded machine. A hang is the pool's 30 s or more. */
-    private static final long BOUND_NANOS = TIMEOUT.multipliedBy(3).plusSeconds(5).toNanos();
+    private static final long BOUND_NANOS =
+            TIMEOUT.multipliedBy(3).plusSeconds(5).toNanos();
 
     @Test
     void everyCallEndsWithinTheTimeoutWhileTheDatabaseIsFrozen() throws Exception {
-        String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        String table =
+                "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         ExecutorService clients = Executors.newFixedThreadPool(8);
-        try (OwnMariaDb own = OwnMariaDb.start(); HikariDataSource pool = new HikariDataSource()) {
+        try (OwnMariaDb own = OwnMariaDb.start();
+                HikariDataSource pool = new HikariDataSource()) {
             pool.setJdbcUrl(own.endpoint().url());
             pool.setUsername(own.endpoint().username());
             pool.setPassword(own.endpoint().password());
             pool.setMaximumPoolSize(4);
             // The pool's defaults: 30 s to borrow, 5 s to validate. idgen must not wait on them.
-            TicketIdService ids = new TicketIdService(List.of(new TicketServer("own", pool, table, 0, 1, true,
-                    TIMEOUT, Duration.ofMillis(300), TimeSource.system())), false);
+            TicketIdService ids = new TicketIdService(
+                    List.of(new TicketServer(
+                            "own", pool, table, 0, 1, true, TIMEOUT, Duration.ofMillis(300), TimeSource.system())),
+                    false);
             Set<Long> seen = ConcurrentHashMap.newKeySet();
             for (int i = 0; i < 5; i++) {
                 assertThat(seen.add(ids.nextId("orders"))).isTrue();
@@ -58,7 +63,9 @@ class TicketServerPausedTest {
                         long start = System.nanoTime();
                         try {
                             long id = ids.nextId("orders");
-                            assertThat(seen.add(id)).as("ID %d handed out twice", id).isTrue();
+                            assertThat(seen.add(id))
+                                    .as("ID %d handed out twice", id)
+                                    .isTrue();
                         } catch (StoreUnavailableException expected) {
                             // The point: it comes back, and soon.
                         }
@@ -67,10 +74,13 @@ class TicketServerPausedTest {
                 }
                 for (Future<Long> call : calls) {
                     long took = call.get(5, TimeUnit.MINUTES);
-                    assertThat(took).as("one call took %d ms", TimeUnit.NANOSECONDS.toMillis(took))
+                    assertThat(took)
+                            .as("one call took %d ms", TimeUnit.NANOSECONDS.toMillis(took))
                             .isLessThan(BOUND_NANOS);
                 }
-                assertThat(ids.servers().get(0).isOpen()).as("the breaker is open").isTrue();
+                assertThat(ids.servers().get(0).isOpen())
+                        .as("the breaker is open")
+                        .isTrue();
                 assertThat(ids.servers().get(0).lastError()).contains("did not answer within");
             } finally {
                 own.resume();
@@ -82,10 +92,10 @@ class TicketServerPausedTest {
                 try {
                     after = ids.nextId("orders");
                 } catch (StoreUnavailableException e) {
-                    assertThat(System.nanoTime() - deadline).as("the server serves again after SIGCONT: " + e)
+                    assertThat(System.nanoTime() - deadline)
+                            .as("the server serves again after SIGCONT: " + e)
                             .isNegative();
                     Thread.sleep(50); // polling the condition, not a fixed wait
-
                 }
             }
             assertThat(seen.add(after)).as("ID %d handed out twice", after).isTrue();

@@ -45,14 +45,22 @@ public final class IdgenJdbcDriverFailureAnalyzer implements FailureAnalyzer, Or
         if (missing == null) {
             return null;
         }
-        Driver known = KNOWN.stream().filter(driver -> driver.className().equals(missing)).findFirst().orElse(null);
+        Driver known = KNOWN.stream()
+                .filter(driver -> driver.className().equals(missing))
+                .findFirst()
+                .orElse(null);
         String url = environment == null ? null : environment.getProperty(URL);
         StringBuilder description = new StringBuilder("The JDBC driver ").append(missing);
         if (known != null) {
             description.append(" for ").append(known.database());
         }
         if (url != null) {
-            description.append(" (").append(URL).append('=').append(withoutCredentials(url)).append(')');
+            description
+                    .append(" (")
+                    .append(URL)
+                    .append('=')
+                    .append(withoutCredentials(url))
+                    .append(')');
         }
         description.append(" is not on the classpath, so no DataSource can be created for idgen or the application");
         String action = known != null
@@ -70,7 +78,8 @@ public final class IdgenJdbcDriverFailureAnalyzer implements FailureAnalyzer, Or
             String message = cause.getMessage();
             if (cause instanceof ClassNotFoundException && message != null) {
                 String name = message.trim();
-                if (name.equals(configured) || KNOWN.stream().anyMatch(driver -> driver.className().equals(name))) {
+                if (name.equals(configured)
+                        || KNOWN.stream().anyMatch(driver -> driver.className().equals(name))) {
                     return name;
                 }
             }
@@ -108,6 +117,5 @@ public final class IdgenJdbcDriverFailureAnalyzer implements FailureAnalyzer, Or
         return Ordered.HIGHEST_PRECEDENCE;
     }
 
-    private record Driver(String className, String database, String dependency) {
-    }
+    private record Driver(String className, String database, String dependency) {}
 }

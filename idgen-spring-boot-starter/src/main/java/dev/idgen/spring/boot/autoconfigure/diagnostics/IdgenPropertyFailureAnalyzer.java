@@ -29,8 +29,11 @@ final class IdgenPropertyFailureAnalyzer extends AbstractFailureAnalyzer<IdgenPr
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IdgenPropertyValueException cause) {
-        StringBuilder description = new StringBuilder("Invalid value '").append(cause.getValue())
-                .append("' for configuration property '").append(cause.getName()).append("'");
+        StringBuilder description = new StringBuilder("Invalid value '")
+                .append(cause.getValue())
+                .append("' for configuration property '")
+                .append(cause.getName())
+                .append("'");
         Origin origin = origin(cause.getName());
         if (origin != null) {
             description.append(" (originating from '").append(origin).append("')");

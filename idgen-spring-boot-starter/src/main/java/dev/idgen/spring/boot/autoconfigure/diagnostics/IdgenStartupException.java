@@ -39,11 +39,12 @@ public final class IdgenStartupException extends RuntimeException {
      * @param coordinates the artifact to add, {@code groupId:artifactId}
      * @return the failure
      */
-    public static IdgenStartupException missingDependency(String feature, String what, String missingClass,
-            String coordinates) {
-        return new IdgenStartupException(feature + " needs " + what + ", but " + missingClass
-                + " is not on the classpath", "Add the dependency " + coordinates + " to your build, or choose"
-                        + " another setting for " + feature.substring(0, Math.max(0, feature.indexOf('='))));
+    public static IdgenStartupException missingDependency(
+            String feature, String what, String missingClass, String coordinates) {
+        return new IdgenStartupException(
+                feature + " needs " + what + ", but " + missingClass + " is not on the classpath",
+                "Add the dependency " + coordinates + " to your build, or choose" + " another setting for "
+                        + feature.substring(0, Math.max(0, feature.indexOf('='))));
     }
 
     /**
@@ -52,9 +53,11 @@ public final class IdgenStartupException extends RuntimeException {
      * @return the failure
      */
     public static IdgenStartupException missingDataSource(String feature, String alternative) {
-        return new IdgenStartupException(feature + " needs a DataSource, but there is no single DataSource bean",
+        return new IdgenStartupException(
+                feature + " needs a DataSource, but there is no single DataSource bean",
                 "Add org.springframework.boot:spring-boot-starter-jdbc and a"
-                        + " JDBC driver, and set spring.datasource.url" + (alternative == null ? "" : "; or " + alternative));
+                        + " JDBC driver, and set spring.datasource.url"
+                        + (alternative == null ? "" : "; or " + alternative));
     }
 
     /**

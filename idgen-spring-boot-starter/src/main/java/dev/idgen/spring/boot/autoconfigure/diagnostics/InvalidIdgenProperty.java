@@ -19,8 +19,7 @@ public final class InvalidIdgenProperty {
     /** Core argument names whose property is not simply the kebab-case form. */
     private static final Map<String, String> RENAMED = Map.of("tickUnit", "time-unit");
 
-    private InvalidIdgenProperty() {
-    }
+    private InvalidIdgenProperty() {}
 
     /**
      * Runs {@code action}, reporting an invalid argument as the property under {@code prefix} it came from.
@@ -37,14 +36,16 @@ public final class InvalidIdgenProperty {
         try {
             return action.get();
         } catch (InvalidArgumentException e) {
-            String property = renamed.containsKey(e.argument()) ? prefix + "." + renamed.get(e.argument())
+            String property = renamed.containsKey(e.argument())
+                    ? prefix + "." + renamed.get(e.argument())
                     : property(prefix, e.argument());
             throw new InvalidConfigurationPropertyValueException(property, e.value(), reason(prefix, e.getMessage()));
         }
     }
 
     public static String property(String prefix, String argument) {
-        String name = RENAMED.getOrDefault(argument, argument.replaceAll("([A-Z])", "-$1").toLowerCase());
+        String name = RENAMED.getOrDefault(
+                argument, argument.replaceAll("([A-Z])", "-$1").toLowerCase());
         return prefix + "." + name;
     }
 

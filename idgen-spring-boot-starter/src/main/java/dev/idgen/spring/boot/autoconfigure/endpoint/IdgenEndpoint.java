@@ -38,8 +38,8 @@ public final class IdgenEndpoint {
     /** How many segment names one generator lists one by one; the rest are only counted. */
     static final int LISTED_NAMES = SegmentHealth.LISTED_NAMES;
 
-    private static final boolean REDIS_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-            IdgenEndpoint.class.getClassLoader());
+    private static final boolean REDIS_PRESENT =
+            ClassUtils.isPresent("io.lettuce.core.RedisClient", IdgenEndpoint.class.getClassLoader());
 
     private final IdService ids;
 
@@ -97,7 +97,8 @@ public final class IdgenEndpoint {
     @ReadOperation
     public Map<String, Object> decode(@Selector String generator, @Selector String operation, @Selector String id) {
         if (!"decode".equals(operation)) {
-            throw new InvalidEndpointRequestException("Unknown operation '" + shown(operation) + "'",
+            throw new InvalidEndpointRequestException(
+                    "Unknown operation '" + shown(operation) + "'",
                     "Unknown operation '" + shown(operation) + "': use /idgen/{generator}/decode/{id}");
         }
         generatorNamed(generator);
@@ -122,8 +123,7 @@ public final class IdgenEndpoint {
         Map<String, IdService> generators = RoutingIdService.generatorsOf(ids);
         IdService service = generators.get(generator);
         if (service == null) {
-            String message = "Unknown generator '" + shown(generator) + "': the generators are "
-                    + generators.keySet();
+            String message = "Unknown generator '" + shown(generator) + "': the generators are " + generators.keySet();
             throw new InvalidEndpointRequestException(message, message);
         }
         return service;
@@ -168,8 +168,7 @@ public final class IdgenEndpoint {
      *
      * @param generators each generator's details, the default generator first
      */
-    public record GeneratorsDescriptor(Map<String, Map<String, Object>> generators) implements OperationResponseBody {
-    }
+    public record GeneratorsDescriptor(Map<String, Map<String, Object>> generators) implements OperationResponseBody {}
 
     /** The readable IDs' Redis parts, kept apart so that the endpoint loads no Redis class when Lettuce is absent. */
     private static final class RedisParts {

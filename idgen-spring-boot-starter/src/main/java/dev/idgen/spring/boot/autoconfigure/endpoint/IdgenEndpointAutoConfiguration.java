@@ -27,16 +27,20 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = IdgenAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean({ IdService.class, IdForms.class })
+@ConditionalOnBean({IdService.class, IdForms.class})
 @ConditionalOnAvailableEndpoint(IdgenEndpoint.class)
 public final class IdgenEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    IdgenEndpoint idgenEndpoint(IdService ids, IdForms forms, ObjectProvider<ReadableIdService> readableIds,
-            ConfigurableListableBeanFactory beans, Environment environment) {
-        return new IdgenEndpoint(ids, forms, stores(ids, IdgenGenerators.ofValid(beans, environment)),
-                readableIds.getIfUnique());
+    IdgenEndpoint idgenEndpoint(
+            IdService ids,
+            IdForms forms,
+            ObjectProvider<ReadableIdService> readableIds,
+            ConfigurableListableBeanFactory beans,
+            Environment environment) {
+        return new IdgenEndpoint(
+                ids, forms, stores(ids, IdgenGenerators.ofValid(beans, environment)), readableIds.getIfUnique());
     }
 
     /**
@@ -50,9 +54,13 @@ public final class IdgenEndpointAutoConfiguration {
         }
         RoutingIdService.generatorsOf(ids).forEach((name, service) -> {
             IdgenGenerators.Definition definition = RoutingIdService.DEFAULT_GENERATOR.equals(name)
-                    ? generators.defaultGenerator() : generators.named().get(name);
+                    ? generators.defaultGenerator()
+                    : generators.named().get(name);
             if (definition != null
-                    && definition.strategy().value().equals(ForwardingIdService.innermost(service).strategy())) {
+                    && definition
+                            .strategy()
+                            .value()
+                            .equals(ForwardingIdService.innermost(service).strategy())) {
                 String store = store(definition);
                 if (store != null) {
                     stores.put(name, store);

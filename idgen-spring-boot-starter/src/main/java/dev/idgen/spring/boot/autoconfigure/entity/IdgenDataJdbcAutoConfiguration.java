@@ -19,15 +19,15 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
  * Entity IDs with Spring Data JDBC: a {@link IdgenIdBeforeConvertCallback} fills in the unset {@link IdgenId}
  * members of every aggregate before it is saved.
  */
-@AutoConfiguration(after = { IdgenAutoConfiguration.class, DataJdbcRepositoriesAutoConfiguration.class })
-@ConditionalOnClass({ BeforeConvertCallback.class, RelationalMappingContext.class })
-@ConditionalOnBean({ IdService.class, IdForms.class, RelationalMappingContext.class })
+@AutoConfiguration(after = {IdgenAutoConfiguration.class, DataJdbcRepositoriesAutoConfiguration.class})
+@ConditionalOnClass({BeforeConvertCallback.class, RelationalMappingContext.class})
+@ConditionalOnBean({IdService.class, IdForms.class, RelationalMappingContext.class})
 public final class IdgenDataJdbcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    IdgenIdBeforeConvertCallback idgenIdBeforeConvertCallback(IdService ids, IdForms forms,
-            RelationalMappingContext mappingContext) {
+    IdgenIdBeforeConvertCallback idgenIdBeforeConvertCallback(
+            IdService ids, IdForms forms, RelationalMappingContext mappingContext) {
         return new IdgenIdBeforeConvertCallback(new IdgenEntityIds(ids, forms), mappingContext);
     }
 }

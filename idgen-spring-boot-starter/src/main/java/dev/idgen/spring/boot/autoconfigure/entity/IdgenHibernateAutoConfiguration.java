@@ -21,8 +21,8 @@ import org.springframework.orm.jpa.hibernate.SpringBeanContainer;
  * the last insert.
  */
 @AutoConfiguration(after = IdgenAutoConfiguration.class, before = HibernateJpaAutoConfiguration.class)
-@ConditionalOnClass({ IdGeneratorType.class, SpringBeanContainer.class,
-        EntityManagerFactoryDependsOnPostProcessor.class })
+@ConditionalOnClass({IdGeneratorType.class, SpringBeanContainer.class, EntityManagerFactoryDependsOnPostProcessor.class
+})
 public final class IdgenHibernateAutoConfiguration {
 
     @Bean

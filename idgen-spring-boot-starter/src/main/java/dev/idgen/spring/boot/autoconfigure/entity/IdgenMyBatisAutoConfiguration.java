@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = IdgenAutoConfiguration.class)
 @ConditionalOnClass(Interceptor.class)
-@ConditionalOnBean({ IdService.class, IdForms.class })
+@ConditionalOnBean({IdService.class, IdForms.class})
 public final class IdgenMyBatisAutoConfiguration {
 
     @Bean

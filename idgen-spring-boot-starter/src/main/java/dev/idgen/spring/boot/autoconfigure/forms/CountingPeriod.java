@@ -50,7 +50,12 @@ public enum CountingPeriod {
                 return candidate;
             }
         }
-        throw new InvalidConfigurationPropertyValueException(property, value, "must be one of "
-                + Arrays.stream(values()).map(CountingPeriod::value).collect(Collectors.joining(", ", "[", "]")));
+        throw new InvalidConfigurationPropertyValueException(
+                property,
+                value,
+                "must be one of "
+                        + Arrays.stream(values())
+                                .map(CountingPeriod::value)
+                                .collect(Collectors.joining(", ", "[", "]")));
     }
 }

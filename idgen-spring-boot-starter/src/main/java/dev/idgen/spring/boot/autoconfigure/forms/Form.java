@@ -68,7 +68,10 @@ public enum Form {
                 return candidate;
             }
         }
-        throw new InvalidConfigurationPropertyValueException(property, value, "must be one of "
-                + Arrays.stream(values()).map(Form::value).collect(Collectors.joining(", ", "[", "]")));
+        throw new InvalidConfigurationPropertyValueException(
+                property,
+                value,
+                "must be one of "
+                        + Arrays.stream(values()).map(Form::value).collect(Collectors.joining(", ", "[", "]")));
     }
 }

@@ -13,8 +13,7 @@ import java.util.TreeMap;
  */
 public final class FormProperties {
 
-    private FormProperties() {
-    }
+    private FormProperties() {}
 
     /**
      * Shard-aware IDs ({@code form=shard}, over Snowflake).

@@ -34,8 +34,7 @@ public final class IdgenFormFactory {
 
     static final int MAX_LOGICAL_SHARDS = 65536;
 
-    private IdgenFormFactory() {
-    }
+    private IdgenFormFactory() {}
 
     /**
      * @return {timestamp bits, worker bits, sequence bits} of the Snowflake layout under {@code logicalShards} shard
@@ -44,14 +43,17 @@ public final class IdgenFormFactory {
     public static int[] shardLayoutBits(int logicalShards, String property) {
         int shardBits = shardBits(logicalShards, property);
         int left = SnowflakeLayout.USABLE_BITS - 41 - shardBits;
-        return new int[] { 41, left / 2, left - left / 2 };
+        return new int[] {41, left / 2, left - left / 2};
     }
 
     static int shardBits(int logicalShards, String property) {
-        if (logicalShards < MIN_LOGICAL_SHARDS || logicalShards > MAX_LOGICAL_SHARDS
+        if (logicalShards < MIN_LOGICAL_SHARDS
+                || logicalShards > MAX_LOGICAL_SHARDS
                 || Integer.bitCount(logicalShards) != 1) {
-            throw new InvalidConfigurationPropertyValueException(property, logicalShards, "must be a power of two"
-                    + " from " + MIN_LOGICAL_SHARDS + " to " + MAX_LOGICAL_SHARDS);
+            throw new InvalidConfigurationPropertyValueException(
+                    property,
+                    logicalShards,
+                    "must be a power of two" + " from " + MIN_LOGICAL_SHARDS + " to " + MAX_LOGICAL_SHARDS);
         }
         return Integer.numberOfTrailingZeros(logicalShards);
     }
@@ -66,25 +68,33 @@ public final class IdgenFormFactory {
         Form form = definition.form();
         Period period = period(definition);
         if (properties.getPrefix() != null && form != Form.CROCKFORD32 && form != Form.BASE62) {
-            throw new InvalidConfigurationPropertyValueException(definition.property("prefix"),
-                    properties.getPrefix(), "a prefix is for the crockford32 and base62 forms, and "
-                            + definition.property("form") + " is " + form.value());
+            throw new InvalidConfigurationPropertyValueException(
+                    definition.property("prefix"),
+                    properties.getPrefix(),
+                    "a prefix is for the crockford32 and base62 forms, and " + definition.property("form") + " is "
+                            + form.value());
         }
         if (form.standalone()) {
             return;
         }
         if (form == Form.SHARD && definition.strategy() != IdgenProperties.Strategy.SNOWFLAKE) {
-            throw new InvalidConfigurationPropertyValueException(definition.property("form"), form.value(),
+            throw new InvalidConfigurationPropertyValueException(
+                    definition.property("form"),
+                    form.value(),
                     "shard-aware IDs are Snowflake IDs with shard bits: it needs " + definition.property("strategy")
                             + "=snowflake, not " + definition.strategy().value());
         }
         if (period != null && definition.strategy() == IdgenProperties.Strategy.SNOWFLAKE) {
-            throw new InvalidConfigurationPropertyValueException(definition.property("period"),
-                    properties.getPeriod().value(), "counting per period needs a counting strategy (ticket, segment or"
-                            + " redis), and " + definition.strategySetting() + " counts no numbers");
+            throw new InvalidConfigurationPropertyValueException(
+                    definition.property("period"),
+                    properties.getPeriod().value(),
+                    "counting per period needs a counting strategy (ticket, segment or" + " redis), and "
+                            + definition.strategySetting() + " counts no numbers");
         }
         if (form == Form.PUBLIC && properties.getPublic().getKeys().isEmpty()) {
-            throw new InvalidConfigurationPropertyValueException(definition.property("public.keys"), null,
+            throw new InvalidConfigurationPropertyValueException(
+                    definition.property("public.keys"),
+                    null,
                     "the public form needs at least one key: " + definition.property("public.keys")
                             + ".1=<16, 24 or 32 random bytes, Base64>");
         }
@@ -108,10 +118,13 @@ public final class IdgenFormFactory {
         Period period = period(definition);
         if (period != null) {
             IdgenProperties properties = definition.properties();
-            return InvalidIdgenProperty.rethrowAsProperty(definition.prefix(), Map.of("digits", "period-digits",
-                    "zone", "period-zone"), () -> {
-                        PeriodicIdService.Builder builder = PeriodicIdService.builder().delegate(base).period(period)
-                                .zone(properties.getPeriodZone()).timeSource(timeSource);
+            return InvalidIdgenProperty.rethrowAsProperty(
+                    definition.prefix(), Map.of("digits", "period-digits", "zone", "period-zone"), () -> {
+                        PeriodicIdService.Builder builder = PeriodicIdService.builder()
+                                .delegate(base)
+                                .period(period)
+                                .zone(properties.getPeriodZone())
+                                .timeSource(timeSource);
                         if (properties.getPeriodDigits() != null) {
                             builder.digits(properties.getPeriodDigits());
                         }
@@ -130,15 +143,16 @@ public final class IdgenFormFactory {
      * @param shaped the service the generator's name is routed to ({@link #shape})
      * @return the form of the generator's IDs
      */
-    public static IdForm form(IdgenGenerators.Definition definition, String name, IdSequence sequence,
-            IdService shaped) {
+    public static IdForm form(
+            IdgenGenerators.Definition definition, String name, IdSequence sequence, IdService shaped) {
         IdgenProperties properties = definition.properties();
         return switch (definition.form()) {
             case NUMBER -> new TextIdForm(name, sequence, IdText.decimal());
             case CROCKFORD32, BASE62 -> {
                 IdText plain = definition.form() == Form.CROCKFORD32 ? IdText.crockford32() : IdText.base62();
                 String prefix = properties.getPrefix();
-                IdText text = prefix == null ? plain
+                IdText text = prefix == null
+                        ? plain
                         : InvalidIdgenProperty.rethrowAsProperty(definition.prefix(), () -> plain.withPrefix(prefix));
                 yield new TextIdForm(name, sequence, text);
             }
@@ -154,22 +168,30 @@ public final class IdgenFormFactory {
     public static FormOnlyIdService standalone(IdgenGenerators.Definition definition, TimeSource timeSource) {
         String name = definition.name();
         IdForm form = switch (definition.form()) {
-            case UUID_V7 -> UuidV7Generator.builder().timeSource(timeSource).build().form(name);
-            case GUID -> OrderedGuidGenerator.builder().timeSource(timeSource)
-                    .order(definition.properties().getGuid().getOrder() == FormProperties.GuidOrder.BYTES
-                            ? OrderedGuidGenerator.Order.BYTES : OrderedGuidGenerator.Order.SQL_SERVER)
-                    .build().form(name);
-            case OBJECT_ID -> ObjectIdGenerator.builder().timeSource(timeSource).build().form(name);
+            case UUID_V7 ->
+                UuidV7Generator.builder().timeSource(timeSource).build().form(name);
+            case GUID ->
+                OrderedGuidGenerator.builder()
+                        .timeSource(timeSource)
+                        .order(
+                                definition.properties().getGuid().getOrder() == FormProperties.GuidOrder.BYTES
+                                        ? OrderedGuidGenerator.Order.BYTES
+                                        : OrderedGuidGenerator.Order.SQL_SERVER)
+                        .build()
+                        .form(name);
+            case OBJECT_ID ->
+                ObjectIdGenerator.builder().timeSource(timeSource).build().form(name);
             case FLAKE128 -> {
                 Flake128Generator.Builder builder = Flake128Generator.builder().timeSource(timeSource);
                 Long workerId = definition.properties().getFlake128().getWorkerId();
                 if (workerId != null) {
-                    InvalidIdgenProperty.rethrowAsProperty(definition.prefix() + ".flake128",
-                            () -> builder.workerId(workerId));
+                    InvalidIdgenProperty.rethrowAsProperty(
+                            definition.prefix() + ".flake128", () -> builder.workerId(workerId));
                 }
                 yield builder.build().form(name);
             }
-            case SIMPLEFLAKE -> SimpleflakeGenerator.builder().timeSource(timeSource).build().form(name);
+            case SIMPLEFLAKE ->
+                SimpleflakeGenerator.builder().timeSource(timeSource).build().form(name);
             default -> throw new IllegalStateException(definition.form() + " is a form over a strategy");
         };
         return new FormOnlyIdService(form);

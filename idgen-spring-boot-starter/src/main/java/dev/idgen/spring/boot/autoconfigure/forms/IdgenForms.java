@@ -59,7 +59,8 @@ public final class IdgenForms implements IdForms {
 
     /** The default generator's form over one of its sequences (a name it serves). */
     private IdForm defaultForm(String name, IdSequence sequence) {
-        return defaultPublic != null ? defaultPublic.apply(name, sequence)
+        return defaultPublic != null
+                ? defaultPublic.apply(name, sequence)
                 : IdgenFormFactory.form(defaultGenerator, name, sequence, null);
     }
 

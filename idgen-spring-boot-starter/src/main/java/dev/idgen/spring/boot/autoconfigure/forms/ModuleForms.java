@@ -22,8 +22,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 final class ModuleForms {
 
-    private ModuleForms() {
-    }
+    private ModuleForms() {}
 
     /**
      * @return the public form over any of the generator's sequences, all under one codec (its tweak is the
@@ -43,11 +42,15 @@ final class ModuleForms {
         FormProperties.Shard shard = definition.properties().getShard();
         IdgenFormFactory.shardBits(shard.getLogicalShards(), definition.property("shard.logical-shards"));
         SnowflakeIdService snowflake = (SnowflakeIdService) base;
-        ShardedSnowflake sharded = InvalidIdgenProperty.rethrowAsProperty(definition.prefix() + ".shard",
-                () -> ShardedSnowflake.builder().generator(snowflake.generator())
+        ShardedSnowflake sharded = InvalidIdgenProperty.rethrowAsProperty(
+                definition.prefix() + ".shard",
+                () -> ShardedSnowflake.builder()
+                        .generator(snowflake.generator())
                         .logicalShards(shard.getLogicalShards())
-                        .position(shard.getLayout() == FormProperties.ShardLayout.INSTAGRAM
-                                ? ShardPosition.AFTER_TIMESTAMP : ShardPosition.LOW)
+                        .position(
+                                shard.getLayout() == FormProperties.ShardLayout.INSTAGRAM
+                                        ? ShardPosition.AFTER_TIMESTAMP
+                                        : ShardPosition.LOW)
                         .build());
         return new ShardedIdService(snowflake, sharded);
     }
@@ -77,8 +80,8 @@ final class ModuleForms {
         });
         if (settings.getVersion() != null) {
             int version = settings.getVersion();
-            InvalidIdgenProperty.rethrowAsProperty(prefix, Map.of("currentVersion", "version"),
-                    () -> builder.currentVersion(version));
+            InvalidIdgenProperty.rethrowAsProperty(
+                    prefix, Map.of("currentVersion", "version"), () -> builder.currentVersion(version));
         }
         return InvalidIdgenProperty.rethrowAsProperty(prefix, Map.of("currentVersion", "version"), builder::build);
     }

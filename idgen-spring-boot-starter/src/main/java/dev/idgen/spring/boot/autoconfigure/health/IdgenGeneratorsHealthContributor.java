@@ -21,10 +21,10 @@ public final class IdgenGeneratorsHealthContributor implements CompositeHealthCo
      * @param generators every generator by name
      * @param contributors each backend's contributor
      */
-    public IdgenGeneratorsHealthContributor(Map<String, IdService> generators,
-            List<IdgenGeneratorHealth> contributors) {
-        generators.forEach((name, generator) -> indicators.put(name,
-                new IdgenHealthIndicator(name, generator, contributors)));
+    public IdgenGeneratorsHealthContributor(
+            Map<String, IdService> generators, List<IdgenGeneratorHealth> contributors) {
+        generators.forEach(
+                (name, generator) -> indicators.put(name, new IdgenHealthIndicator(name, generator, contributors)));
     }
 
     /**

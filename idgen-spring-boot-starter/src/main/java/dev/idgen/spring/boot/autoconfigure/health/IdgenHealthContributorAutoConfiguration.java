@@ -51,10 +51,10 @@ public final class IdgenHealthContributorAutoConfiguration {
      * With named generators (and idgen's own routing service): one component per generator.
      */
     @Bean
-    @ConditionalOnMissingBean(name = { "idgenHealthIndicator", "idgenHealthContributor" })
+    @ConditionalOnMissingBean(name = {"idgenHealthIndicator", "idgenHealthContributor"})
     @Conditional(NamedGenerators.class)
-    IdgenGeneratorsHealthContributor idgenHealthContributor(IdService idService,
-            List<IdgenGeneratorHealth> contributors) {
+    IdgenGeneratorsHealthContributor idgenHealthContributor(
+            IdService idService, List<IdgenGeneratorHealth> contributors) {
         // The application's own IdService, if it defined one, is the only generator idgen can see.
         return new IdgenGeneratorsHealthContributor(RoutingIdService.generatorsOf(idService), contributors);
     }
@@ -68,8 +68,8 @@ public final class IdgenHealthContributorAutoConfiguration {
     static class RedisHealthConfiguration {
 
         @Bean
-        RedisHealth idgenRedisHealth(ObjectProvider<RedisScriptExecutor> executor,
-                ObjectProvider<ReadableIdService> readableIds) {
+        RedisHealth idgenRedisHealth(
+                ObjectProvider<RedisScriptExecutor> executor, ObjectProvider<ReadableIdService> readableIds) {
             return new RedisHealth(executor.getIfUnique(), readableIds.getIfUnique());
         }
     }
@@ -82,7 +82,9 @@ public final class IdgenHealthContributorAutoConfiguration {
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-            return generators == null || !generators.hasOwnGenerators() ? ConditionOutcome.match("no idgen.generators") : ConditionOutcome.noMatch("idgen.generators");
+            return generators == null || !generators.hasOwnGenerators()
+                    ? ConditionOutcome.match("no idgen.generators")
+                    : ConditionOutcome.noMatch("idgen.generators");
         }
     }
 
@@ -94,7 +96,9 @@ public final class IdgenHealthContributorAutoConfiguration {
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-            return generators == null || !generators.hasOwnGenerators() ? ConditionOutcome.noMatch("no idgen.generators") : ConditionOutcome.match("idgen.generators");
+            return generators == null || !generators.hasOwnGenerators()
+                    ? ConditionOutcome.noMatch("no idgen.generators")
+                    : ConditionOutcome.match("idgen.generators");
         }
     }
 

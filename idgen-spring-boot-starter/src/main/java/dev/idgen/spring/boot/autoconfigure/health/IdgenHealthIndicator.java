@@ -64,14 +64,18 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
         this(generator, idService, contributors, false);
     }
 
-    private IdgenHealthIndicator(String generator, IdService idService, List<IdgenGeneratorHealth> contributors,
-            boolean owned) {
+    private IdgenHealthIndicator(
+            String generator, IdService idService, List<IdgenGeneratorHealth> contributors, boolean owned) {
         super("idgen health check failed");
         this.generator = generator;
         this.idService = idService;
         this.contributors = List.copyOf(contributors);
-        this.owned = owned ? contributors.stream().filter(AutoCloseable.class::isInstance)
-                .map(AutoCloseable.class::cast).toList() : List.of();
+        this.owned = owned
+                ? contributors.stream()
+                        .filter(AutoCloseable.class::isInstance)
+                        .map(AutoCloseable.class::cast)
+                        .toList()
+                : List.of();
     }
 
     /**
@@ -85,8 +89,7 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
                 contributors.add(health);
             }
         }
-        if (ClassUtils.isPresent("io.lettuce.core.RedisClient",
-                IdgenHealthIndicator.class.getClassLoader())) {
+        if (ClassUtils.isPresent("io.lettuce.core.RedisClient", IdgenHealthIndicator.class.getClassLoader())) {
             contributors.add(new RedisHealth(null, null));
         }
         return contributors;
@@ -101,7 +104,8 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
                 try {
                     check = CompletableFuture.supplyAsync(this::check, checker);
                 } catch (RejectedExecutionException e) {
-                    builder.down().withDetail("strategy", idService.strategy())
+                    builder.down()
+                            .withDetail("strategy", idService.strategy())
                             .withDetail("error", "The idgen health indicator is closed");
                     return;
                 }
@@ -112,8 +116,12 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
             Health health = check.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             builder.status(health.getStatus()).withDetails(health.getDetails());
         } catch (TimeoutException e) {
-            builder.down().withDetail("strategy", idService.strategy()).withDetail("error", "The idgen health check"
-                    + " did not finish within " + TIMEOUT.toMillis() + " ms: a store it checks does not answer");
+            builder.down()
+                    .withDetail("strategy", idService.strategy())
+                    .withDetail(
+                            "error",
+                            "The idgen health check" + " did not finish within " + TIMEOUT.toMillis()
+                                    + " ms: a store it checks does not answer");
         } catch (ExecutionException e) {
             builder.down(e.getCause());
         } catch (InterruptedException e) {

@@ -12,8 +12,7 @@ public final class IdgenSchemaAdvice {
 
     public static final String EVERY_TABLE = IdgenGenerators.PREFIX + ".jdbc.initialize-schema";
 
-    private IdgenSchemaAdvice() {
-    }
+    private IdgenSchemaAdvice() {}
 
     /**
      * @return for example {@code set idgen.jdbc.initialize-schema=always to let idgen create its tables at start-up

@@ -22,23 +22,26 @@ public final class JdbcFailoverDetails {
 
     private static final Log LOG = LogFactory.getLog(JdbcFailoverDetails.class);
 
-    private JdbcFailoverDetails() {
-    }
+    private JdbcFailoverDetails() {}
 
     /**
      * @return the details of a segment store, ticket server or lease store; empty for any other store
      */
     public static Map<String, Object> of(Object store) {
         Map<String, Object> details = new LinkedHashMap<>();
-        JdbcFailovers failovers = store instanceof JdbcSegmentStore segments ? segments.failovers()
-                : store instanceof TicketServer tickets ? tickets.failovers()
-                : store instanceof JdbcWorkerIdLeaseStore leases ? leases.failovers() : null;
+        JdbcFailovers failovers = store instanceof JdbcSegmentStore segments
+                ? segments.failovers()
+                : store instanceof TicketServer tickets
+                        ? tickets.failovers()
+                        : store instanceof JdbcWorkerIdLeaseStore leases ? leases.failovers() : null;
         if (failovers == null) {
             return details;
         }
         Boolean detection = failovers.detection();
         if (detection != null) {
-            details.put("failoverDetection", detection ? "on" : "off: no writer column, or the server's identity cannot be read (see the log)");
+            details.put(
+                    "failoverDetection",
+                    detection ? "on" : "off: no writer column, or the server's identity cannot be read (see the log)");
         }
         if (failovers.jump() >= 0) {
             details.put("failoverJump", failovers.jump());

@@ -41,15 +41,17 @@ public class JdbcLeaseConfiguration {
         }
         JdbcProperties jdbc = definition.properties().getJdbc();
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
-        JdbcWorkerIdLeaseStore store = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
-                Map.of("table", "worker-table"), () -> new JdbcWorkerIdLeaseStore(dataSource, jdbc.getWorkerTable(),
-                        jdbc.getInitializeSchema(), timeout));
+        JdbcWorkerIdLeaseStore store = InvalidIdgenProperty.rethrowAsProperty(
+                definition.property("jdbc"),
+                Map.of("table", "worker-table"),
+                () -> new JdbcWorkerIdLeaseStore(
+                        dataSource, jdbc.getWorkerTable(), jdbc.getInitializeSchema(), timeout));
         // Before the assigner's first acquisition, which would wait out its acquire timeout on a missing table as on
         // a store that is starting.
-        TableCheck.check(definition, definition.workerIdAssignerSetting(), "jdbc.worker-table",
-                store::checkAvailable);
-        JdbcFailoverDetails.logReplication("The worker id lease table " + store.table() + " of generator '"
-                + definition.name() + "'", store.failovers());
+        TableCheck.check(definition, definition.workerIdAssignerSetting(), "jdbc.worker-table", store::checkAvailable);
+        JdbcFailoverDetails.logReplication(
+                "The worker id lease table " + store.table() + " of generator '" + definition.name() + "'",
+                store.failovers());
         return store;
     }
 }

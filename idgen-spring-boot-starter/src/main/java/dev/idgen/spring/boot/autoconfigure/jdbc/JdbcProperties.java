@@ -19,8 +19,7 @@ public class JdbcProperties {
      * When to create idgen's tables (segments, worker id leases and tickets): 'embedded' (only on an embedded
      * database such as H2), 'always' or 'never'.
      */
-    private SchemaInitialization initializeSchema =
-            SchemaInitialization.EMBEDDED;
+    private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
 
     /**
      * The max_id a new name starts from; its first ID is one more.
@@ -108,7 +107,8 @@ public class JdbcProperties {
      * @return the timeout, checked
      */
     public Duration checkedTimeout(String prefix) {
-        if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0
+        if (timeout == null
+                || timeout.compareTo(Duration.ofSeconds(1)) < 0
                 || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
             throw new InvalidConfigurationPropertyValueException(
                     prefix + ".timeout", timeout, "must be between 1s and 1m");

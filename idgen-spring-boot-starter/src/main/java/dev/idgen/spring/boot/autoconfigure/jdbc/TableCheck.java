@@ -25,8 +25,7 @@ public final class TableCheck {
 
     private static final Log LOG = LogFactory.getLog(TableCheck.class);
 
-    private TableCheck() {
-    }
+    private TableCheck() {}
 
     /**
      * Runs {@code check} (which connects, creates the table if configured and reads it) for at most
@@ -37,7 +36,8 @@ public final class TableCheck {
      * @param tableProperty the property naming the table, relative to the generator, e.g. {@code jdbc.table}
      * @throws IdgenStartupException when the table is missing
      */
-    public static void check(IdgenGenerators.Definition definition, String feature, String tableProperty, Runnable check) {
+    public static void check(
+            IdgenGenerators.Definition definition, String feature, String tableProperty, Runnable check) {
         JdbcProperties jdbc = definition.properties().getJdbc();
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         FutureTask<Void> task = new FutureTask<>(check, null);
@@ -69,8 +69,12 @@ public final class TableCheck {
         }
     }
 
-    static IdgenStartupException missingTable(IdgenGenerators.Definition definition, String feature,
-            String tableProperty, SchemaInitialization initialization, TableMissingException missing) {
+    static IdgenStartupException missingTable(
+            IdgenGenerators.Definition definition,
+            String feature,
+            String tableProperty,
+            SchemaInitialization initialization,
+            TableMissingException missing) {
         String initialize = definition.property("jdbc.initialize-schema");
         String why = switch (initialization) {
             case NEVER -> initialize + "=never";
@@ -78,12 +82,16 @@ public final class TableCheck {
             // Only when the table vanished between its creation and the check, or CREATE failed quietly.
             case ALWAYS -> initialize + "=always, but it is not there after creating it";
         };
-        return new IdgenStartupException(feature + " needs the " + words(missing.kind()) + " table "
-                + missing.table() + " (" + definition.property(tableProperty) + "), but it does not exist in the"
-                + " database, and idgen does not create it (" + why + ")", "Create the table with the DDL idgen"
+        return new IdgenStartupException(
+                feature + " needs the " + words(missing.kind()) + " table "
+                        + missing.table() + " (" + definition.property(tableProperty)
+                        + "), but it does not exist in the"
+                        + " database, and idgen does not create it (" + why + ")",
+                "Create the table with the DDL idgen"
                         + " ships in " + missing.ddlResource() + " (replace ${table} with " + missing.table() + "),"
                         + " for example from your database migrations; or "
-                        + IdgenSchemaAdvice.initializeSchema(definition), missing);
+                        + IdgenSchemaAdvice.initializeSchema(definition),
+                missing);
     }
 
     private static String words(String kind) {

@@ -50,8 +50,11 @@ public final class IdgenMetricsAutoConfiguration {
                 ObjectProvider<SegmentStore> segmentStores,
                 ObjectProvider<RedisWindowedCounter> counters,
                 ObjectProvider<ReadableIdService> readableIds) {
-            return new RedisMeters(roundTrips.getIfAvailable(), segmentStores.getIfUnique(),
-                    counters.getIfUnique(), readableIds.getIfUnique());
+            return new RedisMeters(
+                    roundTrips.getIfAvailable(),
+                    segmentStores.getIfUnique(),
+                    counters.getIfUnique(),
+                    readableIds.getIfUnique());
         }
     }
 

@@ -58,8 +58,11 @@ public class RedisBackendConfiguration {
     private static final Duration STARTUP_WAIT = Duration.ofSeconds(5);
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
-            "io.lettuce.core.RedisClient" })
+    @ConditionalOnClass(
+            name = {
+                "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+                "io.lettuce.core.RedisClient"
+            })
     static class LettuceConfiguration {
 
         @Bean
@@ -70,20 +73,26 @@ public class RedisBackendConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        RedisScriptExecutor idgenRedisScriptExecutor(ObjectProvider<RedisConnectionFactory> connectionFactories,
-                IdgenProperties idgenProperties, RedisRoundTrips roundTrips, IdgenGenerators generators) {
+        RedisScriptExecutor idgenRedisScriptExecutor(
+                ObjectProvider<RedisConnectionFactory> connectionFactories,
+                IdgenProperties idgenProperties,
+                RedisRoundTrips roundTrips,
+                IdgenGenerators generators) {
             RedisProperties properties = idgenProperties.getRedis();
             RedisConnectionFactory factory = connectionFactories.getIfUnique();
             if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-                throw new IdgenStartupException(RedisInUse.why(generators, properties.getBuckets().isEnabled()) + " needs one Spring Data Redis"
-                        + " connection factory on Lettuce, but found " + (factory == null ? "none"
-                                : factory.getClass().getName()), "Add"
-                        + " org.springframework.boot:spring-boot-starter-data-redis (Lettuce is its default client) and"
-                        + " set spring.data.redis.host and spring.data.redis.port");
+                throw new IdgenStartupException(
+                        RedisInUse.why(generators, properties.getBuckets().isEnabled()) + " needs one Spring Data Redis"
+                                + " connection factory on Lettuce, but found "
+                                + (factory == null ? "none" : factory.getClass().getName()),
+                        "Add"
+                                + " org.springframework.boot:spring-boot-starter-data-redis (Lettuce is its default client) and"
+                                + " set spring.data.redis.host and spring.data.redis.port");
             }
-            RedisScriptExecutor executor = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
-                    () -> new RedisScriptExecutor(new SpringLettuceConnectionSource(lettuce), properties.getTimeout(),
-                            roundTrips));
+            RedisScriptExecutor executor = InvalidIdgenProperty.rethrowAsProperty(
+                    PREFIX,
+                    () -> new RedisScriptExecutor(
+                            new SpringLettuceConnectionSource(lettuce), properties.getTimeout(), roundTrips));
             executor.awaitReady(STARTUP_WAIT);
             return executor;
         }
@@ -95,16 +104,18 @@ public class RedisBackendConfiguration {
      * The default generator's segment store when {@code idgen.segment.store} is {@code redis} or {@code dual}.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
-            "io.lettuce.core.RedisClient" })
+    @ConditionalOnClass(
+            name = {
+                "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+                "io.lettuce.core.RedisClient"
+            })
     @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
     static class RedisSegmentStoreConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SegmentStore.class)
         @Conditional(RedisSegmentStoreSelected.class)
-        SegmentStore idgenSegmentStore(BeanFactory beans,
-                IdgenGenerators generators) {
+        SegmentStore idgenSegmentStore(BeanFactory beans, IdgenGenerators generators) {
             return segmentStore(generators.defaultGenerator(), beans);
         }
     }
@@ -112,22 +123,22 @@ public class RedisBackendConfiguration {
     /**
      * A generator's Redis or dual segment store.
      */
-    public static SegmentStore segmentStore(IdgenGenerators.Definition definition,
-            BeanFactory beans) {
+    public static SegmentStore segmentStore(IdgenGenerators.Definition definition, BeanFactory beans) {
         String feature = definition.segmentStoreSetting();
         JdbcSegmentStore database = SegmentConfiguration.windowStore(definition, beans, feature);
         RedisSegmentStore store = new RedisSegmentStore(counter(definition, database, beans));
         return definition.properties().getSegment().getStore() == SegmentProperties.StoreType.DUAL
-                ? new DualSegmentStore(store, database) : store;
+                ? new DualSegmentStore(store, database)
+                : store;
     }
 
     /**
      * A generator's worker id lease store in Redis.
      */
-    public static WorkerIdLeaseStore leaseStore(IdgenGenerators.Definition definition,
-            BeanFactory beans) {
+    public static WorkerIdLeaseStore leaseStore(IdgenGenerators.Definition definition, BeanFactory beans) {
         RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
-        return InvalidIdgenProperty.rethrowAsProperty(definition.property("redis"),
+        return InvalidIdgenProperty.rethrowAsProperty(
+                definition.property("redis"),
                 () -> new RedisWorkerIdLeaseStore(redis, definition.redis().getPrefix()));
     }
 
@@ -135,15 +146,17 @@ public class RedisBackendConfiguration {
      * {@code idgen.snowflake.worker-id-assigner=redis}.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
-            "io.lettuce.core.RedisClient" })
+    @ConditionalOnClass(
+            name = {
+                "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+                "io.lettuce.core.RedisClient"
+            })
     @ConditionalOnProperty(name = "idgen.snowflake.worker-id-assigner", havingValue = "redis")
     static class RedisLeaseConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        WorkerIdLeaseStore idgenWorkerIdLeaseStore(BeanFactory beans,
-                IdgenGenerators generators) {
+        WorkerIdLeaseStore idgenWorkerIdLeaseStore(BeanFactory beans, IdgenGenerators generators) {
             return leaseStore(generators.defaultGenerator(), beans);
         }
     }
@@ -152,39 +165,52 @@ public class RedisBackendConfiguration {
      * {@code idgen.redis.buckets.enabled=true}: readable IDs from bucketed Redis sequences.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
-            "io.lettuce.core.RedisClient" })
+    @ConditionalOnClass(
+            name = {
+                "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+                "io.lettuce.core.RedisClient"
+            })
     @ConditionalOnProperty(name = "idgen.redis.buckets.enabled", havingValue = "true")
     static class BucketsConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ReadableIdService idgenReadableIdService(RedisScriptExecutor redis, IdgenProperties idgenProperties,
-                TimeSource timeSource) {
+        ReadableIdService idgenReadableIdService(
+                RedisScriptExecutor redis, IdgenProperties idgenProperties, TimeSource timeSource) {
             RedisProperties properties = idgenProperties.getRedis();
-            String prefix = InvalidIdgenProperty.rethrowAsProperty(PREFIX,
-                    () -> RedisKeys.checkPrefix(properties.getPrefix()));
+            String prefix =
+                    InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> RedisKeys.checkPrefix(properties.getPrefix()));
             RedisProperties.Buckets buckets = properties.getBuckets();
-            return InvalidIdgenProperty.rethrowAsProperty(PREFIX + ".buckets", Map.of("buckets", "count"),
-                    () -> new BucketedRedisSequence(redis, prefix, buckets.getCount(), buckets.getMaxSequence(),
-                            buckets.getZone(), buckets.getOpenDuration(), timeSource));
+            return InvalidIdgenProperty.rethrowAsProperty(
+                    PREFIX + ".buckets",
+                    Map.of("buckets", "count"),
+                    () -> new BucketedRedisSequence(
+                            redis,
+                            prefix,
+                            buckets.getCount(),
+                            buckets.getMaxSequence(),
+                            buckets.getZone(),
+                            buckets.getOpenDuration(),
+                            timeSource));
         }
     }
 
-    static RedisWindowedCounter counter(IdgenGenerators.Definition definition,
-            BeanFactory beans, String feature) {
+    static RedisWindowedCounter counter(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
         return counter(definition, SegmentConfiguration.windowStore(definition, beans, feature), beans);
     }
 
-    private static RedisWindowedCounter counter(IdgenGenerators.Definition definition, SegmentStore windows,
-            BeanFactory beans) {
+    private static RedisWindowedCounter counter(
+            IdgenGenerators.Definition definition, SegmentStore windows, BeanFactory beans) {
         RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
         RedisProperties properties = definition.redis();
-        int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
+        int maxNames = InvalidIdgenProperty.rethrowAsProperty(
+                definition.prefix(),
                 () -> NameLimit.check(definition.properties().getMaxNames()));
-        RedisWindowedCounter counter = InvalidIdgenProperty.rethrowAsProperty(definition.property("redis"),
-                Map.of("windowSize", "window-size"), () -> new RedisWindowedCounter(redis, windows,
-                        properties.getPrefix(), properties.getWindowSize(), maxNames));
+        RedisWindowedCounter counter = InvalidIdgenProperty.rethrowAsProperty(
+                definition.property("redis"),
+                Map.of("windowSize", "window-size"),
+                () -> new RedisWindowedCounter(
+                        redis, windows, properties.getPrefix(), properties.getWindowSize(), maxNames));
         if (properties.isVerifyPersistence()) {
             try {
                 counter.verifyPersistence();
@@ -202,16 +228,18 @@ public class RedisBackendConfiguration {
     /**
      * Redis answered that it could come back with older counters (or would not say): what to change, for the report.
      */
-    private static IdgenStartupException persistenceRefused(IdgenGenerators.Definition definition,
-            IllegalStateException refusal) {
+    private static IdgenStartupException persistenceRefused(
+            IdgenGenerators.Definition definition, IllegalStateException refusal) {
         String message = refusal.getMessage();
         // The counter's message ends in its advice, which the report gives as the action instead.
         int advice = message.indexOf(". Run it");
-        return new IdgenStartupException(definition.redisUse() + ": " + (advice < 0 ? message
-                : message.substring(0, advice)), "Run Redis without persistence (save \"\", appendonly no: idgen"
+        return new IdgenStartupException(
+                definition.redisUse() + ": " + (advice < 0 ? message : message.substring(0, advice)),
+                "Run Redis without persistence (save \"\", appendonly no: idgen"
                         + " then continues from the database) or with appendonly yes and appendfsync always; or, where"
                         + " CONFIG is disabled or you accept the risk, set "
-                        + definition.property("redis.verify-persistence") + "=false", refusal);
+                        + definition.property("redis.verify-persistence") + "=false",
+                refusal);
     }
 
     /**
@@ -226,7 +254,8 @@ public class RedisBackendConfiguration {
         }
 
         static String why(Object beans, Environment environment) {
-            return why(IdgenGenerators.ofValid(beans, environment),
+            return why(
+                    IdgenGenerators.ofValid(beans, environment),
                     environment.getProperty("idgen.redis.buckets.enabled", Boolean.class, false));
         }
 
@@ -252,7 +281,8 @@ public class RedisBackendConfiguration {
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             String store = context.getEnvironment().getProperty("idgen.segment.store", "jdbc");
             boolean redis = "redis".equalsIgnoreCase(store) || "dual".equalsIgnoreCase(store);
-            return redis ? ConditionOutcome.match("idgen.segment.store=" + store)
+            return redis
+                    ? ConditionOutcome.match("idgen.segment.store=" + store)
                     : ConditionOutcome.noMatch("idgen.segment.store=" + store);
         }
     }

@@ -19,14 +19,16 @@ import org.springframework.context.annotation.Configuration;
  * generator counts under its own {@code redis.*} settings.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = { "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
-        "io.lettuce.core.RedisClient" })
+@ConditionalOnClass(
+        name = {
+            "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+            "io.lettuce.core.RedisClient"
+        })
 @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.REDIS)
 public class RedisConfiguration {
 
     @Bean
-    IdgenGeneratorFactory idgenRedisGenerators(ObjectProvider<RedisWindowedCounter> defaultCounter,
-            BeanFactory beans) {
+    IdgenGeneratorFactory idgenRedisGenerators(ObjectProvider<RedisWindowedCounter> defaultCounter, BeanFactory beans) {
         return new IdgenGeneratorFactory() {
 
             @Override
@@ -36,8 +38,10 @@ public class RedisConfiguration {
 
             @Override
             public IdService create(IdgenGenerators.Definition definition) {
-                return new RedisIdService(definition.isDefault() ? defaultCounter.getObject()
-                        : RedisBackendConfiguration.counter(definition, beans, definition.strategySetting()));
+                return new RedisIdService(
+                        definition.isDefault()
+                                ? defaultCounter.getObject()
+                                : RedisBackendConfiguration.counter(definition, beans, definition.strategySetting()));
             }
         };
     }
@@ -45,8 +49,7 @@ public class RedisConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.REDIS, defaultOnly = true)
-    RedisWindowedCounter idgenRedisCounter(BeanFactory beans,
-            IdgenGenerators generators) {
+    RedisWindowedCounter idgenRedisCounter(BeanFactory beans, IdgenGenerators generators) {
         IdgenGenerators.Definition definition = generators.defaultGenerator();
         return RedisBackendConfiguration.counter(definition, beans, definition.strategySetting());
     }

@@ -51,8 +51,11 @@ public final class RedisHealth implements IdgenGeneratorHealth {
         builder.withDetail("readableIdBuckets", buckets.bucketCount())
                 .withDetail("readableIdBucketsOpen", buckets.openBuckets());
         if (buckets.allOpen()) {
-            builder.down().withDetail("error", "Every readable-ID bucket's circuit is open ("
-                    + buckets.redis().describe() + " failed): no readable IDs until a probe succeeds");
+            builder.down()
+                    .withDetail(
+                            "error",
+                            "Every readable-ID bucket's circuit is open ("
+                                    + buckets.redis().describe() + " failed): no readable IDs until a probe succeeds");
         }
     }
 
@@ -60,8 +63,11 @@ public final class RedisHealth implements IdgenGeneratorHealth {
      * Names the topology and what each master answered; for the redis strategy DOWN while no master answers.
      */
     private static void contribute(Health.Builder builder, IdService idService, RedisScriptExecutor executor) {
-        RedisScriptExecutor redis = executor != null ? executor
-                : idService instanceof RedisIdService service ? service.counter().redis() : null;
+        RedisScriptExecutor redis = executor != null
+                ? executor
+                : idService instanceof RedisIdService service
+                        ? service.counter().redis()
+                        : null;
         if (redis == null) {
             return;
         }
@@ -75,8 +81,11 @@ public final class RedisHealth implements IdgenGeneratorHealth {
                     .withDetail("countersLost", service.counter().lostCounters())
                     .withDetail("failoversSeen", service.counter().failovers());
             if (masters.values().stream().allMatch(answer -> answer.startsWith("DOWN"))) {
-                builder.down().withDetail("error", "No Redis master answers (" + redis.describe() + "): "
-                        + String.join("; ", masters.values()));
+                builder.down()
+                        .withDetail(
+                                "error",
+                                "No Redis master answers (" + redis.describe() + "): "
+                                        + String.join("; ", masters.values()));
             }
         }
     }

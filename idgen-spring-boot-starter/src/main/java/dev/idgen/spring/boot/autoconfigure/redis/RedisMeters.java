@@ -32,7 +32,10 @@ public final class RedisMeters implements MeterBinder {
     private final ReadableIdService readableIds;
     private final RedisWindowedCounter counter;
 
-    public RedisMeters(RedisRoundTrips roundTrips, SegmentStore segmentStore, RedisWindowedCounter counter,
+    public RedisMeters(
+            RedisRoundTrips roundTrips,
+            SegmentStore segmentStore,
+            RedisWindowedCounter counter,
             ReadableIdService readableIds) {
         this.roundTrips = roundTrips;
         this.segmentStore = segmentStore;
@@ -44,23 +47,30 @@ public final class RedisMeters implements MeterBinder {
     public void bindTo(MeterRegistry registry) {
         if (roundTrips != null) {
             for (RedisRoundTrips.Outcome outcome : RedisRoundTrips.Outcome.values()) {
-                FunctionTimer.builder("idgen.redis.round.trips", roundTrips, trips -> trips.count(outcome),
-                        trips -> trips.totalTime(outcome, TimeUnit.NANOSECONDS), TimeUnit.NANOSECONDS)
+                FunctionTimer.builder(
+                                "idgen.redis.round.trips",
+                                roundTrips,
+                                trips -> trips.count(outcome),
+                                trips -> trips.totalTime(outcome, TimeUnit.NANOSECONDS),
+                                TimeUnit.NANOSECONDS)
                         .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
-                        .description("Round trips to Redis, by how they ended").register(registry);
+                        .description("Round trips to Redis, by how they ended")
+                        .register(registry);
             }
         }
         RedisWindowedCounter windowed = counter;
         if (segmentStore instanceof DualSegmentStore dual) {
             FunctionCounter.builder("idgen.segment.fallbacks", dual, DualSegmentStore::fallbacks)
-                    .description("Segments taken straight from the database because Redis failed").register(registry);
+                    .description("Segments taken straight from the database because Redis failed")
+                    .register(registry);
             windowed = dual.redis().counter();
         } else if (segmentStore instanceof RedisSegmentStore redis) {
             windowed = redis.counter();
         }
         if (windowed != null) {
             FunctionCounter.builder("idgen.redis.windows", windowed, RedisWindowedCounter::windowsReserved)
-                    .description("Windows of values reserved from the database for Redis counters").register(registry);
+                    .description("Windows of values reserved from the database for Redis counters")
+                    .register(registry);
             FunctionCounter.builder("idgen.redis.counters.lost", windowed, RedisWindowedCounter::lostCounters)
                     .description("Redis counters found missing (Redis lost its data) and continued from the database")
                     .register(registry);
@@ -71,7 +81,11 @@ public final class RedisMeters implements MeterBinder {
         }
         if (counter != null) {
             // The redis strategy's counter: its nextId callers share round trips.
-            bindCoalesced(registry, "redis-strategy", counter, RedisWindowedCounter::coalescedCalls,
+            bindCoalesced(
+                    registry,
+                    "redis-strategy",
+                    counter,
+                    RedisWindowedCounter::coalescedCalls,
                     RedisWindowedCounter::coalescedRoundTrips);
         }
         if (readableIds != null) {
@@ -82,13 +96,15 @@ public final class RedisMeters implements MeterBinder {
     /** Tag {@code source} of the coalescing meters: the {@code redis} strategy, or readable IDs. */
     static final String SOURCE = "source";
 
-    static <T> void bindCoalesced(MeterRegistry registry, String source, T owner,
-            ToDoubleFunction<T> calls, ToDoubleFunction<T> roundTrips) {
-        FunctionCounter.builder("idgen.redis.coalesced.calls", owner, calls).tag(SOURCE, source)
+    static <T> void bindCoalesced(
+            MeterRegistry registry, String source, T owner, ToDoubleFunction<T> calls, ToDoubleFunction<T> roundTrips) {
+        FunctionCounter.builder("idgen.redis.coalesced.calls", owner, calls)
+                .tag(SOURCE, source)
                 .description("Calls served through shared Redis round trips (one ID each): concurrent callers of one"
                         + " name (redis strategy) or business code (readable IDs) share one INCRBY n")
                 .register(registry);
-        FunctionCounter.builder("idgen.redis.coalesced.round.trips", owner, roundTrips).tag(SOURCE, source)
+        FunctionCounter.builder("idgen.redis.coalesced.round.trips", owner, roundTrips)
+                .tag(SOURCE, source)
                 .description("Shared Redis round trips that served those calls; calls over round trips is how many"
                         + " callers one round trip served")
                 .register(registry);
@@ -96,8 +112,7 @@ public final class RedisMeters implements MeterBinder {
 
     static final class BucketMeters {
 
-        private BucketMeters() {
-        }
+        private BucketMeters() {}
 
         static void bind(MeterRegistry registry, ReadableIdService readableIds) {
             if (!(readableIds instanceof BucketedRedisSequence buckets)) {
@@ -111,16 +126,22 @@ public final class RedisMeters implements MeterBinder {
                         .register(registry);
             }
             Gauge.builder("idgen.redis.buckets.open", buckets, BucketedRedisSequence::openBuckets)
-                    .description("Readable-ID buckets whose circuit is not closed").register(registry);
+                    .description("Readable-ID buckets whose circuit is not closed")
+                    .register(registry);
             FunctionCounter.builder("idgen.redis.buckets.busy", buckets, BucketedRedisSequence::busySkips)
                     .description("Times a call skipped a bucket that had used up its sequences in this millisecond")
                     .register(registry);
             FunctionCounter.builder("idgen.redis.buckets.wraps", buckets, BucketedRedisSequence::wraps)
-                    .description("Times a bucket's sequence wrapped").register(registry);
+                    .description("Times a bucket's sequence wrapped")
+                    .register(registry);
             FunctionCounter.builder("idgen.redis.buckets.failovers", buckets, BucketedRedisSequence::failovers)
                     .description("Times a bucket was found written under another master (a failover) and fenced")
                     .register(registry);
-            bindCoalesced(registry, "readable-ids", buckets, BucketedRedisSequence::coalescedCalls,
+            bindCoalesced(
+                    registry,
+                    "readable-ids",
+                    buckets,
+                    BucketedRedisSequence::coalescedCalls,
                     BucketedRedisSequence::coalescedRoundTrips);
         }
 

@@ -16,8 +16,8 @@ import org.springframework.util.ClassUtils;
  */
 public final class RedisStrategy implements IdgenStrategy {
 
-    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-            RedisStrategy.class.getClassLoader());
+    private static final boolean LETTUCE_PRESENT =
+            ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisStrategy.class.getClassLoader());
 
     @Override
     public Class<?> configuration() {
@@ -26,7 +26,8 @@ public final class RedisStrategy implements IdgenStrategy {
 
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
-        return List.of(Requirement.of(IdgenDependency.REDIS, definition.strategySetting(), definition, IdService.class),
+        return List.of(
+                Requirement.of(IdgenDependency.REDIS, definition.strategySetting(), definition, IdService.class),
                 Requirement.of(IdgenDependency.JDBC, definition.strategySetting(), definition, IdService.class)
                         .orDataSource());
     }
@@ -34,8 +35,8 @@ public final class RedisStrategy implements IdgenStrategy {
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
         // The windows are reserved from a segment table.
-        return List.of(new TableClaim(definition.properties().getJdbc().getTable(), "segment",
-                definition.property("jdbc.table")));
+        return List.of(new TableClaim(
+                definition.properties().getJdbc().getTable(), "segment", definition.property("jdbc.table")));
     }
 
     @Override

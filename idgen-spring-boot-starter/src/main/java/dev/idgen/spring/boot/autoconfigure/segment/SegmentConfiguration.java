@@ -39,8 +39,8 @@ import org.springframework.context.annotation.Import;
 public class SegmentConfiguration {
 
     @Bean
-    IdgenGeneratorFactory idgenSegmentGenerators(ObjectProvider<SegmentStore> defaultStore, BeanFactory beans,
-            TimeSource timeSource) {
+    IdgenGeneratorFactory idgenSegmentGenerators(
+            ObjectProvider<SegmentStore> defaultStore, BeanFactory beans, TimeSource timeSource) {
         return new IdgenGeneratorFactory() {
 
             @Override
@@ -50,20 +50,27 @@ public class SegmentConfiguration {
 
             @Override
             public IdService create(IdgenGenerators.Definition definition) {
-                SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(definition.property("segment"),
+                SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(
+                        definition.property("segment"),
                         () -> settings(definition.properties().getSegment()));
-                int maxNames = InvalidIdgenProperty.rethrowAsProperty(definition.prefix(),
+                int maxNames = InvalidIdgenProperty.rethrowAsProperty(
+                        definition.prefix(),
                         () -> NameLimit.check(definition.properties().getMaxNames()));
                 SegmentStore store = SegmentServers.configured(definition)
                         ? SegmentServers.store(definition, beans)
                         : definition.isDefault() ? defaultStore.getIfAvailable() : store(definition, beans);
                 if (store == null) {
-                    throw new IdgenStartupException(definition.strategySetting() + " needs a segment store, but there"
-                            + " is no single DataSource bean", "Add org.springframework.boot:spring-boot-starter-jdbc and"
-                            + " a JDBC driver, and set spring.datasource.url"
-                            + (definition.isDefault() ? "; or declare a SegmentStore bean" : ""));
+                    throw new IdgenStartupException(
+                            definition.strategySetting() + " needs a segment store, but there"
+                                    + " is no single DataSource bean",
+                            "Add org.springframework.boot:spring-boot-starter-jdbc and"
+                                    + " a JDBC driver, and set spring.datasource.url"
+                                    + (definition.isDefault() ? "; or declare a SegmentStore bean" : ""));
                 }
-                return SegmentIdService.builder(store).settings(settings).timeSource(timeSource).maxNames(maxNames)
+                return SegmentIdService.builder(store)
+                        .settings(settings)
+                        .timeSource(timeSource)
+                        .maxNames(maxNames)
                         .build();
             }
         };
@@ -85,13 +92,18 @@ public class SegmentConfiguration {
     static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
         JdbcProperties jdbc = definition.properties().getJdbc();
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
-        JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
-                () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), jdbc.getInitialValue(),
-                        jdbc.getInitializeSchema(), timeout,
+        JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(
+                definition.property("jdbc"),
+                () -> new JdbcSegmentStore(
+                        dataSource,
+                        jdbc.getTable(),
+                        jdbc.getInitialValue(),
+                        jdbc.getInitializeSchema(),
+                        timeout,
                         JdbcFailoverDetails.jump(definition, jdbc.getFailoverJump())));
         TableCheck.check(definition, feature, "jdbc.table", store::checkAvailable);
-        JdbcFailoverDetails.logReplication("The segment table " + store.table() + " of generator '"
-                + definition.name() + "'", store.failovers());
+        JdbcFailoverDetails.logReplication(
+                "The segment table " + store.table() + " of generator '" + definition.name() + "'", store.failovers());
         return store;
     }
 
@@ -99,13 +111,16 @@ public class SegmentConfiguration {
      * The database store Redis windows are reserved from (and the dual store falls back to): the same table and
      * settings as the jdbc segment store, on the application's {@link DataSource}.
      */
-    public static JdbcSegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
+    public static JdbcSegmentStore windowStore(
+            IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
         DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
         if (dataSource == null) {
-            throw new IdgenStartupException(feature + " keeps its durable floor in a database (so that a Redis that"
-                    + " lost its data never repeats IDs), but there is no single DataSource bean", "Add"
-                    + " org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
-                    + " spring.datasource.url");
+            throw new IdgenStartupException(
+                    feature + " keeps its durable floor in a database (so that a Redis that"
+                            + " lost its data never repeats IDs), but there is no single DataSource bean",
+                    "Add"
+                            + " org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
+                            + " spring.datasource.url");
         }
         return jdbcStore(definition, dataSource, feature);
     }
@@ -119,7 +134,9 @@ public class SegmentConfiguration {
         @Bean
         @ConditionalOnMissingBean
         SegmentStore idgenSegmentStore(DataSource dataSource, IdgenGenerators generators) {
-            return jdbcStore(generators.defaultGenerator(), dataSource,
+            return jdbcStore(
+                    generators.defaultGenerator(),
+                    dataSource,
                     generators.defaultGenerator().strategySetting());
         }
     }
@@ -128,10 +145,14 @@ public class SegmentConfiguration {
      * @return the settings, checked by the core
      */
     static SegmentSettings settings(SegmentProperties segment) {
-        SegmentSettings.Builder builder = SegmentSettings.builder().step(segment.getStep())
-                .maxStep(segment.getMaxStep()).bufferDuration(segment.getBufferDuration())
-                .preloadThreshold(segment.getPreloadThreshold()).awaitTimeout(segment.getAwaitTimeout())
-                .stripeSize(segment.getStripeSize()).firstLoadTimeout(segment.getFirstLoadTimeout());
+        SegmentSettings.Builder builder = SegmentSettings.builder()
+                .step(segment.getStep())
+                .maxStep(segment.getMaxStep())
+                .bufferDuration(segment.getBufferDuration())
+                .preloadThreshold(segment.getPreloadThreshold())
+                .awaitTimeout(segment.getAwaitTimeout())
+                .stripeSize(segment.getStripeSize())
+                .firstLoadTimeout(segment.getFirstLoadTimeout());
         if (segment.getMinStep() != null) {
             builder.minStep(segment.getMinStep());
         }

@@ -81,8 +81,8 @@ public final class SegmentHealth implements IdgenGeneratorHealth, AutoCloseable 
                 if (closed) {
                     throw new RejectedExecutionException("closed");
                 }
-                ExecutorService checker = storeCheckers.computeIfAbsent(segments,
-                        service -> IdgenHealthIndicator.daemonExecutor("idgen-health-store-check"));
+                ExecutorService checker = storeCheckers.computeIfAbsent(
+                        segments, service -> IdgenHealthIndicator.daemonExecutor("idgen-health-store-check"));
                 check = CompletableFuture.runAsync(() -> segments.store().checkAvailable(), checker);
             } catch (RejectedExecutionException e) {
                 return "The idgen health indicator is closed";
@@ -118,7 +118,8 @@ public final class SegmentHealth implements IdgenGeneratorHealth, AutoCloseable 
         }
         List<SegmentBufferStats> all = new ArrayList<>(segments.stats());
         all.sort(Comparator.comparing((SegmentBufferStats stats) -> !stats.refusing())
-                .thenComparingLong(SegmentBufferStats::remaining).thenComparing(SegmentBufferStats::name));
+                .thenComparingLong(SegmentBufferStats::remaining)
+                .thenComparing(SegmentBufferStats::name));
         Map<String, Object> names = new LinkedHashMap<>();
         List<String> refusing = new ArrayList<>();
         boolean runOut = false;
@@ -145,13 +146,18 @@ public final class SegmentHealth implements IdgenGeneratorHealth, AutoCloseable 
             }
             names.put(stats.name(), detail);
         }
-        builder.withDetail("nameCount", all.size()).withDetail("maxNames", segments.maxNames())
+        builder.withDetail("nameCount", all.size())
+                .withDetail("maxNames", segments.maxNames())
                 .withDetail("names", names);
         if (!refusing.isEmpty()) {
-            builder.down().withDetail("namesRefusing", refusing.size()).withDetail("error", refusing.size()
-                    + " name(s) cannot serve, callers are refused: " + String.join(", ",
-                            refusing.subList(0, Math.min(LISTED_NAMES, refusing.size())))
-                    + (storeError != null ? " (" + storeError + ")" : ""));
+            builder.down()
+                    .withDetail("namesRefusing", refusing.size())
+                    .withDetail(
+                            "error",
+                            refusing.size()
+                                    + " name(s) cannot serve, callers are refused: "
+                                    + String.join(", ", refusing.subList(0, Math.min(LISTED_NAMES, refusing.size())))
+                                    + (storeError != null ? " (" + storeError + ")" : ""));
         } else if (storeError != null) {
             builder.withDetail("error", storeError);
             if (runOut || all.isEmpty()) {

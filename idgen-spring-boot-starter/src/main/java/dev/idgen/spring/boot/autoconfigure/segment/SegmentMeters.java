@@ -48,10 +48,14 @@ public final class SegmentMeters implements IdgenGeneratorMeters {
             return;
         }
         FunctionCounter.builder("idgen.ids.generated", segments, SegmentIdService::generatedCount)
-                .description("IDs issued").tags(tags).register(registry);
+                .description("IDs issued")
+                .tags(tags)
+                .register(registry);
         if (segments.store() instanceof JdbcSegmentStore jdbc) {
             FunctionCounter.builder("idgen.jdbc.failovers", jdbc.failovers(), JdbcFailovers::count)
-                    .description("Rows moved past a failover to a promoted replica").tags(tags).register(registry);
+                    .description("Rows moved past a failover to a promoted replica")
+                    .tags(tags)
+                    .register(registry);
         }
         // Per-name meters for the first names only, so that a service with many names (up to idgen.max-names)
         // does not publish thousands of series; the rest are summed under the name OTHER_NAMES.
@@ -84,48 +88,99 @@ public final class SegmentMeters implements IdgenGeneratorMeters {
         });
     }
 
-    private static void bindOtherNames(MeterRegistry registry, SegmentIdService segments,
-            Set<String> metered, Tags tags) {
-        Function<ToLongFunction<SegmentBufferStats>, ToDoubleFunction<SegmentIdService>>
-                sum = field -> s -> s.stats().stream().filter(st -> !metered.contains(st.name())).mapToLong(field)
+    private static void bindOtherNames(
+            MeterRegistry registry, SegmentIdService segments, Set<String> metered, Tags tags) {
+        Function<ToLongFunction<SegmentBufferStats>, ToDoubleFunction<SegmentIdService>> sum =
+                field -> s -> s.stats().stream()
+                        .filter(st -> !metered.contains(st.name()))
+                        .mapToLong(field)
                         .sum();
         FunctionCounter.builder("idgen.segment.waits", segments, sum.apply(SegmentBufferStats::waits))
-                .description("Callers that waited for a segment").tags(tags).register(registry);
-        FunctionTimer.builder("idgen.segment.fetches", segments,
-                        s -> (long) sum.apply(st -> st.fetches() - st.fetchFailures()).applyAsDouble(s),
-                        sum.apply(st -> st.fetchNanos() - st.failedFetchNanos()), TimeUnit.NANOSECONDS)
-                .description("Segment fetches from the store").tags(tags).tag("outcome", "success").register(registry);
-        FunctionTimer.builder("idgen.segment.fetches", segments,
+                .description("Callers that waited for a segment")
+                .tags(tags)
+                .register(registry);
+        FunctionTimer.builder(
+                        "idgen.segment.fetches",
+                        segments,
+                        s -> (long) sum.apply(st -> st.fetches() - st.fetchFailures())
+                                .applyAsDouble(s),
+                        sum.apply(st -> st.fetchNanos() - st.failedFetchNanos()),
+                        TimeUnit.NANOSECONDS)
+                .description("Segment fetches from the store")
+                .tags(tags)
+                .tag("outcome", "success")
+                .register(registry);
+        FunctionTimer.builder(
+                        "idgen.segment.fetches",
+                        segments,
                         s -> (long) sum.apply(SegmentBufferStats::fetchFailures).applyAsDouble(s),
-                        sum.apply(SegmentBufferStats::failedFetchNanos), TimeUnit.NANOSECONDS)
-                .description("Segment fetches from the store").tags(tags).tag("outcome", "failure").register(registry);
+                        sum.apply(SegmentBufferStats::failedFetchNanos),
+                        TimeUnit.NANOSECONDS)
+                .description("Segment fetches from the store")
+                .tags(tags)
+                .tag("outcome", "failure")
+                .register(registry);
     }
 
-    private static List<Meter> bindSegmentName(MeterRegistry registry, SegmentIdService segments,
-            String name, Tags tags) {
-        ToDoubleFunction<SegmentIdService> current = s -> s.stats(name).map(SegmentBufferStats::currentRemaining)
-                .orElse(0L);
-        ToDoubleFunction<SegmentIdService> next = s -> s.stats(name).map(SegmentBufferStats::nextRemaining).orElse(0L);
+    private static List<Meter> bindSegmentName(
+            MeterRegistry registry, SegmentIdService segments, String name, Tags tags) {
+        ToDoubleFunction<SegmentIdService> current =
+                s -> s.stats(name).map(SegmentBufferStats::currentRemaining).orElse(0L);
+        ToDoubleFunction<SegmentIdService> next =
+                s -> s.stats(name).map(SegmentBufferStats::nextRemaining).orElse(0L);
         List<Meter> own = new ArrayList<>();
-        own.add(Gauge.builder("idgen.segment.remaining", segments, current).description("IDs left in a buffer")
-                .tags(tags).tag("buffer", "current").register(registry));
-        own.add(Gauge.builder("idgen.segment.remaining", segments, next).description("IDs left in a buffer")
-                .tags(tags).tag("buffer", "next").register(registry));
-        own.add(Gauge.builder("idgen.segment.step", segments, s -> s.stats(name).map(SegmentBufferStats::step).orElse(0L))
-                .description("The size of the latest segment fetch").tags(tags).register(registry));
-        own.add(FunctionCounter.builder("idgen.segment.waits", segments,
+        own.add(Gauge.builder("idgen.segment.remaining", segments, current)
+                .description("IDs left in a buffer")
+                .tags(tags)
+                .tag("buffer", "current")
+                .register(registry));
+        own.add(Gauge.builder("idgen.segment.remaining", segments, next)
+                .description("IDs left in a buffer")
+                .tags(tags)
+                .tag("buffer", "next")
+                .register(registry));
+        own.add(Gauge.builder(
+                        "idgen.segment.step",
+                        segments,
+                        s -> s.stats(name).map(SegmentBufferStats::step).orElse(0L))
+                .description("The size of the latest segment fetch")
+                .tags(tags)
+                .register(registry));
+        own.add(FunctionCounter.builder(
+                        "idgen.segment.waits",
+                        segments,
                         s -> s.stats(name).map(SegmentBufferStats::waits).orElse(0L))
-                .description("Callers that waited for a segment").tags(tags).register(registry));
-        own.add(FunctionTimer.builder("idgen.segment.fetches", segments,
-                        s -> s.stats(name).map(st -> st.fetches() - st.fetchFailures()).orElse(0L),
-                        s -> s.stats(name).map(st -> st.fetchNanos() - st.failedFetchNanos()).orElse(0L),
+                .description("Callers that waited for a segment")
+                .tags(tags)
+                .register(registry));
+        own.add(FunctionTimer.builder(
+                        "idgen.segment.fetches",
+                        segments,
+                        s -> s.stats(name)
+                                .map(st -> st.fetches() - st.fetchFailures())
+                                .orElse(0L),
+                        s -> s.stats(name)
+                                .map(st -> st.fetchNanos() - st.failedFetchNanos())
+                                .orElse(0L),
                         TimeUnit.NANOSECONDS)
-                .description("Segment fetches from the store").tags(tags).tag("outcome", "success").register(registry));
-        own.add(FunctionTimer.builder("idgen.segment.fetches", segments,
-                        s -> s.stats(name).map(SegmentBufferStats::fetchFailures).orElse(0L),
-                        s -> s.stats(name).map(SegmentBufferStats::failedFetchNanos).orElse(0L),
+                .description("Segment fetches from the store")
+                .tags(tags)
+                .tag("outcome", "success")
+                .register(registry));
+        own.add(FunctionTimer.builder(
+                        "idgen.segment.fetches",
+                        segments,
+                        s -> s.stats(name)
+                                .map(SegmentBufferStats::fetchFailures)
+                                .orElse(0L),
+                        s -> s.stats(name)
+                                .map(SegmentBufferStats::failedFetchNanos)
+                                .orElse(0L),
                         TimeUnit.NANOSECONDS)
-                .description("Segment fetches from the store").tags(tags).tag("outcome", "failure").register(registry));
+                .description("Segment fetches from the store")
+                .tags(tags)
+                .tag("outcome", "failure")
+                .register(registry));
         return own;
     }
 }

@@ -11,8 +11,7 @@ import java.util.Map;
  */
 public final class SegmentNameState {
 
-    private SegmentNameState() {
-    }
+    private SegmentNameState() {}
 
     /** Whether the name's first block has not loaded yet. */
     public static boolean notLoadedYet(SegmentBufferStats stats) {

@@ -29,8 +29,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 final class SegmentServers {
 
-    private SegmentServers() {
-    }
+    private SegmentServers() {}
 
     /**
      * @return whether the generator lists segment servers
@@ -47,19 +46,21 @@ final class SegmentServers {
         SegmentProperties segment = definition.properties().getSegment();
         String prefix = definition.property("segment");
         if (segment.getStore() != SegmentProperties.StoreType.JDBC) {
-            throw new InvalidConfigurationPropertyValueException(prefix + ".servers", names(segment),
+            throw new InvalidConfigurationPropertyValueException(
+                    prefix + ".servers",
+                    names(segment),
                     "segment servers are databases: they need " + prefix + ".store=jdbc, but it is "
                             + definition.segmentStoreSetting());
         }
         JdbcProperties jdbc = definition.properties().getJdbc();
         if (jdbc.getInitialValue() < 0) {
-            throw new InvalidConfigurationPropertyValueException(definition.property("jdbc.initial-value"),
-                    jdbc.getInitialValue(), "must be at least 0");
+            throw new InvalidConfigurationPropertyValueException(
+                    definition.property("jdbc.initial-value"), jdbc.getInitialValue(), "must be at least 0");
         }
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         // The layout first: a bad slot size fails before any database is touched.
-        InterleavedSegmentStore.Builder builder = InterleavedSegmentStore.builder(segment.getSlotSize())
-                .initialValue(jdbc.getInitialValue());
+        InterleavedSegmentStore.Builder builder =
+                InterleavedSegmentStore.builder(segment.getSlotSize()).initialValue(jdbc.getInitialValue());
         List<SegmentProperties.Server> servers = segment.getServers();
         Set<String> seen = new HashSet<>();
         JdbcSegmentStore[] stores = new JdbcSegmentStore[servers.size()];
@@ -67,27 +68,40 @@ final class SegmentServers {
             String property = prefix + ".servers[" + i + "].data-source";
             String name = servers.get(i) == null ? null : servers.get(i).getDataSource();
             if (name == null || name.isBlank()) {
-                throw new InvalidConfigurationPropertyValueException(property, name,
-                        "must name a DataSource bean" + available(beans));
+                throw new InvalidConfigurationPropertyValueException(
+                        property, name, "must name a DataSource bean" + available(beans));
             }
             if (!seen.add(name)) {
-                throw new InvalidConfigurationPropertyValueException(property, name, "is listed twice: each server"
-                        + " must be a database of its own, or two servers would count the same rows");
+                throw new InvalidConfigurationPropertyValueException(
+                        property,
+                        name,
+                        "is listed twice: each server"
+                                + " must be a database of its own, or two servers would count the same rows");
             }
             DataSource dataSource = dataSource(beans, name);
             if (dataSource == null) {
-                throw new InvalidConfigurationPropertyValueException(property, name,
-                        "no DataSource bean has that name" + available(beans));
+                throw new InvalidConfigurationPropertyValueException(
+                        property, name, "no DataSource bean has that name" + available(beans));
             }
-            stores[i] = InvalidIdgenProperty.rethrowAsProperty(definition.property("jdbc"),
-                    () -> new JdbcSegmentStore(dataSource, jdbc.getTable(), 0, jdbc.getInitializeSchema(), timeout,
+            stores[i] = InvalidIdgenProperty.rethrowAsProperty(
+                    definition.property("jdbc"),
+                    () -> new JdbcSegmentStore(
+                            dataSource,
+                            jdbc.getTable(),
+                            0,
+                            jdbc.getInitializeSchema(),
+                            timeout,
                             JdbcFailoverDetails.jump(definition, jdbc.getFailoverJump())));
             builder.server(name, stores[i]);
         }
         InterleavedSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(prefix, builder::build);
         for (int i = 0; i < stores.length; i++) {
-            TableCheck.check(definition, definition.strategySetting() + " (segment server " + i + ", "
-                    + servers.get(i).getDataSource() + ")", "jdbc.table", stores[i]::checkAvailable);
+            TableCheck.check(
+                    definition,
+                    definition.strategySetting() + " (segment server " + i + ", "
+                            + servers.get(i).getDataSource() + ")",
+                    "jdbc.table",
+                    stores[i]::checkAvailable);
         }
         return store;
     }
@@ -111,7 +125,9 @@ final class SegmentServers {
     }
 
     private static List<String> names(SegmentProperties segment) {
-        return segment.getServers().stream().map(server -> server == null ? null : server.getDataSource()).toList();
+        return segment.getServers().stream()
+                .map(server -> server == null ? null : server.getDataSource())
+                .toList();
     }
 
     /**

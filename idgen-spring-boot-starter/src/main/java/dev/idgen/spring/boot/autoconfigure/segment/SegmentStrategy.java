@@ -35,25 +35,26 @@ public final class SegmentStrategy implements IdgenStrategy {
         String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
         List<Requirement> requirements = new ArrayList<>();
         if (!jdbc) {
-            requirements.add(Requirement.of(IdgenDependency.REDIS, feature, definition, SegmentStore.class,
-                    IdService.class));
+            requirements.add(
+                    Requirement.of(IdgenDependency.REDIS, feature, definition, SegmentStore.class, IdService.class));
         }
         // The Redis stores keep their durable floor in the database too.
-        requirements.add(Requirement.of(IdgenDependency.JDBC, feature, definition, SegmentStore.class,
-                IdService.class).orDataSource());
+        requirements.add(Requirement.of(IdgenDependency.JDBC, feature, definition, SegmentStore.class, IdService.class)
+                .orDataSource());
         return requirements;
     }
 
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
-        return List.of(new TableClaim(definition.properties().getJdbc().getTable(), "segment",
-                definition.property("jdbc.table")));
+        return List.of(new TableClaim(
+                definition.properties().getJdbc().getTable(), "segment", definition.property("jdbc.table")));
     }
 
     @Override
     public String redisUse(IdgenGenerators.Definition definition) {
         return store(definition.properties().getSegment()) != SegmentProperties.StoreType.JDBC
-                ? definition.segmentStoreSetting() : null;
+                ? definition.segmentStoreSetting()
+                : null;
     }
 
     @Override
@@ -91,7 +92,8 @@ public final class SegmentStrategy implements IdgenStrategy {
     private static Map<String, Object> segments(SegmentIdService segments) {
         List<SegmentBufferStats> all = new ArrayList<>(segments.stats());
         all.sort(Comparator.comparing((SegmentBufferStats stats) -> !stats.refusing())
-                .thenComparingLong(SegmentBufferStats::remaining).thenComparing(SegmentBufferStats::name));
+                .thenComparingLong(SegmentBufferStats::remaining)
+                .thenComparing(SegmentBufferStats::name));
         Map<String, Object> names = new LinkedHashMap<>();
         for (SegmentBufferStats stats : all.subList(0, Math.min(SegmentHealth.LISTED_NAMES, all.size()))) {
             Map<String, Object> buffer = new LinkedHashMap<>();
@@ -100,8 +102,11 @@ public final class SegmentStrategy implements IdgenStrategy {
             buffer.put("waits", stats.waits());
             buffer.put("loads", stats.fetches());
             buffer.put("failedLoads", stats.fetchFailures());
-            buffer.put("lastLoad", stats.lastLoadMillis() < 0 ? null
-                    : Instant.ofEpochMilli(stats.lastLoadMillis()).toString());
+            buffer.put(
+                    "lastLoad",
+                    stats.lastLoadMillis() < 0
+                            ? null
+                            : Instant.ofEpochMilli(stats.lastLoadMillis()).toString());
             buffer.put("loading", stats.loading());
             buffer.put("refusing", stats.refusing());
             if (stats.lastFailure() != null) {

@@ -40,8 +40,11 @@ import org.springframework.core.env.Environment;
 public class SnowflakeConfiguration {
 
     @Bean
-    IdgenGeneratorFactory idgenSnowflakeGenerators(ObjectProvider<SnowflakeGenerator> defaultGenerator,
-            BeanFactory beans, TimeSource timeSource, Environment environment) {
+    IdgenGeneratorFactory idgenSnowflakeGenerators(
+            ObjectProvider<SnowflakeGenerator> defaultGenerator,
+            BeanFactory beans,
+            TimeSource timeSource,
+            Environment environment) {
         return new IdgenGeneratorFactory() {
 
             @Override
@@ -54,12 +57,15 @@ public class SnowflakeConfiguration {
                 if (definition.isDefault()) {
                     return SnowflakeIdService.of(defaultGenerator.getObject());
                 }
-                WorkerIdLeaseStore store = switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
-                    case STATIC, ORDINAL -> null;
-                    case JDBC -> JdbcLeaseConfiguration.store(definition,
-                            beans.getBeanProvider(DataSource.class).getIfUnique());
-                    case REDIS -> RedisBackendConfiguration.leaseStore(definition, beans);
-                };
+                WorkerIdLeaseStore store =
+                        switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
+                            case STATIC, ORDINAL -> null;
+                            case JDBC ->
+                                JdbcLeaseConfiguration.store(
+                                        definition,
+                                        beans.getBeanProvider(DataSource.class).getIfUnique());
+                            case REDIS -> RedisBackendConfiguration.leaseStore(definition, beans);
+                        };
                 WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty);
                 try {
                     return SnowflakeIdService.of(generator(definition, assigner, timeSource));
@@ -86,19 +92,24 @@ public class SnowflakeConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        WorkerIdAssigner idgenWorkerIdAssigner(IdgenProperties properties,
-                ObjectProvider<WorkerIdLeaseStore> leaseStores, TimeSource timeSource, IdgenGenerators generators,
+        WorkerIdAssigner idgenWorkerIdAssigner(
+                IdgenProperties properties,
+                ObjectProvider<WorkerIdLeaseStore> leaseStores,
+                TimeSource timeSource,
+                IdgenGenerators generators,
                 Environment environment) {
             IdgenGenerators.Definition definition = generators.defaultGenerator();
-            WorkerIdLeaseStore store = definition.properties().getSnowflake().getWorkerIdAssigner().leases()
-                    ? leaseStores.getIfUnique() : null;
+            WorkerIdLeaseStore store =
+                    definition.properties().getSnowflake().getWorkerIdAssigner().leases()
+                            ? leaseStores.getIfUnique()
+                            : null;
             return assigner(definition, store, timeSource, environment::getProperty);
         }
 
         @Bean
         @ConditionalOnMissingBean
-        SnowflakeGenerator idgenSnowflakeGenerator(WorkerIdAssigner workerIdAssigner, TimeSource timeSource,
-                IdgenGenerators generators) {
+        SnowflakeGenerator idgenSnowflakeGenerator(
+                WorkerIdAssigner workerIdAssigner, TimeSource timeSource, IdgenGenerators generators) {
             return generator(generators.defaultGenerator(), workerIdAssigner, timeSource);
         }
     }
@@ -108,8 +119,11 @@ public class SnowflakeConfiguration {
      * @param environment where the ordinal assigner reads HOSTNAME and its variable: Spring's environment, which holds
      *        the process's environment variables and lets a property stand in for one
      */
-    static WorkerIdAssigner assigner(IdgenGenerators.Definition definition, WorkerIdLeaseStore store,
-            TimeSource timeSource, UnaryOperator<String> environment) {
+    static WorkerIdAssigner assigner(
+            IdgenGenerators.Definition definition,
+            WorkerIdLeaseStore store,
+            TimeSource timeSource,
+            UnaryOperator<String> environment) {
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.STATIC) {
@@ -117,13 +131,14 @@ public class SnowflakeConfiguration {
             return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
         }
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
-            return new StaticWorkerIdAssigner(IdgenOrdinalWorkerId.workerId(definition, checkedLayout(definition),
-                    environment));
+            return new StaticWorkerIdAssigner(
+                    IdgenOrdinalWorkerId.workerId(definition, checkedLayout(definition), environment));
         }
         if (store == null) {
             String feature = definition.workerIdAssignerSetting();
             throw snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.REDIS
-                    ? new IdgenStartupException(feature + " needs one Spring Data Redis connection factory",
+                    ? new IdgenStartupException(
+                            feature + " needs one Spring Data Redis connection factory",
                             "Add org.springframework.boot:spring-boot-starter-data-redis and set"
                                     + " spring.data.redis.host and spring.data.redis.port")
                     : IdgenStartupException.missingDataSource(feature, null);
@@ -131,35 +146,42 @@ public class SnowflakeConfiguration {
         SnowflakeProperties.Lease lease = snowflake.getLease();
         // Each generator holds a lease of its own: a named one's owner differs from the default one's even when
         // they inherit one configured instance id, so that neither renews nor releases the other's lease.
-        String instanceId = definition.isDefault() || lease.getInstanceId() == null ? lease.getInstanceId()
+        String instanceId = definition.isDefault() || lease.getInstanceId() == null
+                ? lease.getInstanceId()
                 : lease.getInstanceId() + "/" + definition.name();
-        return InvalidIdgenProperty.rethrowAsProperty(prefix + ".lease", () -> LeasingWorkerIdAssigner.builder(store)
-                .instanceId(instanceId)
-                .ttl(lease.getTtl())
-                .renewInterval(lease.getRenewInterval())
-                .safetyMargin(lease.getSafetyMargin())
-                .reuseDelay(lease.getReuseDelay())
-                .acquireTimeout(lease.getAcquireTimeout())
-                .timeSource(timeSource)
-                .build());
+        return InvalidIdgenProperty.rethrowAsProperty(
+                prefix + ".lease",
+                () -> LeasingWorkerIdAssigner.builder(store)
+                        .instanceId(instanceId)
+                        .ttl(lease.getTtl())
+                        .renewInterval(lease.getRenewInterval())
+                        .safetyMargin(lease.getSafetyMargin())
+                        .reuseDelay(lease.getReuseDelay())
+                        .acquireTimeout(lease.getAcquireTimeout())
+                        .timeSource(timeSource)
+                        .build());
     }
 
-    static SnowflakeGenerator generator(IdgenGenerators.Definition definition, WorkerIdAssigner workerIdAssigner,
-            TimeSource timeSource) {
+    static SnowflakeGenerator generator(
+            IdgenGenerators.Definition definition, WorkerIdAssigner workerIdAssigner, TimeSource timeSource) {
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
         SnowflakeLayout layout = checkedLayout(definition);
         try {
-            return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> SnowflakeGenerator.builder()
-                    .layout(layout)
-                    .workerIdAssigner(workerIdAssigner)
-                    .timeSource(timeSource)
-                    .maxBorrow(snowflake.getMaxBorrow())
-                    .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
-                    .build());
+            return InvalidIdgenProperty.rethrowAsProperty(
+                    prefix,
+                    () -> SnowflakeGenerator.builder()
+                            .layout(layout)
+                            .workerIdAssigner(workerIdAssigner)
+                            .timeSource(timeSource)
+                            .maxBorrow(snowflake.getMaxBorrow())
+                            .clockBackwardsTolerance(snowflake.getClockBackwardsTolerance())
+                            .build());
         } catch (LayoutExhaustedException e) {
-            throw new IdgenPropertyValueException(prefix + ".timestamp-bits", layout.timestampBits(), e.getMessage()
-                    + " (" + prefix + ".epoch, " + prefix + ".time-unit, " + prefix + ".timestamp-bits)",
+            throw new IdgenPropertyValueException(
+                    prefix + ".timestamp-bits",
+                    layout.timestampBits(),
+                    e.getMessage() + " (" + prefix + ".epoch, " + prefix + ".time-unit, " + prefix + ".timestamp-bits)",
                     "Choose a layout that lasts: more " + prefix + ".timestamp-bits (taken from " + prefix
                             + ".worker-bits or " + prefix + ".sequence-bits: the three sum to at most 63), "
                             + prefix + ".time-unit=seconds, or a later " + prefix + ".epoch (at most now). If IDs"
@@ -172,27 +194,32 @@ public class SnowflakeConfiguration {
     /**
      * Every worker id is leased by a live instance: which store, what the layout holds, and the ways out.
      */
-    private static IdgenStartupException workerIdsTaken(IdgenGenerators.Definition definition, SnowflakeLayout layout,
-            WorkerIdsExhaustedException e) {
+    private static IdgenStartupException workerIdsTaken(
+            IdgenGenerators.Definition definition, SnowflakeLayout layout, WorkerIdsExhaustedException e) {
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
         String store = switch (snowflake.getWorkerIdAssigner()) {
-            case JDBC -> "the worker id lease table " + definition.properties().getJdbc().getWorkerTable() + " ("
-                    + definition.property("jdbc.worker-table") + ")";
-            case REDIS -> "the Redis hash " + definition.redis().getPrefix() + "{workers} ("
-                    + definition.property("redis.prefix") + ")";
+            case JDBC ->
+                "the worker id lease table " + definition.properties().getJdbc().getWorkerTable() + " ("
+                        + definition.property("jdbc.worker-table") + ")";
+            case REDIS ->
+                "the Redis hash " + definition.redis().getPrefix() + "{workers} (" + definition.property("redis.prefix")
+                        + ")";
             default -> "the worker id assigner";
         };
         String lease = definition.property("snowflake.lease");
         SnowflakeProperties.Lease settings = snowflake.getLease();
-        return new IdgenStartupException(definition.workerIdAssignerSetting() + " found no free worker id in " + store
-                + ": " + e.getMessage() + " The layout's worker ids are 0 to " + layout.maxWorkerId() + " ("
-                + definition.property("snowflake.worker-bits") + "="
-                + layout.workerBits() + ")", "Stop an instance that holds one (an instance that stopped without"
+        return new IdgenStartupException(
+                definition.workerIdAssignerSetting() + " found no free worker id in " + store
+                        + ": " + e.getMessage() + " The layout's worker ids are 0 to " + layout.maxWorkerId() + " ("
+                        + definition.property("snowflake.worker-bits") + "="
+                        + layout.workerBits() + ")",
+                "Stop an instance that holds one (an instance that stopped without"
                         + " releasing its lease frees it after " + lease + ".ttl=" + settings.getTtl() + " plus "
                         + lease + ".reuse-delay=" + settings.getReuseDelay() + "), give the layout more worker bits ("
                         + definition.property("snowflake.worker-bits") + ", taken from "
                         + definition.property("snowflake.sequence-bits") + " or timestamp-bits), or let start-up wait"
-                        + " longer for one with " + lease + ".acquire-timeout", e);
+                        + " longer for one with " + lease + ".acquire-timeout",
+                e);
     }
 
     /**
@@ -202,20 +229,23 @@ public class SnowflakeConfiguration {
      */
     static SnowflakeLayout checkedLayout(IdgenGenerators.Definition definition) {
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
-        return InvalidIdgenProperty.rethrowAsProperty(definition.property("snowflake"),
-                Map.of("layoutBits", explicitBitsProperty(snowflake)), () -> layout(snowflake).build());
+        return InvalidIdgenProperty.rethrowAsProperty(
+                definition.property("snowflake"),
+                Map.of("layoutBits", explicitBitsProperty(snowflake)),
+                () -> layout(snowflake).build());
     }
 
     /**
      * @return the preset with the explicitly set parts applied
      */
     static SnowflakeLayout.Builder layout(SnowflakeProperties snowflake) {
-        SnowflakeProperties.Preset preset = snowflake.getPreset() != null ? snowflake.getPreset()
-                : SnowflakeProperties.Preset.STANDARD;
+        SnowflakeProperties.Preset preset =
+                snowflake.getPreset() != null ? snowflake.getPreset() : SnowflakeProperties.Preset.STANDARD;
         SnowflakeLayout.Builder builder = (switch (preset) {
-            case STANDARD -> SnowflakeLayout.standard();
-            case JAVASCRIPT_SAFE -> SnowflakeLayout.javascriptSafe();
-        }).toBuilder();
+                    case STANDARD -> SnowflakeLayout.standard();
+                    case JAVASCRIPT_SAFE -> SnowflakeLayout.javascriptSafe();
+                })
+                .toBuilder();
         if (snowflake.getEpoch() != null) {
             builder.epoch(snowflake.getEpoch());
         }
@@ -238,7 +268,10 @@ public class SnowflakeConfiguration {
      * @return the bit-count property the user set explicitly (the one to blame when the three sum over 63)
      */
     static String explicitBitsProperty(SnowflakeProperties snowflake) {
-        return snowflake.getSequenceBits() != null ? "sequence-bits" : snowflake.getWorkerBits() != null
-                ? "worker-bits" : snowflake.getTimestampBits() != null ? "timestamp-bits" : "preset";
+        return snowflake.getSequenceBits() != null
+                ? "sequence-bits"
+                : snowflake.getWorkerBits() != null
+                        ? "worker-bits"
+                        : snowflake.getTimestampBits() != null ? "timestamp-bits" : "preset";
     }
 }

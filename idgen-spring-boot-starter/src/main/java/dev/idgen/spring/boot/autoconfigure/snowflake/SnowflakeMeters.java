@@ -30,34 +30,54 @@ public final class SnowflakeMeters implements IdgenGeneratorMeters {
             return;
         }
         FunctionCounter.builder("idgen.ids.generated", snowflake, SnowflakeIdService::generatedCount)
-                .description("IDs issued").tags(tags).register(registry);
+                .description("IDs issued")
+                .tags(tags)
+                .register(registry);
         SnowflakeGenerator generator = snowflake.generator();
         FunctionCounter.builder("idgen.clock.backwards", generator, SnowflakeGenerator::clockBackwardsEvents)
                 .description("Times a caller found the clock behind the newest timestamp in use")
-                .tags(tags).register(registry);
-        FunctionCounter.builder("idgen.sequence.overflow.waits", generator,
-                        SnowflakeGenerator::sequenceOverflowWaits)
+                .tags(tags)
+                .register(registry);
+        FunctionCounter.builder("idgen.sequence.overflow.waits", generator, SnowflakeGenerator::sequenceOverflowWaits)
                 .description("Times a caller waited for the next tick because the sequence was used up")
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
         if (generator.lease() instanceof RenewingWorkerIdLease lease) {
             // Read through the generator: a lost lease is replaced by a fresh one with another worker id.
-            TimeGauge.builder("idgen.lease.remaining", generator, TimeUnit.MILLISECONDS,
-                    g -> g.lease() instanceof RenewingWorkerIdLease l ? Math.max(0, l.remaining().toMillis()) : 0)
+            TimeGauge.builder(
+                            "idgen.lease.remaining",
+                            generator,
+                            TimeUnit.MILLISECONDS,
+                            g -> g.lease() instanceof RenewingWorkerIdLease l
+                                    ? Math.max(0, l.remaining().toMillis())
+                                    : 0)
                     .description("How long IDs may still be issued without another lease renewal")
-                    .tags(tags).register(registry);
+                    .tags(tags)
+                    .register(registry);
             Gauge.builder("idgen.lease.worker.id", generator, SnowflakeGenerator::workerId)
-                    .description("The worker id IDs are issued under now").tags(tags).register(registry);
+                    .description("The worker id IDs are issued under now")
+                    .tags(tags)
+                    .register(registry);
             FunctionCounter.builder("idgen.lease.renewals", lease, RenewingWorkerIdLease::renewals)
-                    .description("Worker id lease renewals that succeeded").tags(tags).register(registry);
+                    .description("Worker id lease renewals that succeeded")
+                    .tags(tags)
+                    .register(registry);
             FunctionCounter.builder("idgen.lease.renewal.failures", lease, RenewingWorkerIdLease::renewalFailures)
-                    .description("Worker id lease renewals that failed or were refused").tags(tags).register(registry);
+                    .description("Worker id lease renewals that failed or were refused")
+                    .tags(tags)
+                    .register(registry);
             FunctionCounter.builder("idgen.lease.reacquisitions", generator, SnowflakeGenerator::workerIdChanges)
                     .description("Lost worker id leases replaced by a freshly acquired worker id")
-                    .tags(tags).register(registry);
+                    .tags(tags)
+                    .register(registry);
         }
-        TimeGauge.builder("idgen.layout.remaining", generator, TimeUnit.SECONDS,
+        TimeGauge.builder(
+                        "idgen.layout.remaining",
+                        generator,
+                        TimeUnit.SECONDS,
                         g -> g.remainingLifetime().toSeconds())
                 .description("Time left before the Snowflake layout's timestamp bits run out")
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
     }
 }

@@ -337,7 +337,6 @@ public class SnowflakeProperties {
 
         /** IDs below 2^53: 31 timestamp bits of seconds, 6 worker bits, 16 sequence bits. */
         JAVASCRIPT_SAFE
-
     }
 
     /**
@@ -345,7 +344,6 @@ public class SnowflakeProperties {
      * constant's name is its key under {@code snowflake} ({@link #key()}), and it unsets its own field.
      */
     public enum LayoutPart {
-
         EPOCH(snowflake -> snowflake.setEpoch(null)),
 
         TIME_UNIT(snowflake -> snowflake.setTimeUnit(null)),

@@ -35,8 +35,12 @@ public final class SnowflakeStrategy implements IdgenStrategy {
         if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
             return List.of();
         }
-        return List.of(Requirement.of(IdgenDependency.REDIS, definition.workerIdAssignerSetting(), definition,
-                WorkerIdLeaseStore.class, WorkerIdAssigner.class));
+        return List.of(Requirement.of(
+                IdgenDependency.REDIS,
+                definition.workerIdAssignerSetting(),
+                definition,
+                WorkerIdLeaseStore.class,
+                WorkerIdAssigner.class));
     }
 
     @Override
@@ -44,21 +48,25 @@ public final class SnowflakeStrategy implements IdgenStrategy {
         if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.JDBC) {
             return List.of();
         }
-        return List.of(new TableClaim(definition.properties().getJdbc().getWorkerTable(), "worker id lease",
+        return List.of(new TableClaim(
+                definition.properties().getJdbc().getWorkerTable(),
+                "worker id lease",
                 definition.property("jdbc.worker-table")));
     }
 
     @Override
     public String redisUse(IdgenGenerators.Definition definition) {
         return assigner(definition) == SnowflakeProperties.WorkerIdAssignerType.REDIS
-                ? definition.workerIdAssignerSetting() : null;
+                ? definition.workerIdAssignerSetting()
+                : null;
     }
 
     @Override
     public String store(IdgenGenerators.Definition definition) {
         // A fixed worker id is kept nowhere.
         SnowflakeProperties.WorkerIdAssignerType assigner = assigner(definition);
-        return assigner == SnowflakeProperties.WorkerIdAssignerType.STATIC ? null
+        return assigner == SnowflakeProperties.WorkerIdAssignerType.STATIC
+                ? null
                 : assigner.name().toLowerCase(Locale.ROOT);
     }
 
@@ -92,10 +100,14 @@ public final class SnowflakeStrategy implements IdgenStrategy {
             }
             detail.put("lease", leased);
         }
-        detail.put("lastTimestamp", Instant.ofEpochMilli(generator.lastTimestampMillis()).toString());
+        detail.put(
+                "lastTimestamp",
+                Instant.ofEpochMilli(generator.lastTimestampMillis()).toString());
         Map<String, Object> layout = new LinkedHashMap<>();
         layout.put("exhaustsAt", generator.layout().exhaustedAt().toString());
-        layout.put("remainingLifetimeDays", Math.max(0, generator.remainingLifetime().toDays()));
+        layout.put(
+                "remainingLifetimeDays",
+                Math.max(0, generator.remainingLifetime().toDays()));
         detail.put("layout", layout);
         detail.put("clockBehindMillis", generator.clockBehindMillis());
         detail.put("closed", generator.isClosed());

@@ -34,15 +34,15 @@ public final class IdgenStartupLogAutoConfiguration {
 
         private static final String READY = "idgen ready: ";
 
-        private StartupLog() {
-        }
+        private StartupLog() {}
 
         static String describe(IdService idService) {
             if (idService instanceof RoutingIdService routing) {
                 // One clause per generator: the default one first, then each named one.
                 StringJoiner line = new StringJoiner("; ", READY, "");
-                routing.generators().forEach((name, generator) -> line.add("generator " + name + ": "
-                        + describe(generator).substring(READY.length())));
+                routing.generators()
+                        .forEach((name, generator) -> line.add(
+                                "generator " + name + ": " + describe(generator).substring(READY.length())));
                 return line.toString();
             }
             StringBuilder line = new StringBuilder(READY).append("strategy=").append(idService.strategy());
@@ -54,7 +54,10 @@ public final class IdgenStartupLogAutoConfiguration {
                 SnowflakeGenerator generator = snowflake.generator();
                 line.append(", workerId=").append(generator.workerId());
                 if (generator.lease() instanceof RenewingWorkerIdLease lease) {
-                    line.append(" (leased as '").append(lease.owner()).append("', ").append(lease.remaining().toMillis())
+                    line.append(" (leased as '")
+                            .append(lease.owner())
+                            .append("', ")
+                            .append(lease.remaining().toMillis())
                             .append(" ms left, renewed by a heartbeat)");
                 } else {
                     line.append(" (static: idgen.snowflake.worker-id; unique per running instance)");

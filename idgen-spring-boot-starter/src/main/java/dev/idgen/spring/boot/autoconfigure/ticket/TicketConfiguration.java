@@ -1,6 +1,5 @@
 package dev.idgen.spring.boot.autoconfigure.ticket;
 
-import dev.idgen.spring.boot.autoconfigure.jdbc.IdgenSchemaAdvice;
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
@@ -15,6 +14,7 @@ import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.jdbc.IdgenSchemaAdvice;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,12 +39,11 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.TICKET)
 public class TicketConfiguration {
 
-    private static final Log LOG =
-            LogFactory.getLog(TicketConfiguration.class);
+    private static final Log LOG = LogFactory.getLog(TicketConfiguration.class);
 
     @Bean
-    IdgenGeneratorFactory idgenTicketGenerators(IdgenProperties properties, ListableBeanFactory beans,
-            TimeSource timeSource) {
+    IdgenGeneratorFactory idgenTicketGenerators(
+            IdgenProperties properties, ListableBeanFactory beans, TimeSource timeSource) {
         return new IdgenGeneratorFactory() {
 
             @Override
@@ -59,21 +58,25 @@ public class TicketConfiguration {
         };
     }
 
-    static TicketIdService ticketService(IdgenGenerators.Definition definition, boolean resetEnabled,
-            ListableBeanFactory beans, TimeSource timeSource) {
+    static TicketIdService ticketService(
+            IdgenGenerators.Definition definition,
+            boolean resetEnabled,
+            ListableBeanFactory beans,
+            TimeSource timeSource) {
         TicketProperties ticket = definition.ticket();
         String prefix = definition.property("ticket");
         Duration retryAfter = ticket.getRetryAfter();
         if (retryAfter == null || retryAfter.isNegative() || retryAfter.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new InvalidConfigurationPropertyValueException(prefix + ".retry-after", retryAfter,
-                    "must be between 0 and 10m");
+            throw new InvalidConfigurationPropertyValueException(
+                    prefix + ".retry-after", retryAfter, "must be between 0 and 10m");
         }
         Duration timeout = definition.properties().getJdbc().checkedTimeout(definition.property("jdbc"));
         List<TicketServer> servers = new ArrayList<>();
         if (ticket.getServers().isEmpty()) {
             DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
             if (dataSource == null) {
-                throw IdgenStartupException.missingDataSource(definition.strategySetting(),
+                throw IdgenStartupException.missingDataSource(
+                        definition.strategySetting(),
                         "list DataSource bean names under " + prefix + ".servers[*].data-source");
             }
             servers.add(server("application", dataSource, definition, 0, 1, timeout, timeSource));
@@ -87,16 +90,21 @@ public class TicketConfiguration {
                 String property = prefix + ".servers[" + i + "]";
                 DataSource dataSource = dataSources.get(server.getDataSource());
                 if (dataSource == null) {
-                    throw new InvalidConfigurationPropertyValueException(property + ".data-source",
-                            server.getDataSource(), "no DataSource bean has that name; there are " + dataSources.keySet());
+                    throw new InvalidConfigurationPropertyValueException(
+                            property + ".data-source",
+                            server.getDataSource(),
+                            "no DataSource bean has that name; there are " + dataSources.keySet());
                 }
                 int offset = server.getOffset() != null ? server.getOffset() : i;
                 if (offset < 0 || offset >= count || !offsets.add(offset)) {
-                    throw new InvalidConfigurationPropertyValueException(property + ".offset", offset,
-                            "must be unique and between 0 and " + (count - 1) + " (one less than the number of servers)");
+                    throw new InvalidConfigurationPropertyValueException(
+                            property + ".offset",
+                            offset,
+                            "must be unique and between 0 and " + (count - 1)
+                                    + " (one less than the number of servers)");
                 }
-                byOffset[offset] = server(server.getDataSource(), dataSource, definition, offset, count, timeout,
-                        timeSource);
+                byOffset[offset] =
+                        server(server.getDataSource(), dataSource, definition, offset, count, timeout, timeSource);
             }
             servers.addAll(List.of(byOffset));
         }
@@ -118,18 +126,23 @@ public class TicketConfiguration {
         for (TicketServer server : servers) {
             try {
                 server.checkTable();
-                JdbcFailoverDetails.logReplication("Ticket server " + server.id() + " (table " + server.table() + ")",
-                        server.failovers());
+                JdbcFailoverDetails.logReplication(
+                        "Ticket server " + server.id() + " (table " + server.table() + ")", server.failovers());
             } catch (TicketTableMissingException e) {
-                throw new IdgenStartupException("The ticket table " + e.table() + " does not exist on ticket server "
-                        + e.server() + ", and idgen does not create it (" + definition.property("jdbc.initialize-schema")
-                        + "=" + schemaInitialization(definition).name().toLowerCase(Locale.ROOT) + ")",
+                throw new IdgenStartupException(
+                        "The ticket table " + e.table() + " does not exist on ticket server "
+                                + e.server() + ", and idgen does not create it ("
+                                + definition.property("jdbc.initialize-schema")
+                                + "=" + schemaInitialization(definition).name().toLowerCase(Locale.ROOT) + ")",
                         "Create the table with the DDL idgen ships in " + e.ddlResource() + " (replace ${table}"
                                 + " with " + e.table() + "), or " + IdgenSchemaAdvice.initializeSchema(definition),
                         e);
             } catch (UnsupportedTicketDatabaseException e) {
-                throw new IdgenStartupException(e.getMessage(), "Point " + definition.property("ticket.servers")
-                        + " (or spring.datasource.url) at MySQL, MariaDB, PostgreSQL or H2", e);
+                throw new IdgenStartupException(
+                        e.getMessage(),
+                        "Point " + definition.property("ticket.servers")
+                                + " (or spring.datasource.url) at MySQL, MariaDB, PostgreSQL or H2",
+                        e);
             } catch (StoreUnavailableException e) {
                 LOG.warn("Ticket server " + server.id() + " is unavailable at start-up; it is retried on use: "
                         + e.getMessage());
@@ -138,15 +151,32 @@ public class TicketConfiguration {
     }
 
     private static SchemaInitialization schemaInitialization(IdgenGenerators.Definition definition) {
-        return definition.ticket().schemaInitialization(definition.properties().getJdbc().getInitializeSchema());
+        return definition
+                .ticket()
+                .schemaInitialization(definition.properties().getJdbc().getInitializeSchema());
     }
 
-    private static TicketServer server(String id, DataSource dataSource, IdgenGenerators.Definition definition,
-            int offset, int count, Duration timeout, TimeSource timeSource) {
+    private static TicketServer server(
+            String id,
+            DataSource dataSource,
+            IdgenGenerators.Definition definition,
+            int offset,
+            int count,
+            Duration timeout,
+            TimeSource timeSource) {
         TicketProperties ticket = definition.ticket();
-        return InvalidIdgenProperty.rethrowAsProperty(definition.property("ticket"), () -> new TicketServer(id,
-                dataSource, ticket.getTable(), offset, count, schemaInitialization(definition), timeout,
-                ticket.getRetryAfter(), timeSource,
-                JdbcFailoverDetails.jump(definition, ticket.getFailoverJump())));
+        return InvalidIdgenProperty.rethrowAsProperty(
+                definition.property("ticket"),
+                () -> new TicketServer(
+                        id,
+                        dataSource,
+                        ticket.getTable(),
+                        offset,
+                        count,
+                        schemaInitialization(definition),
+                        timeout,
+                        ticket.getRetryAfter(),
+                        timeSource,
+                        JdbcFailoverDetails.jump(definition, ticket.getFailoverJump())));
     }
 }

@@ -27,23 +27,32 @@ public final class TicketMeters implements IdgenGeneratorMeters {
             return;
         }
         FunctionCounter.builder("idgen.ids.generated", tickets, TicketIdService::generatedCount)
-                .description("IDs issued").tags(tags).register(registry);
+                .description("IDs issued")
+                .tags(tags)
+                .register(registry);
         for (TicketServer server : tickets.servers()) {
             Tags serverTags = tags.and("server", server.id());
             FunctionCounter.builder("idgen.ticket.calls", server, TicketServer::calls)
                     .description("Round trips to a ticket server (statements advancing a row); concurrent calls for"
                             + " one name share one")
-                    .tags(serverTags).register(registry);
+                    .tags(serverTags)
+                    .register(registry);
             FunctionCounter.builder("idgen.ticket.ids", server, TicketServer::issued)
                     .description("IDs a ticket server handed out; per round trip, how many calls shared one")
-                    .tags(serverTags).register(registry);
+                    .tags(serverTags)
+                    .register(registry);
             FunctionCounter.builder("idgen.jdbc.failovers", server.failovers(), JdbcFailovers::count)
-                    .description("Rows moved past a failover to a promoted replica").tags(serverTags)
+                    .description("Rows moved past a failover to a promoted replica")
+                    .tags(serverTags)
                     .register(registry);
             FunctionCounter.builder("idgen.ticket.errors", server, TicketServer::errors)
-                    .description("Round trips to a ticket server that failed").tags(serverTags).register(registry);
+                    .description("Round trips to a ticket server that failed")
+                    .tags(serverTags)
+                    .register(registry);
             Gauge.builder("idgen.ticket.circuit.open", server, s -> s.isOpen() ? 1 : 0)
-                    .description("1 while the server's circuit breaker is open").tags(serverTags).register(registry);
+                    .description("1 while the server's circuit breaker is open")
+                    .tags(serverTags)
+                    .register(registry);
         }
     }
 }

@@ -50,7 +50,6 @@ public class TicketProperties {
      */
     private Boolean createTable;
 
-
     public List<Server> getServers() {
         return servers;
     }
@@ -103,16 +102,13 @@ public class TicketProperties {
      *         {@code idgen.jdbc.initialize-schema}
      */
     @SuppressWarnings("deprecation")
-    SchemaInitialization schemaInitialization(
-            SchemaInitialization jdbc) {
+    SchemaInitialization schemaInitialization(SchemaInitialization jdbc) {
         Boolean legacy = getCreateTable();
         if (legacy == null) {
             return jdbc;
         }
-        return legacy ? SchemaInitialization.ALWAYS
-                : SchemaInitialization.NEVER;
+        return legacy ? SchemaInitialization.ALWAYS : SchemaInitialization.NEVER;
     }
-
 
     /**
      * One ticket server.

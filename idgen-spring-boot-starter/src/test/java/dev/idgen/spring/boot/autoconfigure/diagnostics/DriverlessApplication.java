@@ -1,8 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.diagnostics;
 
-import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
-
 import dev.idgen.core.IdService;
+import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import java.io.File;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -33,8 +32,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
  */
 final class DriverlessApplication {
 
-    private DriverlessApplication() {
-    }
+    private DriverlessApplication() {}
 
     /**
      * Starts the application without the jars whose path contains {@code jarPart} and returns what Spring Boot's
@@ -48,11 +46,11 @@ final class DriverlessApplication {
             }
         }
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
-            Method run = loader.loadClass(DriverlessApplication.class.getName()).getDeclaredMethod("run",
-                    String[].class);
+            Method run =
+                    loader.loadClass(DriverlessApplication.class.getName()).getDeclaredMethod("run", String[].class);
             run.setAccessible(true);
             return (String[]) run.invoke(null, (Object) args);
         } finally {
@@ -71,30 +69,45 @@ final class DriverlessApplication {
             application.run(args).close();
             return null;
         } catch (RuntimeException failure) {
-            SpringFactoriesLoader.ArgumentResolver arguments = SpringFactoriesLoader.ArgumentResolver
-                    .of(Environment.class, environment).and(ConfigurableEnvironment.class, environment)
+            SpringFactoriesLoader.ArgumentResolver arguments = SpringFactoriesLoader.ArgumentResolver.of(
+                            Environment.class, environment)
+                    .and(ConfigurableEnvironment.class, environment)
                     .and(BeanFactory.class, new DefaultListableBeanFactory());
             List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(
-                    DriverlessApplication.class.getClassLoader()).load(FailureAnalyzer.class, arguments,
-                            SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(DriverlessApplication.class)));
+                            DriverlessApplication.class.getClassLoader())
+                    .load(
+                            FailureAnalyzer.class,
+                            arguments,
+                            SpringFactoriesLoader.FailureHandler.logging(
+                                    LogFactory.getLog(DriverlessApplication.class)));
             StringBuilder chain = new StringBuilder();
             for (Throwable t = failure; t != null; t = t.getCause()) {
-                chain.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');
+                chain.append(t.getClass().getName())
+                        .append(": ")
+                        .append(t.getMessage())
+                        .append('\n');
             }
             for (FailureAnalyzer analyzer : analyzers) {
                 FailureAnalysis analysis = analyzer.analyze(failure);
                 if (analysis != null) {
-                    return new String[] { analysis.getDescription(), analysis.getAction(), chain.toString(),
-                            analyzer.getClass().getName() };
+                    return new String[] {
+                        analysis.getDescription(),
+                        analysis.getAction(),
+                        chain.toString(),
+                        analyzer.getClass().getName()
+                    };
                 }
             }
-            return new String[] { null, null, chain.toString(), null };
+            return new String[] {null, null, chain.toString(), null};
         }
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-            IdgenAutoConfiguration.class })
+    @ImportAutoConfiguration({
+        DataSourceAutoConfiguration.class,
+        MybatisAutoConfiguration.class,
+        IdgenAutoConfiguration.class
+    })
     static class App {
 
         @Bean

@@ -53,21 +53,26 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 @ExtendWith(OutputCaptureExtension.class)
 class IdgenFailureReportTest {
 
-    private final String table = "idgen_report_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_report_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     /** The environment of the context that failed, where Boot's analyzers look up where a property was set. */
     private final AtomicReference<ConfigurableEnvironment> environment = new AtomicReference<>();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    MybatisAutoConfiguration.class,
+                    DataRedisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class))
             .withUserConfiguration(NeedsIds.class)
             .withInitializer(context -> environment.set(context.getEnvironment()));
 
     @AfterEach
     void dropTable() throws Exception {
         for (TestServices.JdbcEndpoint database : List.of(TestServices.mariadb(), TestServices.postgres())) {
-            try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            try (Connection connection = database.connect();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("DROP TABLE IF EXISTS " + table);
             }
         }
@@ -82,9 +87,11 @@ class IdgenFailureReportTest {
     }
 
     private static String[] dataSource(TestServices.JdbcEndpoint database) {
-        return new String[] { "spring.datasource.url=" + database.url(),
-                "spring.datasource.username=" + database.username(),
-                "spring.datasource.password=" + database.password() };
+        return new String[] {
+            "spring.datasource.url=" + database.url(),
+            "spring.datasource.username=" + database.username(),
+            "spring.datasource.password=" + database.password()
+        };
     }
 
     /**
@@ -95,13 +102,18 @@ class IdgenFailureReportTest {
         assertThat(context).hasFailed();
         Throwable failure = context.getStartupFailure();
         ConfigurableEnvironment environment = this.environment.get();
-        SpringFactoriesLoader.ArgumentResolver arguments = SpringFactoriesLoader.ArgumentResolver
-                .of(Environment.class, environment).and(ConfigurableEnvironment.class, environment)
+        SpringFactoriesLoader.ArgumentResolver arguments = SpringFactoriesLoader.ArgumentResolver.of(
+                        Environment.class, environment)
+                .and(ConfigurableEnvironment.class, environment)
                 .and(BeanFactory.class, new DefaultListableBeanFactory());
         List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(
-                IdgenFailureReportTest.class.getClassLoader()).load(FailureAnalyzer.class, arguments,
+                        IdgenFailureReportTest.class.getClassLoader())
+                .load(
+                        FailureAnalyzer.class,
+                        arguments,
                         SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(IdgenFailureReportTest.class)));
-        assertThat(analyzers).hasAtLeastOneElementOfType(IdgenFailureAnalyzer.class)
+        assertThat(analyzers)
+                .hasAtLeastOneElementOfType(IdgenFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(IdgenPropertyFailureAnalyzer.class);
         for (FailureAnalyzer analyzer : analyzers) {
             FailureAnalysis analysis = analyzer.analyze(failure);
@@ -116,15 +128,18 @@ class IdgenFailureReportTest {
     void anUnknownStrategySaysWhichValuesAreAllowed() {
         runner.withPropertyValues("idgen.strategy=snowflak").run(context -> {
             FailureAnalysis report = report(context);
-            assertThat(report.getDescription()).startsWith("Invalid value 'snowflak' for configuration property"
-                    + " 'idgen.strategy' (originating from '").endsWith("'): must be one of [snowflake, segment,"
-                            + " ticket, redis]");
-            assertThat(report.getAction()).isEqualTo("Set idgen.strategy to one of snowflake, segment, ticket, redis"
-                    + " (unset, it is snowflake)");
+            assertThat(report.getDescription())
+                    .startsWith("Invalid value 'snowflak' for configuration property"
+                            + " 'idgen.strategy' (originating from '")
+                    .endsWith("'): must be one of [snowflake, segment," + " ticket, redis]");
+            assertThat(report.getAction())
+                    .isEqualTo("Set idgen.strategy to one of snowflake, segment, ticket, redis"
+                            + " (unset, it is snowflake)");
         });
-        runner.withPropertyValues("idgen.generators.invoice.strategy=tiket").run(context -> assertThat(
-                report(context).getAction()).isEqualTo("Set idgen.generators.invoice.strategy to one of snowflake,"
-                        + " segment, ticket, redis (unset, it is snowflake)"));
+        runner.withPropertyValues("idgen.generators.invoice.strategy=tiket")
+                .run(context -> assertThat(report(context).getAction())
+                        .isEqualTo("Set idgen.generators.invoice.strategy to one of snowflake,"
+                                + " segment, ticket, redis (unset, it is snowflake)"));
     }
 
     @Test
@@ -133,35 +148,48 @@ class IdgenFailureReportTest {
         application.setWebApplicationType(WebApplicationType.NONE);
         assertThatThrownBy(() -> application.run("--idgen.strategy=foo", "--spring.main.banner-mode=off"))
                 .isInstanceOf(InvalidConfigurationPropertyValueException.class);
-        assertThat(output).contains("APPLICATION FAILED TO START")
+        assertThat(output)
+                .contains("APPLICATION FAILED TO START")
                 .contains("Invalid value 'foo' for configuration property 'idgen.strategy' (originating from"
                         + " '\"idgen.strategy\" from property source \"commandLineArgs\"'): must be one of"
                         + " [snowflake, segment, ticket, redis]")
-                .contains("Action:").contains("Set idgen.strategy to one of snowflake, segment, ticket, redis");
+                .contains("Action:")
+                .contains("Set idgen.strategy to one of snowflake, segment, ticket, redis");
     }
 
     @Test
     void anUnknownEnumValueIsBootsBindingReportListingTheValues() {
         runner.withPropertyValues("idgen.snowflake.worker-id-assigner=k8s").run(context -> {
             FailureAnalysis report = report(context);
-            assertThat(report.getDescription()).contains("idgen.snowflake.worker-id-assigner").contains("k8s");
-            assertThat(report.getAction()).contains("STATIC").contains("REDIS").contains("JDBC").contains("ORDINAL");
+            assertThat(report.getDescription())
+                    .contains("idgen.snowflake.worker-id-assigner")
+                    .contains("k8s");
+            assertThat(report.getAction())
+                    .contains("STATIC")
+                    .contains("REDIS")
+                    .contains("JDBC")
+                    .contains("ORDINAL");
         });
     }
 
     @ParameterizedTest(name = "{0} without {1}")
-    @CsvSource(delimiter = '|', value = {
-            "idgen.strategy=redis | org.springframework.data.redis | idgen.strategy=redis needs Spring Data Redis with Lettuce | org.springframework.boot:spring-boot-starter-data-redis",
-            "idgen.strategy=redis | io.lettuce | idgen.strategy=redis needs Spring Data Redis with Lettuce | org.springframework.boot:spring-boot-starter-data-redis",
-            "idgen.strategy=segment | org.springframework.boot.jdbc | idgen.strategy=segment needs spring-boot-jdbc (DataSource) | org.springframework.boot:spring-boot-starter-jdbc",
-            "idgen.strategy=ticket | org.springframework.boot.jdbc | idgen.strategy=ticket needs spring-boot-jdbc (DataSource) | org.springframework.boot:spring-boot-starter-jdbc",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "idgen.strategy=redis | org.springframework.data.redis | idgen.strategy=redis needs Spring Data Redis with Lettuce | org.springframework.boot:spring-boot-starter-data-redis",
+                "idgen.strategy=redis | io.lettuce | idgen.strategy=redis needs Spring Data Redis with Lettuce | org.springframework.boot:spring-boot-starter-data-redis",
+                "idgen.strategy=segment | org.springframework.boot.jdbc | idgen.strategy=segment needs spring-boot-jdbc (DataSource) | org.springframework.boot:spring-boot-starter-jdbc",
+                "idgen.strategy=ticket | org.springframework.boot.jdbc | idgen.strategy=ticket needs spring-boot-jdbc (DataSource) | org.springframework.boot:spring-boot-starter-jdbc",
+            })
     void aMissingBackendLibrarySaysWhatToAdd(String setting, String hidden, String description, String artifact) {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader(hidden)).withUserConfiguration(NeedsIds.class)
+                .withConfiguration(
+                        AutoConfigurations.of(DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(hidden))
+                .withUserConfiguration(NeedsIds.class)
                 .withInitializer(context -> environment.set(context.getEnvironment()))
-                .withPropertyValues(setting).run(context -> {
+                .withPropertyValues(setting)
+                .run(context -> {
                     FailureAnalysis report = report(context);
                     assertThat(report.getDescription()).startsWith(description).contains("is not on the classpath");
                     assertThat(report.getAction()).startsWith("Add the dependency " + artifact);
@@ -169,44 +197,61 @@ class IdgenFailureReportTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}")
-    @CsvSource(delimiter = '|', value = {
-            "idgen.strategy=segment | mariadb | idgen.jdbc.table | segment | segment table | META-INF/idgen/segment-mysql.sql",
-            "idgen.strategy=segment | postgresql | idgen.jdbc.table | segment | segment table | META-INF/idgen/segment-postgresql.sql",
-            "idgen.snowflake.worker-id-assigner=jdbc | mariadb | idgen.jdbc.worker-table | worker | worker id lease table | META-INF/idgen/worker-mysql.sql",
-            "idgen.snowflake.worker-id-assigner=jdbc | postgresql | idgen.jdbc.worker-table | worker | worker id lease table | META-INF/idgen/worker-postgresql.sql",
-    })
-    void aMissingTableNamesItTheDdlAndThePropertyThatCreatesIt(String feature, String database, String tableProperty,
-            String kind, String words, String ddl) {
-        runner.withPropertyValues(dataSource(database(database))).withPropertyValues(feature,
-                tableProperty + "=" + table).run(context -> {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "idgen.strategy=segment | mariadb | idgen.jdbc.table | segment | segment table | META-INF/idgen/segment-mysql.sql",
+                "idgen.strategy=segment | postgresql | idgen.jdbc.table | segment | segment table | META-INF/idgen/segment-postgresql.sql",
+                "idgen.snowflake.worker-id-assigner=jdbc | mariadb | idgen.jdbc.worker-table | worker | worker id lease table | META-INF/idgen/worker-mysql.sql",
+                "idgen.snowflake.worker-id-assigner=jdbc | postgresql | idgen.jdbc.worker-table | worker | worker id lease table | META-INF/idgen/worker-postgresql.sql",
+            })
+    void aMissingTableNamesItTheDdlAndThePropertyThatCreatesIt(
+            String feature, String database, String tableProperty, String kind, String words, String ddl) {
+        runner.withPropertyValues(dataSource(database(database)))
+                .withPropertyValues(feature, tableProperty + "=" + table)
+                .run(context -> {
                     FailureAnalysis report = report(context);
-                    assertThat(report.getDescription()).isEqualTo(feature + " needs the " + words + " " + table + " ("
-                            + tableProperty + "), but it does not exist in the database, and idgen does not create it"
-                            + " (idgen.jdbc.initialize-schema=embedded, which creates it on an embedded H2 database"
-                            + " only)");
-                    assertThat(report.getAction()).isEqualTo("Create the table with the DDL idgen ships in " + ddl
-                            + " (replace ${table} with " + table + "), for example from your database migrations;"
-                            + " or set idgen.jdbc.initialize-schema=always to let idgen create its tables at start-up"
-                            + " (every generator inherits it unless it sets jdbc.initialize-schema itself)");
+                    assertThat(report.getDescription())
+                            .isEqualTo(feature + " needs the " + words + " " + table + " ("
+                                    + tableProperty
+                                    + "), but it does not exist in the database, and idgen does not create it"
+                                    + " (idgen.jdbc.initialize-schema=embedded, which creates it on an embedded H2 database"
+                                    + " only)");
+                    assertThat(report.getAction())
+                            .isEqualTo("Create the table with the DDL idgen ships in " + ddl
+                                    + " (replace ${table} with " + table
+                                    + "), for example from your database migrations;"
+                                    + " or set idgen.jdbc.initialize-schema=always to let idgen create its tables at start-up"
+                                    + " (every generator inherits it unless it sets jdbc.initialize-schema itself)");
                 });
-        runner.withPropertyValues(dataSource(database(database))).withPropertyValues(feature,
-                tableProperty + "=" + table, "idgen.jdbc.initialize-schema=always").run(context -> {
-                    assertThat(context).as("the property the report names creates the table").hasNotFailed();
-                    assertThat(context.getBean(IdService.class).nextId("orders")).isPositive();
+        runner.withPropertyValues(dataSource(database(database)))
+                .withPropertyValues(feature, tableProperty + "=" + table, "idgen.jdbc.initialize-schema=always")
+                .run(context -> {
+                    assertThat(context)
+                            .as("the property the report names creates the table")
+                            .hasNotFailed();
+                    assertThat(context.getBean(IdService.class).nextId("orders"))
+                            .isPositive();
                 });
     }
 
     @Test
     void aMissingTableOfANamedGeneratorNamesItsOwnProperties() {
-        runner.withPropertyValues(dataSource(TestServices.postgres())).withPropertyValues(
-                "idgen.generators.invoice.strategy=segment", "idgen.generators.invoice.jdbc.table=" + table,
-                "idgen.generators.invoice.jdbc.initialize-schema=never").run(context -> {
+        runner.withPropertyValues(dataSource(TestServices.postgres()))
+                .withPropertyValues(
+                        "idgen.generators.invoice.strategy=segment",
+                        "idgen.generators.invoice.jdbc.table=" + table,
+                        "idgen.generators.invoice.jdbc.initialize-schema=never")
+                .run(context -> {
                     FailureAnalysis report = report(context);
-                    assertThat(report.getDescription()).isEqualTo("idgen.generators.invoice.strategy=segment needs the"
-                            + " segment table " + table + " (idgen.generators.invoice.jdbc.table), but it does not"
-                            + " exist in the database, and idgen does not create it"
-                            + " (idgen.generators.invoice.jdbc.initialize-schema=never)");
-                    assertThat(report.getAction()).contains("META-INF/idgen/segment-postgresql.sql")
+                    assertThat(report.getDescription())
+                            .isEqualTo("idgen.generators.invoice.strategy=segment needs the"
+                                    + " segment table " + table
+                                    + " (idgen.generators.invoice.jdbc.table), but it does not"
+                                    + " exist in the database, and idgen does not create it"
+                                    + " (idgen.generators.invoice.jdbc.initialize-schema=never)");
+                    assertThat(report.getAction())
+                            .contains("META-INF/idgen/segment-postgresql.sql")
                             .endsWith("or set idgen.jdbc.initialize-schema=always to let idgen create its tables at"
                                     + " start-up (every generator inherits it unless it sets jdbc.initialize-schema"
                                     + " itself), or idgen.generators.invoice.jdbc.initialize-schema=always for this"
@@ -221,24 +266,37 @@ class IdgenFailureReportTest {
     @Test
     void aMissingTableOfANamedGeneratorSuggestsTheKeyThatCreatesEveryTable() {
         String tickets = table + "_t";
-        String[] generators = { "idgen.generators.invoice.strategy=ticket", "idgen.generators.invoice.ticket.table="
-                + tickets, "idgen.generators.coupon.strategy=segment", "idgen.generators.coupon.jdbc.table=" + table };
+        String[] generators = {
+            "idgen.generators.invoice.strategy=ticket",
+            "idgen.generators.invoice.ticket.table=" + tickets,
+            "idgen.generators.coupon.strategy=segment",
+            "idgen.generators.coupon.jdbc.table=" + table
+        };
         try {
             // Each kind of table alone: the ticket table has a check of its own.
-            for (String[] one : List.of(new String[] { generators[0], generators[1] },
-                    new String[] { generators[2], generators[3] })) {
+            for (String[] one :
+                    List.of(new String[] {generators[0], generators[1]}, new String[] {generators[2], generators[3]})) {
                 String name = one[0].substring("idgen.generators.".length(), one[0].indexOf(".strategy"));
-                runner.withPropertyValues(dataSource(TestServices.mariadb())).withPropertyValues(one).run(context -> {
-                    FailureAnalysis report = report(context);
-                    assertThat(report.getAction()).as(name).endsWith("or set idgen.jdbc.initialize-schema=always to"
-                            + " let idgen create its tables at start-up (every generator inherits it unless it sets"
-                            + " jdbc.initialize-schema itself), or idgen.generators." + name + ".jdbc.initialize-schema"
-                            + "=always for this generator's table only");
-                });
+                runner.withPropertyValues(dataSource(TestServices.mariadb()))
+                        .withPropertyValues(one)
+                        .run(context -> {
+                            FailureAnalysis report = report(context);
+                            assertThat(report.getAction())
+                                    .as(name)
+                                    .endsWith("or set idgen.jdbc.initialize-schema=always to"
+                                            + " let idgen create its tables at start-up (every generator inherits it unless it sets"
+                                            + " jdbc.initialize-schema itself), or idgen.generators." + name
+                                            + ".jdbc.initialize-schema"
+                                            + "=always for this generator's table only");
+                        });
             }
-            runner.withPropertyValues(dataSource(TestServices.mariadb())).withPropertyValues(generators)
-                    .withPropertyValues("idgen.jdbc.initialize-schema=always").run(context -> {
-                        assertThat(context).as("the key the report suggests first creates every table").hasNotFailed();
+            runner.withPropertyValues(dataSource(TestServices.mariadb()))
+                    .withPropertyValues(generators)
+                    .withPropertyValues("idgen.jdbc.initialize-schema=always")
+                    .run(context -> {
+                        assertThat(context)
+                                .as("the key the report suggests first creates every table")
+                                .hasNotFailed();
                         IdService ids = context.getBean(IdService.class);
                         assertThat(ids.nextId("invoice")).isPositive();
                         assertThat(ids.nextId("coupon")).isPositive();
@@ -256,11 +314,14 @@ class IdgenFailureReportTest {
     @Test
     void aMissingTicketTableOnPostgresqlNamesTheDdl() {
         runner.withPropertyValues(dataSource(TestServices.postgres()))
-                .withPropertyValues("idgen.strategy=ticket", "idgen.ticket.table=" + table).run(context -> {
+                .withPropertyValues("idgen.strategy=ticket", "idgen.ticket.table=" + table)
+                .run(context -> {
                     FailureAnalysis report = report(context);
-                    assertThat(report.getDescription()).startsWith("The ticket table " + table + " does not exist")
+                    assertThat(report.getDescription())
+                            .startsWith("The ticket table " + table + " does not exist")
                             .contains("idgen.jdbc.initialize-schema=embedded");
-                    assertThat(report.getAction()).contains("META-INF/idgen/ticket-postgresql.sql")
+                    assertThat(report.getAction())
+                            .contains("META-INF/idgen/ticket-postgresql.sql")
                             .contains("idgen.jdbc.initialize-schema=always");
                 });
     }
@@ -270,42 +331,53 @@ class IdgenFailureReportTest {
         TestServices.JdbcEndpoint postgres = TestServices.postgres();
         SpringApplication application = new SpringApplication(App.class);
         application.setWebApplicationType(WebApplicationType.NONE);
-        assertThatThrownBy(() -> application.run("--spring.main.banner-mode=off", "--idgen.strategy=segment",
-                "--idgen.jdbc.table=" + table, "--spring.datasource.url=" + postgres.url(),
-                "--spring.datasource.username=" + postgres.username(),
-                "--spring.datasource.password=" + postgres.password()))
+        assertThatThrownBy(() -> application.run(
+                        "--spring.main.banner-mode=off",
+                        "--idgen.strategy=segment",
+                        "--idgen.jdbc.table=" + table,
+                        "--spring.datasource.url=" + postgres.url(),
+                        "--spring.datasource.username=" + postgres.username(),
+                        "--spring.datasource.password=" + postgres.password()))
                 .isInstanceOf(org.springframework.beans.factory.BeanCreationException.class);
-        assertThat(output).contains("APPLICATION FAILED TO START").contains("Description:")
+        assertThat(output)
+                .contains("APPLICATION FAILED TO START")
+                .contains("Description:")
                 .contains("idgen.strategy=segment needs the segment table " + table + " (idgen.jdbc.table), but it"
                         + " does not exist in the database")
-                .contains("Action:").contains("Create the table with the DDL idgen ships in"
-                        + " META-INF/idgen/segment-postgresql.sql");
+                .contains("Action:")
+                .contains("Create the table with the DDL idgen ships in" + " META-INF/idgen/segment-postgresql.sql");
     }
 
     @ParameterizedTest
-    @CsvSource({ "mariadb", "postgresql" })
+    @CsvSource({"mariadb", "postgresql"})
     void everyWorkerIdLeasedByAnotherInstanceSaysWhereAndWhatToDo(String database) {
         TestServices.JdbcEndpoint endpoint = database(database);
         try (com.zaxxer.hikari.HikariDataSource pool = endpoint.pool(2)) {
-            WorkerIdLeaseStore other = new JdbcWorkerIdLeaseStore(pool, table, SchemaInitialization.ALWAYS,
-                    Duration.ofSeconds(5));
+            WorkerIdLeaseStore other =
+                    new JdbcWorkerIdLeaseStore(pool, table, SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
             // Worker bits 0: one worker id, held by an instance that is not this application.
             assertThat(other.acquire("another-instance", 0, Duration.ofMinutes(10), Duration.ofSeconds(5))
-                    .isGranted()).isTrue();
-            runner.withPropertyValues(dataSource(endpoint)).withPropertyValues(
-                    "idgen.snowflake.worker-id-assigner=jdbc", "idgen.jdbc.worker-table=" + table,
-                    "idgen.snowflake.worker-bits=0").run(context -> {
+                            .isGranted())
+                    .isTrue();
+            runner.withPropertyValues(dataSource(endpoint))
+                    .withPropertyValues(
+                            "idgen.snowflake.worker-id-assigner=jdbc",
+                            "idgen.jdbc.worker-table=" + table,
+                            "idgen.snowflake.worker-bits=0")
+                    .run(context -> {
                         FailureAnalysis report = report(context);
-                        assertThat(report.getDescription()).startsWith("idgen.snowflake.worker-id-assigner=jdbc found"
-                                + " no free worker id in the worker id lease table " + table
-                                + " (idgen.jdbc.worker-table): No worker id from 0 to 0 is free")
+                        assertThat(report.getDescription())
+                                .startsWith("idgen.snowflake.worker-id-assigner=jdbc found"
+                                        + " no free worker id in the worker id lease table " + table
+                                        + " (idgen.jdbc.worker-table): No worker id from 0 to 0 is free")
                                 .endsWith("The layout's worker ids are 0 to 0 (idgen.snowflake.worker-bits=0)");
-                        assertThat(report.getAction()).isEqualTo("Stop an instance that holds one (an instance that"
-                                + " stopped without releasing its lease frees it after idgen.snowflake.lease.ttl=PT30S"
-                                + " plus idgen.snowflake.lease.reuse-delay=PT5S), give the layout more worker bits"
-                                + " (idgen.snowflake.worker-bits, taken from idgen.snowflake.sequence-bits or"
-                                + " timestamp-bits), or let start-up wait longer for one with"
-                                + " idgen.snowflake.lease.acquire-timeout");
+                        assertThat(report.getAction())
+                                .isEqualTo("Stop an instance that holds one (an instance that"
+                                        + " stopped without releasing its lease frees it after idgen.snowflake.lease.ttl=PT30S"
+                                        + " plus idgen.snowflake.lease.reuse-delay=PT5S), give the layout more worker bits"
+                                        + " (idgen.snowflake.worker-bits, taken from idgen.snowflake.sequence-bits or"
+                                        + " timestamp-bits), or let start-up wait longer for one with"
+                                        + " idgen.snowflake.lease.acquire-timeout");
                     });
         }
     }
@@ -313,47 +385,65 @@ class IdgenFailureReportTest {
     @Test
     void aRedisWithPersistenceThatCouldRepeatIdsSaysWhatToChange() throws Exception {
         try (dev.idgen.test.services.OwnRedis redis = dev.idgen.test.services.OwnRedis.start("--save", "60 1")) {
-            runner.withPropertyValues(dataSource(TestServices.mariadb())).withPropertyValues("idgen.strategy=redis",
-                    "idgen.jdbc.initialize-schema=always", "idgen.jdbc.table=" + table,
-                    "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()).run(context -> {
+            runner.withPropertyValues(dataSource(TestServices.mariadb()))
+                    .withPropertyValues(
+                            "idgen.strategy=redis",
+                            "idgen.jdbc.initialize-schema=always",
+                            "idgen.jdbc.table=" + table,
+                            "spring.data.redis.host=127.0.0.1",
+                            "spring.data.redis.port=" + redis.port())
+                    .run(context -> {
                         FailureAnalysis report = report(context);
-                        assertThat(report.getDescription()).startsWith("idgen.strategy=redis: ")
+                        assertThat(report.getDescription())
+                                .startsWith("idgen.strategy=redis: ")
                                 .contains("could come back after a restart with counters older than the IDs it"
-                                        + " already handed out").contains("save='60 1'")
+                                        + " already handed out")
+                                .contains("save='60 1'")
                                 .doesNotContain("Run it without persistence");
-                        assertThat(report.getAction()).isEqualTo("Run Redis without persistence (save \"\","
-                                + " appendonly no: idgen then continues from the database) or with appendonly yes and"
-                                + " appendfsync always; or, where CONFIG is disabled or you accept the risk, set"
-                                + " idgen.redis.verify-persistence=false");
+                        assertThat(report.getAction())
+                                .isEqualTo("Run Redis without persistence (save \"\","
+                                        + " appendonly no: idgen then continues from the database) or with appendonly yes and"
+                                        + " appendfsync always; or, where CONFIG is disabled or you accept the risk, set"
+                                        + " idgen.redis.verify-persistence=false");
                     });
         }
     }
 
     @Test
     void aLayoutPastItsEndOfLifeSaysWhichSettingsMakeOneThatLasts() {
-        runner.withPropertyValues("idgen.snowflake.epoch=2016-05-20T00:00:00Z", "idgen.snowflake.time-unit=seconds",
-                "idgen.snowflake.timestamp-bits=28", "idgen.snowflake.worker-bits=22",
-                "idgen.snowflake.sequence-bits=13").run(context -> {
+        runner.withPropertyValues(
+                        "idgen.snowflake.epoch=2016-05-20T00:00:00Z",
+                        "idgen.snowflake.time-unit=seconds",
+                        "idgen.snowflake.timestamp-bits=28",
+                        "idgen.snowflake.worker-bits=22",
+                        "idgen.snowflake.sequence-bits=13")
+                .run(context -> {
                     FailureAnalysis report = report(context);
-                    assertThat(report.getDescription()).startsWith("Invalid value '28' for configuration property"
-                            + " 'idgen.snowflake.timestamp-bits' (originating from '")
+                    assertThat(report.getDescription())
+                            .startsWith("Invalid value '28' for configuration property"
+                                    + " 'idgen.snowflake.timestamp-bits' (originating from '")
                             .contains("ran out at 2024-11-20T21:24:16Z");
-                    assertThat(report.getAction()).isEqualTo("Choose a layout that lasts: more"
-                            + " idgen.snowflake.timestamp-bits (taken from idgen.snowflake.worker-bits or"
-                            + " idgen.snowflake.sequence-bits: the three sum to at most 63),"
-                            + " idgen.snowflake.time-unit=seconds, or a later idgen.snowflake.epoch (at most now). If"
-                            + " IDs of an earlier layout are stored, check that the new layout's IDs stay above them");
+                    assertThat(report.getAction())
+                            .isEqualTo(
+                                    "Choose a layout that lasts: more"
+                                            + " idgen.snowflake.timestamp-bits (taken from idgen.snowflake.worker-bits or"
+                                            + " idgen.snowflake.sequence-bits: the three sum to at most 63),"
+                                            + " idgen.snowflake.time-unit=seconds, or a later idgen.snowflake.epoch (at most now). If"
+                                            + " IDs of an earlier layout are stored, check that the new layout's IDs stay above them");
                 });
     }
 
     @Test
     void anOrdinalHostNameWithoutOrdinalIsReportedByIdgen() {
-        runner.withPropertyValues("idgen.snowflake.worker-id-assigner=ordinal", "HOSTNAME=build-box").run(context -> {
-            FailureAnalysis report = report(context);
-            assertThat(report.getDescription()).contains("the host name 'build-box'").contains("'.*-(\\d+)$'")
-                    .contains("0 to 1023");
-            assertThat(report.getAction()).contains("idgen.snowflake.ordinal.pattern");
-        });
+        runner.withPropertyValues("idgen.snowflake.worker-id-assigner=ordinal", "HOSTNAME=build-box")
+                .run(context -> {
+                    FailureAnalysis report = report(context);
+                    assertThat(report.getDescription())
+                            .contains("the host name 'build-box'")
+                            .contains("'.*-(\\d+)$'")
+                            .contains("0 to 1023");
+                    assertThat(report.getAction()).contains("idgen.snowflake.ordinal.pattern");
+                });
     }
 
     /** An application bean that injects IdService, as the sample's controller does. */
@@ -367,8 +457,7 @@ class IdgenFailureReportTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, IdgenAutoConfiguration.class })
+    @ImportAutoConfiguration({DataSourceAutoConfiguration.class, IdgenAutoConfiguration.class})
     @org.springframework.context.annotation.Import(NeedsIds.class)
-    static class App {
-    }
+    static class App {}
 }

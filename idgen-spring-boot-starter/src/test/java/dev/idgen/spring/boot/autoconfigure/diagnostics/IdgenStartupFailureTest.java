@@ -48,29 +48,39 @@ class IdgenStartupFailureTest {
     private static final String REDIS = "org.springframework.boot:spring-boot-starter-data-redis";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class,
-                    IdgenHealthContributorAutoConfiguration.class, IdgenMetricsAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    MybatisAutoConfiguration.class,
+                    DataRedisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class,
+                    IdgenMetricsAutoConfiguration.class))
             .withUserConfiguration(NeedsIds.class);
 
     /** An application without Spring Boot's JDBC support: none of its auto-configurations is even listed. */
     private final ApplicationContextRunner withoutJdbc = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, IdgenAutoConfiguration.class,
-                    IdgenHealthContributorAutoConfiguration.class, IdgenMetricsAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DataRedisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class,
+                    IdgenMetricsAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader("org.springframework.boot.jdbc"))
             .withUserConfiguration(NeedsIds.class);
 
     private static String[] dataSource() {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return new String[] {"spring.datasource.url=" + mariadb.url(), "spring.datasource.username=" + mariadb.username(),
-                "spring.datasource.password=" + mariadb.password()};
+        return new String[] {
+            "spring.datasource.url=" + mariadb.url(),
+            "spring.datasource.username=" + mariadb.username(),
+            "spring.datasource.password=" + mariadb.password()
+        };
     }
 
     @Test
     void anUnknownStrategyNamesThePropertyAndItsValuesNotAMissingBean() {
-        runner.withPropertyValues("idgen.strategy=foo").run(context -> assertThat(
-                NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
-                        e -> {
+        runner.withPropertyValues("idgen.strategy=foo")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
                             assertThat(e.getName()).isEqualTo("idgen.strategy");
                             assertThat(e.getValue()).isEqualTo("foo");
                             assertThat(e.getReason()).isEqualTo("must be one of [snowflake, segment, ticket, redis]");
@@ -83,7 +93,9 @@ class IdgenStartupFailureTest {
         application.setWebApplicationType(WebApplicationType.NONE);
         assertThatThrownBy(() -> application.run("--idgen.strategy=foo", "--spring.main.banner-mode=off"))
                 .isInstanceOf(InvalidConfigurationPropertyValueException.class);
-        assertThat(output).contains("APPLICATION FAILED TO START").contains("idgen.strategy")
+        assertThat(output)
+                .contains("APPLICATION FAILED TO START")
+                .contains("idgen.strategy")
                 .contains("must be one of [snowflake, segment, ticket, redis]")
                 .doesNotContain("required a bean of type");
     }
@@ -96,51 +108,70 @@ class IdgenStartupFailureTest {
                 new FilteredClassLoader("org.springframework.boot.jdbc")));
         assertThatThrownBy(() -> application.run("--idgen.strategy=ticket", "--spring.main.banner-mode=off"))
                 .isInstanceOf(IdgenStartupException.class);
-        assertThat(output).contains("APPLICATION FAILED TO START")
+        assertThat(output)
+                .contains("APPLICATION FAILED TO START")
                 .contains("idgen.strategy=ticket needs spring-boot-jdbc (DataSource), but "
                         + DATA_SOURCE_AUTO_CONFIGURATION + " is not on the classpath")
-                .contains("Action:").contains("Add the dependency " + JDBC);
+                .contains("Action:")
+                .contains("Add the dependency " + JDBC);
     }
 
     @ParameterizedTest(name = "{0} without {1}")
-    @CsvSource(delimiter = '|', value = {
-            "idgen.strategy=redis | org.springframework.data.redis | idgen.strategy=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
-            "idgen.strategy=redis | io.lettuce | idgen.strategy=redis needs Spring Data Redis with Lettuce | io.lettuce.core.RedisClient | " + REDIS,
-            "idgen.strategy=segment,idgen.segment.store=redis | org.springframework.data.redis | idgen.segment.store=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
-            "idgen.strategy=segment,idgen.segment.store=dual | org.springframework.data.redis | idgen.segment.store=dual needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
-            "idgen.snowflake.worker-id-assigner=redis | org.springframework.data.redis | idgen.snowflake.worker-id-assigner=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | " + REDIS,
-            "idgen.redis.buckets.enabled=true | io.lettuce | idgen.redis.buckets.enabled=true needs Spring Data Redis with Lettuce | io.lettuce.core.RedisClient | " + REDIS,
-    })
-    void aMissingOptionalDependencyNamesTheArtifactToAdd(String properties, String hidden, String description,
-            String missingClass, String coordinates) {
-        runner.withClassLoader(new FilteredClassLoader(hidden)).withPropertyValues(dataSource())
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "idgen.strategy=redis | org.springframework.data.redis | idgen.strategy=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | "
+                        + REDIS,
+                "idgen.strategy=redis | io.lettuce | idgen.strategy=redis needs Spring Data Redis with Lettuce | io.lettuce.core.RedisClient | "
+                        + REDIS,
+                "idgen.strategy=segment,idgen.segment.store=redis | org.springframework.data.redis | idgen.segment.store=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | "
+                        + REDIS,
+                "idgen.strategy=segment,idgen.segment.store=dual | org.springframework.data.redis | idgen.segment.store=dual needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | "
+                        + REDIS,
+                "idgen.snowflake.worker-id-assigner=redis | org.springframework.data.redis | idgen.snowflake.worker-id-assigner=redis needs Spring Data Redis with Lettuce | org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory | "
+                        + REDIS,
+                "idgen.redis.buckets.enabled=true | io.lettuce | idgen.redis.buckets.enabled=true needs Spring Data Redis with Lettuce | io.lettuce.core.RedisClient | "
+                        + REDIS,
+            })
+    void aMissingOptionalDependencyNamesTheArtifactToAdd(
+            String properties, String hidden, String description, String missingClass, String coordinates) {
+        runner.withClassLoader(new FilteredClassLoader(hidden))
+                .withPropertyValues(dataSource())
                 .withPropertyValues(properties.split(","))
                 .run(context -> {
                     assertThat(context).hasFailed();
                     Throwable failure = context.getStartupFailure();
-                    assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(IdgenStartupException.class)
-                            .hasMessageContaining(description).hasMessageContaining(missingClass);
+                    assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+                            .isInstanceOf(IdgenStartupException.class)
+                            .hasMessageContaining(description)
+                            .hasMessageContaining(missingClass);
                     FailureAnalysis analysis = new IdgenFailureAnalyzer().analyze(failure);
                     assertThat(analysis).isNotNull();
-                    assertThat(analysis.getDescription()).startsWith(description).contains(missingClass);
+                    assertThat(analysis.getDescription())
+                            .startsWith(description)
+                            .contains(missingClass);
                     assertThat(analysis.getAction()).contains("Add the dependency " + coordinates);
                 });
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "idgen.strategy=segment | idgen.strategy=segment",
-            "idgen.strategy=ticket | idgen.strategy=ticket",
-            "idgen.strategy=redis | idgen.strategy=redis",
-            "idgen.strategy=segment,idgen.segment.store=dual | idgen.segment.store=dual",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "idgen.strategy=segment | idgen.strategy=segment",
+                "idgen.strategy=ticket | idgen.strategy=ticket",
+                "idgen.strategy=redis | idgen.strategy=redis",
+                "idgen.strategy=segment,idgen.segment.store=dual | idgen.segment.store=dual",
+            })
     void withoutSpringBootsJdbcSupportTheDatabaseStrategiesNameTheArtifactToAdd(String properties, String feature) {
         String description = feature + " needs spring-boot-jdbc (DataSource)";
         withoutJdbc.withPropertyValues(properties.split(",")).run(context -> {
             assertThat(context).hasFailed();
             Throwable failure = context.getStartupFailure();
-            assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(IdgenStartupException.class)
-                    .hasMessageContaining(description).hasMessageContaining(DATA_SOURCE_AUTO_CONFIGURATION);
+            assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+                    .isInstanceOf(IdgenStartupException.class)
+                    .hasMessageContaining(description)
+                    .hasMessageContaining(DATA_SOURCE_AUTO_CONFIGURATION);
             FailureAnalysis analysis = new IdgenFailureAnalyzer().analyze(failure);
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription()).startsWith(description).contains(DATA_SOURCE_AUTO_CONFIGURATION);
@@ -149,51 +180,62 @@ class IdgenStartupFailureTest {
     }
 
     @ParameterizedTest
-    @CsvSource({ "segment", "ticket" })
+    @CsvSource({"segment", "ticket"})
     void anApplicationsOwnDataSourceNeedsNoSpringBootJdbcSupport(String strategy) {
-        withoutJdbc.withUserConfiguration(OwnDataSource.class)
+        withoutJdbc
+                .withUserConfiguration(OwnDataSource.class)
                 .withPropertyValues("idgen.strategy=" + strategy, "idgen.jdbc.initialize-schema=always")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(IdService.class).nextIds("orders", 3)).containsExactly(1, 2, 3);
+                    assertThat(context.getBean(IdService.class).nextIds("orders", 3))
+                            .containsExactly(1, 2, 3);
                 });
     }
 
     @ParameterizedTest
-    @CsvSource({ "idgen.strategy=ticket", "idgen.snowflake.worker-id-assigner=jdbc" })
+    @CsvSource({"idgen.strategy=ticket", "idgen.snowflake.worker-id-assigner=jdbc"})
     void aMissingDataSourceSaysHowToConfigureOne(String property) {
         // No DataSource auto-configuration: the application has no database at all.
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class))
-                .withUserConfiguration(NeedsIds.class).withPropertyValues(property)
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class))
+                .withUserConfiguration(NeedsIds.class)
+                .withPropertyValues(property)
                 .run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = new IdgenFailureAnalyzer().analyze(context.getStartupFailure());
                     assertThat(analysis).isNotNull();
-                    assertThat(analysis.getDescription()).isEqualTo(property + " needs a DataSource, but there is no"
-                            + " single DataSource bean");
-                    assertThat(analysis.getAction()).contains("org.springframework.boot:spring-boot-starter-jdbc")
+                    assertThat(analysis.getDescription())
+                            .isEqualTo(property + " needs a DataSource, but there is no" + " single DataSource bean");
+                    assertThat(analysis.getAction())
+                            .contains("org.springframework.boot:spring-boot-starter-jdbc")
                             .contains("spring.datasource.url");
                 });
     }
 
     @Test
     void anApplicationsOwnSegmentStoreNeedsNoJdbcSupport() {
-        withoutJdbc.withUserConfiguration(OwnSegmentStore.class).withPropertyValues("idgen.strategy=segment")
+        withoutJdbc
+                .withUserConfiguration(OwnSegmentStore.class)
+                .withPropertyValues("idgen.strategy=segment")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(IdService.class).nextId("orders")).isEqualTo(1);
+                    assertThat(context.getBean(IdService.class).nextId("orders"))
+                            .isEqualTo(1);
                 });
     }
 
     @ParameterizedTest
-    @CsvSource({ "segment", "ticket" })
+    @CsvSource({"segment", "ticket"})
     void theDatabaseStrategiesNeedNoMyBatis(String strategy) {
         runner.withClassLoader(new FilteredClassLoader("org.apache.ibatis", "org.mybatis"))
-                .withPropertyValues("idgen.strategy=" + strategy, "idgen.jdbc.initialize-schema=always",
+                .withPropertyValues(
+                        "idgen.strategy=" + strategy,
+                        "idgen.jdbc.initialize-schema=always",
                         "spring.datasource.url=jdbc:h2:mem:idgen-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(IdService.class).nextIds("orders", 3)).containsExactly(1, 2, 3);
+                    assertThat(context.getBean(IdService.class).nextIds("orders", 3))
+                            .containsExactly(1, 2, 3);
                 });
     }
 
@@ -208,17 +250,18 @@ class IdgenStartupFailureTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-            IdgenAutoConfiguration.class })
+    @ImportAutoConfiguration({
+        DataSourceAutoConfiguration.class,
+        MybatisAutoConfiguration.class,
+        IdgenAutoConfiguration.class
+    })
     @org.springframework.context.annotation.Import(NeedsIds.class)
-    static class App {
-    }
+    static class App {}
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration(IdgenAutoConfiguration.class)
     @org.springframework.context.annotation.Import(NeedsIds.class)
-    static class AppWithoutJdbc {
-    }
+    static class AppWithoutJdbc {}
 
     /** A DataSource the application makes itself, without Spring Boot's JDBC support. */
     @Configuration(proxyBeanMethods = false)

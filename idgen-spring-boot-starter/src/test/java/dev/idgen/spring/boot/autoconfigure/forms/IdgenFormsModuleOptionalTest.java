@@ -29,28 +29,37 @@ class IdgenFormsModuleOptionalTest {
 
     @Test
     void anApplicationWithoutThePublicOrShardFormStartsWithoutTheModule() {
-        runner.withPropertyValues("idgen.form=base62", "idgen.generators.uuid.form=uuid-v7",
-                "idgen.generators.b32.strategy=snowflake", "idgen.generators.b32.form=crockford32",
-                "idgen.generators.b32.snowflake.worker-id=1").run(context -> {
+        runner.withPropertyValues(
+                        "idgen.form=base62",
+                        "idgen.generators.uuid.form=uuid-v7",
+                        "idgen.generators.b32.strategy=snowflake",
+                        "idgen.generators.b32.form=crockford32",
+                        "idgen.generators.b32.snowflake.worker-id=1")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
                     IdService ids = context.getBean(IdService.class);
                     IdForms forms = context.getBean(IdForms.class);
                     long id = ids.nextId("order");
-                    assertThat(forms.form("order").decode(forms.form("order").next())).containsEntry("strategy",
-                            "snowflake");
+                    assertThat(forms.form("order").decode(forms.form("order").next()))
+                            .containsEntry("strategy", "snowflake");
                     assertThat(id).isPositive();
-                    assertThat(UUID.fromString(forms.form("uuid").next()).version()).isEqualTo(7);
+                    assertThat(UUID.fromString(forms.form("uuid").next()).version())
+                            .isEqualTo(7);
                     assertThat(forms.form("b32").next()).hasSize(13);
                 });
     }
 
     @Test
     void thePublicFormWithoutTheModuleFailsNamingTheDependency() {
-        runner.withPropertyValues("idgen.generators.token.strategy=snowflake", "idgen.generators.token.form=public",
-                "idgen.generators.token.snowflake.worker-id=1", "idgen.generators.token.public.keys.1=" + KEY)
+        runner.withPropertyValues(
+                        "idgen.generators.token.strategy=snowflake",
+                        "idgen.generators.token.form=public",
+                        "idgen.generators.token.snowflake.worker-id=1",
+                        "idgen.generators.token.public.keys.1=" + KEY)
                 .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                         .isInstanceOfSatisfying(IdgenStartupException.class, e -> {
-                            assertThat(e.getMessage()).contains("idgen.generators.token.form=public")
+                            assertThat(e.getMessage())
+                                    .contains("idgen.generators.token.form=public")
                                     .contains("dev.idgen.forms.publicid.PublicIdCodec");
                             assertThat(e.action()).contains("dev.idgen:idgen-forms");
                         }));
@@ -68,8 +77,10 @@ class IdgenFormsModuleOptionalTest {
 
     @Test
     void theShardFormWithoutTheModuleFailsNamingTheDependency() {
-        runner.withPropertyValues("idgen.generators.order.strategy=snowflake", "idgen.generators.order.form=shard",
-                "idgen.generators.order.snowflake.worker-id=1")
+        runner.withPropertyValues(
+                        "idgen.generators.order.strategy=snowflake",
+                        "idgen.generators.order.form=shard",
+                        "idgen.generators.order.snowflake.worker-id=1")
                 .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                         .isInstanceOfSatisfying(IdgenStartupException.class, e -> {
                             assertThat(e.getMessage()).contains("idgen.generators.order.form=shard");
@@ -79,9 +90,13 @@ class IdgenFormsModuleOptionalTest {
 
     @Test
     void withTheModuleThePublicFormStarts() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class))
-                .withPropertyValues("idgen.snowflake.worker-id=0", "idgen.generators.token.strategy=snowflake",
-                        "idgen.generators.token.form=public", "idgen.generators.token.snowflake.worker-id=1",
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class))
+                .withPropertyValues(
+                        "idgen.snowflake.worker-id=0",
+                        "idgen.generators.token.strategy=snowflake",
+                        "idgen.generators.token.form=public",
+                        "idgen.generators.token.snowflake.worker-id=1",
                         "idgen.generators.token.public.keys.1=" + KEY)
                 .run(context -> {
                     assertThat(context).hasNotFailed();

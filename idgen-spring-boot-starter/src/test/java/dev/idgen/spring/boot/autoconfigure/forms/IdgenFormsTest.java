@@ -36,7 +36,8 @@ import org.springframework.core.NestedExceptionUtils;
  */
 class IdgenFormsTest {
 
-    private static final String SUFFIX = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private static final String SUFFIX =
+            UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private static final String TICKETS = "idgen_forms_tickets_" + SUFFIX;
 
@@ -50,17 +51,27 @@ class IdgenFormsTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, IdgenAutoConfiguration.class))
             .withPropertyValues(dataSource())
-            .withPropertyValues("idgen.jdbc.initialize-schema=always", "idgen.snowflake.worker-id=0",
-                    "idgen.generators.uuid.form=uuid-v7", "idgen.generators.guid.form=guid",
-                    "idgen.generators.oid.form=object-id", "idgen.generators.flake.form=flake128",
+            .withPropertyValues(
+                    "idgen.jdbc.initialize-schema=always",
+                    "idgen.snowflake.worker-id=0",
+                    "idgen.generators.uuid.form=uuid-v7",
+                    "idgen.generators.guid.form=guid",
+                    "idgen.generators.oid.form=object-id",
+                    "idgen.generators.flake.form=flake128",
                     "idgen.generators.simple.form=simpleflake",
-                    "idgen.generators.shard.strategy=snowflake", "idgen.generators.shard.form=shard",
+                    "idgen.generators.shard.strategy=snowflake",
+                    "idgen.generators.shard.form=shard",
                     "idgen.generators.shard.snowflake.worker-id=1",
-                    "idgen.generators.public.strategy=snowflake", "idgen.generators.public.form=public",
-                    "idgen.generators.public.snowflake.worker-id=2", "idgen.generators.public.public.keys.1=" + KEY_1,
-                    "idgen.generators.b32.strategy=snowflake", "idgen.generators.b32.form=crockford32",
-                    "idgen.generators.b32.prefix=ord_", "idgen.generators.b32.snowflake.worker-id=3",
-                    "idgen.generators.invoice.strategy=ticket", "idgen.generators.invoice.period=daily",
+                    "idgen.generators.public.strategy=snowflake",
+                    "idgen.generators.public.form=public",
+                    "idgen.generators.public.snowflake.worker-id=2",
+                    "idgen.generators.public.public.keys.1=" + KEY_1,
+                    "idgen.generators.b32.strategy=snowflake",
+                    "idgen.generators.b32.form=crockford32",
+                    "idgen.generators.b32.prefix=ord_",
+                    "idgen.generators.b32.snowflake.worker-id=3",
+                    "idgen.generators.invoice.strategy=ticket",
+                    "idgen.generators.invoice.period=daily",
                     "idgen.generators.invoice.ticket.table=" + TICKETS);
 
     @AfterAll
@@ -73,9 +84,11 @@ class IdgenFormsTest {
 
     private static String[] dataSource() {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return new String[] { "spring.datasource.url=" + mariadb.url(),
-                "spring.datasource.username=" + mariadb.username(),
-                "spring.datasource.password=" + mariadb.password() };
+        return new String[] {
+            "spring.datasource.url=" + mariadb.url(),
+            "spring.datasource.username=" + mariadb.username(),
+            "spring.datasource.password=" + mariadb.password()
+        };
     }
 
     @Test
@@ -94,8 +107,10 @@ class IdgenFormsTest {
             }
             assertThat(shards).hasSize(1);
             String hidden = forms.form("public").next();
-            assertThat(forms.form("public").decode(hidden).get("id")).as("a decimal string, as JSON carries IDs")
-                    .isInstanceOfSatisfying(String.class, id -> assertThat(Long.parseLong(id)).isPositive());
+            assertThat(forms.form("public").decode(hidden).get("id"))
+                    .as("a decimal string, as JSON carries IDs")
+                    .isInstanceOfSatisfying(
+                            String.class, id -> assertThat(Long.parseLong(id)).isPositive());
             assertThat(forms.form("b32").next()).matches("ord_[0-9A-Z]{13}");
             // A name without a generator of its own: the default generator's decimal numbers.
             assertThat(forms.form("orders").form()).isEqualTo("number");
@@ -116,10 +131,13 @@ class IdgenFormsTest {
         runner.run(context -> {
             IdService ids = context.getBean(IdService.class);
             assertThat(((RoutingIdService) ids).generators()).containsKeys("uuid", "shard", "invoice");
-            assertThatThrownBy(() -> ids.nextId("uuid")).isInstanceOf(InvalidArgumentException.class)
+            assertThatThrownBy(() -> ids.nextId("uuid"))
+                    .isInstanceOf(InvalidArgumentException.class)
                     .hasMessageContaining("IdForms.form(\"uuid\")");
-            assertThatThrownBy(() -> ids.nextId("shard")).isInstanceOfSatisfying(InvalidArgumentException.class,
-                    e -> assertThat(e.argument()).isEqualTo("shardKey"));
+            assertThatThrownBy(() -> ids.nextId("shard"))
+                    .isInstanceOfSatisfying(
+                            InvalidArgumentException.class,
+                            e -> assertThat(e.argument()).isEqualTo("shardKey"));
         });
     }
 
@@ -136,8 +154,8 @@ class IdgenFormsTest {
             assertThat(ids.decode("invoice", next).toMap()).containsEntry("number", 1L);
             try (Connection connection = TestServices.mariadb().connect();
                     Statement statement = connection.createStatement();
-                    var rows = statement.executeQuery("SELECT name FROM " + TICKETS
-                            + " WHERE name NOT LIKE '#%' ORDER BY name")) {
+                    var rows = statement.executeQuery(
+                            "SELECT name FROM " + TICKETS + " WHERE name NOT LIKE '#%' ORDER BY name")) {
                 Set<String> names = new HashSet<>();
                 while (rows.next()) {
                     names.add(rows.getString(1));
@@ -150,38 +168,58 @@ class IdgenFormsTest {
     @Test
     void aKeyRolledInStillDecodesTheOlderVersion() {
         String[] older = new String[1];
-        runner.run(context -> older[0] = context.getBean(IdForms.class).form("public").next());
-        runner.withPropertyValues("idgen.generators.public.public.keys.2=" + KEY_2).run(context -> {
-            IdForm form = context.getBean(IdForms.class).form("public");
-            assertThat(form.decode(older[0])).containsEntry("keyVersion", 1);
-            assertThat(form.decode(form.next())).containsEntry("keyVersion", 2);
-        });
+        runner.run(context ->
+                older[0] = context.getBean(IdForms.class).form("public").next());
+        runner.withPropertyValues("idgen.generators.public.public.keys.2=" + KEY_2)
+                .run(context -> {
+                    IdForm form = context.getBean(IdForms.class).form("public");
+                    assertThat(form.decode(older[0])).containsEntry("keyVersion", 1);
+                    assertThat(form.decode(form.next())).containsEntry("keyVersion", 2);
+                });
     }
 
     @Test
     void badFormSettingsFailAtStartupNamingTheProperty() {
-        assertFailure(runner.withPropertyValues("idgen.generators.uuid.form=uuid7"), "idgen.generators.uuid.form",
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.uuid.form=uuid7"),
+                "idgen.generators.uuid.form",
                 "must be one of [number, crockford32, base62, public, shard, uuid-v7, guid, object-id, flake128,"
                         + " simpleflake]");
         assertFailure(runner.withPropertyValues("idgen.form=uuid-v7"), "idgen.form", "needs a generator of its own");
-        assertFailure(runner.withPropertyValues("idgen.generators.uuid.strategy=ticket"),
-                "idgen.generators.uuid.strategy", "remove idgen.generators.uuid.strategy");
-        assertFailure(runner.withPropertyValues("idgen.generators.shard.shard.logical-shards=1000"),
-                "idgen.generators.shard.shard.logical-shards", "must be a power of two from 2 to 65536");
-        assertFailure(runner.withPropertyValues("idgen.generators.b32.prefix=Ord"), "idgen.generators.b32.prefix",
-                "prefix");
-        assertFailure(runner.withPropertyValues("idgen.generators.uuid.prefix=ord_"), "idgen.generators.uuid.prefix",
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.uuid.strategy=ticket"),
+                "idgen.generators.uuid.strategy",
+                "remove idgen.generators.uuid.strategy");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.shard.shard.logical-shards=1000"),
+                "idgen.generators.shard.shard.logical-shards",
+                "must be a power of two from 2 to 65536");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.b32.prefix=Ord"), "idgen.generators.b32.prefix", "prefix");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.uuid.prefix=ord_"),
+                "idgen.generators.uuid.prefix",
                 "a prefix is for the crockford32 and base62 forms");
-        assertFailure(runner.withPropertyValues("idgen.generators.shard.strategy=ticket"),
-                "idgen.generators.shard.form", "needs idgen.generators.shard.strategy=snowflake");
-        assertFailure(runner.withPropertyValues("idgen.generators.invoice.period=hourly"),
-                "idgen.generators.invoice.period", "must be one of [none, daily, monthly, yearly]");
-        assertFailure(runner.withPropertyValues("idgen.generators.invoice.period-digits=11"),
-                "idgen.generators.invoice.period-digits", "10");
-        assertFailure(runner.withPropertyValues("idgen.generators.b32.period=daily"),
-                "idgen.generators.b32.period", "counting strategy");
-        assertFailure(runner.withPropertyValues("idgen.generators.public.public.keys.1=c2hvcnQ="),
-                "idgen.generators.public.public.keys.1", "16, 24 or 32");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.shard.strategy=ticket"),
+                "idgen.generators.shard.form",
+                "needs idgen.generators.shard.strategy=snowflake");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.invoice.period=hourly"),
+                "idgen.generators.invoice.period",
+                "must be one of [none, daily, monthly, yearly]");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.invoice.period-digits=11"),
+                "idgen.generators.invoice.period-digits",
+                "10");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.b32.period=daily"),
+                "idgen.generators.b32.period",
+                "counting strategy");
+        assertFailure(
+                runner.withPropertyValues("idgen.generators.public.public.keys.1=c2hvcnQ="),
+                "idgen.generators.public.public.keys.1",
+                "16, 24 or 32");
     }
 
     private static void assertFailure(ApplicationContextRunner runner, String property, String reason) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.ManualTimeSource;
-import dev.idgen.core.TimeSource;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -20,16 +19,19 @@ import org.springframework.context.annotation.Configuration;
 class IdgenHealthContributorAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class,
-                    IdgenHealthContributorAutoConfiguration.class));
+            .withConfiguration(
+                    AutoConfigurations.of(IdgenAutoConfiguration.class, IdgenHealthContributorAutoConfiguration.class));
 
     @Test
     void reportsUpWithWorkerIdLastTimestampAndRemainingLifetime() {
         runner.withPropertyValues("idgen.snowflake.worker-id=12").run(context -> {
             assertThat(context).hasBean("idgenHealthIndicator");
-            Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class).health();
+            Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class)
+                    .health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("strategy", "snowflake").containsEntry("workerId", 12L)
+            assertThat(health.getDetails())
+                    .containsEntry("strategy", "snowflake")
+                    .containsEntry("workerId", 12L)
                     .containsEntry("layoutExhaustsAt", "2094-09-07T15:47:35.552Z")
                     .containsKeys("lastTimestamp", "remainingLifetimeDays");
         });
@@ -46,8 +48,10 @@ class IdgenHealthContributorAutoConfigurationTest {
             time.advanceMillis(-60_000);
             Health down = indicator.health();
             assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(down.getDetails()).containsEntry("clockBehindMillis", 60_000L)
-                    .hasEntrySatisfying("error", error -> assertThat(error.toString()).contains("tolerance of 5 ms"));
+            assertThat(down.getDetails())
+                    .containsEntry("clockBehindMillis", 60_000L)
+                    .hasEntrySatisfying(
+                            "error", error -> assertThat(error.toString()).contains("tolerance of 5 ms"));
 
             time.advanceMillis(60_000);
             assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
@@ -87,7 +91,10 @@ class IdgenHealthContributorAutoConfigurationTest {
     @Test
     void registersNothingWithoutTheHealthApiAndTheServiceStillWorks() {
         runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
-            assertThat(context).hasNotFailed().doesNotHaveBean("idgenHealthIndicator").hasSingleBean(IdService.class);
+            assertThat(context)
+                    .hasNotFailed()
+                    .doesNotHaveBean("idgenHealthIndicator")
+                    .hasSingleBean(IdService.class);
             assertThat(context.getBean(IdService.class).nextId()).isPositive();
         });
     }

@@ -33,16 +33,22 @@ import org.springframework.context.annotation.Configuration;
  */
 class IdgenJdbcFailoverAutoConfigurationTest {
 
-    private static final String SUFFIX = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    private static final String SUFFIX =
+            UUID.randomUUID().toString().replace("-", "").substring(0, 8);
     private static final String SEGMENTS = "idgen_fo_seg_" + SUFFIX;
     private static final String TICKETS = "idgen_fo_tkt_" + SUFFIX;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class,
-                    IdgenHealthContributorAutoConfiguration.class, IdgenMetricsAutoConfiguration.class,
-                    MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    IdgenAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class,
+                    IdgenMetricsAutoConfiguration.class,
+                    MetricsAutoConfiguration.class,
+                    SimpleMetricsExportAutoConfiguration.class))
             .withUserConfiguration(MariaDb.class)
-            .withPropertyValues("idgen.jdbc.table=" + SEGMENTS, "idgen.ticket.table=" + TICKETS,
+            .withPropertyValues(
+                    "idgen.jdbc.table=" + SEGMENTS,
+                    "idgen.ticket.table=" + TICKETS,
                     "idgen.jdbc.initialize-schema=always");
 
     @AfterAll
@@ -56,58 +62,83 @@ class IdgenJdbcFailoverAutoConfigurationTest {
 
     @Test
     void segmentHealthAndMetersShowTheDetectionTheJumpAndTheReplication() {
-        runner.withPropertyValues("idgen.strategy=segment", "idgen.jdbc.failover-jump=5000000").run(context -> {
-            context.getBean(IdService.class).nextId("orders");
-            Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class).health();
-            assertThat(health.getDetails()).containsEntry("failoverDetection", "on")
-                    .containsEntry("failoverJump", 5_000_000L).containsEntry("failovers", 0L)
-                    .containsKey("replication").containsKey("lossless");
-            MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.get("idgen.jdbc.failovers").tag("strategy", "segment").functionCounter().count())
-                    .isZero();
-        });
+        runner.withPropertyValues("idgen.strategy=segment", "idgen.jdbc.failover-jump=5000000")
+                .run(context -> {
+                    context.getBean(IdService.class).nextId("orders");
+                    Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class)
+                            .health();
+                    assertThat(health.getDetails())
+                            .containsEntry("failoverDetection", "on")
+                            .containsEntry("failoverJump", 5_000_000L)
+                            .containsEntry("failovers", 0L)
+                            .containsKey("replication")
+                            .containsKey("lossless");
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get("idgen.jdbc.failovers")
+                                    .tag("strategy", "segment")
+                                    .functionCounter()
+                                    .count())
+                            .isZero();
+                });
     }
 
     @Test
     void ticketsTakeTheirOwnJumpRoundedToTheServersAndShowIt() {
-        runner.withPropertyValues("idgen.strategy=ticket", "idgen.ticket.failover-jump=1000").run(context -> {
-            context.getBean(IdService.class).nextId("invoice");
-            Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class).health();
-            assertThat(health.getDetails().get("servers").toString()).contains("failoverJump=1000")
-                    .contains("failoverDetection=on").contains("replication=");
-            assertThat(context.getBean(MeterRegistry.class).get("idgen.jdbc.failovers").functionCounter().count())
-                    .isZero();
-        });
+        runner.withPropertyValues("idgen.strategy=ticket", "idgen.ticket.failover-jump=1000")
+                .run(context -> {
+                    context.getBean(IdService.class).nextId("invoice");
+                    Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class)
+                            .health();
+                    assertThat(health.getDetails().get("servers").toString())
+                            .contains("failoverJump=1000")
+                            .contains("failoverDetection=on")
+                            .contains("replication=");
+                    assertThat(context.getBean(MeterRegistry.class)
+                                    .get("idgen.jdbc.failovers")
+                                    .functionCounter()
+                                    .count())
+                            .isZero();
+                });
     }
 
     @Test
     void aGeneratorCountingPerPeriodJumpsAtMostOnePercentOfAPeriodsNumbers() {
         // Daily numbers have 8 digits by default: a jump of 10^11 would use up the day after one failover.
-        runner.withConfiguration(AutoConfigurations.of(IdgenEndpointAutoConfiguration.class,
-                org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration.class))
-                .withPropertyValues("idgen.strategy=segment", "idgen.period=daily",
+        runner.withConfiguration(AutoConfigurations.of(
+                        IdgenEndpointAutoConfiguration.class,
+                        org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration.class))
+                .withPropertyValues(
+                        "idgen.strategy=segment",
+                        "idgen.period=daily",
                         "management.endpoints.web.exposure.include=idgen")
                 .run(context -> {
                     context.getBean(IdService.class).nextId("invoice");
-                    assertThat(context.getBean(IdgenEndpoint.class).generator("default").get("failover").toString())
+                    assertThat(context.getBean(IdgenEndpoint.class)
+                                    .generator("default")
+                                    .get("failover")
+                                    .toString())
                             .contains("failoverJump=1000000,");
                 });
     }
 
     @Test
     void aNegativeJumpFailsStartUpNamingTheProperty() {
-        runner.withPropertyValues("idgen.strategy=segment", "idgen.jdbc.failover-jump=-1").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause()
-                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                    .hasMessageContaining("idgen.jdbc.failover-jump");
-        });
-        runner.withPropertyValues("idgen.strategy=ticket", "idgen.ticket.failover-jump=-5").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause()
-                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                    .hasMessageContaining("idgen.ticket.failover-jump");
-        });
+        runner.withPropertyValues("idgen.strategy=segment", "idgen.jdbc.failover-jump=-1")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                            .hasMessageContaining("idgen.jdbc.failover-jump");
+                });
+        runner.withPropertyValues("idgen.strategy=ticket", "idgen.ticket.failover-jump=-5")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                            .hasMessageContaining("idgen.ticket.failover-jump");
+                });
     }
 
     @Configuration(proxyBeanMethods = false)

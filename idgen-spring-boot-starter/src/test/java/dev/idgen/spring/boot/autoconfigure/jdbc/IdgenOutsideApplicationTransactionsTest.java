@@ -33,16 +33,21 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class IdgenOutsideApplicationTransactionsTest {
 
-    private static final String SUFFIX = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private static final String SUFFIX =
+            UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, IdgenAutoConfiguration.class))
-            .withPropertyValues("spring.datasource.url=" + TestServices.mariadb().url(),
+            .withPropertyValues(
+                    "spring.datasource.url=" + TestServices.mariadb().url(),
                     "spring.datasource.username=" + TestServices.mariadb().username(),
                     "spring.datasource.password=" + TestServices.mariadb().password(),
-                    "idgen.jdbc.initialize-schema=always", "idgen.ticket.table=idgen_tx_tickets_" + SUFFIX,
-                    "idgen.jdbc.table=idgen_tx_segments_" + SUFFIX, "idgen.segment.step=10",
-                    "idgen.segment.max-step=10", "idgen.segment.min-step=10",
+                    "idgen.jdbc.initialize-schema=always",
+                    "idgen.ticket.table=idgen_tx_tickets_" + SUFFIX,
+                    "idgen.jdbc.table=idgen_tx_segments_" + SUFFIX,
+                    "idgen.segment.step=10",
+                    "idgen.segment.max-step=10",
+                    "idgen.segment.min-step=10",
                     "spring.datasource.hikari.auto-commit=false");
 
     @AfterAll
@@ -56,20 +61,26 @@ class IdgenOutsideApplicationTransactionsTest {
 
     @Test
     void ticketsTakenInARolledBackTransactionAreNotIssuedAgain() {
-        runner.withPropertyValues("idgen.strategy=ticket").run(context -> assertNoIdReturnsToThePool("ticket",
-                context.getBean(IdService.class), context.getBean(DataSource.class),
-                "SELECT id FROM idgen_tx_tickets_" + SUFFIX + " WHERE name = ?"));
+        runner.withPropertyValues("idgen.strategy=ticket")
+                .run(context -> assertNoIdReturnsToThePool(
+                        "ticket",
+                        context.getBean(IdService.class),
+                        context.getBean(DataSource.class),
+                        "SELECT id FROM idgen_tx_tickets_" + SUFFIX + " WHERE name = ?"));
     }
 
     @Test
     void segmentsTakenInARolledBackTransactionAreNotIssuedAgain() {
-        runner.withPropertyValues("idgen.strategy=segment").run(context -> assertNoIdReturnsToThePool("segment",
-                context.getBean(IdService.class), context.getBean(DataSource.class),
-                "SELECT max_id FROM idgen_tx_segments_" + SUFFIX + " WHERE name = ?"));
+        runner.withPropertyValues("idgen.strategy=segment")
+                .run(context -> assertNoIdReturnsToThePool(
+                        "segment",
+                        context.getBean(IdService.class),
+                        context.getBean(DataSource.class),
+                        "SELECT max_id FROM idgen_tx_segments_" + SUFFIX + " WHERE name = ?"));
     }
 
-    private void assertNoIdReturnsToThePool(String strategy, IdService ids, DataSource dataSource,
-            String highestInTable) throws Exception {
+    private void assertNoIdReturnsToThePool(
+            String strategy, IdService ids, DataSource dataSource, String highestInTable) throws Exception {
         String name = strategy + SUFFIX;
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         List<Long> inside = new ArrayList<>();
@@ -88,12 +99,14 @@ class IdgenOutsideApplicationTransactionsTest {
             read.setString(1, name);
             try (ResultSet row = read.executeQuery()) {
                 assertThat(row.next()).as("the %s row for %s", strategy, name).isTrue();
-                assertThat(row.getLong(1)).as("what the table records as taken after the rollback")
+                assertThat(row.getLong(1))
+                        .as("what the table records as taken after the rollback")
                         .isGreaterThanOrEqualTo(highestInside);
             }
         }
-        runner.withPropertyValues("idgen.strategy=" + strategy).run(second -> assertThat(
-                second.getBean(IdService.class).nextId(name)).as("an ID from an instance started after the rollback")
-                .isGreaterThan(highestInside));
+        runner.withPropertyValues("idgen.strategy=" + strategy)
+                .run(second -> assertThat(second.getBean(IdService.class).nextId(name))
+                        .as("an ID from an instance started after the rollback")
+                        .isGreaterThan(highestInside));
     }
 }

@@ -19,8 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class IdgenJsonAutoConfigurationTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-            AutoConfigurations.of(IdgenJsonAutoConfiguration.class, JacksonAutoConfiguration.class));
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(IdgenJsonAutoConfiguration.class, JacksonAutoConfiguration.class));
 
     /** A class with an annotated field, an annotated getter, an annotated boxed field and a plain long. */
     public static class Order {
@@ -46,12 +46,13 @@ class IdgenJsonAutoConfigurationTest {
     }
 
     /** A record: the annotation on the component reaches the field, the accessor and the constructor. */
-    public record Line(@IdgenId("lines") long id, @IdgenId("orders") Long orderId, long position) {
-    }
+    public record Line(
+            @IdgenId("lines") long id, @IdgenId("orders") Long orderId, long position) {}
 
     /** A single ID as a bare JSON value. */
-    public record Id(@com.fasterxml.jackson.annotation.JsonValue @IdgenId("orders") long value) {
-    }
+    public record Id(
+            @com.fasterxml.jackson.annotation.JsonValue @IdgenId("orders")
+            long value) {}
 
     @Test
     void writesAnnotatedLongsAsStringsAndLeavesOtherLongsNumbers() {
@@ -62,8 +63,10 @@ class IdgenJsonAutoConfigurationTest {
             order.customerId = 9007199254740993L;
             order.quantity = 3;
             order.setInvoiceId(42);
-            assertThat(json.writeValueAsString(order)).contains("\"id\":\"7281937148463104123\"")
-                    .contains("\"customerId\":\"9007199254740993\"").contains("\"quantity\":3")
+            assertThat(json.writeValueAsString(order))
+                    .contains("\"id\":\"7281937148463104123\"")
+                    .contains("\"customerId\":\"9007199254740993\"")
+                    .contains("\"quantity\":3")
                     .contains("\"invoiceId\":\"42\"");
             assertThat(json.writeValueAsString(new Line(9007199254740993L, null, 2)))
                     .isEqualTo("{\"id\":\"9007199254740993\",\"orderId\":null,\"position\":2}");
@@ -76,15 +79,19 @@ class IdgenJsonAutoConfigurationTest {
     void readsAnIdFromAStringOrANumberAndNullAsNull() {
         runner.run(context -> {
             JsonMapper json = context.getBean(JsonMapper.class);
-            Order order = json.readValue("{\"id\":\"7281937148463104123\",\"customerId\":12,\"quantity\":3,"
-                    + "\"invoiceId\":\"42\"}", Order.class);
+            Order order = json.readValue(
+                    "{\"id\":\"7281937148463104123\",\"customerId\":12,\"quantity\":3," + "\"invoiceId\":\"42\"}",
+                    Order.class);
             assertThat(order.id).isEqualTo(7281937148463104123L);
             assertThat(order.customerId).isEqualTo(12L);
             assertThat(order.getInvoiceId()).isEqualTo(42L);
-            assertThat(json.readValue("{\"id\":5,\"customerId\":null}", Order.class).customerId).isNull();
+            assertThat(json.readValue("{\"id\":5,\"customerId\":null}", Order.class).customerId)
+                    .isNull();
             assertThat(json.readValue("{\"id\":\"9007199254740993\",\"orderId\":\"12\",\"position\":2}", Line.class))
                     .isEqualTo(new Line(9007199254740993L, 12L, 2));
-            assertThat(json.readValue("{\"id\":1,\"orderId\":null,\"position\":2}", Line.class).orderId()).isNull();
+            assertThat(json.readValue("{\"id\":1,\"orderId\":null,\"position\":2}", Line.class)
+                            .orderId())
+                    .isNull();
             assertThat(json.readValue("\"77\"", Id.class)).isEqualTo(new Id(77));
         });
     }
@@ -98,9 +105,11 @@ class IdgenJsonAutoConfigurationTest {
                     .hasMessageContaining("'customerId' must be a 64-bit whole number, as a string or a number, but"
                             + " was '12abc'");
             assertThatThrownBy(() -> json.readValue("{\"id\":\"99999999999999999999\",\"position\":1}", Line.class))
-                    .isInstanceOf(DatabindException.class).hasMessageContaining("'id' must be a 64-bit whole number");
+                    .isInstanceOf(DatabindException.class)
+                    .hasMessageContaining("'id' must be a 64-bit whole number");
             assertThatThrownBy(() -> json.readValue("{\"id\":1.5}", Order.class))
-                    .isInstanceOf(DatabindException.class).hasMessageContaining("'id' must be a 64-bit whole number")
+                    .isInstanceOf(DatabindException.class)
+                    .hasMessageContaining("'id' must be a 64-bit whole number")
                     .hasMessageContaining("fraction");
         });
     }
@@ -116,21 +125,27 @@ class IdgenJsonAutoConfigurationTest {
 
     @Test
     void aBadSettingFailsTheStartNamingTheProperty() {
-        runner.withPropertyValues("idgen.json.ids-as-strings=maybe").run(context -> assertThat(context)
-                .hasFailed().getFailure().hasStackTraceContaining("idgen.json.ids-as-strings"));
+        runner.withPropertyValues("idgen.json.ids-as-strings=maybe")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .hasStackTraceContaining("idgen.json.ids-as-strings"));
     }
 
     @Test
     void withoutJackson2OnlyTheJackson3ModuleIsThere() {
-        runner.withClassLoader(new FilteredClassLoader("com.fasterxml.jackson.databind")).run(context -> assertThat(
-                context).hasSingleBean(dev.idgen.spring.jackson.IdgenJacksonModule.class)
-                .doesNotHaveBean("idgenJackson2Module"));
+        runner.withClassLoader(new FilteredClassLoader("com.fasterxml.jackson.databind"))
+                .run(context -> assertThat(context)
+                        .hasSingleBean(dev.idgen.spring.jackson.IdgenJacksonModule.class)
+                        .doesNotHaveBean("idgenJackson2Module"));
     }
 
     @Test
     void withoutJackson3OnlyTheJackson2ModuleIsThere() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenJsonAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader("tools.jackson")).run(context -> assertThat(context)
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(IdgenJsonAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader("tools.jackson"))
+                .run(context -> assertThat(context)
                         .hasSingleBean(dev.idgen.spring.jackson.IdgenJackson2Module.class)
                         .doesNotHaveBean("idgenJacksonModule"));
     }
@@ -138,18 +153,23 @@ class IdgenJsonAutoConfigurationTest {
     @Test
     @SuppressWarnings("removal")
     void jackson2ObjectMapperWritesAndReadsTheSameWay() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenJsonAutoConfiguration.class,
-                org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration.class)).run(context -> {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        IdgenJsonAutoConfiguration.class,
+                        org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration.class))
+                .run(context -> {
                     ObjectMapper json = context.getBean(ObjectMapper.class);
                     Order order = new Order();
                     order.id = 7281937148463104123L;
                     order.quantity = 3;
-                    assertThat(json.writeValueAsString(order)).contains("\"id\":\"7281937148463104123\"")
-                            .contains("\"customerId\":null").contains("\"quantity\":3");
+                    assertThat(json.writeValueAsString(order))
+                            .contains("\"id\":\"7281937148463104123\"")
+                            .contains("\"customerId\":null")
+                            .contains("\"quantity\":3");
                     assertThat(json.writeValueAsString(new Line(9007199254740993L, 4L, 2)))
                             .isEqualTo("{\"id\":\"9007199254740993\",\"orderId\":\"4\",\"position\":2}");
-                    assertThat(json.readValue("{\"id\":\"9007199254740993\",\"orderId\":4,\"position\":2}",
-                            Line.class)).isEqualTo(new Line(9007199254740993L, 4L, 2));
+                    assertThat(json.readValue("{\"id\":\"9007199254740993\",\"orderId\":4,\"position\":2}", Line.class))
+                            .isEqualTo(new Line(9007199254740993L, 4L, 2));
                     assertThatThrownBy(() -> json.readValue("{\"id\":\"x1\"}", Order.class))
                             .isInstanceOf(com.fasterxml.jackson.databind.JsonMappingException.class)
                             .hasMessageContaining("'id' must be a 64-bit whole number");

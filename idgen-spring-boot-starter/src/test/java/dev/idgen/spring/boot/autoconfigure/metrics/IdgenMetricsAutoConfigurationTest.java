@@ -17,8 +17,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class IdgenMetricsAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class, IdgenMetricsAutoConfiguration.class,
-                    MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(
+                    IdgenAutoConfiguration.class,
+                    IdgenMetricsAutoConfiguration.class,
+                    MetricsAutoConfiguration.class,
+                    SimpleMetricsExportAutoConfiguration.class));
 
     @Test
     void publishesTheCountersTaggedWithTheStrategy() {
@@ -27,12 +30,21 @@ class IdgenMetricsAutoConfigurationTest {
             ids.nextIds("orders", 5);
             ids.nextId();
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.get("idgen.ids.generated").tag("strategy", "snowflake").functionCounter().count())
+            assertThat(registry.get("idgen.ids.generated")
+                            .tag("strategy", "snowflake")
+                            .functionCounter()
+                            .count())
                     .isEqualTo(6);
-            assertThat(registry.get("idgen.clock.backwards").tag("strategy", "snowflake").functionCounter().count())
+            assertThat(registry.get("idgen.clock.backwards")
+                            .tag("strategy", "snowflake")
+                            .functionCounter()
+                            .count())
                     .isZero();
-            assertThat(registry.get("idgen.sequence.overflow.waits").functionCounter().count())
-                    .as("six IDs from a tick of 4,096").isZero();
+            assertThat(registry.get("idgen.sequence.overflow.waits")
+                            .functionCounter()
+                            .count())
+                    .as("six IDs from a tick of 4,096")
+                    .isZero();
             assertThat(registry.get("idgen.layout.remaining").timeGauge().value(java.util.concurrent.TimeUnit.DAYS))
                     .isGreaterThan(365 * 60);
         });
@@ -43,18 +55,26 @@ class IdgenMetricsAutoConfigurationTest {
         // One sequence bit gives two IDs a millisecond, so a batch of 1,000 outruns the clock hundreds of times over.
         runner.withPropertyValues("idgen.snowflake.sequence-bits=1").run(context -> {
             context.getBean(IdService.class).nextIds("orders", 1_000);
-            long waits = context.getBean(dev.idgen.core.snowflake.SnowflakeGenerator.class).sequenceOverflowWaits();
+            long waits = context.getBean(dev.idgen.core.snowflake.SnowflakeGenerator.class)
+                    .sequenceOverflowWaits();
             assertThat(waits).isPositive();
-            assertThat(context.getBean(MeterRegistry.class).get("idgen.sequence.overflow.waits")
-                    .tag("strategy", "snowflake").functionCounter().count()).isEqualTo(waits);
+            assertThat(context.getBean(MeterRegistry.class)
+                            .get("idgen.sequence.overflow.waits")
+                            .tag("strategy", "snowflake")
+                            .functionCounter()
+                            .count())
+                    .isEqualTo(waits);
         });
     }
 
     @Test
     void registersNothingWithoutMicrometerAndTheServiceStillWorks() {
-        runner.withClassLoader(new FilteredClassLoader(MeterBinder.class, MeterRegistry.class, SimpleMeterRegistry.class))
+        runner.withClassLoader(
+                        new FilteredClassLoader(MeterBinder.class, MeterRegistry.class, SimpleMeterRegistry.class))
                 .run(context -> {
-                    assertThat(context).hasNotFailed().doesNotHaveBean(IdgenMeterBinder.class)
+                    assertThat(context)
+                            .hasNotFailed()
+                            .doesNotHaveBean(IdgenMeterBinder.class)
                             .hasSingleBean(IdService.class);
                     assertThat(context.getBean(IdService.class).nextId()).isPositive();
                 });

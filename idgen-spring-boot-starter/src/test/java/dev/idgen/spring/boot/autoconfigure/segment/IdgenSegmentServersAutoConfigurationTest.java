@@ -30,21 +30,28 @@ import org.springframework.context.annotation.Configuration;
  */
 class IdgenSegmentServersAutoConfigurationTest {
 
-    private static final String TABLE = "idgen_seg_srv_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    private static final String TABLE =
+            "idgen_seg_srv_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class,
-                    IdgenHealthContributorAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(IdgenAutoConfiguration.class, IdgenHealthContributorAutoConfiguration.class))
             .withUserConfiguration(TwoDatabases.class)
-            .withPropertyValues("idgen.strategy=segment", "idgen.jdbc.table=" + TABLE,
-                    "idgen.jdbc.initialize-schema=always", "idgen.segment.step=100", "idgen.segment.slot-size=1000",
-                    "idgen.segment.servers[0].data-source=mariadb", "idgen.segment.servers[1].data-source=postgres");
+            .withPropertyValues(
+                    "idgen.strategy=segment",
+                    "idgen.jdbc.table=" + TABLE,
+                    "idgen.jdbc.initialize-schema=always",
+                    "idgen.segment.step=100",
+                    "idgen.segment.slot-size=1000",
+                    "idgen.segment.servers[0].data-source=mariadb",
+                    "idgen.segment.servers[1].data-source=postgres");
 
     @AfterAll
     static void dropTables() throws Exception {
-        for (TestServices.JdbcEndpoint endpoint : new TestServices.JdbcEndpoint[] { TestServices.mariadb(),
-                TestServices.postgres() }) {
-            try (Connection connection = endpoint.connect(); Statement statement = connection.createStatement()) {
+        for (TestServices.JdbcEndpoint endpoint :
+                new TestServices.JdbcEndpoint[] {TestServices.mariadb(), TestServices.postgres()}) {
+            try (Connection connection = endpoint.connect();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("DROP TABLE IF EXISTS " + TABLE);
             }
         }
@@ -72,10 +79,12 @@ class IdgenSegmentServersAutoConfigurationTest {
                     Thread.onSpinWait();
                     health = indicator.health();
                 }
-                assertThat(health.getDetails()).containsEntry("storeAvailable", true).containsEntry("slotSize", 1000L);
+                assertThat(health.getDetails())
+                        .containsEntry("storeAvailable", true)
+                        .containsEntry("slotSize", 1000L);
                 @SuppressWarnings("unchecked")
-                Map<String, Map<String, Object>> servers = (Map<String, Map<String, Object>>) health.getDetails()
-                        .get("servers");
+                Map<String, Map<String, Object>> servers =
+                        (Map<String, Map<String, Object>>) health.getDetails().get("servers");
                 assertThat(servers).containsOnlyKeys("mariadb", "postgres");
                 assertThat(servers.get("mariadb")).containsEntry("index", 0).containsEntry("status", "UP");
                 assertThat(servers.get("postgres")).containsEntry("index", 1).containsEntry("status", "UP");
@@ -86,10 +95,12 @@ class IdgenSegmentServersAutoConfigurationTest {
 
     @Test
     void aNamedGeneratorListsServersOfItsOwn() {
-        runner.withPropertyValues("idgen.generators.coupon.strategy=segment",
-                "idgen.generators.coupon.segment.servers[0].data-source=postgres",
-                "idgen.generators.coupon.segment.servers[1].data-source=mariadb",
-                "idgen.generators.coupon.segment.slot-size=500").run(context -> {
+        runner.withPropertyValues(
+                        "idgen.generators.coupon.strategy=segment",
+                        "idgen.generators.coupon.segment.servers[0].data-source=postgres",
+                        "idgen.generators.coupon.segment.servers[1].data-source=mariadb",
+                        "idgen.generators.coupon.segment.slot-size=500")
+                .run(context -> {
                     IdService ids = context.getBean(IdService.class);
                     Set<Long> seen = new HashSet<>();
                     for (int i = 0; i < 2000; i++) {
@@ -99,19 +110,25 @@ class IdgenSegmentServersAutoConfigurationTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "idgen.segment.servers[1].data-source=nope | idgen.segment.servers[1].data-source | no DataSource bean has that name",
-            "idgen.segment.servers[1].data-source=mariadb | idgen.segment.servers[1].data-source | is listed twice",
-            "idgen.segment.slot-size=0 | idgen.segment.slot-size | at least 1",
-            "idgen.segment.slot-size=1000000000000 | idgen.segment.slot-size | number of servers (2)",
-            "idgen.generators.coupon.segment.slot-size=-5 | idgen.generators.coupon.segment.slot-size | at least 1",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "idgen.segment.servers[1].data-source=nope | idgen.segment.servers[1].data-source | no DataSource bean has that name",
+                "idgen.segment.servers[1].data-source=mariadb | idgen.segment.servers[1].data-source | is listed twice",
+                "idgen.segment.slot-size=0 | idgen.segment.slot-size | at least 1",
+                "idgen.segment.slot-size=1000000000000 | idgen.segment.slot-size | number of servers (2)",
+                "idgen.generators.coupon.segment.slot-size=-5 | idgen.generators.coupon.segment.slot-size | at least 1",
+            })
     void aBadSettingFailsStartUpNamingIt(String setting, String property, String rule) {
-        runner.withPropertyValues(setting, "idgen.generators.coupon.strategy=segment").run(context -> assertThat(context)
-                .hasFailed().getFailure().rootCause()
-                .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
-                        e -> assertThat(e.getName()).isEqualTo(property))
-                .hasMessageContaining(rule));
+        runner.withPropertyValues(setting, "idgen.generators.coupon.strategy=segment")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .isInstanceOfSatisfying(
+                                InvalidConfigurationPropertyValueException.class,
+                                e -> assertThat(e.getName()).isEqualTo(property))
+                        .hasMessageContaining(rule));
     }
 
     @Configuration(proxyBeanMethods = false)

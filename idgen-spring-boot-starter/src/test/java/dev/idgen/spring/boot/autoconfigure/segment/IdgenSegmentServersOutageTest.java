@@ -37,7 +37,8 @@ class IdgenSegmentServersOutageTest {
 
     private static final long SLOT = 1000;
 
-    private final String table = "idgen_seg_out_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    private final String table =
+            "idgen_seg_out_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
     private final List<AutoCloseable> closing = new ArrayList<>();
 
     /** One instance: its own pools, its own store over the two servers, asking {@code first} first. */
@@ -46,14 +47,22 @@ class IdgenSegmentServersOutageTest {
         HikariDataSource own = mariadb.endpoint().pool(4);
         closing.add(postgres);
         closing.add(own);
-        InterleavedSegmentStore store = InterleavedSegmentStore.builder(SLOT).firstServer(first)
-                .server("postgres", new JdbcSegmentStore(postgres, table, 0, SchemaInitialization.ALWAYS,
-                        Duration.ofSeconds(5)))
-                .server("mariadb", new JdbcSegmentStore(own, table, 0, SchemaInitialization.ALWAYS,
-                        Duration.ofSeconds(5)))
+        InterleavedSegmentStore store = InterleavedSegmentStore.builder(SLOT)
+                .firstServer(first)
+                .server(
+                        "postgres",
+                        new JdbcSegmentStore(postgres, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5)))
+                .server(
+                        "mariadb",
+                        new JdbcSegmentStore(own, table, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(5)))
                 .build();
-        SegmentIdService service = SegmentIdService.builder(store).settings(SegmentSettings.builder().step(50)
-                .maxStep(500).awaitTimeout(Duration.ofSeconds(2)).build()).build();
+        SegmentIdService service = SegmentIdService.builder(store)
+                .settings(SegmentSettings.builder()
+                        .step(50)
+                        .maxStep(500)
+                        .awaitTimeout(Duration.ofSeconds(2))
+                        .build())
+                .build();
         closing.add(service);
         return service;
     }
@@ -67,12 +76,12 @@ class IdgenSegmentServersOutageTest {
         Set<Long> seen = ConcurrentHashMap.newKeySet();
         AtomicLong repeats = new AtomicLong();
         AtomicLong refusals = new AtomicLong();
-        AtomicLong[] fromServer = { new AtomicLong(), new AtomicLong() };
+        AtomicLong[] fromServer = {new AtomicLong(), new AtomicLong()};
         AtomicBoolean running = new AtomicBoolean(true);
         ExecutorService threads = Executors.newFixedThreadPool(6);
         try (OwnMariaDb mariadb = OwnMariaDb.start()) {
             // Both start on the MariaDB, so losing it moves both.
-            SegmentIdService[] instances = { instance(mariadb, 1), instance(mariadb, 1) };
+            SegmentIdService[] instances = {instance(mariadb, 1), instance(mariadb, 1)};
             List<Future<?>> load = new ArrayList<>();
             for (int t = 0; t < 6; t++) {
                 SegmentIdService ids = instances[t % 2];
@@ -102,9 +111,11 @@ class IdgenSegmentServersOutageTest {
 
             mariadb.stop();
             long postgresAtStop = fromServer[0].get();
-            awaitWithin(Duration.ofMinutes(3), () -> fromServer[0].get() >= postgresAtStop + 10_000
-                    && ((InterleavedSegmentStore) instances[0].store()).failovers() >= 1
-                    && ((InterleavedSegmentStore) instances[1].store()).failovers() >= 1);
+            awaitWithin(
+                    Duration.ofMinutes(3),
+                    () -> fromServer[0].get() >= postgresAtStop + 10_000
+                            && ((InterleavedSegmentStore) instances[0].store()).failovers() >= 1
+                            && ((InterleavedSegmentStore) instances[1].store()).failovers() >= 1);
             for (SegmentIdService instance : instances) {
                 InterleavedSegmentStore store = (InterleavedSegmentStore) instance.store();
                 assertThat(store.servers().get(1).available()).isFalse();
@@ -137,9 +148,10 @@ class IdgenSegmentServersOutageTest {
             }
             assertThat(repeats.get()).as("IDs issued twice").isZero();
             assertThat(seen).hasSize((int) (fromServer[0].get() + fromServer[1].get()));
-            System.out.printf("segment servers outage: %d IDs (%d from PostgreSQL, %d from MariaDB), %d refusals,"
-                    + " third instance %d%n", seen.size(), fromServer[0].get(), fromServer[1].get(), refusals.get(),
-                    served[0]);
+            System.out.printf(
+                    "segment servers outage: %d IDs (%d from PostgreSQL, %d from MariaDB), %d refusals,"
+                            + " third instance %d%n",
+                    seen.size(), fromServer[0].get(), fromServer[1].get(), refusals.get(), served[0]);
         } finally {
             running.set(false);
             threads.shutdownNow();

@@ -31,11 +31,20 @@ class SegmentDefaultsTest {
                 assertThat(property).as("idgen.segment.min-step").isNull();
                 assertThat(core).as("SegmentSettings.DEFAULTS.minStep()").isEqualTo(SegmentSettings.DEFAULTS.step());
             } else {
-                assertThat(property).as("the default of idgen.segment's %s", name).isEqualTo(core);
+                assertThat(property)
+                        .as("the default of idgen.segment's %s", name)
+                        .isEqualTo(core);
             }
             checked.add(name);
         }
-        assertThat(checked).contains("step", "maxStep", "bufferDuration", "preloadThreshold", "awaitTimeout",
-                "stripeSize", "firstLoadTimeout");
+        assertThat(checked)
+                .contains(
+                        "step",
+                        "maxStep",
+                        "bufferDuration",
+                        "preloadThreshold",
+                        "awaitTimeout",
+                        "stripeSize",
+                        "firstLoadTimeout");
     }
 }

@@ -28,11 +28,15 @@ import org.springframework.context.annotation.Configuration;
 class SegmentMetricsAndHealthTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(IdgenAutoConfiguration.class, IdgenMetricsAutoConfiguration.class,
-                    IdgenHealthContributorAutoConfiguration.class, MetricsAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    IdgenAutoConfiguration.class,
+                    IdgenMetricsAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class,
+                    MetricsAutoConfiguration.class,
                     SimpleMetricsExportAutoConfiguration.class))
             .withUserConfiguration(StoreConfiguration.class)
-            .withPropertyValues("idgen.strategy=segment", "idgen.segment.step=100", "idgen.segment.await-timeout=200ms");
+            .withPropertyValues(
+                    "idgen.strategy=segment", "idgen.segment.step=100", "idgen.segment.await-timeout=200ms");
 
     @Test
     void publishesPerNameMetersIncludingNamesFirstUsedAfterStartUp() {
@@ -40,18 +44,40 @@ class SegmentMetricsAndHealthTest {
             IdService ids = context.getBean(IdService.class);
             ids.nextIds("orders", 30);
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.get("idgen.ids.generated").tag("strategy", "segment").functionCounter().count())
+            assertThat(registry.get("idgen.ids.generated")
+                            .tag("strategy", "segment")
+                            .functionCounter()
+                            .count())
                     .isEqualTo(30);
-            assertThat(registry.get("idgen.segment.remaining").tag("name", "orders").tag("buffer", "current")
-                    .gauge().value()).isEqualTo(70);
+            assertThat(registry.get("idgen.segment.remaining")
+                            .tag("name", "orders")
+                            .tag("buffer", "current")
+                            .gauge()
+                            .value())
+                    .isEqualTo(70);
             // 100 first; the preload at the 21st ID may already have doubled it.
-            assertThat(registry.get("idgen.segment.step").tag("name", "orders").gauge().value()).isIn(100.0, 200.0);
-            assertThat(registry.get("idgen.segment.waits").tag("name", "orders").functionCounter().count())
+            assertThat(registry.get("idgen.segment.step")
+                            .tag("name", "orders")
+                            .gauge()
+                            .value())
+                    .isIn(100.0, 200.0);
+            assertThat(registry.get("idgen.segment.waits")
+                            .tag("name", "orders")
+                            .functionCounter()
+                            .count())
                     .isEqualTo(1);
-            assertThat(registry.get("idgen.segment.fetches").tag("name", "orders").tag("outcome", "success")
-                    .functionTimer().count()).isGreaterThanOrEqualTo(1);
-            assertThat(registry.get("idgen.segment.fetches").tag("name", "orders").tag("outcome", "failure")
-                    .functionTimer().count()).isZero();
+            assertThat(registry.get("idgen.segment.fetches")
+                            .tag("name", "orders")
+                            .tag("outcome", "success")
+                            .functionTimer()
+                            .count())
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(registry.get("idgen.segment.fetches")
+                            .tag("name", "orders")
+                            .tag("outcome", "failure")
+                            .functionTimer()
+                            .count())
+                    .isZero();
         });
     }
 
@@ -63,8 +89,10 @@ class SegmentMetricsAndHealthTest {
             store.setAvailable(false);
             Health down = indicator.health();
             assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(down.getDetails()).containsEntry("storeAvailable", false)
-                    .hasEntrySatisfying("error", error -> assertThat(error.toString()).contains("unavailable"));
+            assertThat(down.getDetails())
+                    .containsEntry("storeAvailable", false)
+                    .hasEntrySatisfying(
+                            "error", error -> assertThat(error.toString()).contains("unavailable"));
             store.setAvailable(true);
             assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
         });
@@ -82,7 +110,8 @@ class SegmentMetricsAndHealthTest {
             assertThat(holding.getStatus()).isEqualTo(Status.UP);
             assertThat(holding.getDetails()).containsEntry("storeAvailable", false);
             @SuppressWarnings("unchecked")
-            Map<String, Map<String, Object>> names = (Map<String, Map<String, Object>>) holding.getDetails().get("names");
+            Map<String, Map<String, Object>> names =
+                    (Map<String, Map<String, Object>>) holding.getDetails().get("names");
             assertThat(names.get("orders")).containsKey("remaining");
 
             ids.nextIds("orders", 90);
@@ -97,17 +126,27 @@ class SegmentMetricsAndHealthTest {
             for (int i = 0; i < 130; i++) {
                 ids.nextId("name" + i);
             }
-            assertThatThrownBy(() -> ids.nextId("one-too-many")).isInstanceOf(NameLimitExceededException.class)
+            assertThatThrownBy(() -> ids.nextId("one-too-many"))
+                    .isInstanceOf(NameLimitExceededException.class)
                     .hasMessageContaining("limit of 130 names");
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.find("idgen.segment.step").gauges()).as("one per metered name")
+            assertThat(registry.find("idgen.segment.step").gauges())
+                    .as("one per metered name")
                     .hasSize(SegmentMeters.METERED_NAMES);
-            assertThat(registry.get("idgen.segment.waits").tag("name", SegmentMeters.OTHER_NAMES)
-                    .functionCounter().count()).as("each of the 30 other names waited for its first segment")
+            assertThat(registry.get("idgen.segment.waits")
+                            .tag("name", SegmentMeters.OTHER_NAMES)
+                            .functionCounter()
+                            .count())
+                    .as("each of the 30 other names waited for its first segment")
                     .isEqualTo(30);
-            assertThat(registry.get("idgen.segment.fetches").tag("name", SegmentMeters.OTHER_NAMES)
-                    .tag("outcome", "success").functionTimer().count()).isGreaterThanOrEqualTo(30);
-            Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class).health();
+            assertThat(registry.get("idgen.segment.fetches")
+                            .tag("name", SegmentMeters.OTHER_NAMES)
+                            .tag("outcome", "success")
+                            .functionTimer()
+                            .count())
+                    .isGreaterThanOrEqualTo(30);
+            Health health = context.getBean("idgenHealthIndicator", HealthIndicator.class)
+                    .health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("nameCount", 130).containsEntry("maxNames", 130);
             assertThat((Map<?, ?>) health.getDetails().get("names")).hasSize(SegmentHealth.LISTED_NAMES);
@@ -122,5 +161,4 @@ class SegmentMetricsAndHealthTest {
             return new InMemorySegmentStore();
         }
     }
-
 }

@@ -19,8 +19,9 @@ import org.springframework.context.annotation.Configuration;
 @ExtendWith(OutputCaptureExtension.class)
 class IdgenStartupLogAutoConfigurationTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-            AutoConfigurations.of(IdgenAutoConfiguration.class, IdgenStartupLogAutoConfiguration.class));
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(
+                    AutoConfigurations.of(IdgenAutoConfiguration.class, IdgenStartupLogAutoConfiguration.class));
 
     @Configuration(proxyBeanMethods = false)
     static class LeasedWorkerIds {
@@ -28,26 +29,33 @@ class IdgenStartupLogAutoConfigurationTest {
         @Bean
         WorkerIdAssigner workerIdAssigner() {
             return LeasingWorkerIdAssigner.builder(new InMemoryWorkerIdLeaseStore(TimeSource.system()))
-                    .instanceId("host-a/42/test").build();
+                    .instanceId("host-a/42/test")
+                    .build();
         }
     }
 
     @Test
     void aStaticWorkerIdIsLoggedOnceWithTheStrategyAndWhereItCameFrom(CapturedOutput output) {
-        runner.withPropertyValues("idgen.snowflake.worker-id=7").run(context -> assertThat(output.getAll())
-                .containsOnlyOnce("idgen ready: strategy=snowflake, workerId=7 (static: idgen.snowflake.worker-id"));
+        runner.withPropertyValues("idgen.snowflake.worker-id=7")
+                .run(context -> assertThat(output.getAll())
+                        .containsOnlyOnce(
+                                "idgen ready: strategy=snowflake, workerId=7 (static: idgen.snowflake.worker-id"));
     }
 
     @Test
     void aLeasedWorkerIdIsLoggedWithItsOwner(CapturedOutput output) {
-        runner.withUserConfiguration(LeasedWorkerIds.class).run(context -> assertThat(output.getAll())
-                .contains("idgen ready: strategy=snowflake, workerId=0 (leased as 'host-a/42/test'"));
+        runner.withUserConfiguration(LeasedWorkerIds.class)
+                .run(context -> assertThat(output.getAll())
+                        .contains("idgen ready: strategy=snowflake, workerId=0 (leased as 'host-a/42/test'"));
     }
 
     @Test
     void namedGeneratorsAreLoggedOnTheSameLineAfterTheDefaultOne(CapturedOutput output) {
-        runner.withPropertyValues("idgen.snowflake.worker-id=7", "idgen.generators.flake.strategy=snowflake",
-                "idgen.generators.flake.snowflake.worker-id=9").run(context -> assertThat(output.getAll())
+        runner.withPropertyValues(
+                        "idgen.snowflake.worker-id=7",
+                        "idgen.generators.flake.strategy=snowflake",
+                        "idgen.generators.flake.snowflake.worker-id=9")
+                .run(context -> assertThat(output.getAll())
                         .containsOnlyOnce("idgen ready: generator default: strategy=snowflake, workerId=7 (static:")
                         .contains("; generator flake: strategy=snowflake, workerId=9 (static:"));
     }
@@ -56,7 +64,9 @@ class IdgenStartupLogAutoConfigurationTest {
     void nothingIsLoggedWhenIdgenIsOff(CapturedOutput output) {
         runner.withPropertyValues("idgen.enabled=false").run(context -> {
             // A context that failed to start logs nothing either, so that alone would prove nothing.
-            assertThat(context).hasNotFailed().doesNotHaveBean(dev.idgen.core.IdService.class)
+            assertThat(context)
+                    .hasNotFailed()
+                    .doesNotHaveBean(dev.idgen.core.IdService.class)
                     .doesNotHaveBean("idgenStartupLog");
             assertThat(output.getAll()).doesNotContain("idgen ready");
         });

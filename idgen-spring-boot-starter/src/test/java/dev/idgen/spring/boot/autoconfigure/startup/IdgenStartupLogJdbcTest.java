@@ -1,9 +1,8 @@
 package dev.idgen.spring.boot.autoconfigure.startup;
 
-import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -32,9 +31,13 @@ class IdgenStartupLogJdbcTest {
     private final String segments = "idgen_log_segments_" + suffix;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    IdgenAutoConfiguration.class, IdgenStartupLogAutoConfiguration.class))
-            .withPropertyValues("spring.datasource.url=" + TestServices.mariadb().url(),
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    MybatisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
+                    IdgenStartupLogAutoConfiguration.class))
+            .withPropertyValues(
+                    "spring.datasource.url=" + TestServices.mariadb().url(),
                     "spring.datasource.username=" + TestServices.mariadb().username(),
                     "spring.datasource.password=" + TestServices.mariadb().password(),
                     "idgen.jdbc.initialize-schema=always");
@@ -56,14 +59,20 @@ class IdgenStartupLogJdbcTest {
             url = connection.getMetaData().getURL().replaceAll("[?;].*$", "");
         }
         String database = " on MariaDB " + url;
-        runner.withPropertyValues("idgen.strategy=ticket", "idgen.ticket.table=" + tickets,
-                "idgen.generators.coupon.strategy=segment", "idgen.generators.coupon.jdbc.table=" + segments)
+        runner.withPropertyValues(
+                        "idgen.strategy=ticket",
+                        "idgen.ticket.table=" + tickets,
+                        "idgen.generators.coupon.strategy=segment",
+                        "idgen.generators.coupon.jdbc.table=" + segments)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(output.getAll()).containsOnlyOnce("idgen ready: generator default: strategy=ticket,"
-                            + " service=ticket table " + tickets + database + "; generator coupon: strategy=segment,"
-                            + " service=segments from table " + segments + database)
-                            .doesNotContain("TicketIdService@").doesNotContain("SegmentIdService@");
+                    assertThat(output.getAll())
+                            .containsOnlyOnce("idgen ready: generator default: strategy=ticket,"
+                                    + " service=ticket table " + tickets + database
+                                    + "; generator coupon: strategy=segment,"
+                                    + " service=segments from table " + segments + database)
+                            .doesNotContain("TicketIdService@")
+                            .doesNotContain("SegmentIdService@");
                 });
     }
 }

@@ -47,25 +47,31 @@ class IdgenTicketAutoConfigurationTest {
     private static String table;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    IdgenAutoConfiguration.class, IdgenMetricsAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    MybatisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
+                    IdgenMetricsAutoConfiguration.class,
                     IdgenHealthContributorAutoConfiguration.class,
                     org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration.class,
-                    org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration.class))
-            .withPropertyValues("idgen.strategy=ticket", "idgen.ticket.create-table=true",
-                    "idgen.ticket.table=" + table);
+                    org.springframework.boot.micrometer.metrics.autoconfigure.export.simple
+                            .SimpleMetricsExportAutoConfiguration.class))
+            .withPropertyValues(
+                    "idgen.strategy=ticket", "idgen.ticket.create-table=true", "idgen.ticket.table=" + table);
 
     @BeforeAll
     static void createSecondDatabase() throws Exception {
         table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = TestServices.mariadb().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE IF NOT EXISTS " + SECOND_DATABASE);
         }
     }
 
     @AfterAll
     static void dropTables() throws Exception {
-        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = TestServices.mariadb().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
             statement.execute("DROP TABLE IF EXISTS " + SECOND_DATABASE + "." + table);
         }
@@ -73,8 +79,11 @@ class IdgenTicketAutoConfigurationTest {
 
     private static String[] applicationDataSource() {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return new String[] {"spring.datasource.url=" + mariadb.url(), "spring.datasource.username=" + mariadb.username(),
-                "spring.datasource.password=" + mariadb.password()};
+        return new String[] {
+            "spring.datasource.url=" + mariadb.url(),
+            "spring.datasource.username=" + mariadb.username(),
+            "spring.datasource.password=" + mariadb.password()
+        };
     }
 
     @Test
@@ -92,7 +101,8 @@ class IdgenTicketAutoConfigurationTest {
 
     @Test
     void sixteenConcurrentThreadsRunWithoutADeadlockOrADuplicate() {
-        runner.withPropertyValues(applicationDataSource()).withPropertyValues("spring.datasource.hikari.maximum-pool-size=16")
+        runner.withPropertyValues(applicationDataSource())
+                .withPropertyValues("spring.datasource.hikari.maximum-pool-size=16")
                 .run(context -> {
                     IdService ids = context.getBean(IdService.class);
                     String name = "load-" + UUID.randomUUID().toString().substring(0, 6);
@@ -135,8 +145,8 @@ class IdgenTicketAutoConfigurationTest {
     @Test
     void twoServersHandOutInterleavedIdsRoundRobin() {
         runner.withUserConfiguration(TwoServers.class)
-                .withPropertyValues("idgen.ticket.servers[0].data-source=ticketA",
-                        "idgen.ticket.servers[1].data-source=ticketB")
+                .withPropertyValues(
+                        "idgen.ticket.servers[0].data-source=ticketA", "idgen.ticket.servers[1].data-source=ticketB")
                 .run(context -> {
                     IdService ids = context.getBean(IdService.class);
                     String name = "rr-" + UUID.randomUUID().toString().substring(0, 6);
@@ -147,22 +157,27 @@ class IdgenTicketAutoConfigurationTest {
                     assertThat(got).doesNotHaveDuplicates();
                     assertThat(got).filteredOn(id -> id % 2 == 0).hasSize(3);
                     assertThat(got).filteredOn(id -> id % 2 == 1).hasSize(3);
-                    assertThat(ids.nextIds(name, 3)).satisfiesAnyOf(
-                            batch -> assertThat(batch).containsExactly(8, 10, 12),
-                            batch -> assertThat(batch).containsExactly(9, 11, 13));
+                    assertThat(ids.nextIds(name, 3))
+                            .satisfiesAnyOf(
+                                    batch -> assertThat(batch).containsExactly(8, 10, 12),
+                                    batch -> assertThat(batch).containsExactly(9, 11, 13));
                 });
     }
 
     @Test
     void aServerThatFailsIsSkippedAndWhenAllFailTheCallThrows() {
         runner.withUserConfiguration(OneServerDown.class)
-                .withPropertyValues("idgen.ticket.servers[0].data-source=ticketA",
-                        "idgen.ticket.servers[1].data-source=down", "idgen.ticket.retry-after=1m")
+                .withPropertyValues(
+                        "idgen.ticket.servers[0].data-source=ticketA",
+                        "idgen.ticket.servers[1].data-source=down",
+                        "idgen.ticket.retry-after=1m")
                 .run(context -> {
                     TicketIdService ids = (TicketIdService) context.getBean(IdService.class);
                     String name = "skip-" + UUID.randomUUID().toString().substring(0, 6);
                     for (int i = 0; i < 6; i++) {
-                        assertThat(ids.nextId(name) % 2).as("only server 0 answers").isZero();
+                        assertThat(ids.nextId(name) % 2)
+                                .as("only server 0 answers")
+                                .isZero();
                     }
                     TicketServer down = ids.servers().get(1);
                     assertThat(down.isOpen()).isTrue();
@@ -171,18 +186,35 @@ class IdgenTicketAutoConfigurationTest {
 
                     io.micrometer.core.instrument.MeterRegistry registry =
                             context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
-                    assertThat(registry.get("idgen.ticket.errors").tag("server", "down").functionCounter().count())
+                    assertThat(registry.get("idgen.ticket.errors")
+                                    .tag("server", "down")
+                                    .functionCounter()
+                                    .count())
                             .isEqualTo(1);
-                    assertThat(registry.get("idgen.ticket.circuit.open").tag("server", "down").gauge().value())
+                    assertThat(registry.get("idgen.ticket.circuit.open")
+                                    .tag("server", "down")
+                                    .gauge()
+                                    .value())
                             .isEqualTo(1);
-                    assertThat(registry.get("idgen.ticket.calls").tag("server", "ticketA").functionCounter().count())
-                            .as("one round trip per call: one caller at a time").isEqualTo(6);
-                    assertThat(registry.get("idgen.ticket.ids").tag("server", "ticketA").functionCounter().count())
+                    assertThat(registry.get("idgen.ticket.calls")
+                                    .tag("server", "ticketA")
+                                    .functionCounter()
+                                    .count())
+                            .as("one round trip per call: one caller at a time")
                             .isEqualTo(6);
-                    assertThat(registry.get("idgen.ids.generated").tag("strategy", "ticket").functionCounter().count())
+                    assertThat(registry.get("idgen.ticket.ids")
+                                    .tag("server", "ticketA")
+                                    .functionCounter()
+                                    .count())
                             .isEqualTo(6);
-                    org.springframework.boot.health.contributor.Health health = context
-                            .getBean("idgenHealthIndicator", org.springframework.boot.health.contributor.HealthIndicator.class)
+                    assertThat(registry.get("idgen.ids.generated")
+                                    .tag("strategy", "ticket")
+                                    .functionCounter()
+                                    .count())
+                            .isEqualTo(6);
+                    org.springframework.boot.health.contributor.Health health = context.getBean(
+                                    "idgenHealthIndicator",
+                                    org.springframework.boot.health.contributor.HealthIndicator.class)
                             .health();
                     assertThat(health.getStatus()).isEqualTo(org.springframework.boot.health.contributor.Status.UP);
                     assertThat(health.getDetails().get("servers").toString()).contains("down={status=DOWN");
@@ -193,8 +225,11 @@ class IdgenTicketAutoConfigurationTest {
                     assertThatThrownBy(() -> context.getBean(IdService.class).nextId("orders"))
                             .isInstanceOf(StoreUnavailableException.class)
                             .hasMessageContaining("All 1 ticket servers are unavailable");
-                    assertThat(context.getBean("idgenHealthIndicator",
-                            org.springframework.boot.health.contributor.HealthIndicator.class).health().getStatus())
+                    assertThat(context.getBean(
+                                            "idgenHealthIndicator",
+                                            org.springframework.boot.health.contributor.HealthIndicator.class)
+                                    .health()
+                                    .getStatus())
                             .isEqualTo(org.springframework.boot.health.contributor.Status.DOWN);
                 });
     }
@@ -231,14 +266,19 @@ class IdgenTicketAutoConfigurationTest {
     @Test
     void aRowWrittenForAnotherNumberOfServersIsRefusedInsteadOfColliding() throws Exception {
         String name = "migrated-" + UUID.randomUUID().toString().substring(0, 6);
-        runner.withPropertyValues(applicationDataSource()).run(context -> context.getBean(IdService.class).nextId(name));
+        runner.withPropertyValues(applicationDataSource())
+                .run(context -> context.getBean(IdService.class).nextId(name));
         runner.withUserConfiguration(TwoServers.class)
-                .withPropertyValues("idgen.ticket.servers[0].data-source=ticketA",
-                        "idgen.ticket.servers[1].data-source=ticketB", "idgen.ticket.retry-after=1m")
+                .withPropertyValues(
+                        "idgen.ticket.servers[0].data-source=ticketA",
+                        "idgen.ticket.servers[1].data-source=ticketB",
+                        "idgen.ticket.retry-after=1m")
                 .run(context -> {
                     TicketIdService ids = (TicketIdService) context.getBean(IdService.class);
                     for (int i = 0; i < 4; i++) {
-                        assertThat(ids.nextId(name) % 2).as("only the fresh server answers").isEqualTo(1);
+                        assertThat(ids.nextId(name) % 2)
+                                .as("only the fresh server answers")
+                                .isEqualTo(1);
                     }
                     assertThat(ids.servers().get(0).isOpen()).isTrue();
                     assertThat(ids.servers().get(0).lastError()).contains("was written for 1 servers, but 2");
@@ -249,10 +289,12 @@ class IdgenTicketAutoConfigurationTest {
     void resetIsRefusedUnlessEnabledAndThenStartsTheNameOver() {
         runner.withPropertyValues(applicationDataSource()).run(context -> {
             TicketIdService ids = (TicketIdService) context.getBean(IdService.class);
-            assertThatThrownBy(() -> ids.reset("orders")).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> ids.reset("orders"))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("idgen.admin.reset-enabled=true");
         });
-        runner.withPropertyValues(applicationDataSource()).withPropertyValues("idgen.admin.reset-enabled=true")
+        runner.withPropertyValues(applicationDataSource())
+                .withPropertyValues("idgen.admin.reset-enabled=true")
                 .run(context -> {
                     TicketIdService ids = (TicketIdService) context.getBean(IdService.class);
                     String name = "daily-" + UUID.randomUUID().toString().substring(0, 6);
@@ -265,7 +307,8 @@ class IdgenTicketAutoConfigurationTest {
     @Test
     void servesTicketsFromPostgreSqlToo() {
         TestServices.JdbcEndpoint postgres = TestServices.postgres();
-        runner.withPropertyValues("spring.datasource.url=" + postgres.url(),
+        runner.withPropertyValues(
+                        "spring.datasource.url=" + postgres.url(),
                         "spring.datasource.username=" + postgres.username(),
                         "spring.datasource.password=" + postgres.password())
                 .run(context -> {
@@ -274,7 +317,8 @@ class IdgenTicketAutoConfigurationTest {
                         assertThat(ids.nextId("orders")).isEqualTo(1);
                         assertThat(ids.nextIds("orders", 3)).containsExactly(2, 3, 4);
                     } finally {
-                        try (Connection connection = context.getBean(DataSource.class).getConnection();
+                        try (Connection connection =
+                                        context.getBean(DataSource.class).getConnection();
                                 Statement statement = connection.createStatement()) {
                             statement.execute("DROP TABLE IF EXISTS " + table);
                         }
@@ -283,19 +327,27 @@ class IdgenTicketAutoConfigurationTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "idgen.ticket.servers[0].data-source=nope | idgen.ticket.servers[0].data-source | no DataSource bean has that name",
-            "idgen.ticket.servers[0].offset=2 | idgen.ticket.servers[0].offset | must be unique and between 0 and 1",
-            "idgen.ticket.servers[1].offset=0 | idgen.ticket.servers[1].offset | must be unique",
-            "idgen.ticket.table=x y | idgen.ticket.table | must be a table name",
-            "idgen.ticket.retry-after=-1s | idgen.ticket.retry-after | must be between 0 and 10m",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "idgen.ticket.servers[0].data-source=nope | idgen.ticket.servers[0].data-source | no DataSource bean has that name",
+                "idgen.ticket.servers[0].offset=2 | idgen.ticket.servers[0].offset | must be unique and between 0 and 1",
+                "idgen.ticket.servers[1].offset=0 | idgen.ticket.servers[1].offset | must be unique",
+                "idgen.ticket.table=x y | idgen.ticket.table | must be a table name",
+                "idgen.ticket.retry-after=-1s | idgen.ticket.retry-after | must be between 0 and 10m",
+            })
     void aBadSettingFailsStartUpNamingIt(String setting, String property, String rule) {
         runner.withUserConfiguration(TwoServers.class)
-                .withPropertyValues("idgen.ticket.servers[0].data-source=ticketA",
-                        "idgen.ticket.servers[1].data-source=ticketB", setting)
-                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
-                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
+                .withPropertyValues(
+                        "idgen.ticket.servers[0].data-source=ticketA",
+                        "idgen.ticket.servers[1].data-source=ticketB",
+                        setting)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .isInstanceOfSatisfying(
+                                InvalidConfigurationPropertyValueException.class,
                                 e -> assertThat(e.getName()).isEqualTo(property))
                         .hasMessageContaining(rule));
     }

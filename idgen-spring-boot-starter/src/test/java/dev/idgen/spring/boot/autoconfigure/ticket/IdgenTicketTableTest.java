@@ -33,24 +33,32 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  */
 class IdgenTicketTableTest {
 
-    private final String table = "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table =
+            "idgen_ticket_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    IdgenAutoConfiguration.class, IdgenHealthContributorAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    MybatisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
+                    IdgenHealthContributorAutoConfiguration.class))
             .withPropertyValues("idgen.strategy=ticket", "idgen.ticket.table=" + table);
 
     @AfterEach
     void dropTable() throws Exception {
-        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = TestServices.mariadb().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
         }
     }
 
     private static String[] dataSource(String url) {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        return new String[] {"spring.datasource.url=" + url, "spring.datasource.username=" + mariadb.username(),
-                "spring.datasource.password=" + mariadb.password()};
+        return new String[] {
+            "spring.datasource.url=" + url,
+            "spring.datasource.username=" + mariadb.username(),
+            "spring.datasource.password=" + mariadb.password()
+        };
     }
 
     @Test
@@ -59,9 +67,11 @@ class IdgenTicketTableTest {
             assertThat(context).hasFailed();
             FailureAnalysis analysis = new IdgenFailureAnalyzer().analyze(context.getStartupFailure());
             assertThat(analysis).isNotNull();
-            assertThat(analysis.getDescription()).contains("The ticket table " + table + " does not exist")
+            assertThat(analysis.getDescription())
+                    .contains("The ticket table " + table + " does not exist")
                     .contains("idgen.jdbc.initialize-schema=embedded");
-            assertThat(analysis.getAction()).contains("META-INF/idgen/ticket-mysql.sql")
+            assertThat(analysis.getAction())
+                    .contains("META-INF/idgen/ticket-mysql.sql")
                     .contains("idgen.jdbc.initialize-schema=always");
         });
     }
@@ -70,14 +80,17 @@ class IdgenTicketTableTest {
     void theDeprecatedCreateTableFalseStillMeansNever() {
         runner.withPropertyValues(dataSource(TestServices.mariadb().url()))
                 .withPropertyValues("idgen.jdbc.initialize-schema=always", "idgen.ticket.create-table=false")
-                .run(context -> assertThat(context).hasFailed().getFailure()
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
                         .hasMessageContaining("The ticket table " + table + " does not exist"));
     }
 
     @Test
     void initializeSchemaAlwaysCreatesTheTicketTable() {
         runner.withPropertyValues(dataSource(TestServices.mariadb().url()))
-                .withPropertyValues("idgen.jdbc.initialize-schema=always").run(context -> {
+                .withPropertyValues("idgen.jdbc.initialize-schema=always")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
                     IdService ids = context.getBean(IdService.class);
                     assertThat(ids.nextId("orders")).isEqualTo(1);
@@ -88,9 +101,11 @@ class IdgenTicketTableTest {
     @Test
     void theDeprecatedCreateTableStillCreatesIt() {
         runner.withPropertyValues(dataSource(TestServices.mariadb().url()))
-                .withPropertyValues("idgen.ticket.create-table=true").run(context -> {
+                .withPropertyValues("idgen.ticket.create-table=true")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(IdService.class).nextId("orders")).isEqualTo(1);
+                    assertThat(context.getBean(IdService.class).nextId("orders"))
+                            .isEqualTo(1);
                 });
     }
 
@@ -100,13 +115,16 @@ class IdgenTicketTableTest {
         try (InputStream in = getClass().getResourceAsStream("/META-INF/idgen/ticket-mysql.sql")) {
             ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}", table);
         }
-        try (Connection connection = TestServices.mariadb().connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = TestServices.mariadb().connect();
+                Statement statement = connection.createStatement()) {
             statement.execute(ddl);
         }
         runner.withPropertyValues(dataSource(TestServices.mariadb().url()))
-                .withPropertyValues("idgen.jdbc.initialize-schema=never").run(context -> {
+                .withPropertyValues("idgen.jdbc.initialize-schema=never")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(IdService.class).nextId("orders")).isEqualTo(1);
+                    assertThat(context.getBean(IdService.class).nextId("orders"))
+                            .isEqualTo(1);
                 });
     }
 
@@ -117,9 +135,12 @@ class IdgenTicketTableTest {
             port = socket.getLocalPort();
         }
         runner.withPropertyValues(dataSource("jdbc:mariadb://127.0.0.1:" + port + "/test"))
-                .withPropertyValues("spring.datasource.hikari.connection-timeout=500").run(context -> {
+                .withPropertyValues("spring.datasource.hikari.connection-timeout=500")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean("idgenHealthIndicator", HealthIndicator.class).health().getStatus())
+                    assertThat(context.getBean("idgenHealthIndicator", HealthIndicator.class)
+                                    .health()
+                                    .getStatus())
                             .isEqualTo(Status.DOWN);
                     assertThatThrownBy(() -> context.getBean(IdService.class).nextId("orders"))
                             .isInstanceOf(StoreUnavailableException.class);
@@ -132,7 +153,8 @@ class IdgenTicketTableTest {
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        assertThat(metadata).containsPattern("\"name\": \"idgen.ticket.create-table\",[^{}]*\"deprecated\": true")
+        assertThat(metadata)
+                .containsPattern("\"name\": \"idgen.ticket.create-table\",[^{}]*\"deprecated\": true")
                 .containsPattern("\"replacement\": \"idgen.jdbc.initialize-schema\"");
     }
 }

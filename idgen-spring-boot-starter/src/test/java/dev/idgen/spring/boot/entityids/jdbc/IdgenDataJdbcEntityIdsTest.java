@@ -34,15 +34,19 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class IdgenDataJdbcEntityIdsTest {
 
-    private static final String[] TABLES = { "idgen_ejdbc_order", "idgen_ejdbc_ticket", "idgen_ejdbc_line" };
+    private static final String[] TABLES = {"idgen_ejdbc_order", "idgen_ejdbc_ticket", "idgen_ejdbc_line"};
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
-                    DataJdbcRepositoriesAutoConfiguration.class, IdgenAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    DataSourceTransactionManagerAutoConfiguration.class,
+                    JdbcTemplateAutoConfiguration.class,
+                    DataJdbcRepositoriesAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
                     IdgenDataJdbcAutoConfiguration.class))
             .withUserConfiguration(Aggregates.class)
-            .withPropertyValues("spring.datasource.hikari.maximum-pool-size=" + (THREADS + 1),
+            .withPropertyValues(
+                    "spring.datasource.hikari.maximum-pool-size=" + (THREADS + 1),
                     "idgen.generators.ticketno.form=uuid-v7");
 
     @AfterAll
@@ -59,17 +63,20 @@ class IdgenDataJdbcEntityIdsTest {
         runner.withPropertyValues(database.dataSourceProperties()).run(context -> {
             assertThat(context).hasSingleBean(IdgenIdBeforeConvertCallback.class);
             JdbcAggregateTemplate aggregates = context.getBean(JdbcAggregateTemplate.class);
-            TransactionTemplate transaction = new TransactionTemplate(
-                    context.getBean(PlatformTransactionManager.class));
+            TransactionTemplate transaction =
+                    new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
             EntityIdDatabase.onFourThreads(thread -> {
                 List<JdbcOrder> orders = new ArrayList<>();
                 for (int i = 0; i < ROWS / THREADS; i++) {
                     orders.add(new JdbcOrder(null, "item " + thread + "/" + i));
                 }
-                // Both batch paths: saveAll decides insert per aggregate (an unset ID is new), insertAll always inserts.
-                List<JdbcOrder> saved = transaction.execute(status -> thread % 2 == 0 ? aggregates.saveAll(orders)
-                        : aggregates.insertAll(orders));
-                assertThat(saved).hasSize(ROWS / THREADS).allSatisfy(order -> assertThat(order.getId()).isPositive());
+                // Both batch paths: saveAll decides insert per aggregate (an unset ID is new), insertAll always
+                // inserts.
+                List<JdbcOrder> saved = transaction.execute(
+                        status -> thread % 2 == 0 ? aggregates.saveAll(orders) : aggregates.insertAll(orders));
+                assertThat(saved)
+                        .hasSize(ROWS / THREADS)
+                        .allSatisfy(order -> assertThat(order.getId()).isPositive());
             });
             database.assertTenThousandDistinctIds("idgen_ejdbc_order");
         });
@@ -101,16 +108,20 @@ class IdgenDataJdbcEntityIdsTest {
 
     @Test
     void aUuidIdFailsTheSaveNamingTheFieldAndTheAllowedTypes() {
-        runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties()).run(context -> assertThatThrownBy(
-                () -> context.getBean(JdbcAggregateTemplate.class).save(new JdbcUuidThing()))
-                .isInstanceOf(IllegalStateException.class).hasMessage("@IdgenId on " + JdbcUuidThing.class.getName() + ".id: its type java.util.UUID"
-                        + " is not supported; idgen fills in long, Long or String"));
+        runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties())
+                .run(context -> assertThatThrownBy(() ->
+                                context.getBean(JdbcAggregateTemplate.class).save(new JdbcUuidThing()))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessage("@IdgenId on " + JdbcUuidThing.class.getName() + ".id: its type java.util.UUID"
+                                + " is not supported; idgen fills in long, Long or String"));
     }
 
     @Test
     void idgenDisabledLeavesSpringDataJdbcAlone() {
-        runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties()).withPropertyValues(
-                "idgen.enabled=false").run(context -> assertThat(context).hasNotFailed()
+        runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties())
+                .withPropertyValues("idgen.enabled=false")
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
                         .hasSingleBean(JdbcAggregateTemplate.class)
                         .doesNotHaveBean(IdgenIdBeforeConvertCallback.class));
     }
@@ -118,12 +129,12 @@ class IdgenDataJdbcEntityIdsTest {
     /** Where Spring Data JDBC looks for aggregates and repositories, as an application's main class would say. */
     @Configuration(proxyBeanMethods = false)
     @AutoConfigurationPackage(basePackageClasses = JdbcOrder.class)
-    static class Aggregates {
-    }
+    static class Aggregates {}
 
     private static void createTables(EntityIdDatabase database) throws Exception {
         dropTables(database);
-        database.execute("CREATE TABLE idgen_ejdbc_order (id BIGINT PRIMARY KEY, item VARCHAR(64))",
+        database.execute(
+                "CREATE TABLE idgen_ejdbc_order (id BIGINT PRIMARY KEY, item VARCHAR(64))",
                 "CREATE TABLE idgen_ejdbc_ticket (id VARCHAR(64) PRIMARY KEY, title VARCHAR(64))",
                 "CREATE TABLE idgen_ejdbc_line (id BIGINT PRIMARY KEY, quantity INT)");
     }

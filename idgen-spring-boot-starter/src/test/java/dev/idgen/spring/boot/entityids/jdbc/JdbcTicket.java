@@ -6,5 +6,4 @@ import org.springframework.data.relational.core.mapping.Table;
 
 /** An immutable aggregate (a record) with a {@code String} ID: saving it returns a copy that has the ID. */
 @Table("idgen_ejdbc_ticket")
-public record JdbcTicket(@Id @IdgenId("ticketno") String id, String title) {
-}
+public record JdbcTicket(@Id @IdgenId("ticketno") String id, String title) {}

@@ -34,11 +34,14 @@ class IdgenHibernateEntityIdsTest {
     private static final int BATCH_SIZE = 50;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    HibernateJpaAutoConfiguration.class, IdgenAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    HibernateJpaAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
                     IdgenHibernateAutoConfiguration.class))
             .withUserConfiguration(Entities.class)
-            .withPropertyValues("spring.jpa.hibernate.ddl-auto=create-drop",
+            .withPropertyValues(
+                    "spring.jpa.hibernate.ddl-auto=create-drop",
                     "spring.jpa.properties.hibernate.jdbc.batch_size=" + BATCH_SIZE,
                     "spring.jpa.properties.hibernate.generate_statistics=true",
                     "spring.datasource.hikari.maximum-pool-size=" + (THREADS + 1),
@@ -61,10 +64,12 @@ class IdgenHibernateEntityIdsTest {
                 }
             }));
             database.assertTenThousandDistinctIds("idgen_ejpa_order");
-            assertThat(database.ids("idgen_ejpa_order")).allSatisfy(id -> assertThat((Long) id).isPositive());
+            assertThat(database.ids("idgen_ejpa_order"))
+                    .allSatisfy(id -> assertThat((Long) id).isPositive());
             assertThat(statistics.getEntityInsertCount()).isEqualTo(ROWS);
             // Without batching each insert is a statement of its own (10,000); batched, a statement serves a batch.
-            assertThat(statistics.getPrepareStatementCount()).as("JDBC statements prepared for %d inserts", ROWS)
+            assertThat(statistics.getPrepareStatementCount())
+                    .as("JDBC statements prepared for %d inserts", ROWS)
                     .isLessThanOrEqualTo(2L * ROWS / BATCH_SIZE);
         });
     }
@@ -80,8 +85,10 @@ class IdgenHibernateEntityIdsTest {
             JpaTicket presetTicket = new JpaTicket("T-1", "preset string id");
             JpaLine line = new JpaLine(0, 3);
             JpaLine presetLine = new JpaLine(77, 4);
-            inTransaction(factory, entities -> List.of(preset, fresh, ticket, presetTicket, line, presetLine)
-                    .forEach(entities::persist));
+            inTransaction(
+                    factory,
+                    entities -> List.of(preset, fresh, ticket, presetTicket, line, presetLine)
+                            .forEach(entities::persist));
             assertThat(preset.getId()).isEqualTo(4242L);
             assertThat(fresh.getId()).isPositive().isNotEqualTo(4242L);
             assertThat(ticket.getId()).matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
@@ -97,21 +104,29 @@ class IdgenHibernateEntityIdsTest {
     @Test
     void anIntIdFailsStartUpNamingTheFieldAndTheAllowedTypes() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                        HibernateJpaAutoConfiguration.class, IdgenAutoConfiguration.class,
+                .withConfiguration(AutoConfigurations.of(
+                        DataSourceAutoConfiguration.class,
+                        HibernateJpaAutoConfiguration.class,
+                        IdgenAutoConfiguration.class,
                         IdgenHibernateAutoConfiguration.class))
                 .withUserConfiguration(BadEntities.class)
                 .withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties())
-                .run(context -> assertThat(context).hasFailed().getFailure().rootCause().hasMessage(
-                        "@IdgenId on " + JpaIntIdEntity.class.getName() + ".id: its type int is not supported;"
-                                + " idgen fills in long, Long or String"));
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessage("@IdgenId on " + JpaIntIdEntity.class.getName()
+                                + ".id: its type int is not supported;" + " idgen fills in long, Long or String"));
     }
 
     @Test
     void withIdgenDisabledAnIdgenIdEntityFailsStartUpSayingWhatIsMissing() {
         runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties())
                 .withPropertyValues("idgen.enabled=false")
-                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
                         .hasMessageContaining("needs a dev.idgen.core.IdService bean")
                         .hasMessageContaining("idgen.enabled=false"));
     }
@@ -132,11 +147,9 @@ class IdgenHibernateEntityIdsTest {
 
     @Configuration(proxyBeanMethods = false)
     @EntityScan(basePackageClasses = JpaOrder.class)
-    static class Entities {
-    }
+    static class Entities {}
 
     @Configuration(proxyBeanMethods = false)
     @EntityScan(basePackageClasses = JpaIntIdEntity.class)
-    static class BadEntities {
-    }
+    static class BadEntities {}
 }

@@ -14,8 +14,7 @@ public class JpaLine {
 
     private int quantity;
 
-    protected JpaLine() {
-    }
+    protected JpaLine() {}
 
     public JpaLine(long id, int quantity) {
         this.id = id;

@@ -16,8 +16,7 @@ public class JpaOrder {
 
     private String item;
 
-    protected JpaOrder() {
-    }
+    protected JpaOrder() {}
 
     public JpaOrder(Long id, String item) {
         this.id = id;

@@ -16,8 +16,7 @@ public class JpaTicket {
 
     private String title;
 
-    protected JpaTicket() {
-    }
+    protected JpaTicket() {}
 
     public JpaTicket(String id, String title) {
         this.id = id;

@@ -34,17 +34,21 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class IdgenMyBatisEntityIdsTest {
 
-    private static final String[] TABLES = { "idgen_emb_order", "idgen_emb_ticket", "idgen_emb_line" };
+    private static final String[] TABLES = {"idgen_emb_order", "idgen_emb_ticket", "idgen_emb_line"};
 
     /** Rows per multi-row insert or per batch flush. */
     private static final int CHUNK = 500;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, MybatisAutoConfiguration.class,
-                    IdgenAutoConfiguration.class, IdgenMyBatisAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    DataSourceTransactionManagerAutoConfiguration.class,
+                    MybatisAutoConfiguration.class,
+                    IdgenAutoConfiguration.class,
+                    IdgenMyBatisAutoConfiguration.class))
             .withUserConfiguration(Mappers.class)
-            .withPropertyValues("spring.datasource.hikari.maximum-pool-size=" + (THREADS + 1),
+            .withPropertyValues(
+                    "spring.datasource.hikari.maximum-pool-size=" + (THREADS + 1),
                     "idgen.generators.ticketno.form=uuid-v7");
 
     @AfterAll
@@ -59,13 +63,15 @@ class IdgenMyBatisEntityIdsTest {
     void tenThousandRowsFromFourThreadsGetDistinctIds(EntityIdDatabase database) throws Exception {
         createTables(database);
         runner.withPropertyValues(database.dataSourceProperties()).run(context -> {
-            assertThat(context.getBean(SqlSessionFactory.class).getConfiguration().getInterceptors())
+            assertThat(context.getBean(SqlSessionFactory.class)
+                            .getConfiguration()
+                            .getInterceptors())
                     .hasExactlyElementsOfTypes(IdgenIdInterceptor.class);
             EntityIdMapper mapper = context.getBean(EntityIdMapper.class);
-            SqlSessionTemplate batch = new SqlSessionTemplate(context.getBean(SqlSessionFactory.class),
-                    ExecutorType.BATCH);
-            TransactionTemplate transaction = new TransactionTemplate(
-                    context.getBean(PlatformTransactionManager.class));
+            SqlSessionTemplate batch =
+                    new SqlSessionTemplate(context.getBean(SqlSessionFactory.class), ExecutorType.BATCH);
+            TransactionTemplate transaction =
+                    new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
             EntityIdDatabase.onFourThreads(thread -> transaction.executeWithoutResult(status -> {
                 for (int from = 0; from < ROWS / THREADS; from += CHUNK) {
                     List<MyBatisOrder> orders = new ArrayList<>();
@@ -74,16 +80,19 @@ class IdgenMyBatisEntityIdsTest {
                     }
                     switch (thread) {
                         case 0 -> assertThat(mapper.insertList(orders)).isEqualTo(CHUNK);
-                        case 1 -> assertThat(mapper.insertArray(orders.toArray(MyBatisOrder[]::new)))
-                                .isEqualTo(CHUNK);
-                        case 2 -> assertThat(mapper.insertNamed(orders, "named")).isEqualTo(CHUNK);
+                        case 1 ->
+                            assertThat(mapper.insertArray(orders.toArray(MyBatisOrder[]::new)))
+                                    .isEqualTo(CHUNK);
+                        case 2 ->
+                            assertThat(mapper.insertNamed(orders, "named")).isEqualTo(CHUNK);
                         default -> {
                             EntityIdMapper batched = batch.getMapper(EntityIdMapper.class);
                             orders.forEach(batched::insert);
                             assertThat(batch.flushStatements()).hasSize(1);
                         }
                     }
-                    assertThat(orders).allSatisfy(order -> assertThat(order.getId()).isPositive());
+                    assertThat(orders)
+                            .allSatisfy(order -> assertThat(order.getId()).isPositive());
                 }
             }));
             database.assertTenThousandDistinctIds("idgen_emb_order");
@@ -119,8 +128,8 @@ class IdgenMyBatisEntityIdsTest {
             assertThat(presetTicket.getId()).isEqualTo("T-1");
             assertThat(line.getId()).isPositive();
             assertThat(presetLine.getId()).isEqualTo(77L);
-            assertThat(database.ids("idgen_emb_order")).containsExactlyInAnyOrder(4242L, fresh.getId(), 4343L,
-                    freshInList.getId());
+            assertThat(database.ids("idgen_emb_order"))
+                    .containsExactlyInAnyOrder(4242L, fresh.getId(), 4343L, freshInList.getId());
             assertThat(database.ids("idgen_emb_ticket")).containsExactlyInAnyOrder(ticket.getId(), "T-1");
             assertThat(database.ids("idgen_emb_line")).containsExactlyInAnyOrder(line.getId(), 77L);
         });
@@ -128,19 +137,22 @@ class IdgenMyBatisEntityIdsTest {
 
     @Test
     void idgenDisabledLeavesMyBatisAlone() {
-        runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties()).withPropertyValues(
-                "idgen.enabled=false").run(context -> assertThat(context).hasNotFailed()
-                        .hasSingleBean(SqlSessionFactory.class).doesNotHaveBean(IdgenIdInterceptor.class));
+        runner.withPropertyValues(EntityIdDatabase.POSTGRESQL.dataSourceProperties())
+                .withPropertyValues("idgen.enabled=false")
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .hasSingleBean(SqlSessionFactory.class)
+                        .doesNotHaveBean(IdgenIdInterceptor.class));
     }
 
     @Configuration(proxyBeanMethods = false)
     @MapperScan(basePackageClasses = EntityIdMapper.class)
-    static class Mappers {
-    }
+    static class Mappers {}
 
     private static void createTables(EntityIdDatabase database) throws Exception {
         dropTables(database);
-        database.execute("CREATE TABLE idgen_emb_order (id BIGINT PRIMARY KEY, item VARCHAR(64))",
+        database.execute(
+                "CREATE TABLE idgen_emb_order (id BIGINT PRIMARY KEY, item VARCHAR(64))",
                 "CREATE TABLE idgen_emb_ticket (id VARCHAR(64) PRIMARY KEY, title VARCHAR(64))",
                 "CREATE TABLE idgen_emb_line (id BIGINT PRIMARY KEY, quantity INT)");
     }
