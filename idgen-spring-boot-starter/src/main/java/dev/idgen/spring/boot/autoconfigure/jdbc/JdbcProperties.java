@@ -1,6 +1,5 @@
 package dev.idgen.spring.boot.autoconfigure.jdbc;
 
-import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import java.time.Duration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -43,7 +42,7 @@ public class JdbcProperties {
      * instance). 0 turns the jump off, for databases whose failovers lose nothing (Galera, semi-synchronous
      * replication that never falls back). From 0 to 2^50.
      */
-    private long failoverJump = JdbcSegmentStore.DEFAULT_FAILOVER_JUMP;
+    private long failoverJump = 100_000_000_000L; // JdbcSegmentStore.DEFAULT_FAILOVER_JUMP, for the metadata
 
     public long getFailoverJump() {
         return failoverJump;

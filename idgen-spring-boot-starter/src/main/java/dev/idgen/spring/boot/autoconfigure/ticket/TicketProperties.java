@@ -1,7 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure.ticket;
 
 import dev.idgen.jdbc.SchemaInitialization;
-import dev.idgen.jdbc.TicketServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +33,7 @@ public class TicketProperties {
      * multiple of the number of servers. It must exceed the tickets the fleet takes from one server during the
      * replica's lag. 0 turns the jump off, for databases whose failovers lose nothing. From 0 to 2^50.
      */
-    private long failoverJump = TicketServer.DEFAULT_FAILOVER_JUMP;
+    private long failoverJump = 1_000_000L; // TicketServer.DEFAULT_FAILOVER_JUMP, written out for the metadata
 
     public long getFailoverJump() {
         return failoverJump;
