@@ -26,7 +26,7 @@ public class JdbcProperties {
     private long initialValue = 0;
 
     /**
-     * The longest one idgen statement may take in the database (a query timeout, whole seconds).
+     * The longest one idgen statement may take in the database (a query timeout, whole seconds), from 1s to 1m.
      */
     private Duration timeout = Duration.ofSeconds(3);
 

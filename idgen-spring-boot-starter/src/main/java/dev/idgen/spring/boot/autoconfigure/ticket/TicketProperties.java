@@ -12,8 +12,9 @@ import org.springframework.boot.context.properties.DeprecatedConfigurationProper
 public class TicketProperties {
 
     /**
-     * The ticket servers, each a DataSource bean with an offset. Empty means one server on the application's
-     * DataSource. With N servers, server k hands out k + N, k + 2N, ...
+     * The ticket servers, each a DataSource bean (idgen.ticket.servers[k].data-source) with an offset
+     * (idgen.ticket.servers[k].offset, from 0 to N - 1, unique, defaulting to k). Empty means one server on the
+     * application's DataSource. With N servers, server k hands out k + N, k + 2N, ...
      */
     private List<Server> servers = new ArrayList<>();
 
@@ -23,7 +24,7 @@ public class TicketProperties {
     private String table = "idgen_ticket";
 
     /**
-     * How long a failed server is skipped before one call probes it again.
+     * How long a failed server is skipped before one call probes it again, from 0 to 10m.
      */
     private Duration retryAfter = Duration.ofSeconds(5);
 
