@@ -114,6 +114,11 @@ public class GeneratorProperties {
         return shard;
     }
 
+    /**
+     * @return the 'public' form's settings, {@code public.*}: the field cannot be called {@code public}, so the
+     *         annotation processor finds them through this getter
+     */
+    @NestedConfigurationProperty
     public FormProperties.Public getPublic() {
         return publicIds;
     }

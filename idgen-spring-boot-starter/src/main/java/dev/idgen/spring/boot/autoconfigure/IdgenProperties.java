@@ -1,7 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.NameLimit;
-import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
@@ -39,7 +38,7 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
      * is refused (NameLimitExceededException, HTTP 400 in the sample); names already served keep working. Names are
      * meant to be a fixed set such as 'orders', never values taken from requests.
      */
-    private int maxNames = SegmentIdService.DEFAULT_MAX_NAMES;
+    private int maxNames = 1000; // SegmentIdService.DEFAULT_MAX_NAMES, written out for the metadata
 
     private final Admin admin = new Admin();
 

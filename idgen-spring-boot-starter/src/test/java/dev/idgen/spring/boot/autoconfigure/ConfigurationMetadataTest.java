@@ -59,6 +59,11 @@ class ConfigurationMetadataTest {
                 "idgen.redis.buckets.zone | \"UTC\"",
                 "idgen.redis.buckets.open-duration | \"5s\"",
                 "idgen.json.ids-as-strings | true",
+                "idgen.max-names | 1000",
+                "idgen.jdbc.failover-jump | 100000000000",
+                "idgen.ticket.failover-jump | 1000000",
+                "idgen.period-zone | \"UTC\"",
+                "idgen.shard.logical-shards | 1024",
             })
     void describesEveryPropertyWithItsDefault(String name, String defaultValue) throws Exception {
         String entry = entry(metadata(), name);
@@ -73,6 +78,12 @@ class ConfigurationMetadataTest {
         assertThat(metadata())
                 .containsPattern("\"name\": \"" + java.util.regex.Pattern.quote(name)
                         + "\",\\s*\"values\": \\[[^\\]]*\"value\": \"" + value + "\"");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"idgen.public.keys", "idgen.public.version"})
+    void describesThePublicFormsSettings(String name) throws Exception {
+        assertThat(entry(metadata(), name)).containsPattern("\"description\": \"[^\"]{20,}\"");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.idgen.spring.boot.autoconfigure.jdbc;
 
-import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import java.time.Duration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -27,7 +26,7 @@ public class JdbcProperties {
     private long initialValue = 0;
 
     /**
-     * The longest one idgen statement may take in the database (a query timeout, whole seconds).
+     * The longest one idgen statement may take in the database (a query timeout, whole seconds), from 1s to 1m.
      */
     private Duration timeout = Duration.ofSeconds(3);
 
@@ -43,7 +42,7 @@ public class JdbcProperties {
      * instance). 0 turns the jump off, for databases whose failovers lose nothing (Galera, semi-synchronous
      * replication that never falls back). From 0 to 2^50.
      */
-    private long failoverJump = JdbcSegmentStore.DEFAULT_FAILOVER_JUMP;
+    private long failoverJump = 100_000_000_000L; // JdbcSegmentStore.DEFAULT_FAILOVER_JUMP, for the metadata
 
     public long getFailoverJump() {
         return failoverJump;

@@ -26,8 +26,8 @@ public class SegmentProperties {
     private long maxStep = 1_000_000;
 
     /**
-     * How long one block should last at the observed rate; each fetch is sized for it, within min-step and
-     * max-step.
+     * How long one block should last at the observed rate, from 1s to 1d; each fetch is sized for it, within
+     * min-step and max-step.
      */
     private Duration bufferDuration = Duration.ofMinutes(5);
 
@@ -63,7 +63,8 @@ public class SegmentProperties {
     private StoreType store = StoreType.JDBC;
 
     /**
-     * Segments spread over independent databases (no replication needed): DataSource bean names, each its own
+     * Segments spread over independent databases (no replication needed): DataSource bean names
+     * (idgen.segment.servers[k].data-source), each its own
      * server with its own row per name, each issuing a disjoint class of IDs; calls fail over to the next server
      * when one is lost. Empty means one store on the application's DataSource. The position in the list fixes the
      * IDs a server issues: never reorder the list or remove a server from its middle (a lost server stays listed).

@@ -248,8 +248,8 @@ public class SnowflakeProperties {
         private Duration ttl = Duration.ofSeconds(30);
 
         /**
-         * How often the heartbeat renews the lease; at most half of ttl minus safety-margin. Defaults to a third of
-         * the ttl.
+         * How often the heartbeat renews the lease, from 100ms to half of ttl minus safety-margin. Defaults to a third
+         * of the ttl.
          */
         private Duration renewInterval;
 

@@ -1,7 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure.ticket;
 
 import dev.idgen.jdbc.SchemaInitialization;
-import dev.idgen.jdbc.TicketServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +12,9 @@ import org.springframework.boot.context.properties.DeprecatedConfigurationProper
 public class TicketProperties {
 
     /**
-     * The ticket servers, each a DataSource bean with an offset. Empty means one server on the application's
-     * DataSource. With N servers, server k hands out k + N, k + 2N, ...
+     * The ticket servers, each a DataSource bean (idgen.ticket.servers[k].data-source) with an offset
+     * (idgen.ticket.servers[k].offset, from 0 to N - 1, unique, defaulting to k). Empty means one server on the
+     * application's DataSource. With N servers, server k hands out k + N, k + 2N, ...
      */
     private List<Server> servers = new ArrayList<>();
 
@@ -24,7 +24,7 @@ public class TicketProperties {
     private String table = "idgen_ticket";
 
     /**
-     * How long a failed server is skipped before one call probes it again.
+     * How long a failed server is skipped before one call probes it again, from 0 to 10m.
      */
     private Duration retryAfter = Duration.ofSeconds(5);
 
@@ -34,7 +34,7 @@ public class TicketProperties {
      * multiple of the number of servers. It must exceed the tickets the fleet takes from one server during the
      * replica's lag. 0 turns the jump off, for databases whose failovers lose nothing. From 0 to 2^50.
      */
-    private long failoverJump = TicketServer.DEFAULT_FAILOVER_JUMP;
+    private long failoverJump = 1_000_000L; // TicketServer.DEFAULT_FAILOVER_JUMP, written out for the metadata
 
     public long getFailoverJump() {
         return failoverJump;
