@@ -31,30 +31,45 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <li>Flyway and Liquibase before the application starts (their own API, as a deploy step, their CLI or their Maven
  * plugins would), then idgen starts with {@code idgen.jdbc.initialize-schema=never}, so it creates nothing itself;</li>
  * <li>Flyway and Liquibase through Spring Boot's integrations, while the application starts, beside
- * {@code idgen.jdbc.initialize-schema=always}: idgen checks its tables while the context starts, before Boot's
- * migration runs (the starter does not order its beans after database initialisation yet), so it creates them, and the
- * migration (which creates only what is missing) finds them. Flyway refuses a schema that already has tables but no
- * history, so on a fresh database it needs {@code baseline-on-migrate} with {@code baseline-version=0}.</li>
+ * {@code idgen.jdbc.initialize-schema=never}: the starter orders idgen's database beans after Spring Boot's database
+ * initialisation (its {@code IdgenDatabaseInitializationDetector}), so the tables are there when idgen checks them.
+ * Flyway needs no {@code baseline-on-migrate}: it runs into an empty schema, and records no baseline;</li>
+ * <li>the same with {@code initialize-schema=always}, which still works: the migration runs first, and idgen's own
+ * statements then find the tables.</li>
  * </ul>
  * Then idgen runs on all three of its tables at once: Snowflake with worker ids leased from the database
  * (idgen_worker), a segment generator (idgen_segment) and a ticket generator (idgen_ticket), and IDs are drawn from each.
  */
 class MigrationsTest {
 
+    /** When the migration runs, and what idgen is told to create itself. */
+    enum Run {
+        /** Flyway's or Liquibase's own API before the start; idgen creates nothing. */
+        BEFORE_START("never"),
+        /** Spring Boot's integration inside the start; idgen creates nothing. */
+        BOOT("never"),
+        /** Spring Boot's integration inside the start; idgen creates what is missing, which is nothing by then. */
+        BOOT_ALWAYS("always");
+
+        private final String initializeSchema;
+
+        Run(String initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+    }
+
     static Stream<Arguments> cases() {
         return Stream.of(TestDatabases.values())
                 .flatMap(server -> Stream.of("flyway", "liquibase")
-                        .flatMap(tool ->
-                                Stream.of(true, false).map(beforeStart -> Arguments.of(server, tool, beforeStart))));
+                        .flatMap(tool -> Stream.of(Run.values()).map(run -> Arguments.of(server, tool, run))));
     }
 
-    @ParameterizedTest(name = "{1} on {0}, before the start: {2}")
+    @ParameterizedTest(name = "{1} on {0}, {2}")
     @MethodSource("cases")
-    void idgenRunsOnTheTablesTheMigrationCreated(TestDatabases server, String tool, boolean beforeStart)
-            throws Exception {
+    void idgenRunsOnTheTablesTheMigrationCreated(TestDatabases server, String tool, Run run) throws Exception {
         String vendor = server.name().toLowerCase(Locale.ROOT);
-        TestDatabases.Database database =
-                server.fresh("idgen_docs_" + tool + "_" + vendor + (beforeStart ? "_before" : "_boot"));
+        TestDatabases.Database database = server.fresh(
+                "idgen_docs_" + tool + "_" + vendor + "_" + run.name().toLowerCase(Locale.ROOT));
         List<String> args = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.user(),
@@ -63,8 +78,9 @@ class MigrationsTest {
                 "--idgen.strategy=snowflake",
                 "--idgen.snowflake.worker-id-assigner=jdbc",
                 "--idgen.generators.invoice.strategy=ticket",
-                "--idgen.generators.coupon.strategy=segment"));
-        if (beforeStart) {
+                "--idgen.generators.coupon.strategy=segment",
+                "--idgen.jdbc.initialize-schema=" + run.initializeSchema));
+        if (run == Run.BEFORE_START) {
             if (tool.equals("flyway")) {
                 Flyway.configure()
                         .dataSource(database.url(), database.user(), database.password())
@@ -83,22 +99,16 @@ class MigrationsTest {
                             .update(new Contexts());
                 }
             }
-            args.addAll(List.of(
-                    "--idgen.jdbc.initialize-schema=never",
-                    "--spring.flyway.enabled=false",
-                    "--spring.liquibase.enabled=false"));
+            args.addAll(List.of("--spring.flyway.enabled=false", "--spring.liquibase.enabled=false"));
         } else if (tool.equals("flyway")) {
             args.addAll(List.of(
-                    "--idgen.jdbc.initialize-schema=always",
                     "--spring.liquibase.enabled=false",
-                    // What docs/migrations.md tells a Flyway user to add: idgen's folder beside their own, and a
-                    // baseline below every version for the first start, when idgen's tables are already there.
+                    // What docs/migrations.md tells a Flyway user to add: idgen's folder beside their own. No
+                    // baseline: on a fresh database Flyway runs before idgen, into an empty schema.
                     "--spring.flyway.locations=classpath:db/migration,classpath:db/idgen/flyway/{vendor}",
-                    "--spring.flyway.baseline-on-migrate=true",
-                    "--spring.flyway.baseline-version=0"));
+                    "--spring.flyway.baseline-on-migrate=false"));
         } else {
             args.addAll(List.of(
-                    "--idgen.jdbc.initialize-schema=always",
                     "--spring.flyway.enabled=false",
                     "--spring.liquibase.change-log=classpath:db/changelog/idgen/idgen-tables.xml"));
         }
@@ -114,6 +124,10 @@ class MigrationsTest {
                                 Integer.class))
                         .as("Flyway applied idgen's migration")
                         .isEqualTo(1);
+                assertThat(jdbc.queryForObject(
+                                "SELECT COUNT(*) FROM flyway_schema_history WHERE type = 'BASELINE'", Integer.class))
+                        .as("Flyway found an empty schema, with no baseline to record")
+                        .isZero();
             } else {
                 assertThat(jdbc.queryForObject(
                                 "SELECT COUNT(*) FROM "

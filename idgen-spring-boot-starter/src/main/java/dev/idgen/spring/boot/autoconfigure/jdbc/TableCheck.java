@@ -17,9 +17,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * The start-up check of a segment or worker id lease table: a table that is missing fails start-up naming it, the
- * DDL idgen ships and the property that creates it, while a database that does not answer does not (the application
- * starts while its database is down; the store reports it on use and in health). The ticket table has a check of its
- * own, per ticket server ({@link TicketConfiguration}).
+ * DDL and migrations idgen ships and the property that creates it, while a database that does not answer does not
+ * (the application starts while its database is down; the store reports it on use and in health). The ticket table
+ * has a check of its own, per ticket server ({@link TicketConfiguration}).
  */
 public final class TableCheck {
 
@@ -87,10 +87,7 @@ public final class TableCheck {
                         + missing.table() + " (" + definition.property(tableProperty)
                         + "), but it does not exist in the"
                         + " database, and idgen does not create it (" + why + ")",
-                "Create the table with the DDL idgen"
-                        + " ships in " + missing.ddlResource() + " (replace ${table} with " + missing.table() + "),"
-                        + " for example from your database migrations; or "
-                        + IdgenSchemaAdvice.initializeSchema(definition),
+                IdgenSchemaAdvice.createTable(missing) + "; or " + IdgenSchemaAdvice.initializeSchema(definition),
                 missing);
     }
 

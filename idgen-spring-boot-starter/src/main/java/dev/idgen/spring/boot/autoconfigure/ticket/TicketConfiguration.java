@@ -134,8 +134,7 @@ public class TicketConfiguration {
                                 + e.server() + ", and idgen does not create it ("
                                 + definition.property("jdbc.initialize-schema")
                                 + "=" + schemaInitialization(definition).name().toLowerCase(Locale.ROOT) + ")",
-                        "Create the table with the DDL idgen ships in " + e.ddlResource() + " (replace ${table}"
-                                + " with " + e.table() + "), or " + IdgenSchemaAdvice.initializeSchema(definition),
+                        IdgenSchemaAdvice.createTable(e) + "; or " + IdgenSchemaAdvice.initializeSchema(definition),
                         e);
             } catch (UnsupportedTicketDatabaseException e) {
                 throw new IdgenStartupException(

@@ -220,7 +220,9 @@ class IdgenFailureReportTest {
                     assertThat(report.getAction())
                             .isEqualTo("Create the table with the DDL idgen ships in " + ddl
                                     + " (replace ${table} with " + table
-                                    + "), for example from your database migrations;"
+                                    + "), for example from your database migrations (the Flyway and Liquibase"
+                                    + " migrations idgen ships create the default name, idgen_" + kind
+                                    + ", only; see docs/migrations.md);"
                                     + " or set idgen.jdbc.initialize-schema=always to let idgen create its tables at start-up"
                                     + " (every generator inherits it unless it sets jdbc.initialize-schema itself)");
                 });
@@ -233,6 +235,30 @@ class IdgenFailureReportTest {
                     assertThat(context.getBean(IdService.class).nextId("orders"))
                             .isPositive();
                 });
+    }
+
+    /** A table of its default name: idgen's Flyway and Liquibase migrations create it, and the report says so. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "idgen.strategy=segment | idgen_segment | META-INF/idgen/segment-h2.sql",
+                "idgen.snowflake.worker-id-assigner=jdbc | idgen_worker | META-INF/idgen/worker-h2.sql",
+                "idgen.strategy=ticket | idgen_ticket | META-INF/idgen/ticket-h2.sql",
+            })
+    void aMissingTableOfItsDefaultNamePointsAtIdgensMigrations(String feature, String defaultTable, String ddl) {
+        runner.withPropertyValues(
+                        "spring.datasource.url=jdbc:h2:mem:idgen-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
+                        feature,
+                        "idgen.jdbc.initialize-schema=never")
+                .run(context -> assertThat(report(context).getAction())
+                        .isEqualTo("Create the table with the DDL idgen ships in " + ddl + " (replace ${table} with "
+                                + defaultTable + "), for example from your database migrations, or include idgen's"
+                                + " migrations, which create it (Flyway: add classpath:db/idgen/flyway/{vendor} to"
+                                + " spring.flyway.locations; Liquibase: include db/changelog/idgen/idgen-tables.xml;"
+                                + " see docs/migrations.md); or set idgen.jdbc.initialize-schema=always to let idgen"
+                                + " create its tables at start-up (every generator inherits it unless it sets"
+                                + " jdbc.initialize-schema itself)"));
     }
 
     @Test
