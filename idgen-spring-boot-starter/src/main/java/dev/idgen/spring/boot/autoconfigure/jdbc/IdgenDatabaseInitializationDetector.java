@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import org.springframework.boot.sql.init.dependency.AbstractBeansOfTypeDependsOnDatabaseInitializationDetector;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitializationDetector;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -25,14 +26,34 @@ import org.springframework.util.ClassUtils;
  * Boot then makes every bean of these types depend on the database initializers it finds. Where there is none (no
  * DataSource, no Flyway, no Liquibase), nothing changes. A bean of these types that uses no database (a Redis lease
  * store, a static worker id) is merely created after the migrations, which costs nothing.
+ *
+ * <p>Not with {@code spring.jpa.defer-datasource-initialization=true}: Spring Boot then counts the
+ * EntityManagerFactory as a database initializer, and idgen's Hibernate integration makes the EntityManagerFactory
+ * depend on the {@link IdService} (its {@code @IdgenId} generators need it), so ordering idgen after every initializer
+ * would be a cycle that fails start-up. There idgen's beans stay unordered, as they were before this detector: its
+ * tables must exist before the start (migrations run beforehand, or {@code idgen.jdbc.initialize-schema=always}).
  */
 final class IdgenDatabaseInitializationDetector extends AbstractBeansOfTypeDependsOnDatabaseInitializationDetector {
 
     /** The Redis strategy's counter keeps its windows in the segment table; it needs Lettuce to be loaded. */
     private static final String LETTUCE = "io.lettuce.core.RedisClient";
 
+    private static final String DEFER_JPA = "spring.jpa.defer-datasource-initialization";
+
+    private final Environment environment;
+
+    /**
+     * @param environment for {@value #DEFER_JPA}; Spring Boot passes it when it loads the detectors
+     */
+    IdgenDatabaseInitializationDetector(Environment environment) {
+        this.environment = environment;
+    }
+
     @Override
     protected Set<Class<?>> getDependsOnDatabaseInitializationBeanTypes() {
+        if (environment.getProperty(DEFER_JPA, Boolean.class, false)) {
+            return Set.of();
+        }
         Set<Class<?>> types = new LinkedHashSet<>(List.of(
                 IdService.class,
                 SegmentStore.class,
