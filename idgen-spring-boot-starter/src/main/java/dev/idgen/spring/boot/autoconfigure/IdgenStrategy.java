@@ -87,6 +87,18 @@ public interface IdgenStrategy {
     default void describe(IdService backend, Map<String, Object> detail) {}
 
     /**
+     * What the start-up line says of a generator, when it is one of this strategy's and the store's own description
+     * ({@code service=} and its {@code toString()}) is not what people look for first.
+     *
+     * @param backend the generator under any period or shard wrapper
+     * @return for example {@code workerId=3 (leased as 'pod-a', 29812 ms left, renewed by a heartbeat), layout=...}, or
+     *     null when the backend is not this strategy's or its {@code toString()} says it best
+     */
+    default String describeAtStartup(IdService backend) {
+        return null;
+    }
+
+    /**
      * An optional dependency a generator needs.
      *
      * @param dependency the dependency

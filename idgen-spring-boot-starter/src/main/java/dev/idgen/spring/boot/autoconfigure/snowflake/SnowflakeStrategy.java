@@ -81,6 +81,25 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     }
 
     @Override
+    public String describeAtStartup(IdService backend) {
+        if (!(backend instanceof SnowflakeIdService snowflake)) {
+            return null;
+        }
+        SnowflakeGenerator generator = snowflake.generator();
+        StringBuilder line = new StringBuilder("workerId=").append(generator.workerId());
+        if (generator.lease() instanceof RenewingWorkerIdLease lease) {
+            line.append(" (leased as '")
+                    .append(lease.owner())
+                    .append("', ")
+                    .append(lease.remaining().toMillis())
+                    .append(" ms left, renewed by a heartbeat)");
+        } else {
+            line.append(" (static: idgen.snowflake.worker-id; unique per running instance)");
+        }
+        return line.append(", layout=").append(generator.layout()).toString();
+    }
+
+    @Override
     public void describe(IdService backend, Map<String, Object> detail) {
         if (!(backend instanceof SnowflakeIdService snowflake)) {
             return;

@@ -3,10 +3,8 @@ package dev.idgen.spring.boot.autoconfigure.startup;
 import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
-import dev.idgen.core.lease.RenewingWorkerIdLease;
-import dev.idgen.core.snowflake.SnowflakeGenerator;
-import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,23 +48,19 @@ public final class IdgenStartupLogAutoConfiguration {
                 line.append(", form=").append(forwarding);
                 idService = ForwardingIdService.innermost(forwarding);
             }
-            if (idService instanceof SnowflakeIdService snowflake) {
-                SnowflakeGenerator generator = snowflake.generator();
-                line.append(", workerId=").append(generator.workerId());
-                if (generator.lease() instanceof RenewingWorkerIdLease lease) {
-                    line.append(" (leased as '")
-                            .append(lease.owner())
-                            .append("', ")
-                            .append(lease.remaining().toMillis())
-                            .append(" ms left, renewed by a heartbeat)");
-                } else {
-                    line.append(" (static: idgen.snowflake.worker-id; unique per running instance)");
-                }
-                line.append(", layout=").append(generator.layout());
-            } else {
-                line.append(", service=").append(idService);
-            }
+            line.append(", ").append(describeBackend(idService));
             return line.toString();
+        }
+
+        /** The strategy's own words for its generator, or the store's description. */
+        private static String describeBackend(IdService backend) {
+            for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
+                String described = strategy.descriptor().describeAtStartup(backend);
+                if (described != null) {
+                    return described;
+                }
+            }
+            return "service=" + backend;
         }
     }
 }
