@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * (FirstApplicationTest), unchanged: every block under a {@code <!-- source: path -->} comment is that file, character
  * for character, and every Java, YAML and XML block of the page has such a comment. The page's pom.xml cannot be built
  * by the reactor, so its dependencies are checked against idgen-docs-examples/pom.xml, which compiles the code.
+ * docs/entity-ids.md shows the same JPA entity, checked the same way.
  */
 class FirstApplicationDocsTest {
 
@@ -50,6 +51,17 @@ class FirstApplicationDocsTest {
                         "idgen-docs-examples/examples/mariadb/application.yml",
                         "idgen-docs-examples/src/main/java/com/example/shop/PurchaseOrder.java");
         sourced.forEach(block -> checkSource("README.md", block));
+    }
+
+    @Test
+    void theEntityIdsPagesJpaEntityIsTheFirstApplicationsSourceFile() {
+        List<Docs.Block> sourced = Docs.blocks(Docs.read(Docs.root().resolve("docs/entity-ids.md"))).stream()
+                .filter(b -> b.source() != null)
+                .toList();
+        assertThat(sourced)
+                .extracting(Docs.Block::source)
+                .contains("idgen-docs-examples/src/main/java/com/example/shop/PurchaseOrder.java");
+        sourced.forEach(block -> checkSource("docs/entity-ids.md", block));
     }
 
     @Test

@@ -158,7 +158,8 @@ class PropertyReferenceTest {
                 md.append("`idgen.generators.<name>.strategy` gives the name `<name>` a generator of its own; every key"
                         + " of the other groups also works under `idgen.generators.<name>.` (for example"
                         + " `idgen.generators.invoice.segment.step`), inheriting the top-level value when unset, except"
-                        + " the shared `idgen.admin.*`, `idgen.redis.timeout` and `idgen.redis.buckets.*`. See"
+                        + " the shared `idgen.enabled`, `idgen.admin.*`, `idgen.redis.timeout` and"
+                        + " `idgen.redis.buckets.*`, which fail start-up there. See"
                         + " [Several generators](generators.md).\n\n");
             }
             md.append("| property | type | default | description |\n|---|---|---|---|\n");

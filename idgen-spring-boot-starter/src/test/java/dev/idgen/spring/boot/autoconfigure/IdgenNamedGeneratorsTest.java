@@ -8,6 +8,7 @@ import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.jdbc.TicketIdService;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthContributorAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.metrics.IdgenMetricsAutoConfiguration;
@@ -27,6 +28,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -40,6 +43,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Several generators in one application: the default one on Snowflake, {@code invoice} on a ticket row and
@@ -303,6 +308,46 @@ class IdgenNamedGeneratorsTest {
                             assertThat(e.getName()).isEqualTo("idgen.generators.coupon.redis.timeout");
                             assertThat(e.getReason()).contains("set idgen.redis.timeout instead");
                         }));
+    }
+
+    /** Every key of {@code IdgenProperties.SHARED} and {@code RedisProperties.SHARED}, one setting beneath each. */
+    @ParameterizedTest
+    @CsvSource({
+        "redis.timeout, redis.timeout=2s",
+        "redis.buckets, redis.buckets.enabled=true",
+        "admin, admin.reset-enabled=true",
+        "enabled, enabled=false"
+    })
+    void eachSharedSettingIsRefusedUnderAGenerator(String shared, String setting) {
+        runner.withPropertyValues("idgen.generators.coupon." + setting)
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                            assertThat(e.getName()).isEqualTo("idgen.generators.coupon." + shared);
+                            assertThat(e.getReason()).contains("set idgen." + shared + " instead");
+                        }));
+    }
+
+    /**
+     * An environment variable cannot write '-': IDGEN_GENERATORS_INVOICEEU_* binds as the generator invoiceeu, which
+     * Spring Boot reads as one key with invoice-eu written in a file, so the two are refused rather than half-merged.
+     */
+    @Test
+    void aDashedNameOverriddenByAnEnvironmentVariableIsRefusedAsTwoSpellingsOfOneName() {
+        runner.withPropertyValues(
+                        "idgen.generators.invoice-eu.strategy=snowflake",
+                        "idgen.generators.invoice-eu.snowflake.worker-id=1")
+                .withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new SystemEnvironmentPropertySource(
+                                "test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                Map.of("IDGEN_GENERATORS_INVOICEEU_SNOWFLAKE_WORKERID", "2"))))
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(
+                                IdgenPropertyValueException.class,
+                                e -> assertThat(e.getMessage())
+                                        .contains("idgen.generators.invoice-eu")
+                                        .contains("idgen.generators.invoiceeu")
+                                        .contains("as one key")));
     }
 
     @Test
