@@ -3,7 +3,7 @@ package dev.idgen.jdbc;
 /**
  * JDBC URLs as they may be shown in logs and descriptions: without what may carry credentials.
  */
-final class JdbcUrls {
+public final class JdbcUrls {
 
     private JdbcUrls() {}
 
@@ -11,7 +11,7 @@ final class JdbcUrls {
      * @return the URL without a {@code user:password@} before the host, an Oracle-style {@code user/password@}, and
      *         the parameters after {@code ?} or {@code ;} (which may hold {@code password=}); null for null
      */
-    static String withoutCredentials(String url) {
+    public static String withoutCredentials(String url) {
         if (url == null) {
             return null;
         }

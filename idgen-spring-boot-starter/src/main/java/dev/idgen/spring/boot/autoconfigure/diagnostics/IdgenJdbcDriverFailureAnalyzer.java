@@ -1,5 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure.diagnostics;
 
+import dev.idgen.jdbc.JdbcUrls;
 import java.util.List;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
@@ -59,7 +60,7 @@ public final class IdgenJdbcDriverFailureAnalyzer implements FailureAnalyzer, Or
                     .append(" (")
                     .append(URL)
                     .append('=')
-                    .append(withoutCredentials(url))
+                    .append(JdbcUrls.withoutCredentials(url))
                     .append(')');
         }
         description.append(" is not on the classpath, so no DataSource can be created for idgen or the application");
@@ -94,22 +95,6 @@ public final class IdgenJdbcDriverFailureAnalyzer implements FailureAnalyzer, Or
             }
         }
         return null;
-    }
-
-    /**
-     * The URL without what may carry credentials: a {@code user:password@} before the host, an Oracle-style
-     * {@code user/password@}, and the parameters after {@code ?} or {@code ;}.
-     */
-    static String withoutCredentials(String url) {
-        String shown = url.replaceAll("//[^/@?;]*@", "//").replaceAll(":[^:/@?;]+/[^:/@?;]*@", ":@");
-        int parameters = indexOfAny(shown, '?', ';');
-        return parameters < 0 ? shown : shown.substring(0, parameters);
-    }
-
-    private static int indexOfAny(String text, char first, char second) {
-        int a = text.indexOf(first);
-        int b = text.indexOf(second);
-        return a < 0 ? b : b < 0 ? a : Math.min(a, b);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure.diagnostics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.jdbc.JdbcUrls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -60,9 +61,9 @@ class IdgenJdbcDriverFailureTest {
         assertThat(report[0])
                 .contains("(spring.datasource.url=jdbc:mariadb://127.0.0.1:3306/test)")
                 .doesNotContain("s3cret");
-        assertThat(IdgenJdbcDriverFailureAnalyzer.withoutCredentials("jdbc:oracle:thin:scott/tiger@db:1521:orcl"))
+        assertThat(JdbcUrls.withoutCredentials("jdbc:oracle:thin:scott/tiger@db:1521:orcl"))
                 .isEqualTo("jdbc:oracle:thin:@db:1521:orcl");
-        assertThat(IdgenJdbcDriverFailureAnalyzer.withoutCredentials("jdbc:h2:mem:x;USER=sa;PASSWORD=s3cret"))
+        assertThat(JdbcUrls.withoutCredentials("jdbc:h2:mem:x;USER=sa;PASSWORD=s3cret"))
                 .isEqualTo("jdbc:h2:mem:x");
     }
 
