@@ -29,6 +29,21 @@ public abstract class WorkerIdLeaseStoreContract {
     protected static final Duration REUSE_DELAY = Duration.ofMillis(1500);
 
     /**
+     * @return the lease lifetime the tests use; a store whose leases count in coarser units (etcd's whole seconds)
+     *         returns one it can honour exactly
+     */
+    protected Duration ttl() {
+        return TTL;
+    }
+
+    /**
+     * @return the reuse delay the tests use; see {@link #ttl()}
+     */
+    protected Duration reuseDelay() {
+        return REUSE_DELAY;
+    }
+
+    /**
      * @return the store under test, holding no leases
      */
     protected abstract WorkerIdLeaseStore store();
@@ -47,12 +62,12 @@ public abstract class WorkerIdLeaseStoreContract {
         WorkerIdLeaseStore store = store();
         Set<Long> ids = new HashSet<>();
         for (int i = 0; i < 4; i++) {
-            Acquisition acquisition = store.acquire(owner(), 3, TTL, REUSE_DELAY);
+            Acquisition acquisition = store.acquire(owner(), 3, ttl(), reuseDelay());
             assertThat(acquisition.isGranted()).isTrue();
             ids.add(acquisition.workerId());
         }
         assertThat(ids).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
-        Acquisition none = store.acquire(owner(), 3, TTL, REUSE_DELAY);
+        Acquisition none = store.acquire(owner(), 3, ttl(), reuseDelay());
         assertThat(none.isGranted()).isFalse();
         assertThat(none.workerId()).isEqualTo(-1);
     }
@@ -61,38 +76,38 @@ public abstract class WorkerIdLeaseStoreContract {
     void onlyTheOwnerRenews() {
         WorkerIdLeaseStore store = store();
         String owner = owner();
-        long id = store.acquire(owner, 3, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
-        assertThat(store.renew(id, owner(), TTL, REUSE_DELAY, 1000, true)).isFalse();
+        long id = store.acquire(owner, 3, ttl(), reuseDelay()).workerId();
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, true)).isTrue();
+        assertThat(store.renew(id, owner(), ttl(), reuseDelay(), 1000, true)).isFalse();
     }
 
     @Test
     void aRenewedLeaseOutlivesItsFirstTtl() throws InterruptedException {
         WorkerIdLeaseStore store = store();
         String owner = owner();
-        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
-        pass(TTL.dividedBy(2));
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
-        pass(TTL.dividedBy(2).plus(REUSE_DELAY).plusMillis(50));
-        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted()).isFalse();
+        long id = store.acquire(owner, 0, ttl(), reuseDelay()).workerId();
+        pass(ttl().dividedBy(2));
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, true)).isTrue();
+        pass(ttl().dividedBy(2).plus(reuseDelay()).plusMillis(50));
+        assertThat(store.acquire(owner(), 0, ttl(), reuseDelay()).isGranted()).isFalse();
     }
 
     @Test
     void anExpiredWorkerIdWaitsOutTheReuseDelayAndKeepsTheLastTimestamp() throws InterruptedException {
         WorkerIdLeaseStore store = store();
         String first = owner();
-        long id = store.acquire(first, 0, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, first, TTL, REUSE_DELAY, 1_700_000_000_000L, true))
+        long id = store.acquire(first, 0, ttl(), reuseDelay()).workerId();
+        assertThat(store.renew(id, first, ttl(), reuseDelay(), 1_700_000_000_000L, true))
                 .isTrue();
-        pass(TTL.plusMillis(50));
-        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted())
+        pass(ttl().plusMillis(50));
+        assertThat(store.acquire(owner(), 0, ttl(), reuseDelay()).isGranted())
                 .as("expired, but still within the reuse delay")
                 .isFalse();
-        pass(REUSE_DELAY);
-        Acquisition next = store.acquire(owner(), 0, TTL, REUSE_DELAY);
+        pass(reuseDelay());
+        Acquisition next = store.acquire(owner(), 0, ttl(), reuseDelay());
         assertThat(next.workerId()).isEqualTo(id);
         assertThat(next.lastUsedTimestamp()).isEqualTo(1_700_000_000_000L);
-        assertThat(store.renew(id, first, TTL, REUSE_DELAY, 1_700_000_000_001L, false))
+        assertThat(store.renew(id, first, ttl(), reuseDelay(), 1_700_000_000_001L, false))
                 .as("the old owner cannot take it back")
                 .isFalse();
     }
@@ -101,12 +116,12 @@ public abstract class WorkerIdLeaseStoreContract {
     void releaseFreesAfterTheReuseDelayAndOnlyForTheOwner() throws InterruptedException {
         WorkerIdLeaseStore store = store();
         String owner = owner();
-        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        long id = store.acquire(owner, 0, ttl(), reuseDelay()).workerId();
         store.release(id, owner(), 5);
         store.release(id, owner, 1_700_000_000_123L);
-        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).isGranted()).isFalse();
-        pass(REUSE_DELAY.plusMillis(50));
-        Acquisition next = store.acquire(owner(), 0, TTL, REUSE_DELAY);
+        assertThat(store.acquire(owner(), 0, ttl(), reuseDelay()).isGranted()).isFalse();
+        pass(reuseDelay().plusMillis(50));
+        Acquisition next = store.acquire(owner(), 0, ttl(), reuseDelay());
         assertThat(next.workerId()).isEqualTo(id);
         assertThat(next.lastUsedTimestamp()).isEqualTo(1_700_000_000_123L);
     }
@@ -115,14 +130,14 @@ public abstract class WorkerIdLeaseStoreContract {
     void anOwnerWhoseLeaseLapsedByItsOwnClockNeverRenewsIt() throws InterruptedException {
         WorkerIdLeaseStore store = store();
         String owner = owner();
-        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false))
+        long id = store.acquire(owner, 0, ttl(), reuseDelay()).workerId();
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, false))
                 .as("not valid by its own clock")
                 .isFalse();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
-        pass(TTL.plusMillis(50));
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, false)).isFalse();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true))
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, true)).isTrue();
+        pass(ttl().plusMillis(50));
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, false)).isFalse();
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, true))
                 .as("expired in the store: never revived, even for an owner that claims to be valid")
                 .isFalse();
     }
@@ -131,33 +146,33 @@ public abstract class WorkerIdLeaseStoreContract {
     void aReleasedLeaseIsNotRenewedByARenewalThatArrivesLate() {
         WorkerIdLeaseStore store = store();
         String owner = owner();
-        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
+        long id = store.acquire(owner, 0, ttl(), reuseDelay()).workerId();
         store.release(id, owner, 1000);
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isFalse();
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, true)).isFalse();
     }
 
     @Test
     void renewalsAndReleasesNeverLowerTheLastTimestamp() throws InterruptedException {
         WorkerIdLeaseStore store = store();
         String owner = owner();
-        long id = store.acquire(owner, 0, TTL, REUSE_DELAY).workerId();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_900L, true))
+        long id = store.acquire(owner, 0, ttl(), reuseDelay()).workerId();
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1_700_000_000_900L, true))
                 .isTrue();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_100L, true))
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1_700_000_000_100L, true))
                 .isTrue();
         store.release(id, owner, 1_700_000_000_050L);
-        pass(REUSE_DELAY.plusMillis(50));
+        pass(reuseDelay().plusMillis(50));
         String next = owner();
-        Acquisition acquisition = store.acquire(next, 0, TTL, REUSE_DELAY);
+        Acquisition acquisition = store.acquire(next, 0, ttl(), reuseDelay());
         assertThat(acquisition.workerId()).isEqualTo(id);
         assertThat(acquisition.lastUsedTimestamp()).isEqualTo(1_700_000_000_900L);
-        assertThat(store.renew(id, next, TTL, REUSE_DELAY, 5, true)).isTrue();
-        assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1_700_000_000_000L, true))
+        assertThat(store.renew(id, next, ttl(), reuseDelay(), 5, true)).isTrue();
+        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1_700_000_000_000L, true))
                 .as("the previous owner, even claiming to be valid")
                 .isFalse();
         store.release(id, next, 7);
-        pass(REUSE_DELAY.plusMillis(50));
-        assertThat(store.acquire(owner(), 0, TTL, REUSE_DELAY).lastUsedTimestamp())
+        pass(reuseDelay().plusMillis(50));
+        assertThat(store.acquire(owner(), 0, ttl(), reuseDelay()).lastUsedTimestamp())
                 .isEqualTo(1_700_000_000_900L);
     }
 
@@ -168,7 +183,7 @@ public abstract class WorkerIdLeaseStoreContract {
         try {
             List<Future<Long>> futures = new ArrayList<>();
             for (int i = 0; i < 24; i++) {
-                Callable<Long> task = () -> store.acquire(owner(), 15, TTL.multipliedBy(20), REUSE_DELAY)
+                Callable<Long> task = () -> store.acquire(owner(), 15, ttl().multipliedBy(20), reuseDelay())
                         .workerId();
                 futures.add(pool.submit(task));
             }

@@ -1,0 +1,4 @@
+/**
+ * idgen's stores on etcd.
+ */
+package dev.idgen.etcd;

@@ -1,0 +1,4 @@
+/**
+ * idgen's stores on zookeeper.
+ */
+package dev.idgen.zookeeper;
