@@ -12,11 +12,18 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * How the etcd stores wait for jetcd: every operation gets one deadline ({@code timeout} from its start), and each
- * future it waits for is awaited only until that deadline, then cancelled. Cancelling the future jetcd returns stops
- * jetcd's own retries (its Failsafe policy is cancelled with the future), so nothing retries past the deadline. The
- * gRPC call itself may stay queued in the channel (jetcd's default {@code waitForReady} holds a call until a member is
- * reachable); every write the stores send is a compare-and-set, so such a call, if it arrives later, either fails its
- * comparison or takes a block nobody uses (a gap), never a repeat.
+ * future it waits for is awaited only until that deadline, then cancelled and reported as
+ * {@link EtcdUnavailableException}. So no caller waits past its deadline, whatever jetcd does meanwhile.
+ *
+ * <p>What jetcd may still do after the deadline: cancelling the future it returned does not reach the call behind it
+ * (the future is a stage derived from jetcd's retry policy). A call that waits for a reachable member (jetcd's default
+ * {@code waitForReady}) stays queued in the channel until one answers or the client is closed; a call that failed as
+ * unavailable is retried by jetcd's policy ({@code retryMaxAttempts}, 2 by default, with a backoff from 500 ms;
+ * {@code retryMaxDuration} bounds it) only when it is safe to repeat: reads and lease grants, revocations and
+ * queries, never the transactions these stores write with (jetcd retries a transaction only on an expired auth
+ * token). Whatever arrives late is harmless: every write is a compare-and-set, which fails when the keys moved since
+ * the read it was built on, or else takes a block or a lease nobody uses (a gap, never a repeat), and a lease granted
+ * late holds no key and lapses after its TTL.
  */
 final class EtcdCalls {
 

@@ -49,7 +49,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code last} in a transaction that compares the owner key's value and revision with the acquisition's. An expired
  * lease (etcd answers "lease not found") refuses the renewal: etcd never revives a lease. The lease ids of each
  * acquisition are known only to the store instance that made it (the owner's process); a store instance that does
- * not know them refuses to renew. {@link #release} deletes the owner key, moves the fence to a fresh lease of the
+ * not know them refuses to renew. A renewal whose keep-alive of A arrived but whose keep-alive of B did not answer in
+ * time throws, so the owner does not count it: its own deadline still stems from the last renewal that reached both
+ * leases, and the worker id, held until A lapses, is free no sooner than the reuse delay after that deadline.
+ * {@link #release} deletes the owner key, moves the fence to a fresh lease of the
  * reuse delay and raises {@code last}, in one transaction conditional on the owner, then revokes the old leases.
  *
  * <p><b>Whole seconds.</b> etcd leases count whole seconds, so the ttl and the reuse delay are rounded <em>up</em>:

@@ -12,6 +12,8 @@ import dev.idgen.core.segment.Segment;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import dev.idgen.test.services.OwnEtcdCluster;
 import io.etcd.jetcd.Client;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -290,6 +292,39 @@ class EtcdFaultTest {
         assertThat(healthy.hasQuorum()).isTrue();
         assertThat(healthy.leaderName()).isNotNull();
         allocations.assertNoOverlapAndOnlyUnavailability();
+    }
+
+    @Test
+    void everyCallIsBoundedWhenNoMemberListens() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        String nowhere = "http://127.0.0.1:" + port;
+        Client client = Client.builder().endpoints(nowhere).build();
+        CLIENTS.add(client);
+        EtcdSegmentStore segments = new EtcdSegmentStore(client, namespace, 0, TIMEOUT, nowhere);
+        EtcdWorkerIdLeaseStore leases = new EtcdWorkerIdLeaseStore(client, namespace, TIMEOUT, nowhere);
+        assertBounded(() -> segments.allocate("a", 1), "allocate", nowhere);
+        assertBounded(segments::checkAvailable, "checkAvailable", nowhere);
+        assertBounded(() -> leases.acquire("o", 3, Duration.ofSeconds(3), Duration.ofSeconds(1)), "acquire", nowhere);
+        assertBounded(() -> leases.release(0, "o", 1), "release", nowhere);
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> EtcdClusterStatus.read(client, List.of(nowhere), TIMEOUT))
+                .isInstanceOf(EtcdUnavailableException.class)
+                .hasMessageContaining(nowhere);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(CALL_BOUND);
+    }
+
+    private static void assertBounded(Runnable call, String what, String endpoints) {
+        long started = System.nanoTime();
+        assertThatThrownBy(call::run)
+                .as(what + " with no member listening")
+                .isInstanceOf(EtcdUnavailableException.class)
+                .hasMessageContaining(endpoints);
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as(what + " with no member listening")
+                .isLessThanOrEqualTo(CALL_BOUND);
     }
 
     private static void assertFailsWithinBound(Runnable call, String what) {

@@ -9,10 +9,14 @@ final class EtcdTests {
 
     private EtcdTests() {}
 
-    /** @return a client on all members of {@code cluster}, with jetcd's defaults */
+    /**
+     * @return a client on all members of {@code cluster}, with jetcd's defaults; {@code -Didgen.etcd.waitForReady=false}
+     *         runs the tests with clients that fail a call at once when no member is reachable
+     */
     static Client client(OwnEtcdCluster cluster) {
         return Client.builder()
                 .endpoints(cluster.clientUrls().toArray(new String[0]))
+                .waitForReady(Boolean.parseBoolean(System.getProperty("idgen.etcd.waitForReady", "true")))
                 .build();
     }
 
