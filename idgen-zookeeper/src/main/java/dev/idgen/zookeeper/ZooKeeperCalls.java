@@ -249,8 +249,41 @@ final class ZooKeeperCalls {
         }
     }
 
+    /**
+     * Checks that a quorum answers: a {@code sync} of {@code path} through the leader, then a read of whether it
+     * exists, both within the timeout. Writes nothing; {@code path} need not exist.
+     *
+     * @throws ZooKeeperUnavailableException when no quorum answers in time
+     */
+    void checkAvailable(String path) {
+        String what = "check availability of " + path;
+        long deadline = deadline();
+        while (true) {
+            CuratorEvent answer = call(
+                    what,
+                    deadline,
+                    callback -> client.sync().inBackground(callback).forPath(path));
+            int code = answer.getResultCode();
+            if (code == Code.OK.intValue() || code == Code.NONODE.intValue()) {
+                answer = call(
+                        what,
+                        deadline,
+                        callback -> client.checkExists().inBackground(callback).forPath(path));
+                code = answer.getResultCode();
+                if (code == Code.OK.intValue() || code == Code.NONODE.intValue()) {
+                    return;
+                }
+            }
+            if (!isTransient(code)) {
+                throw failed(what, answer);
+            }
+            backOff(what, deadline, answer);
+        }
+    }
+
     ZooKeeperUnavailableException failed(String what, CuratorEvent event) {
-        KeeperException cause = KeeperException.create(Code.get(event.getResultCode()), event.getPath());
+        Code code = Code.get(event.getResultCode());
+        KeeperException cause = code != null ? KeeperException.create(code, event.getPath()) : null;
         return unavailable(what, "ZooKeeper answered " + codeOf(event), cause);
     }
 

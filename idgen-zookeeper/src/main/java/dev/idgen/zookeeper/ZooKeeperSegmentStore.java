@@ -191,33 +191,7 @@ public final class ZooKeeperSegmentStore implements SegmentStore {
      */
     @Override
     public void checkAvailable() {
-        String what = "check availability of " + basePath;
-        long deadline = calls.deadline();
-        while (true) {
-            CuratorEvent synced = calls.call(
-                    what,
-                    deadline,
-                    callback -> calls.client().sync().inBackground(callback).forPath(basePath));
-            int code = synced.getResultCode();
-            if (code == Code.OK.intValue() || code == Code.NONODE.intValue()) {
-                CuratorEvent exists = calls.call(
-                        what,
-                        deadline,
-                        callback -> calls.client()
-                                .checkExists()
-                                .inBackground(callback)
-                                .forPath(basePath));
-                code = exists.getResultCode();
-                if (code == Code.OK.intValue() || code == Code.NONODE.intValue()) {
-                    return;
-                }
-                synced = exists;
-            }
-            if (!ZooKeeperCalls.isTransient(code)) {
-                throw calls.failed(what, synced);
-            }
-            calls.backOff(what, deadline, synced);
-        }
+        calls.checkAvailable(basePath);
     }
 
     private long parse(String path, byte[] data) {

@@ -175,6 +175,8 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long reuseDelayMillis = checkDuration("reuseDelay", reuseDelay);
         String what = "acquire a worker id from 0 to " + maxWorkerId + " for '" + owner + "' under " + basePath;
         long deadline = calls.deadline();
+        // The clock first: once this session's write is answered, the server it is connected to has applied every
+        // write committed before it, so the reads that follow are at least as new as "now" (a sync for free).
         long now = now(what, deadline);
         Map<Long, Node> nodes = readWorkers(what, deadline, maxWorkerId);
         Set<Long> live = children(what, deadline, holdersPath);
@@ -327,7 +329,9 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long writtenAt;
         if (code == Code.OK) {
             writtenAt = written.getStat().getMtime();
-        } else if (code == Code.BADVERSION || code == Code.NONODE || ZooKeeperCalls.isTransient(code.intValue())) {
+        } else if (code == Code.BADVERSION
+                || code == Code.NONODE
+                || ZooKeeperCalls.isTransient(written.getResultCode())) {
             Node now2 = read(what, deadline, workerId);
             if (now2 == null || !now2.lease().nonce().equals(lease.nonce())) {
                 return null;
@@ -381,12 +385,13 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     /**
-     * Checks that a quorum answers: reads the store's clock (a write through the leader), within the timeout.
+     * Checks that a quorum answers: a {@code sync} through the leader, then a read of the base path, both within the
+     * timeout. Writes nothing.
      *
      * @throws ZooKeeperUnavailableException when no quorum answers in time
      */
     public void checkAvailable() {
-        now("check availability of " + basePath, calls.deadline());
+        calls.checkAvailable(basePath);
     }
 
     /**

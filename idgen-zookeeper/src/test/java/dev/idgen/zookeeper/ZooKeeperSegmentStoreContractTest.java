@@ -11,8 +11,13 @@ import dev.idgen.test.services.OwnZooKeeperCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -96,6 +101,41 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
         }
         assertThat(client.checkExists().forPath(basePath + "/segments/orders").getVersion())
                 .isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void concurrentAllocationsThatRotateTheNodeNeverOverlap() throws Exception {
+        List<ZooKeeperSegmentStore> stores = List.of(
+                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 2),
+                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 2));
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<Segment>>> results = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                ZooKeeperSegmentStore store = stores.get(t % 2);
+                long step = 1 + t;
+                results.add(pool.submit(() -> {
+                    List<Segment> segments = new ArrayList<>();
+                    for (int i = 0; i < 20; i++) {
+                        segments.add(store.allocate("rotated", step));
+                    }
+                    return segments;
+                }));
+            }
+            List<Segment> all = new ArrayList<>();
+            for (Future<List<Segment>> result : results) {
+                all.addAll(result.get(60, TimeUnit.SECONDS));
+            }
+            all.sort(Comparator.comparingLong(Segment::first));
+            assertThat(all.get(0).first()).isEqualTo(1);
+            for (int i = 1; i < all.size(); i++) {
+                assertThat(all.get(i).first())
+                        .as("no gap and no overlap")
+                        .isEqualTo(all.get(i - 1).last() + 1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
