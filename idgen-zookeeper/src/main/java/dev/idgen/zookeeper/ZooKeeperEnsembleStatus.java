@@ -136,7 +136,7 @@ public record ZooKeeperEnsembleStatus(
                     connectString, state, session, sessionTimeout, connected, servers, leader);
             if (problem != null) {
                 throw new ZooKeeperUnavailableException(
-                        "No ZooKeeper quorum answered at " + connectString + " within " + timeout + " ("
+                        "No ZooKeeper quorum answered the client at " + connectString + " within " + timeout + " ("
                                 + problem.getMessage() + "); the servers: " + status.describeServers(),
                         problem);
             }
