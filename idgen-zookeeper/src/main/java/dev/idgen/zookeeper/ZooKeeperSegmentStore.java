@@ -22,7 +22,14 @@ import org.apache.zookeeper.KeeperException.Code;
  * quorum of the ensemble before it returns, and ZooKeeper loses no acknowledged write when its leader changes (the
  * new leader is elected among servers that have every committed transaction), so unlike a database failing over to a
  * lagging replica no failover jump is needed: {@link #allocateAbove} raises the value to the caller's floor in the
- * same versioned write, and that is all.
+ * same versioned write, and that is all. (That holds while the servers keep what they wrote to disk, ZooKeeper's
+ * default {@code forceSync=yes}; an ensemble whose majority comes back with empty data directories has forgotten the
+ * names, which start again from the initial value.)
+ *
+ * <p>The first read of an allocation goes to whichever server the client is connected to, without a {@code sync}: a
+ * follower may lag a little behind the leader, but a stale value only costs a failed versioned write, never a repeated
+ * block. After a failed write the next read is preceded by a {@code sync}, so that a lagging follower cannot make the
+ * allocation fail again and again on the same stale version.
  *
  * <p>A node's version is a 32-bit number that wraps: after 2^30 allocations of one name its node is rotated, deleted
  * on the version read and created again with the new value in one transaction, so that its version starts again
