@@ -1,0 +1,31 @@
+package dev.idgen.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.zookeeper.ZooKeeperWorkerIdLeaseStore.Lease;
+import dev.idgen.zookeeper.ZooKeeperWorkerIdLeaseStore.State;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** What the stores write and parse, without a server. */
+class ZooKeeperFormatsTest {
+
+    @Test
+    void aLeaseRoundTripsWhateverItsOwnerHolds() {
+        Lease lease = new Lease(State.HELD, 30_000, 5_000, 1_700_000_000_000L, "5eed", "host a/1 2\nthird line");
+        assertThat(Lease.decode(lease.encode())).isEqualTo(lease);
+        assertThat(new String(lease.encode(), StandardCharsets.UTF_8))
+                .startsWith("HELD 30000 5000 1700000000000 5eed\nhost a/1 2");
+        assertThat(Lease.decode("17".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(Lease.decode("GONE 1 2 3 x\nowner".getBytes(StandardCharsets.UTF_8)))
+                .isNull();
+        assertThat(Lease.decode(null)).isNull();
+    }
+
+    @Test
+    void theStatusAsksEveryServerOfTheConnectStringWithoutItsChroot() {
+        assertThat(ZooKeeperEnsembleStatus.addresses("a:1, b:2,c:3/idgen/chroot"))
+                .containsExactly("a:1", "b:2", "c:3");
+        assertThat(ZooKeeperEnsembleStatus.addresses("[::1]:2181")).containsExactly("[::1]:2181");
+    }
+}

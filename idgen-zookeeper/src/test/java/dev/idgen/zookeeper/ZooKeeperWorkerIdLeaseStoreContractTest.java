@@ -1,0 +1,148 @@
+package dev.idgen.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
+import dev.idgen.test.WorkerIdLeaseStoreContract;
+import dev.idgen.test.services.OwnZooKeeperCluster;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link ZooKeeperWorkerIdLeaseStore} against a three-server ensemble of the test's own. */
+class ZooKeeperWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract {
+
+    private static OwnZooKeeperCluster cluster;
+
+    private final List<CuratorFramework> clients = new ArrayList<>();
+    private String basePath;
+
+    @BeforeAll
+    static void startEnsemble() throws Exception {
+        cluster = OwnZooKeeperCluster.start(3);
+    }
+
+    @AfterAll
+    static void stopEnsemble() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @BeforeEach
+    void freshBasePath() {
+        basePath = ZooKeeperTests.basePath("leases");
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(CuratorFramework::close);
+        clients.clear();
+    }
+
+    private CuratorFramework client() throws InterruptedException {
+        CuratorFramework client = ZooKeeperTests.client(cluster.connectString());
+        clients.add(client);
+        return client;
+    }
+
+    @Override
+    protected WorkerIdLeaseStore store() {
+        try {
+            return new ZooKeeperWorkerIdLeaseStore(client(), basePath, Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    protected void pass(Duration duration) throws InterruptedException {
+        Thread.sleep(duration.toMillis());
+    }
+
+    @Test
+    void aHolderIsVisibleAsAnEphemeralNodeOfItsSessionUntilItReleases() throws Exception {
+        CuratorFramework client = client();
+        ZooKeeperWorkerIdLeaseStore store = new ZooKeeperWorkerIdLeaseStore(client, basePath, Duration.ofSeconds(5));
+        long id = store.acquire("holder-a", 3, ttl(), reuseDelay()).workerId();
+        String holder = basePath + "/holders/" + id;
+        assertThat(new String(client.getData().forPath(holder), StandardCharsets.UTF_8))
+                .isEqualTo("holder-a");
+        assertThat(client.checkExists().forPath(holder).getEphemeralOwner())
+                .isEqualTo(client.getZookeeperClient().getZooKeeper().getSessionId());
+        assertThat(store.liveHolders()).containsExactly(id);
+        store.release(id, "holder-a", 5);
+        assertThat(client.checkExists().forPath(holder)).isNull();
+        assertThat(store.liveHolders()).isEmpty();
+    }
+
+    @Test
+    void anOwnersOwnLeaseIsGrantedAgainWhenItsAcquisitionIsRepeated() {
+        WorkerIdLeaseStore store = store();
+        Acquisition first = store.acquire("repeating", 3, ttl(), reuseDelay());
+        assertThat(store.renew(first.workerId(), "repeating", ttl(), reuseDelay(), 1_700_000_000_000L, true))
+                .isTrue();
+        Acquisition again = store.acquire("repeating", 3, ttl(), reuseDelay());
+        assertThat(again.workerId()).isEqualTo(first.workerId());
+        assertThat(again.lastUsedTimestamp()).isEqualTo(1_700_000_000_000L);
+        assertThat(store.acquire("other", 3, ttl(), reuseDelay()).workerId()).isNotEqualTo(first.workerId());
+    }
+
+    @Test
+    void whenEveryIdWaitsOutItsReuseDelayTheHintSaysHowLong() {
+        WorkerIdLeaseStore store = store();
+        long id = store.acquire("hinted", 0, ttl(), reuseDelay()).workerId();
+        store.release(id, "hinted", 10);
+        Acquisition none = store.acquire("next", 0, ttl(), reuseDelay());
+        assertThat(none.isGranted()).isFalse();
+        assertThat(none.retryAfterMillis()).isBetween(1L, reuseDelay().toMillis());
+    }
+
+    @Test
+    void aHeldIdWhoseHolderSessionEndedIsWorthWaitingFor() throws Exception {
+        CuratorFramework holderClient = client();
+        ZooKeeperWorkerIdLeaseStore holder =
+                new ZooKeeperWorkerIdLeaseStore(holderClient, basePath, Duration.ofSeconds(5));
+        long id = holder.acquire("gone", 0, ttl(), reuseDelay()).workerId();
+        WorkerIdLeaseStore other = store();
+        assertThat(other.acquire("waiting", 0, ttl(), reuseDelay()).retryAfterMillis())
+                .as("held by a live session: exhausted")
+                .isZero();
+        holderClient.close(); // its session ends, its holder node goes
+        Acquisition none = other.acquire("waiting", 0, ttl(), reuseDelay());
+        assertThat(none.isGranted()).as("never earlier than ttl + reuse delay").isFalse();
+        assertThat(none.retryAfterMillis())
+                .isBetween(1L, ttl().plus(reuseDelay()).toMillis());
+        assertThat(id).isZero();
+    }
+
+    @Test
+    void validatesItsArgumentsNamingThem() throws Exception {
+        CuratorFramework client = client();
+        assertThatThrownBy(() -> new ZooKeeperWorkerIdLeaseStore(client, "leases", Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("basePath");
+        assertThatThrownBy(() -> new ZooKeeperWorkerIdLeaseStore(client, "/leases", Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("timeout");
+        WorkerIdLeaseStore store = new ZooKeeperWorkerIdLeaseStore(client, basePath, Duration.ofSeconds(1));
+        assertThatThrownBy(() -> store.acquire("", 3, ttl(), reuseDelay()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("owner");
+        assertThatThrownBy(() -> store.acquire("o", -1, ttl(), reuseDelay()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxWorkerId");
+        assertThat(store)
+                .hasToString("ZooKeeper worker id leases under " + basePath + " on " + cluster.connectString());
+    }
+}
