@@ -8,10 +8,12 @@ import dev.idgen.core.form.FormOnlyIdService;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -51,7 +53,9 @@ import org.springframework.core.type.AnnotationMetadata;
 @Import({
     IdgenAutoConfiguration.StrategyConfigurations.class,
     RedisBackendConfiguration.class,
-    JdbcLeaseConfiguration.class
+    JdbcLeaseConfiguration.class,
+    EtcdConfiguration.class,
+    ZooKeeperConfiguration.class
 })
 public final class IdgenAutoConfiguration {
 

@@ -33,6 +33,17 @@ public record IdgenDependency(String what, String coordinates, String... classes
             "dev.idgen.forms.publicid.PublicIdCodec",
             "dev.idgen.forms.shard.ShardedSnowflake");
 
+    /** idgen's etcd stores, on jetcd. */
+    public static final IdgenDependency ETCD = new IdgenDependency(
+            "idgen-etcd (on jetcd)", "dev.idgen:idgen-etcd", "dev.idgen.etcd.EtcdSegmentStore", "io.etcd.jetcd.Client");
+
+    /** idgen's ZooKeeper stores, on Apache Curator. */
+    public static final IdgenDependency ZOOKEEPER = new IdgenDependency(
+            "idgen-zookeeper (on Apache Curator)",
+            "dev.idgen:idgen-zookeeper",
+            "dev.idgen.zookeeper.ZooKeeperSegmentStore",
+            "org.apache.curator.framework.CuratorFramework");
+
     /**
      * @return the first of its classes that {@code classLoader} cannot load, or null when it is present
      */

@@ -364,6 +364,16 @@ public final class IdgenGenerators {
                     + properties.getSnowflake().getWorkerIdAssigner().name().toLowerCase(Locale.ROOT);
         }
 
+        /** Whether this generator uses {@code engine}, and why (a setting), or null. */
+        public String consensusUse(ConsensusEngine engine) {
+            return strategy.descriptor().consensusUse(this, engine);
+        }
+
+        public String redisWindowStoreSetting() {
+            return property("redis.window-store") + "="
+                    + properties.getRedis().getWindowStore().name().toLowerCase(Locale.ROOT);
+        }
+
         /** Whether this generator uses a Redis backend, and why (a setting), or null. */
         public String redisUse() {
             return strategy.descriptor().redisUse(this);

@@ -52,6 +52,14 @@ public interface IdgenStrategy {
     }
 
     /**
+     * @return the setting that makes a generator use {@code engine} (its segments, its windows or its worker id
+     *         leases), for messages; null when it does not
+     */
+    default String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
+        return null;
+    }
+
+    /**
      * @param definition a generator of this strategy
      * @return where it keeps its state, as the endpoint lists it (for example {@code jdbc}), or null for nowhere
      */

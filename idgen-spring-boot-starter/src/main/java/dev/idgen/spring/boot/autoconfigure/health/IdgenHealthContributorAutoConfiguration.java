@@ -4,12 +4,20 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.redis.RedisScriptExecutor;
+import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
+import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategyBeans;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdHealth;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperHealth;
+import io.etcd.jetcd.Client;
 import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -71,6 +79,44 @@ public final class IdgenHealthContributorAutoConfiguration {
         RedisHealth idgenRedisHealth(
                 ObjectProvider<RedisScriptExecutor> executor, ObjectProvider<ReadableIdService> readableIds) {
             return new RedisHealth(executor.getIfUnique(), readableIds.getIfUnique());
+        }
+    }
+
+    /**
+     * etcd's part, when a generator uses etcd: the cluster, its members and leader.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"io.etcd.jetcd.Client", "dev.idgen.etcd.EtcdClusterStatus"})
+    @ConditionalOnBean(type = "io.etcd.jetcd.Client")
+    static class EtcdHealthConfiguration {
+
+        @Bean
+        EtcdHealth idgenEtcdHealth(Client client, IdgenProperties properties, IdgenGenerators generators) {
+            EtcdProperties etcd = properties.getEtcd();
+            return new EtcdHealth(
+                    client,
+                    etcd.getEndpoints(),
+                    etcd.getTimeout(),
+                    ConsensusEngineInUse.users(generators, ConsensusEngine.ETCD));
+        }
+    }
+
+    /**
+     * ZooKeeper's part, when a generator uses ZooKeeper: the ensemble, its servers and leader, the session.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {"org.apache.curator.framework.CuratorFramework", "dev.idgen.zookeeper.ZooKeeperEnsembleStatus"})
+    @ConditionalOnBean(type = "org.apache.curator.framework.CuratorFramework")
+    static class ZooKeeperHealthConfiguration {
+
+        @Bean
+        ZooKeeperHealth idgenZooKeeperHealth(
+                CuratorFramework client, IdgenProperties properties, IdgenGenerators generators) {
+            return new ZooKeeperHealth(
+                    client,
+                    properties.getZookeeper().getTimeout(),
+                    ConsensusEngineInUse.users(generators, ConsensusEngine.ZOOKEEPER));
         }
     }
 

@@ -5,7 +5,6 @@ import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
-import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.redis.BucketedRedisSequence;
 import dev.idgen.redis.DualSegmentStore;
 import dev.idgen.redis.RedisKeys;
@@ -125,7 +124,7 @@ public class RedisBackendConfiguration {
      */
     public static SegmentStore segmentStore(IdgenGenerators.Definition definition, BeanFactory beans) {
         String feature = definition.segmentStoreSetting();
-        JdbcSegmentStore database = SegmentConfiguration.windowStore(definition, beans, feature);
+        SegmentStore database = SegmentConfiguration.windowStore(definition, beans, feature);
         RedisSegmentStore store = new RedisSegmentStore(counter(definition, database, beans));
         return definition.properties().getSegment().getStore() == SegmentProperties.StoreType.DUAL
                 ? new DualSegmentStore(store, database)

@@ -40,7 +40,21 @@ public class RedisProperties {
      */
     private boolean verifyPersistence = true;
 
+    /**
+     * Where the redis strategy and the Redis segment stores reserve their windows (and where the dual store falls
+     * back to): the database (idgen.jdbc.*), or etcd or ZooKeeper, so that a Redis deployment needs no SQL database.
+     */
+    private WindowStore windowStore = WindowStore.JDBC;
+
     private final Buckets buckets = new Buckets();
+
+    public WindowStore getWindowStore() {
+        return windowStore;
+    }
+
+    public void setWindowStore(WindowStore windowStore) {
+        this.windowStore = windowStore;
+    }
 
     public String getPrefix() {
         return prefix;
@@ -149,5 +163,20 @@ public class RedisProperties {
         public void setOpenDuration(Duration openDuration) {
             this.openDuration = openDuration;
         }
+    }
+
+    /**
+     * The durable store Redis windows are reserved from.
+     */
+    public enum WindowStore {
+
+        /** The segment table on the application's DataSource (idgen.jdbc.*). */
+        JDBC,
+
+        /** etcd (idgen.etcd.*). */
+        ETCD,
+
+        /** ZooKeeper (idgen.zookeeper.*). */
+        ZOOKEEPER
     }
 }

@@ -2,9 +2,11 @@ package dev.idgen.spring.boot.autoconfigure.redis;
 
 import dev.idgen.core.IdService;
 import dev.idgen.redis.RedisIdService;
+import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.springframework.util.ClassUtils;
@@ -26,17 +28,31 @@ public final class RedisStrategy implements IdgenStrategy {
 
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
-        return List.of(
-                Requirement.of(IdgenDependency.REDIS, definition.strategySetting(), definition, IdService.class),
-                Requirement.of(IdgenDependency.JDBC, definition.strategySetting(), definition, IdService.class)
-                        .orDataSource());
+        List<Requirement> requirements = new ArrayList<>();
+        requirements.add(
+                Requirement.of(IdgenDependency.REDIS, definition.strategySetting(), definition, IdService.class));
+        if (definition.redis().getWindowStore() == RedisProperties.WindowStore.JDBC) {
+            requirements.add(
+                    Requirement.of(IdgenDependency.JDBC, definition.strategySetting(), definition, IdService.class)
+                            .orDataSource());
+        }
+        requirements.addAll(ConsensusEngine.requirements(definition));
+        return requirements;
     }
 
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
+        if (definition.redis().getWindowStore() != RedisProperties.WindowStore.JDBC) {
+            return List.of();
+        }
         // The windows are reserved from a segment table.
         return List.of(new TableClaim(
                 definition.properties().getJdbc().getTable(), "segment", definition.property("jdbc.table")));
+    }
+
+    @Override
+    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
+        return engine.is(definition.redis().getWindowStore()) ? definition.redisWindowStoreSetting() : null;
     }
 
     @Override

@@ -13,10 +13,12 @@ import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.TableCheck;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
@@ -78,11 +80,15 @@ public class SegmentConfiguration {
 
     /** A named generator's store, or null when its database is missing. */
     private static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
-        if (definition.properties().getSegment().getStore() != SegmentProperties.StoreType.JDBC) {
-            return RedisBackendConfiguration.segmentStore(definition, beans);
-        }
-        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-        return dataSource == null ? null : jdbcStore(definition, dataSource, definition.strategySetting());
+        return switch (definition.properties().getSegment().getStore()) {
+            case REDIS, DUAL -> RedisBackendConfiguration.segmentStore(definition, beans);
+            case ETCD -> EtcdConfiguration.segmentStore(beans);
+            case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
+            case JDBC -> {
+                DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+                yield dataSource == null ? null : jdbcStore(definition, dataSource, definition.strategySetting());
+            }
+        };
     }
 
     /**
@@ -108,21 +114,27 @@ public class SegmentConfiguration {
     }
 
     /**
-     * The database store Redis windows are reserved from (and the dual store falls back to): the same table and
-     * settings as the jdbc segment store, on the application's {@link DataSource}.
+     * The durable store Redis windows are reserved from (and the dual store falls back to): by default the same table
+     * and settings as the jdbc segment store, on the application's {@link DataSource}; with
+     * {@code redis.window-store=etcd} or {@code zookeeper}, the segment store on that engine.
      */
-    public static JdbcSegmentStore windowStore(
-            IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
-        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-        if (dataSource == null) {
-            throw new IdgenStartupException(
-                    feature + " keeps its durable floor in a database (so that a Redis that"
-                            + " lost its data never repeats IDs), but there is no single DataSource bean",
-                    "Add"
-                            + " org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
-                            + " spring.datasource.url");
-        }
-        return jdbcStore(definition, dataSource, feature);
+    public static SegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
+        return switch (definition.redis().getWindowStore()) {
+            case ETCD -> EtcdConfiguration.segmentStore(beans);
+            case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
+            case JDBC -> {
+                DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+                if (dataSource == null) {
+                    throw new IdgenStartupException(
+                            feature + " keeps its durable floor in a database (so that a Redis that lost its data"
+                                    + " never repeats IDs), but there is no single DataSource bean",
+                            "Add org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
+                                    + " spring.datasource.url; or keep the floor in etcd or ZooKeeper with "
+                                    + definition.property("redis.window-store") + "=etcd or zookeeper");
+                }
+                yield jdbcStore(definition, dataSource, feature);
+            }
+        };
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -197,6 +197,17 @@ public class SegmentProperties {
         REDIS,
 
         /** Redis first, the database directly while Redis fails. */
-        DUAL
+        DUAL,
+
+        /** A key per name in etcd (idgen.etcd.*), allocated by a compare-and-set a Raft quorum acknowledges. */
+        ETCD,
+
+        /** A znode per name in ZooKeeper (idgen.zookeeper.*), allocated by a versioned write a ZAB quorum acknowledges. */
+        ZOOKEEPER;
+
+        /** Whether the store counts in Redis (with windows from a durable store). */
+        public boolean usesRedis() {
+            return this == REDIS || this == DUAL;
+        }
     }
 }

@@ -4,12 +4,14 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.metrics.IdgenGeneratorMeters;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,30 +33,61 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
-        boolean jdbc = store(definition.properties().getSegment()) == SegmentProperties.StoreType.JDBC;
-        String feature = jdbc ? definition.strategySetting() : definition.segmentStoreSetting();
+        SegmentProperties.StoreType store = store(definition.properties().getSegment());
         List<Requirement> requirements = new ArrayList<>();
-        if (!jdbc) {
-            requirements.add(
-                    Requirement.of(IdgenDependency.REDIS, feature, definition, SegmentStore.class, IdService.class));
+        if (store.usesRedis()) {
+            requirements.add(Requirement.of(
+                    IdgenDependency.REDIS,
+                    definition.segmentStoreSetting(),
+                    definition,
+                    SegmentStore.class,
+                    IdService.class));
         }
-        // The Redis stores keep their durable floor in the database too.
-        requirements.add(Requirement.of(IdgenDependency.JDBC, feature, definition, SegmentStore.class, IdService.class)
-                .orDataSource());
+        if (usesDatabase(definition)) {
+            // The Redis stores keep their durable floor in the database too, unless their windows come from etcd or
+            // ZooKeeper.
+            String feature = store == SegmentProperties.StoreType.JDBC
+                    ? definition.strategySetting()
+                    : definition.segmentStoreSetting();
+            requirements.add(
+                    Requirement.of(IdgenDependency.JDBC, feature, definition, SegmentStore.class, IdService.class)
+                            .orDataSource());
+        }
+        requirements.addAll(ConsensusEngine.requirements(definition));
         return requirements;
     }
 
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
+        if (!usesDatabase(definition)) {
+            return List.of();
+        }
         return List.of(new TableClaim(
                 definition.properties().getJdbc().getTable(), "segment", definition.property("jdbc.table")));
     }
 
     @Override
     public String redisUse(IdgenGenerators.Definition definition) {
-        return store(definition.properties().getSegment()) != SegmentProperties.StoreType.JDBC
-                ? definition.segmentStoreSetting()
-                : null;
+        return store(definition.properties().getSegment()).usesRedis() ? definition.segmentStoreSetting() : null;
+    }
+
+    @Override
+    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
+        SegmentProperties.StoreType store = store(definition.properties().getSegment());
+        if (engine.is(store)) {
+            return definition.segmentStoreSetting();
+        }
+        if (store.usesRedis() && engine.is(definition.redis().getWindowStore())) {
+            return definition.redisWindowStoreSetting();
+        }
+        return null;
+    }
+
+    /** Whether the generator's blocks, or its Redis windows, come from the segment table. */
+    private static boolean usesDatabase(IdgenGenerators.Definition definition) {
+        SegmentProperties.StoreType store = store(definition.properties().getSegment());
+        return store == SegmentProperties.StoreType.JDBC
+                || (store.usesRedis() && definition.redis().getWindowStore() == RedisProperties.WindowStore.JDBC);
     }
 
     @Override

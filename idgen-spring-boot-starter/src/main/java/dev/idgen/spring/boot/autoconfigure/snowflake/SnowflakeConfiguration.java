@@ -18,8 +18,10 @@ import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -65,6 +67,8 @@ public class SnowflakeConfiguration {
                                         definition,
                                         beans.getBeanProvider(DataSource.class).getIfUnique());
                             case REDIS -> RedisBackendConfiguration.leaseStore(definition, beans);
+                            case ETCD -> EtcdConfiguration.leaseStore(beans);
+                            case ZOOKEEPER -> ZooKeeperConfiguration.leaseStore(beans);
                         };
                 WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty);
                 try {
@@ -136,6 +140,7 @@ public class SnowflakeConfiguration {
         }
         if (store == null) {
             String feature = definition.workerIdAssignerSetting();
+            // etcd and ZooKeeper stores always exist once their module is there (IdgenRequirements checks that).
             throw snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.REDIS
                     ? new IdgenStartupException(
                             feature + " needs one Spring Data Redis connection factory",
@@ -204,6 +209,8 @@ public class SnowflakeConfiguration {
             case REDIS ->
                 "the Redis hash " + definition.redis().getPrefix() + "{workers} (" + definition.property("redis.prefix")
                         + ")";
+            case ETCD -> "the etcd keys under idgen.etcd.namespace";
+            case ZOOKEEPER -> "the znodes under idgen.zookeeper.namespace";
             default -> "the worker id assigner";
         };
         String lease = definition.property("snowflake.lease");

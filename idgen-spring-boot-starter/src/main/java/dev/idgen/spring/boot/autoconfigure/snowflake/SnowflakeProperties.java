@@ -175,6 +175,12 @@ public class SnowflakeProperties {
         /** Leased from a database table, with a ttl and a heartbeat. */
         JDBC,
 
+        /** Leased from etcd (idgen.etcd.*): an etcd lease per worker id, renewed by the heartbeat. */
+        ETCD,
+
+        /** Leased from ZooKeeper (idgen.zookeeper.*): a znode per worker id, renewed by the heartbeat. */
+        ZOOKEEPER,
+
         /**
          * The instance's ordinal (a StatefulSet pod's host name ends in it) plus idgen.snowflake.ordinal.offset; the
          * platform keeps it unique.
@@ -183,7 +189,7 @@ public class SnowflakeProperties {
 
         /** Whether the worker id is leased from a store. */
         boolean leases() {
-            return this == REDIS || this == JDBC;
+            return this == REDIS || this == JDBC || this == ETCD || this == ZOOKEEPER;
         }
     }
 

@@ -7,6 +7,7 @@ import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
@@ -33,7 +34,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
         if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
-            return List.of();
+            return ConsensusEngine.requirements(definition);
         }
         return List.of(Requirement.of(
                 IdgenDependency.REDIS,
@@ -41,6 +42,11 @@ public final class SnowflakeStrategy implements IdgenStrategy {
                 definition,
                 WorkerIdLeaseStore.class,
                 WorkerIdAssigner.class));
+    }
+
+    @Override
+    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
+        return engine.is(assigner(definition)) ? definition.workerIdAssignerSetting() : null;
     }
 
     @Override

@@ -1,0 +1,361 @@
+package dev.idgen.spring.boot.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.test.services.OwnEtcdCluster;
+import dev.idgen.test.services.OwnZooKeeperCluster;
+import java.io.BufferedInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Applications on the starter keeping segments and Snowflake worker id leases in a real three-member etcd cluster or
+ * ZooKeeper ensemble, under load from separate JVMs, through every fault the consensus stores must survive, one after
+ * another: the leader killed; the leader stopped (SIGSTOP) past the election timeout; an instance stopped past its
+ * lease, another taking its worker id meanwhile, then the first continued; an instance killed holding its lease and
+ * another taking its worker id; quorum lost (two of three down) for 20 s. No ID may be handed out twice; while quorum
+ * is lost every call ends within the configured timeout (plus room for a loaded machine); within 10 s of quorum
+ * returning every instance serves again.
+ */
+class ConsensusFaultTest {
+
+    /** The stores' timeout: a call fails within it while quorum is lost. */
+    private static final Duration STORE_TIMEOUT = Duration.ofSeconds(2);
+
+    /** What a call may take beyond the timeout on a busy machine; a call that hangs takes the whole outage. */
+    private static final Duration ROOM = Duration.ofSeconds(4);
+
+    private static final Duration LEASE_TTL = Duration.ofSeconds(10);
+
+    private static final Duration REUSE_DELAY = Duration.ofSeconds(2);
+
+    private static final Duration QUORUM_LOST = Duration.ofSeconds(20);
+
+    private final List<Worker> workers = new ArrayList<>();
+
+    private final String namespace = "faults" + UUID.randomUUID().toString().substring(0, 8);
+
+    @AfterEach
+    void stopWorkers() {
+        workers.forEach(worker -> worker.process.destroyForcibly());
+    }
+
+    /** What the test does to the cluster, whichever engine it is. */
+    private interface Cluster {
+        int leader() throws Exception;
+
+        void kill(int member) throws Exception;
+
+        void start(int member) throws Exception;
+
+        void pause(int member) throws Exception;
+
+        void resume(int member) throws Exception;
+
+        void awaitQuorum() throws Exception;
+    }
+
+    @Test
+    void etcdSegmentsAndLeasesSurviveEveryFaultWithoutARepeat() throws Exception {
+        try (OwnEtcdCluster etcd = OwnEtcdCluster.start(3)) {
+            List<String> properties = List.of(
+                    "--idgen.segment.store=etcd",
+                    "--idgen.generators.flake.snowflake.worker-id-assigner=etcd",
+                    "--idgen.etcd.endpoints=" + etcd.endpoints(),
+                    "--idgen.etcd.namespace=" + namespace + "/",
+                    "--idgen.etcd.timeout=" + STORE_TIMEOUT.toMillis() + "ms");
+            run(properties, new Cluster() {
+                @Override
+                public int leader() throws Exception {
+                    return etcd.leader();
+                }
+
+                @Override
+                public void kill(int member) throws Exception {
+                    etcd.kill(member);
+                }
+
+                @Override
+                public void start(int member) throws Exception {
+                    etcd.restart(member);
+                }
+
+                @Override
+                public void pause(int member) throws Exception {
+                    etcd.pause(member);
+                }
+
+                @Override
+                public void resume(int member) throws Exception {
+                    etcd.resume(member);
+                }
+
+                @Override
+                public void awaitQuorum() throws Exception {
+                    etcd.awaitLeader(Duration.ofSeconds(60));
+                }
+            });
+        }
+    }
+
+    @Test
+    void zooKeeperSegmentsAndLeasesSurviveEveryFaultWithoutARepeat() throws Exception {
+        try (OwnZooKeeperCluster zookeeper = OwnZooKeeperCluster.start(3)) {
+            List<String> properties = List.of(
+                    "--idgen.segment.store=zookeeper",
+                    "--idgen.generators.flake.snowflake.worker-id-assigner=zookeeper",
+                    "--idgen.zookeeper.connect-string=" + zookeeper.connectString(),
+                    "--idgen.zookeeper.namespace=" + namespace,
+                    "--idgen.zookeeper.session-timeout=4s",
+                    "--idgen.zookeeper.connection-timeout=1s",
+                    "--idgen.zookeeper.timeout=" + STORE_TIMEOUT.toMillis() + "ms");
+            run(properties, new Cluster() {
+                @Override
+                public int leader() throws Exception {
+                    return zookeeper.leader();
+                }
+
+                @Override
+                public void kill(int member) throws Exception {
+                    zookeeper.kill(member);
+                }
+
+                @Override
+                public void start(int member) throws Exception {
+                    zookeeper.startServer(member);
+                }
+
+                @Override
+                public void pause(int member) throws Exception {
+                    zookeeper.pause(member);
+                }
+
+                @Override
+                public void resume(int member) throws Exception {
+                    zookeeper.resume(member);
+                }
+
+                @Override
+                public void awaitQuorum() throws Exception {
+                    zookeeper.awaitQuorum(Duration.ofSeconds(60));
+                }
+            });
+        }
+    }
+
+    private void run(List<String> engineProperties, Cluster cluster) throws Exception {
+        List<String> properties = new ArrayList<>(engineProperties);
+        properties.addAll(List.of(
+                "--idgen.strategy=segment",
+                "--idgen.generators.flake.strategy=snowflake",
+                "--idgen.generators.flake.snowflake.lease.ttl=" + LEASE_TTL.toSeconds() + "s",
+                "--idgen.generators.flake.snowflake.lease.reuse-delay=" + REUSE_DELAY.toSeconds() + "s",
+                "--spring.autoconfigure.exclude="
+                        + "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"));
+        Worker first = start(properties);
+        Worker second = start(properties);
+        awaitServing("both instances start", first, second);
+
+        int leader = cluster.leader();
+        cluster.kill(leader);
+        awaitServing("after the leader was killed", first, second);
+        cluster.start(leader);
+        cluster.awaitQuorum();
+
+        leader = cluster.leader();
+        cluster.pause(leader);
+        awaitServing("while the leader is stopped", first, second);
+        hold(Duration.ofSeconds(6)); // past etcd's 1 s election timeout and ZooKeeper's sync limit (2.5 s here)
+        cluster.resume(leader);
+        awaitServing("after the stopped leader continued", first, second);
+
+        // An instance stopped past its lease: another may take its worker id, and the first must not serve under it.
+        first.signal("STOP");
+        hold(LEASE_TTL.plus(REUSE_DELAY).plusSeconds(3));
+        Worker third = start(properties);
+        awaitServing("the instance started while another was stopped", third);
+        first.signal("CONT");
+        awaitServing("the stopped instance, continued", first, third);
+
+        // An instance killed while holding its lease: its worker id goes to a new instance after the lease.
+        second.process.destroyForcibly();
+        assertThat(second.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        Worker fourth = start(properties);
+        awaitServing("the instance started after another was killed", fourth);
+
+        List<Worker> live = List.of(first, third, fourth);
+        int down1 = (cluster.leader() + 1) % 3;
+        int down2 = (down1 + 1) % 3;
+        cluster.kill(down1);
+        cluster.kill(down2);
+        long lostAt = System.nanoTime();
+        hold(QUORUM_LOST);
+        long lostUntil = System.nanoTime();
+        for (Worker worker : live) {
+            for (SlowCall call : worker.slowCalls) {
+                if (call.arrivedNanos - lostAt > 0 && lostUntil - call.arrivedNanos > 0) {
+                    assertThat(Duration.ofMillis(call.millis))
+                            .as("a call while quorum was lost (%s %s)", call.kind, call.outcome)
+                            .isLessThanOrEqualTo(STORE_TIMEOUT.plus(ROOM));
+                }
+            }
+        }
+        cluster.start(down1);
+        cluster.start(down2);
+        cluster.awaitQuorum();
+        long back = System.nanoTime();
+        awaitServing("after quorum returned", live.toArray(Worker[]::new));
+        assertThat(Duration.ofNanos(System.nanoTime() - back))
+                .as("every instance serves again within 10 s of quorum returning")
+                .isLessThanOrEqualTo(Duration.ofSeconds(10));
+
+        for (Worker worker : workers) {
+            worker.process.destroyForcibly();
+            assertThat(worker.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            worker.reader.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        for (char kind : new char[] {'s', 'f'}) {
+            long[] all = workers.stream()
+                    .flatMapToLong(worker -> Arrays.stream(worker.ids(kind)))
+                    .sorted()
+                    .toArray();
+            assertThat(all.length).as("IDs of kind " + kind).isGreaterThan(10_000);
+            for (int i = 1; i < all.length; i++) {
+                assertThat(all[i]).as("ID of kind %s handed out twice", kind).isNotEqualTo(all[i - 1]);
+            }
+        }
+    }
+
+    /** Keeps a fault in place for {@code duration}: the fault's length is what is being tested, not a wait. */
+    private static void hold(Duration duration) {
+        LockSupport.parkNanos(duration.toNanos());
+    }
+
+    /** Waits until each worker has handed out IDs of both kinds after now. */
+    private static void awaitServing(String when, Worker... workers) {
+        long since = System.nanoTime();
+        for (Worker worker : workers) {
+            Conditions.eventually(
+                    "instance " + worker.process.pid() + " serves segment and Snowflake IDs " + when,
+                    () -> worker.lastSegment.get() - since > 0 && worker.lastFlake.get() - since > 0);
+        }
+    }
+
+    private Worker start(List<String> properties) throws IOException {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        List<String> command = new ArrayList<>(List.of(
+                java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), ConsensusWorkerMain.class.getName()));
+        command.addAll(properties);
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        Worker worker = new Worker(process);
+        workers.add(worker);
+        return worker;
+    }
+
+    private record SlowCall(char kind, long millis, String outcome, long arrivedNanos) {}
+
+    /** One instance, its output read as it arrives. */
+    private static final class Worker {
+
+        final Process process;
+
+        final AtomicLong lastSegment = new AtomicLong(System.nanoTime() - TimeUnit.DAYS.toNanos(1));
+
+        final AtomicLong lastFlake = new AtomicLong(System.nanoTime() - TimeUnit.DAYS.toNanos(1));
+
+        final ConcurrentLinkedQueue<SlowCall> slowCalls = new ConcurrentLinkedQueue<>();
+
+        private long[] segments = new long[1 << 16];
+
+        private int segmentCount;
+
+        private long[] flakes = new long[1 << 16];
+
+        private int flakeCount;
+
+        final Thread reader;
+
+        Worker(Process process) {
+            this.process = process;
+            this.reader = new Thread(this::read, "read-" + process.pid());
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        void signal(String signal) throws Exception {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+            assertThat(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0)
+                    .as("kill -" + signal)
+                    .isTrue();
+        }
+
+        synchronized long[] ids(char kind) {
+            return kind == 's' ? Arrays.copyOf(segments, segmentCount) : Arrays.copyOf(flakes, flakeCount);
+        }
+
+        /**
+         * Only whole lines count: a SIGKILL in the middle of a write leaves the last line cut short, and that ID never
+         * reached the pipe whole.
+         */
+        private void read() {
+            try (BufferedInputStream in = new BufferedInputStream(process.getInputStream(), 1 << 16)) {
+                StringBuilder line = new StringBuilder(64);
+                int b;
+                while ((b = in.read()) >= 0) {
+                    if (b != '\n') {
+                        line.append((char) b);
+                        continue;
+                    }
+                    accept(line.toString(), System.nanoTime());
+                    line.setLength(0);
+                }
+                // What is left has no newline: cut short by a SIGKILL, never handed out.
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void accept(String line, long now) {
+            if (line.startsWith("L ")) {
+                String[] parts = line.split(" ");
+                slowCalls.add(new SlowCall(parts[1].charAt(0), Long.parseLong(parts[2]), parts[3], now));
+            } else if (line.startsWith("s ")) {
+                add('s', Long.parseLong(line.substring(2)));
+                lastSegment.set(now);
+            } else if (line.startsWith("f ")) {
+                add('f', Long.parseLong(line.substring(2)));
+                lastFlake.set(now);
+            } else {
+                throw new IllegalStateException("Not a line of the worker's: " + line);
+            }
+        }
+
+        private synchronized void add(char kind, long id) {
+            if (kind == 's') {
+                if (segmentCount == segments.length) {
+                    segments = Arrays.copyOf(segments, segmentCount * 2);
+                }
+                segments[segmentCount++] = id;
+            } else {
+                if (flakeCount == flakes.length) {
+                    flakes = Arrays.copyOf(flakes, flakeCount * 2);
+                }
+                flakes[flakeCount++] = id;
+            }
+        }
+    }
+}
