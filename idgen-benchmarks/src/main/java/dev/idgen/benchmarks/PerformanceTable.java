@@ -7,9 +7,14 @@ import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.etcd.EtcdSegmentStore;
+import dev.idgen.etcd.EtcdWorkerIdLeaseStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
+import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.jdbc.TicketIdService;
 import dev.idgen.jdbc.TicketServer;
@@ -17,7 +22,11 @@ import dev.idgen.redis.BucketedRedisSequence;
 import dev.idgen.redis.RedisIdService;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
+import dev.idgen.redis.RedisSegmentStore;
+import dev.idgen.redis.RedisWorkerIdLeaseStore;
 import dev.idgen.redis.SpringLettuceConnectionSource;
+import dev.idgen.zookeeper.ZooKeeperSegmentStore;
+import dev.idgen.zookeeper.ZooKeeperWorkerIdLeaseStore;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -43,6 +52,7 @@ public final class PerformanceTable {
 
     private static final String TICKET_TABLE = "idgen_bench_ticket";
     private static final String SEGMENT_TABLE = "idgen_bench_segment";
+    private static final String WORKER_TABLE = "idgen_bench_worker";
 
     private final int rounds;
     private final String only;
@@ -70,6 +80,7 @@ public final class PerformanceTable {
         table.readable(16);
         table.tickets(1);
         table.tickets(16);
+        table.consensusStores();
         System.out.println("| goal | comparison | threads | figures (mean over rounds, per second) | ratio: median"
                 + " (min-max over " + rounds + " rounds) | target | holds |");
         System.out.println("|---|---|---:|---|---|---|---|");
@@ -109,6 +120,33 @@ public final class PerformanceTable {
                 target,
                 holds ? "yes" : "NO",
                 note.isEmpty() ? "" : "; " + note));
+    }
+
+    /** A row that states figures side by side, with no target to hold. */
+    private void info(String goal, String comparison, Contest.Result result, String figures, String note) {
+        rows.add(String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %s | - | - | -%s |",
+                goal,
+                comparison,
+                result.threads(),
+                figures,
+                note.isEmpty() ? "" : "; " + note));
+    }
+
+    /** The mean time of one operation per side, from the mean rate over rounds at one thread. */
+    private static String latencies(Contest.Result result) {
+        StringBuilder out = new StringBuilder();
+        for (String side : result.sides()) {
+            if (out.length() > 0) {
+                out.append(", ");
+            }
+            out.append(side)
+                    .append(' ')
+                    .append(String.format(
+                            Locale.ROOT, "%,.0f/s (%.2f ms)", result.mean(side), 1000 / result.mean(side)));
+        }
+        return out.toString();
     }
 
     private static String figures(Contest.Result result) {
@@ -224,7 +262,11 @@ public final class PerformanceTable {
     }
 
     private static long waits(SegmentIdService ids) {
-        return ids.stats("bench").map(SegmentBufferStats::waits).orElse(0L);
+        return waits(ids, "bench");
+    }
+
+    private static long waits(SegmentIdService ids, String name) {
+        return ids.stats(name).map(SegmentBufferStats::waits).orElse(0L);
     }
 
     // ---- One name against 1,000 names: the per-call cost of the name lookup and of cache misses.
@@ -378,6 +420,141 @@ public final class PerformanceTable {
             String[] keys = redis.keysOf("bench");
             raw.keys().del(keys[0], keys[1], rawKey);
         }
+    }
+
+    // ---- The consensus stores beside MariaDB and Redis: one allocation and one lease renewal, and segments served.
+
+    private void consensusStores() throws Exception {
+        if (!wanted("stores")) {
+            return;
+        }
+        try (ConsensusClusters clusters = ConsensusClusters.start();
+                HikariDataSource pool = MariaDb.pool(4);
+                Redis redis = Redis.counter("stores", 100_000)) {
+            String namespace = "bench" + System.nanoTime();
+            SegmentStore etcd = new EtcdSegmentStore(clusters.etcd(), namespace + "/", 0, ConsensusClusters.TIMEOUT);
+            SegmentStore zookeeper =
+                    new ZooKeeperSegmentStore(clusters.zookeeper(), "/" + namespace, 0, ConsensusClusters.TIMEOUT);
+            try (Connection connection = pool.getConnection();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("DROP TABLE IF EXISTS " + SEGMENT_TABLE);
+                statement.execute("DROP TABLE IF EXISTS " + WORKER_TABLE);
+            }
+            SegmentStore mariadb =
+                    new JdbcSegmentStore(pool, SEGMENT_TABLE, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(3));
+            SegmentStore redisStore = new RedisSegmentStore(redis.counter());
+            Map<String, Contest.Side> allocations = Contest.sides();
+            allocations.put("etcd", allocations(etcd));
+            allocations.put("ZooKeeper", allocations(zookeeper));
+            allocations.put("MariaDB", allocations(mariadb));
+            allocations.put("Redis", allocations(redisStore));
+            Contest.Result allocated = Contest.run("stores-allocate", 1, 1, 50, rounds, 200, allocations);
+            info(
+                    "24",
+                    "one segment allocation (`SegmentStore.allocate(name, 1000)`), a round trip to each store on this"
+                            + " machine; etcd and ZooKeeper three members each",
+                    allocated,
+                    latencies(allocated),
+                    "Redis counts in windows its store reserved from MariaDB, one per 100 allocations");
+
+            Map<String, Contest.Side> renewals = Contest.sides();
+            renewals.put(
+                    "etcd",
+                    renewals(new EtcdWorkerIdLeaseStore(clusters.etcd(), namespace + "/", ConsensusClusters.TIMEOUT)));
+            renewals.put(
+                    "ZooKeeper",
+                    renewals(new ZooKeeperWorkerIdLeaseStore(
+                            clusters.zookeeper(), "/" + namespace, ConsensusClusters.TIMEOUT)));
+            renewals.put(
+                    "MariaDB",
+                    renewals(new JdbcWorkerIdLeaseStore(
+                            pool, WORKER_TABLE, SchemaInitialization.ALWAYS, Duration.ofSeconds(3))));
+            renewals.put(
+                    "Redis",
+                    renewals(new RedisWorkerIdLeaseStore(redis.counter().redis(), redis.prefix())));
+            Contest.Result renewed = Contest.run("stores-renew", 1, 1, 50, rounds, 200, renewals);
+            info(
+                    "24",
+                    "one worker id lease renewal (`WorkerIdLeaseStore.renew`, ttl 30 s as the starter's default)",
+                    renewed,
+                    latencies(renewed),
+                    "etcd: keep-alives of the lease and its fence, then a transaction; ZooKeeper: a clock write,"
+                            + " then a versioned write");
+
+            for (int threads : new int[] {1, 2}) {
+                SegmentIdService fromEtcd = SegmentIdService.builder(etcd).build();
+                SegmentIdService fromMariaDb = SegmentIdService.builder(mariadb).build();
+                Map<String, Contest.Side> served = Contest.sides();
+                served.put("etcd", n -> {
+                    long x = 0;
+                    for (int i = 0; i < n; i++) {
+                        x += fromEtcd.nextId("served");
+                    }
+                    return x;
+                });
+                served.put("MariaDB", n -> {
+                    long x = 0;
+                    for (int i = 0; i < n; i++) {
+                        x += fromMariaDb.nextId("served");
+                    }
+                    return x;
+                });
+                long[] waitsAtStart = new long[2];
+                Contest.Result result = Contest.run("stores-served", threads, 1024, 5000, rounds, 200, served, () -> {
+                    waitsAtStart[0] = waits(fromEtcd, "served");
+                    waitsAtStart[1] = waits(fromMariaDb, "served");
+                });
+                long etcdWaits = waits(fromEtcd, "served") - waitsAtStart[0];
+                row(
+                        "24",
+                        "segments served from etcd: `nextId(name)` over `EtcdSegmentStore` / over MariaDB, both at"
+                                + " defaults",
+                        result,
+                        figures(result),
+                        result.ratios("etcd", "MariaDB"),
+                        ">= 0.9",
+                        0.9,
+                        true,
+                        "etcd caller waits after warm-up: " + etcdWaits + " (target 0); MariaDB: "
+                                + (waits(fromMariaDb, "served") - waitsAtStart[1]));
+                if (etcdWaits > 0) {
+                    failed = true;
+                }
+                fromEtcd.close();
+                fromMariaDb.close();
+            }
+        }
+    }
+
+    private static Contest.Side allocations(SegmentStore store) {
+        return n -> {
+            long x = 0;
+            for (int i = 0; i < n; i++) {
+                x += store.allocate("bench", 1000).first();
+            }
+            return x;
+        };
+    }
+
+    private static Contest.Side renewals(WorkerIdLeaseStore store) {
+        String owner = "bench-" + System.nanoTime();
+        Duration ttl = Duration.ofSeconds(30);
+        Duration reuse = Duration.ofSeconds(5);
+        WorkerIdLeaseStore.Acquisition acquisition = store.acquire(owner, 1023, ttl, reuse);
+        if (!acquisition.isGranted()) {
+            throw new IllegalStateException("No worker id from " + store);
+        }
+        long workerId = acquisition.workerId();
+        return n -> {
+            long x = 0;
+            for (int i = 0; i < n; i++) {
+                if (!store.renew(workerId, owner, ttl, reuse, System.currentTimeMillis(), true)) {
+                    throw new IllegalStateException("Renewal refused by " + store);
+                }
+                x++;
+            }
+            return x;
+        };
     }
 
     private void readable(int threads) throws Exception {
