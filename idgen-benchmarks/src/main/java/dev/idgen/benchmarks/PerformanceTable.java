@@ -448,7 +448,7 @@ public final class PerformanceTable {
             allocations.put("ZooKeeper", allocations(zookeeper));
             allocations.put("MariaDB", allocations(mariadb));
             allocations.put("Redis", allocations(redisStore));
-            Contest.Result allocated = Contest.run("stores-allocate", 1, 1, 50, rounds, 200, allocations);
+            Contest.Result allocated = Contest.run("stores-allocate", 1, 1, 2000, rounds, 300, allocations);
             info(
                     "24",
                     "one segment allocation (`SegmentStore.allocate(name, 1000)`), a round trip to each store on this"
@@ -472,7 +472,7 @@ public final class PerformanceTable {
             renewals.put(
                     "Redis",
                     renewals(new RedisWorkerIdLeaseStore(redis.counter().redis(), redis.prefix())));
-            Contest.Result renewed = Contest.run("stores-renew", 1, 1, 50, rounds, 200, renewals);
+            Contest.Result renewed = Contest.run("stores-renew", 1, 1, 2000, rounds, 300, renewals);
             info(
                     "24",
                     "one worker id lease renewal (`WorkerIdLeaseStore.renew`, ttl 30 s as the starter's default)",

@@ -59,9 +59,9 @@ import org.apache.zookeeper.data.Stat;
  * <p><b>Lost answers.</b> A write whose answer was lost (connection loss) may or may not have happened; Curator may
  * also send it again after a reconnect, when the version check or the create fails. Either way the store reads the
  * node again: if it carries this write's nonce, the write happened, and its outcome is used. An acquisition that timed
- * out after it was applied leaves an orphan lease in the owner's name; the owner's next {@link #acquire} takes that
- * lease again (as the Redis store does), since only its own acquisition could have written it and nobody held the id
- * in between, and otherwise it lapses after its ttl.
+ * out after it was applied leaves an orphan lease in the owner's name, which lapses after its ttl and the reuse delay:
+ * it is never granted again, not even to the same owner name, which another process may carry too (a configured
+ * instance id, a pod restarted while the old one was only frozen).
  *
  * <p>Every call returns or throws {@link ZooKeeperUnavailableException} within the timeout (plus a few milliseconds),
  * also while the ensemble has no quorum or no server answers.
@@ -180,17 +180,9 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long now = now(what, deadline);
         Map<Long, Node> nodes = readWorkers(what, deadline, maxWorkerId);
         Set<Long> live = children(what, deadline, holdersPath);
-        // An acquisition of this owner's that was applied but whose answer was lost: take that lease again.
-        for (Map.Entry<Long, Node> entry : nodes.entrySet()) {
-            Node node = entry.getValue();
-            if (node.heldBy(owner) && now < node.expiresAt()) {
-                long workerId = entry.getKey();
-                Boolean renewed = renewNode(what, deadline, workerId, owner, node, ttlMillis, reuseDelayMillis, -1);
-                if (Boolean.TRUE.equals(renewed)) {
-                    return Acquisition.granted(workerId, node.lease().lastTimestamp());
-                }
-            }
-        }
+        // No lease is ever granted again to an owner that asks again, not even its own: another process may carry the
+        // same owner name (a configured instance id, a restarted pod), and this one cannot tell. An acquisition whose
+        // answer was lost leaves a lease nobody renews; it lapses after its ttl and the reuse delay.
         long wait = Long.MAX_VALUE;
         for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
             Node node = nodes.get(workerId);

@@ -105,9 +105,12 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
 
     @Test
     void concurrentAllocationsThatRotateTheNodeNeverOverlap() throws Exception {
+        // Rotations every 64 writes, not every 2: a versioned write names only the version, so a read from a follower
+        // a whole rotation behind could match the new node's version. A follower is never 2^30 writes behind (the
+        // production rotation), but on a loaded machine it can be two.
         List<ZooKeeperSegmentStore> stores = List.of(
-                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 2),
-                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 2));
+                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 64),
+                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 64));
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<List<Segment>>> results = new ArrayList<>();
@@ -116,7 +119,7 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
                 long step = 1 + t;
                 results.add(pool.submit(() -> {
                     List<Segment> segments = new ArrayList<>();
-                    for (int i = 0; i < 20; i++) {
+                    for (int i = 0; i < 100; i++) {
                         segments.add(store.allocate("rotated", step));
                     }
                     return segments;

@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.test.services.OwnEtcdCluster;
 import dev.idgen.test.services.OwnZooKeeperCluster;
 import java.io.BufferedInputStream;
@@ -37,11 +38,13 @@ class ConsensusFaultTest {
     /** What a call may take beyond the timeout on a busy machine; a call that hangs takes the whole outage. */
     private static final Duration ROOM = Duration.ofSeconds(4);
 
-    private static final Duration LEASE_TTL = Duration.ofSeconds(10);
+    private static final Duration LEASE_TTL = Duration.ofSeconds(20);
 
     private static final Duration REUSE_DELAY = Duration.ofSeconds(2);
 
     private static final Duration QUORUM_LOST = Duration.ofSeconds(20);
+
+    private static final SnowflakeLayout LAYOUT = SnowflakeLayout.standard();
 
     private final List<Worker> workers = new ArrayList<>();
 
@@ -181,19 +184,34 @@ class ConsensusFaultTest {
         cluster.resume(leader);
         awaitServing("after the stopped leader continued", first, second);
 
-        // An instance stopped past its lease: another may take its worker id, and the first must not serve under it.
+        // An instance stopped past its lease: another takes its worker id, and the first must not serve under it.
+        long stoppedWorkerId = first.workerId();
         first.signal("STOP");
         hold(LEASE_TTL.plus(REUSE_DELAY).plusSeconds(3));
         Worker third = start(properties);
         awaitServing("the instance started while another was stopped", third);
+        assertThat(third.workerId())
+                .as("the new instance took the stopped one's worker id (the lowest free one); if not, a lease was"
+                        + " lost earlier and this step proves nothing")
+                .isEqualTo(stoppedWorkerId);
         first.signal("CONT");
         awaitServing("the stopped instance, continued", first, third);
+        // Lines it wrote before it was stopped may arrive only now: wait for IDs under the worker id it leased anew.
+        Conditions.eventually(
+                "the continued instance serves under a worker id of its own",
+                () -> first.workerId() != stoppedWorkerId);
 
-        // An instance killed while holding its lease: its worker id goes to a new instance after the lease.
+        // An instance killed while holding its lease: after the lease and the reuse delay a new instance takes its
+        // worker id, and starts after the last timestamp the killed one recorded.
+        long killedWorkerId = second.workerId();
         second.process.destroyForcibly();
         assertThat(second.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        hold(LEASE_TTL.plus(REUSE_DELAY).plusSeconds(3));
         Worker fourth = start(properties);
         awaitServing("the instance started after another was killed", fourth);
+        assertThat(fourth.workerId())
+                .as("the new instance took the killed one's worker id")
+                .isEqualTo(killedWorkerId);
 
         List<Worker> live = List.of(first, third, fourth);
         int down1 = (cluster.leader() + 1) % 3;
@@ -203,15 +221,6 @@ class ConsensusFaultTest {
         long lostAt = System.nanoTime();
         hold(QUORUM_LOST);
         long lostUntil = System.nanoTime();
-        for (Worker worker : live) {
-            for (SlowCall call : worker.slowCalls) {
-                if (call.arrivedNanos - lostAt > 0 && lostUntil - call.arrivedNanos > 0) {
-                    assertThat(Duration.ofMillis(call.millis))
-                            .as("a call while quorum was lost (%s %s)", call.kind, call.outcome)
-                            .isLessThanOrEqualTo(STORE_TIMEOUT.plus(ROOM));
-                }
-            }
-        }
         cluster.start(down1);
         cluster.start(down2);
         cluster.awaitQuorum();
@@ -220,6 +229,18 @@ class ConsensusFaultTest {
         assertThat(Duration.ofNanos(System.nanoTime() - back))
                 .as("every instance serves again within 10 s of quorum returning")
                 .isLessThanOrEqualTo(Duration.ofSeconds(10));
+        // Every call that started while quorum was lost, also one that ended only after it returned (a call that hung
+        // until then reports only then), took no longer than the timeout and some room.
+        for (Worker worker : live) {
+            for (SlowCall call : worker.slowCalls) {
+                long startedNanos = call.arrivedNanos - TimeUnit.MILLISECONDS.toNanos(call.millis);
+                if (startedNanos - lostAt > 0 && lostUntil - startedNanos > 0) {
+                    assertThat(Duration.ofMillis(call.millis))
+                            .as("a call while quorum was lost (%s %s)", call.kind, call.outcome)
+                            .isLessThanOrEqualTo(STORE_TIMEOUT.plus(ROOM));
+                }
+            }
+        }
 
         for (Worker worker : workers) {
             worker.process.destroyForcibly();
@@ -277,6 +298,8 @@ class ConsensusFaultTest {
 
         final AtomicLong lastFlake = new AtomicLong(System.nanoTime() - TimeUnit.DAYS.toNanos(1));
 
+        final AtomicLong lastFlakeId = new AtomicLong();
+
         final ConcurrentLinkedQueue<SlowCall> slowCalls = new ConcurrentLinkedQueue<>();
 
         private long[] segments = new long[1 << 16];
@@ -301,6 +324,11 @@ class ConsensusFaultTest {
             assertThat(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0)
                     .as("kill -" + signal)
                     .isTrue();
+        }
+
+        /** The worker id of the last Snowflake ID it handed out (the default layout). */
+        long workerId() {
+            return (lastFlakeId.get() >>> LAYOUT.sequenceBits()) & LAYOUT.maxWorkerId();
         }
 
         synchronized long[] ids(char kind) {
@@ -337,7 +365,9 @@ class ConsensusFaultTest {
                 add('s', Long.parseLong(line.substring(2)));
                 lastSegment.set(now);
             } else if (line.startsWith("f ")) {
-                add('f', Long.parseLong(line.substring(2)));
+                long id = Long.parseLong(line.substring(2));
+                add('f', id);
+                lastFlakeId.set(id);
                 lastFlake.set(now);
             } else {
                 throw new IllegalStateException("Not a line of the worker's: " + line);

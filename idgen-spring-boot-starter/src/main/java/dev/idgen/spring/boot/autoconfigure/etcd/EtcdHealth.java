@@ -19,6 +19,9 @@ import org.springframework.boot.health.contributor.Health;
  */
 public final class EtcdHealth implements IdgenGeneratorHealth {
 
+    /** How long the members' status may take at most. */
+    static final Duration STATUS_TIMEOUT = Duration.ofSeconds(1);
+
     private final Client client;
 
     private final List<String> endpoints;
@@ -30,13 +33,15 @@ public final class EtcdHealth implements IdgenGeneratorHealth {
     /**
      * @param client the client idgen's etcd stores use
      * @param endpoints its endpoints, as configured
-     * @param timeout how long the status may take
+     * @param timeout idgen.etcd.timeout: the status takes at most that, and at most a second
      * @param generators the generators that use etcd
      */
     public EtcdHealth(Client client, List<String> endpoints, Duration timeout, Set<String> generators) {
         this.client = client;
         this.endpoints = List.copyOf(endpoints);
-        this.timeout = timeout;
+        // Within the health indicator's own bound (IdgenHealthIndicator.TIMEOUT, 2 s), so that a frozen member
+        // shows as unreachable instead of the whole check timing out.
+        this.timeout = timeout.compareTo(STATUS_TIMEOUT) < 0 ? timeout : STATUS_TIMEOUT;
         this.generators = Set.copyOf(generators);
     }
 

@@ -22,6 +22,7 @@ import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -140,7 +141,15 @@ public class SnowflakeConfiguration {
         }
         if (store == null) {
             String feature = definition.workerIdAssignerSetting();
-            // etcd and ZooKeeper stores always exist once their module is there (IdgenRequirements checks that).
+            SnowflakeProperties.WorkerIdAssignerType type = snowflake.getWorkerIdAssigner();
+            if (type == SnowflakeProperties.WorkerIdAssignerType.ETCD
+                    || type == SnowflakeProperties.WorkerIdAssignerType.ZOOKEEPER) {
+                String engine = type.name().toLowerCase(Locale.ROOT);
+                throw new IdgenStartupException(
+                        feature + " needs a worker id lease store on " + engine + ", but there is none",
+                        "Add dev.idgen:idgen-" + engine + " and set idgen." + engine + ".*; or declare a"
+                                + " WorkerIdLeaseStore bean");
+            }
             throw snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.REDIS
                     ? new IdgenStartupException(
                             feature + " needs one Spring Data Redis connection factory",

@@ -18,6 +18,9 @@ import org.springframework.boot.health.contributor.Health;
  */
 public final class ZooKeeperHealth implements IdgenGeneratorHealth {
 
+    /** How long the ensemble's status may take at most. */
+    static final Duration STATUS_TIMEOUT = Duration.ofSeconds(1);
+
     private final CuratorFramework client;
 
     private final Duration timeout;
@@ -26,12 +29,14 @@ public final class ZooKeeperHealth implements IdgenGeneratorHealth {
 
     /**
      * @param client the client idgen's ZooKeeper stores use
-     * @param timeout how long the status may take
+     * @param timeout idgen.zookeeper.timeout: the status takes at most that, and at most a second
      * @param generators the generators that use ZooKeeper
      */
     public ZooKeeperHealth(CuratorFramework client, Duration timeout, Set<String> generators) {
         this.client = client;
-        this.timeout = timeout;
+        // Within the health indicator's own bound (IdgenHealthIndicator.TIMEOUT, 2 s), so that a hung server shows as
+        // unreachable instead of the whole check timing out.
+        this.timeout = timeout.compareTo(STATUS_TIMEOUT) < 0 ? timeout : STATUS_TIMEOUT;
         this.generators = Set.copyOf(generators);
     }
 
