@@ -159,11 +159,24 @@ final class OwnProcesses {
      * @throws IllegalStateException with the end of {@code log} when it fails or takes longer than {@code deadline}
      */
     static void run(List<String> command, Path workDir, Path log, Duration deadline) throws Exception {
-        Process process = new ProcessBuilder(command)
-                .directory(workDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .start();
+        run(
+                new ProcessBuilder(command)
+                        .directory(workDir.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())),
+                log,
+                deadline);
+    }
+
+    /**
+     * Runs a one-shot command set up by the caller (e.g. with its own environment) to its end; its output must go to
+     * {@code log}.
+     *
+     * @throws IllegalStateException with the end of {@code log} when it fails or takes longer than {@code deadline}
+     */
+    static void run(ProcessBuilder builder, Path log, Duration deadline) throws Exception {
+        List<String> command = builder.command();
+        Process process = builder.start();
         if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
             kill(process, command.get(0));
             throw new IllegalStateException(String.join(" ", command) + " did not finish within " + deadline.toSeconds()
