@@ -70,7 +70,7 @@ final class EtcdCalls {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new EtcdUnavailableException(
-                    "etcd at " + endpoints + " failed to " + what + ": " + cause.getMessage(), cause);
+                    "etcd at " + endpoints + " failed to " + what + ": " + describe(cause), cause);
         } catch (CancellationException e) {
             throw new EtcdUnavailableException(
                     "The call to etcd at " + endpoints + " to " + what + " was cancelled", e);
@@ -79,6 +79,33 @@ final class EtcdCalls {
             Thread.currentThread().interrupt();
             throw new EtcdUnavailableException("Interrupted while waiting for etcd at " + endpoints + " to " + what, e);
         }
+    }
+
+    /**
+     * @return the first line of {@code failure}'s message, followed by those of its causes that add to it: gRPC
+     *         reports a rejected password as a bare {@code UNAUTHENTICATED} and a refused certificate as
+     *         {@code UNAVAILABLE: io exception}, with what etcd or the TLS handshake said only in the causes
+     */
+    static String describe(Throwable failure) {
+        StringBuilder description = new StringBuilder(String.valueOf(firstLine(failure.getMessage())));
+        Throwable cause = failure.getCause();
+        for (int depth = 0; cause != null && depth < 5; depth++) {
+            String message = firstLine(cause.getMessage());
+            if (message != null && !message.isBlank() && description.indexOf(message) < 0) {
+                description.append(" (").append(message).append(')');
+            }
+            cause = cause.getCause() == cause ? null : cause.getCause();
+        }
+        return description.toString();
+    }
+
+    /** @return the first line of {@code message} (gRPC adds the channel's pipeline on a second one), or null */
+    private static String firstLine(String message) {
+        if (message == null) {
+            return null;
+        }
+        int end = message.indexOf('\n');
+        return end < 0 ? message : message.substring(0, end).strip();
     }
 
     EtcdUnavailableException timedOut(String what) {

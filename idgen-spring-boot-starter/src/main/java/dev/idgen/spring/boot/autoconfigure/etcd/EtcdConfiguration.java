@@ -27,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
@@ -68,9 +69,20 @@ public class EtcdConfiguration {
             }
             builder.user(ByteSequence.from(etcd.getUsername(), StandardCharsets.UTF_8))
                     .password(ByteSequence.from(etcd.getPassword(), StandardCharsets.UTF_8));
+        } else if (etcd.getPassword() != null) {
+            throw new InvalidConfigurationPropertyValueException(
+                    PREFIX + ".username", null, "must be set with idgen.etcd.password");
         }
         String bundleName = etcd.getSsl().getBundle();
-        boolean https = endpoints.stream().anyMatch(uri -> "https".equals(uri.getScheme()));
+        // jetcd talks to every endpoint the same way, TLS or not, whatever each URL's scheme says.
+        boolean https = endpoints.stream().anyMatch(uri -> "https".equalsIgnoreCase(uri.getScheme()));
+        if (https && endpoints.stream().anyMatch(uri -> "http".equalsIgnoreCase(uri.getScheme()))) {
+            throw new InvalidConfigurationPropertyValueException(
+                    PREFIX + ".endpoints",
+                    String.join(",", etcd.getEndpoints()),
+                    "mixes http and https URLs, but the client talks to every member the same way: make them all"
+                            + " https (TLS) or all http");
+        }
         if (bundleName != null) {
             SslBundles bundles = sslBundles.getIfAvailable();
             if (bundles == null) {
@@ -79,7 +91,16 @@ public class EtcdConfiguration {
                         "Define the bundle under spring.ssl.bundle.jks." + bundleName + " or spring.ssl.bundle.pem."
                                 + bundleName);
             }
-            SslBundle bundle = bundles.getBundle(bundleName);
+            SslBundle bundle;
+            try {
+                bundle = bundles.getBundle(bundleName);
+            } catch (NoSuchSslBundleException e) {
+                throw new InvalidConfigurationPropertyValueException(
+                        PREFIX + ".ssl.bundle",
+                        bundleName,
+                        "names no SSL bundle: define it under spring.ssl.bundle.pem." + bundleName
+                                + " or spring.ssl.bundle.jks." + bundleName + " (" + e.getMessage() + ")");
+            }
             tls(builder, bundle);
         } else if (https) {
             tls(builder, null);

@@ -43,6 +43,7 @@ class IdgenEtcdTlsTest {
     private static OwnTlsEtcd tls;
     private static OwnTlsEtcd mutualTls;
     private static OwnTlsEtcd withAuth;
+    private static OwnTlsEtcd localhostOnly;
 
     private final String namespace = "t" + UUID.randomUUID().toString().substring(0, 8) + "/";
 
@@ -52,11 +53,12 @@ class IdgenEtcdTlsTest {
         mutualTls = OwnTlsEtcd.start(true);
         withAuth = OwnTlsEtcd.start(false);
         withAuth.enableAuth("app", "apppw", "idgen-auth/");
+        localhostOnly = OwnTlsEtcd.start(false, "DNS:localhost");
     }
 
     @AfterAll
     static void stopMembers() {
-        for (OwnTlsEtcd etcd : new OwnTlsEtcd[] {tls, mutualTls, withAuth}) {
+        for (OwnTlsEtcd etcd : new OwnTlsEtcd[] {tls, mutualTls, withAuth, localhostOnly}) {
             if (etcd != null) {
                 etcd.close();
             }
@@ -171,7 +173,9 @@ class IdgenEtcdTlsTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     StoreUnavailableException failure = firstIdFails(context.getBean(IdService.class));
-                    assertThat(failure).hasMessageContaining(withAuth.endpoint());
+                    assertThat(failure)
+                            .hasMessageContaining(withAuth.endpoint())
+                            .hasMessageContaining("authentication failed");
                 });
     }
 
@@ -187,10 +191,54 @@ class IdgenEtcdTlsTest {
     }
 
     @Test
+    void aPasswordWithoutAUsernameFailsStartUpNamingTheUsername() {
+        runner(withAuth)
+                .withPropertyValues("idgen.etcd.password=apppw")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("idgen.etcd.username"));
+    }
+
+    @Test
     void anUnknownBundleFailsStartUpNamingIt() {
         runner(tls)
                 .withPropertyValues("idgen.etcd.ssl.bundle=no-such-bundle")
-                .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining("no-such-bundle"));
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("no-such-bundle")
+                        .hasMessageContaining("idgen.etcd.ssl.bundle"));
+    }
+
+    @Test
+    void httpAndHttpsEndpointsTogetherFailStartUpNamingTheEndpoints() {
+        runner(tls)
+                .withPropertyValues("idgen.etcd.endpoints=" + tls.endpoint() + ",http://127.0.0.1:2379")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("idgen.etcd.endpoints"));
+    }
+
+    @Test
+    void theServerCertificateMustNameTheHostDialled() {
+        runner(localhostOnly).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(firstIdFails(context.getBean(IdService.class)))
+                    .as("a certificate for localhost only, dialled as 127.0.0.1")
+                    .hasMessageContaining(localhostOnly.endpoint());
+        });
+        String byName = localhostOnly.endpoint().replace("127.0.0.1", "localhost");
+        runner(localhostOnly)
+                .withPropertyValues("idgen.etcd.endpoints=" + byName)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    idsAreServed(context.getBean(IdService.class));
+                });
     }
 
     @Test
