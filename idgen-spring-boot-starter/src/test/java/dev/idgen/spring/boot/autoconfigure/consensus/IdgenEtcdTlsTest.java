@@ -35,7 +35,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class IdgenEtcdTlsTest {
 
     /** {@code idgen.etcd.timeout} of every context here. */
-    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration TIMEOUT = Duration.ofSeconds(3);
 
     /** What a failing call may take beyond {@link #TIMEOUT} on a loaded machine. */
     private static final Duration SLACK = Duration.ofSeconds(3);
