@@ -31,7 +31,7 @@ class IdgenEtcdAutoConfigurationTest extends ConsensusAutoConfigurationContract 
         return List.of(
                 "idgen.etcd.endpoints=" + etcd.endpoints(),
                 "idgen.etcd.namespace=" + namespace + "/",
-                "idgen.etcd.timeout=1s");
+                "idgen.etcd.timeout=3s");
     }
 
     @Override

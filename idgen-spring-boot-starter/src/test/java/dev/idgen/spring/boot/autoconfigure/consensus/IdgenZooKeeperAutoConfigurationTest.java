@@ -33,7 +33,7 @@ class IdgenZooKeeperAutoConfigurationTest extends ConsensusAutoConfigurationCont
                 "idgen.zookeeper.namespace=" + namespace,
                 "idgen.zookeeper.session-timeout=4s",
                 "idgen.zookeeper.connection-timeout=1s",
-                "idgen.zookeeper.timeout=1s");
+                "idgen.zookeeper.timeout=3s");
     }
 
     @Override
