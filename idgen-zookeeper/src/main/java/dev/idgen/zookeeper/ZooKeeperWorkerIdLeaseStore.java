@@ -545,10 +545,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
     private void showHolder(String what, long deadline, long workerId, String owner) {
         String path = holdersPath + "/" + workerId;
         try {
-            CuratorEvent read = calls.call(
-                    what,
-                    deadline,
-                    callback -> calls.client().getData().inBackground(callback).forPath(path));
+            CuratorEvent read = readHolder(what, deadline, path);
             if (read.getResultCode() == Code.OK.intValue()) {
                 long session =
                         calls.client().getZookeeperClient().getZooKeeper().getSessionId();
@@ -556,15 +553,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                         && read.getStat().getEphemeralOwner() == session) {
                     return;
                 }
-                int version = read.getStat().getVersion();
-                calls.call(
-                        what,
-                        deadline,
-                        callback -> calls.client()
-                                .delete()
-                                .withVersion(version)
-                                .inBackground(callback)
-                                .forPath(path));
+                deleteHolder(what, deadline, path, read.getStat().getVersion());
             }
             byte[] data = owner.getBytes(StandardCharsets.UTF_8);
             calls.call(
@@ -585,25 +574,33 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
     private void hideHolder(String what, long deadline, long workerId, String owner) {
         String path = holdersPath + "/" + workerId;
         try {
-            CuratorEvent read = calls.call(
-                    what,
-                    deadline,
-                    callback -> calls.client().getData().inBackground(callback).forPath(path));
+            CuratorEvent read = readHolder(what, deadline, path);
             if (read.getResultCode() == Code.OK.intValue()
                     && owner.equals(new String(read.getData(), StandardCharsets.UTF_8))) {
-                int version = read.getStat().getVersion();
-                calls.call(
-                        what,
-                        deadline,
-                        callback -> calls.client()
-                                .delete()
-                                .withVersion(version)
-                                .inBackground(callback)
-                                .forPath(path));
+                deleteHolder(what, deadline, path, read.getStat().getVersion());
             }
         } catch (Exception e) {
             // Best effort: the lease itself is released; the node goes with the session at the latest.
         }
+    }
+
+    private CuratorEvent readHolder(String what, long deadline, String path) {
+        return calls.call(
+                what,
+                deadline,
+                callback -> calls.client().getData().inBackground(callback).forPath(path));
+    }
+
+    /** Deletes a holder node only as read: a holder that wrote it meanwhile keeps it. */
+    private void deleteHolder(String what, long deadline, String path, int version) {
+        calls.call(
+                what,
+                deadline,
+                callback -> calls.client()
+                        .delete()
+                        .withVersion(version)
+                        .inBackground(callback)
+                        .forPath(path));
     }
 
     private static String nonce() {

@@ -55,20 +55,32 @@ class ConsensusFaultTest {
         workers.forEach(worker -> worker.process.destroyForcibly());
     }
 
-    /** What the test does to the cluster, whichever engine it is. */
-    private interface Cluster {
-        int leader() throws Exception;
-
-        void kill(int member) throws Exception;
-
-        void start(int member) throws Exception;
-
-        void pause(int member) throws Exception;
-
-        void resume(int member) throws Exception;
-
-        void awaitQuorum() throws Exception;
+    /** A fault the test causes on one member. */
+    @FunctionalInterface
+    private interface MemberFault {
+        void on(int member) throws Exception;
     }
+
+    /** How the test finds the leader. */
+    @FunctionalInterface
+    private interface Leader {
+        int find() throws Exception;
+    }
+
+    /** How the test waits for quorum. */
+    @FunctionalInterface
+    private interface QuorumWait {
+        void await() throws Exception;
+    }
+
+    /** What the test does to the cluster, whichever engine it is. */
+    private record Cluster(
+            Leader leader,
+            MemberFault kill,
+            MemberFault start,
+            MemberFault pause,
+            MemberFault resume,
+            QuorumWait quorum) {}
 
     @Test
     void etcdSegmentsAndLeasesSurviveEveryFaultWithoutARepeat() throws Exception {
@@ -79,37 +91,15 @@ class ConsensusFaultTest {
                     "--idgen.etcd.endpoints=" + etcd.endpoints(),
                     "--idgen.etcd.namespace=" + namespace + "/",
                     "--idgen.etcd.timeout=" + STORE_TIMEOUT.toMillis() + "ms");
-            run(properties, new Cluster() {
-                @Override
-                public int leader() throws Exception {
-                    return etcd.leader();
-                }
-
-                @Override
-                public void kill(int member) throws Exception {
-                    etcd.kill(member);
-                }
-
-                @Override
-                public void start(int member) throws Exception {
-                    etcd.restart(member);
-                }
-
-                @Override
-                public void pause(int member) throws Exception {
-                    etcd.pause(member);
-                }
-
-                @Override
-                public void resume(int member) throws Exception {
-                    etcd.resume(member);
-                }
-
-                @Override
-                public void awaitQuorum() throws Exception {
-                    etcd.awaitLeader(Duration.ofSeconds(60));
-                }
-            });
+            run(
+                    properties,
+                    new Cluster(
+                            etcd::leader,
+                            etcd::kill,
+                            etcd::restart,
+                            etcd::pause,
+                            etcd::resume,
+                            () -> etcd.awaitLeader(Duration.ofSeconds(60))));
         }
     }
 
@@ -124,37 +114,15 @@ class ConsensusFaultTest {
                     "--idgen.zookeeper.session-timeout=4s",
                     "--idgen.zookeeper.connection-timeout=1s",
                     "--idgen.zookeeper.timeout=" + STORE_TIMEOUT.toMillis() + "ms");
-            run(properties, new Cluster() {
-                @Override
-                public int leader() throws Exception {
-                    return zookeeper.leader();
-                }
-
-                @Override
-                public void kill(int member) throws Exception {
-                    zookeeper.kill(member);
-                }
-
-                @Override
-                public void start(int member) throws Exception {
-                    zookeeper.startServer(member);
-                }
-
-                @Override
-                public void pause(int member) throws Exception {
-                    zookeeper.pause(member);
-                }
-
-                @Override
-                public void resume(int member) throws Exception {
-                    zookeeper.resume(member);
-                }
-
-                @Override
-                public void awaitQuorum() throws Exception {
-                    zookeeper.awaitQuorum(Duration.ofSeconds(60));
-                }
-            });
+            run(
+                    properties,
+                    new Cluster(
+                            zookeeper::leader,
+                            zookeeper::kill,
+                            zookeeper::startServer,
+                            zookeeper::pause,
+                            zookeeper::resume,
+                            () -> zookeeper.awaitQuorum(Duration.ofSeconds(60))));
         }
     }
 
@@ -171,17 +139,17 @@ class ConsensusFaultTest {
         Worker second = start(properties);
         awaitServing("both instances start", first, second);
 
-        int leader = cluster.leader();
-        cluster.kill(leader);
+        int leader = cluster.leader().find();
+        cluster.kill().on(leader);
         awaitServing("after the leader was killed", first, second);
-        cluster.start(leader);
-        cluster.awaitQuorum();
+        cluster.start().on(leader);
+        cluster.quorum().await();
 
-        leader = cluster.leader();
-        cluster.pause(leader);
+        leader = cluster.leader().find();
+        cluster.pause().on(leader);
         awaitServing("while the leader is stopped", first, second);
         hold(Duration.ofSeconds(6)); // past etcd's 1 s election timeout and ZooKeeper's sync limit (2.5 s here)
-        cluster.resume(leader);
+        cluster.resume().on(leader);
         awaitServing("after the stopped leader continued", first, second);
 
         // An instance stopped past its lease: another takes its worker id, and the first must not serve under it.
@@ -214,16 +182,16 @@ class ConsensusFaultTest {
                 .isEqualTo(killedWorkerId);
 
         List<Worker> live = List.of(first, third, fourth);
-        int down1 = (cluster.leader() + 1) % 3;
+        int down1 = (cluster.leader().find() + 1) % 3;
         int down2 = (down1 + 1) % 3;
-        cluster.kill(down1);
-        cluster.kill(down2);
+        cluster.kill().on(down1);
+        cluster.kill().on(down2);
         long lostAt = System.nanoTime();
         hold(QUORUM_LOST);
         long lostUntil = System.nanoTime();
-        cluster.start(down1);
-        cluster.start(down2);
-        cluster.awaitQuorum();
+        cluster.start().on(down1);
+        cluster.start().on(down2);
+        cluster.quorum().await();
         long back = System.nanoTime();
         awaitServing("after quorum returned", live.toArray(Worker[]::new));
         assertThat(Duration.ofNanos(System.nanoTime() - back))
