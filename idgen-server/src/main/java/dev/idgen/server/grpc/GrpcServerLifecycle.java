@@ -1,0 +1,132 @@
+package dev.idgen.server.grpc;
+
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Runs the gRPC server with the Spring context: it starts listening once the context is ready and stops (letting
+ * calls in flight finish for the grace period) before the generators close. Besides {@code idgen.v1.Idgen} it serves
+ * the standard health service and server reflection, so that {@code grpcurl} and load balancers need no proto file.
+ */
+final class GrpcServerLifecycle implements SmartLifecycle {
+
+    private static final Log LOG = LogFactory.getLog(GrpcServerLifecycle.class);
+
+    private final GrpcServerProperties properties;
+
+    private final IdgenGrpcService service;
+
+    private final SslBundle sslBundle;
+
+    private final HealthStatusManager health = new HealthStatusManager();
+
+    private volatile Server server;
+
+    /**
+     * @param sslBundle the bundle whose key serves TLS, or {@code null} for plain text
+     */
+    GrpcServerLifecycle(GrpcServerProperties properties, IdgenGrpcService service, SslBundle sslBundle) {
+        this.properties = properties;
+        this.service = service;
+        this.sslBundle = sslBundle;
+    }
+
+    @Override
+    public void start() {
+        int port = properties.getPort();
+        String address = properties.getAddress();
+        InetSocketAddress bound =
+                address.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(address, port);
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(bound, credentials());
+        Server started;
+        try {
+            started = builder.addService(ServerInterceptors.intercept(service, new AuthorizationInterceptor()))
+                    .addService(health.getHealthService())
+                    .addService(ProtoReflectionServiceV1.newInstance())
+                    .build()
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "idgen's gRPC server could not listen on " + (address.isEmpty() ? "*" : address) + ":" + port
+                            + " (idgen.server.grpc.port, idgen.server.grpc.address): " + e.getMessage(),
+                    e);
+        }
+        health.setStatus("", ServingStatus.SERVING);
+        health.setStatus("idgen.v1.Idgen", ServingStatus.SERVING);
+        server = started;
+        LOG.info("idgen gRPC server listening on port " + started.getPort() + (sslBundle == null ? "" : " (TLS)"));
+    }
+
+    private ServerCredentials credentials() {
+        if (sslBundle == null) {
+            return InsecureServerCredentials.create();
+        }
+        TlsServerCredentials.Builder tls = TlsServerCredentials.newBuilder()
+                .keyManager(sslBundle.getManagers().getKeyManagers());
+        if (sslBundle.getStores().getTrustStore() != null) {
+            tls.trustManager(sslBundle.getManagers().getTrustManagers())
+                    .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+        }
+        return tls.build();
+    }
+
+    @Override
+    public void stop() {
+        Server running = server;
+        if (running == null) {
+            return;
+        }
+        health.enterTerminalState();
+        running.shutdown();
+        try {
+            if (!running.awaitTermination(properties.getShutdownGracePeriod().toMillis(), TimeUnit.MILLISECONDS)) {
+                running.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            running.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        server = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return server != null;
+    }
+
+    /**
+     * Before the web server (and long before the generators, which are beans closed after all lifecycles stopped),
+     * so that it stops taking calls first.
+     */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 2048;
+    }
+
+    /**
+     * @return the port gRPC listens on (the chosen one when configured as 0)
+     * @throws IllegalStateException when it does not run
+     */
+    int port() {
+        Server running = server;
+        if (running == null) {
+            throw new IllegalStateException("idgen's gRPC server does not run");
+        }
+        return running.getPort();
+    }
+}
