@@ -16,7 +16,7 @@ ONLY="${ONLY:-.*}"
 JAR=idgen-benchmarks/target/benchmarks.jar
 
 if [ -z "${SKIP_BUILD:-}" ]; then
-  ./mvnw -B -q -pl idgen-samples,idgen-benchmarks -am package -DskipTests >&2
+  ./mvnw -B -q -pl idgen-samples,idgen-server,idgen-benchmarks -am package -DskipTests >&2
 fi
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }

@@ -20,7 +20,7 @@ SERVER_JAR=idgen-server/target/idgen-server.jar
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 2; }
 
 if [ -z "${SKIP_BUILD:-}" ]; then
-  ./mvnw -B -q -pl idgen-server,idgen-benchmarks -am package -DskipTests -Dexec.skip=true >&2
+  ./mvnw -B -q -pl idgen-server,idgen-benchmarks -am package -DskipTests >&2
 fi
 
 work="$(mktemp -d)"

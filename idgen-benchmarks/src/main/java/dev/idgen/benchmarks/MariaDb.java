@@ -16,10 +16,11 @@ final class MariaDb {
     private MariaDb() {}
 
     static HikariDataSource pool(int size) {
+        Endpoint endpoint = endpoint();
         HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(env("IDGEN_BENCH_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test"));
-        pool.setUsername(env("IDGEN_BENCH_MARIADB_USER", "root"));
-        pool.setPassword(env("IDGEN_BENCH_MARIADB_PASSWORD", ""));
+        pool.setJdbcUrl(endpoint.url());
+        pool.setUsername(endpoint.user());
+        pool.setPassword(endpoint.password());
         pool.setMaximumPoolSize(size);
         pool.setMinimumIdle(size);
         return pool;
@@ -44,6 +45,16 @@ final class MariaDb {
             }
         }
     }
+
+    /** Where the database is, for a process of its own (an idgen server). */
+    static Endpoint endpoint() {
+        return new Endpoint(
+                env("IDGEN_BENCH_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test"),
+                env("IDGEN_BENCH_MARIADB_USER", "root"),
+                env("IDGEN_BENCH_MARIADB_PASSWORD", ""));
+    }
+
+    record Endpoint(String url, String user, String password) {}
 
     private static String env(String name, String fallback) {
         String value = System.getenv(name);

@@ -2,6 +2,7 @@ package dev.idgen.benchmarks;
 
 import cn.hutool.core.lang.Snowflake;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idgen.client.RemoteSegmentStore;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.core.segment.SegmentBufferStats;
@@ -81,6 +82,8 @@ public final class PerformanceTable {
         table.tickets(1);
         table.tickets(16);
         table.consensusStores();
+        table.remoteClient(1);
+        table.remoteClient(2);
         System.out.println("| goal | comparison | threads | figures (mean over rounds, per second) | ratio: median"
                 + " (min-max over " + rounds + " rounds) | target | holds |");
         System.out.println("|---|---|---:|---|---|---|---|");
@@ -258,6 +261,83 @@ public final class PerformanceTable {
                 failed = true;
             }
             idgen.close();
+        }
+    }
+
+    // ---- The server tier: a client's segments from an idgen server beside in-process segments on the same database.
+
+    private void remoteClient(int threads) throws Exception {
+        if (!wanted("remote")) {
+            return;
+        }
+        String remoteTable = SEGMENT_TABLE + "_server";
+        try (HikariDataSource pool = MariaDb.pool(10)) {
+            try (Connection connection = pool.getConnection();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("DROP TABLE IF EXISTS " + SEGMENT_TABLE);
+                statement.execute("DROP TABLE IF EXISTS " + remoteTable);
+            }
+            JdbcSegmentStore store =
+                    new JdbcSegmentStore(pool, SEGMENT_TABLE, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(3));
+            MariaDb.Endpoint database = MariaDb.endpoint();
+            try (IdgenServerProcess server = IdgenServerProcess.start(List.of(
+                            "--idgen.strategy=segment",
+                            "--idgen.jdbc.table=" + remoteTable,
+                            "--idgen.jdbc.initialize-schema=always",
+                            "--spring.datasource.url=" + database.url(),
+                            "--spring.datasource.username=" + database.user(),
+                            "--spring.datasource.password=" + database.password()));
+                    RemoteSegmentStore remote = RemoteSegmentStore.builder()
+                            .servers(server.url())
+                            .token(server.token())
+                            .build()) {
+                SegmentIdService inProcess = SegmentIdService.builder(store).build();
+                SegmentIdService client = SegmentIdService.builder(remote).build();
+                Map<String, Contest.Side> sides = Contest.sides();
+                sides.put("client", n -> {
+                    long x = 0;
+                    for (int i = 0; i < n; i++) {
+                        x += client.nextId("bench");
+                    }
+                    return x;
+                });
+                sides.put("in-process", n -> {
+                    long x = 0;
+                    for (int i = 0; i < n; i++) {
+                        x += inProcess.nextId("bench");
+                    }
+                    return x;
+                });
+                long[] waitsAtStart = new long[1];
+                Contest.Result result = Contest.run(
+                        "remote-client",
+                        threads,
+                        1024,
+                        5000,
+                        rounds,
+                        200,
+                        sides,
+                        () -> waitsAtStart[0] = waits(client));
+                long waits = waits(client) - waitsAtStart[0];
+                SegmentBufferStats stats = client.stats("bench").orElseThrow();
+                row(
+                        "25",
+                        "the server tier's client (`idgen.segment.store=remote`: blocks from an idgen server over"
+                                + " HTTP) / in-process segments over the same MariaDB, `nextId(name)`, both at defaults",
+                        result,
+                        figures(result),
+                        result.ratios("client", "in-process"),
+                        ">= 0.9",
+                        0.9,
+                        true,
+                        "client waits after warm-up: " + waits + " (target 0); " + stats.fetches()
+                                + " block requests, step " + stats.step());
+                if (waits > 0) {
+                    failed = true;
+                }
+                client.close();
+                inProcess.close();
+            }
         }
     }
 
