@@ -13,7 +13,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -193,10 +192,5 @@ public final class ServerClients {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every JDK has SHA-256", e);
         }
-    }
-
-    /** @return every client's id, with {@link Caller#ANONYMOUS} when anonymous access is on */
-    public List<String> clientIds() {
-        return List.copyOf(byId.keySet());
     }
 }

@@ -28,6 +28,8 @@ final class ServerProblems extends ResponseEntityExceptionHandler {
 
     private static final String TYPES = "https://idgen.dev/problems/";
 
+    private static final URI ABOUT_BLANK = URI.create("about:blank");
+
     @ExceptionHandler(ServerRefusal.class)
     ResponseEntity<ProblemDetail> refused(ServerRefusal refusal) {
         Reason reason = refusal.reason();
@@ -66,14 +68,15 @@ final class ServerProblems extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> createResponseEntity(
             Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
-        HttpHeaders answer = HttpHeaders.copyOf(headers);
-        if (body instanceof ProblemDetail problem) {
-            if (problem.getType() == null) {
-                problem.setType(URI.create("about:blank"));
-            }
-            answer.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (!(body instanceof ProblemDetail problem)) {
+            return super.createResponseEntity(body, headers, statusCode, request);
         }
-        return new ResponseEntity<>(body, answer, statusCode);
+        // Spring leaves type unset for its own errors; RFC 9457 reads a missing type as about:blank, clients may not.
+        problem.setType(problem.getType() == null ? ABOUT_BLANK : problem.getType());
+        HttpHeaders answer = problemJson();
+        headers.forEach((header, values) -> answer.addAll(header, values));
+        answer.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        return new ResponseEntity<>(problem, answer, statusCode);
     }
 
     static HttpHeaders problemJson() {
