@@ -1,0 +1,62 @@
+package dev.idgen.server;
+
+import dev.idgen.core.IdService;
+import dev.idgen.core.RoutingIdService;
+import dev.idgen.core.form.IdForms;
+import dev.idgen.server.access.NanoClock;
+import dev.idgen.server.access.ServerClients;
+import dev.idgen.server.metrics.ServerMeters;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The server's beans: its clients, its meters and the {@link IdgenServerApi} every transport calls. The
+ * {@code idgen.server.*} settings are checked here, so that a bad one fails start-up naming the property (reported
+ * by the starter's failure analyzer).
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(IdgenServerProperties.class)
+public class IdgenServerConfiguration {
+
+    /** The largest {@code idgen.server.max-block-size}. */
+    static final long MAX_BLOCK_SIZE = 1_000_000_000L;
+
+    @Bean
+    ServerClients idgenServerClients(
+            IdgenServerProperties properties, IdService idService, ObjectProvider<NanoClock> clock) {
+        return new ServerClients(
+                properties, RoutingIdService.generatorsOf(idService).keySet(), clock.getIfAvailable(NanoClock::system));
+    }
+
+    @Bean
+    ServerMeters idgenServerMeters(MeterRegistry registry) {
+        return new ServerMeters(registry);
+    }
+
+    @Bean
+    IdgenServerService idgenServerService(
+            IdgenServerProperties properties,
+            IdService idService,
+            IdForms forms,
+            ServerClients clients,
+            ServerMeters meters) {
+        int maxCount = (int) inRange("idgen.server.max-count", properties.getMaxCount(), IdService.MAX_BATCH_SIZE);
+        long maxBlockSize = inRange("idgen.server.max-block-size", properties.getMaxBlockSize(), MAX_BLOCK_SIZE);
+        return new IdgenServerService(idService, forms, clients, meters, maxCount, maxBlockSize);
+    }
+
+    private static long inRange(String property, long value, long max) {
+        if (value < 1 || value > max) {
+            throw new IdgenPropertyValueException(
+                    property,
+                    value,
+                    "must be between 1 and " + max,
+                    "Set " + property + " to a value from 1 to " + max + ".");
+        }
+        return value;
+    }
+}

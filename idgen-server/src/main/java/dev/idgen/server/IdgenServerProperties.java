@@ -1,0 +1,129 @@
+package dev.idgen.server;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The server's own settings, {@code idgen.server.*}: who may call it, how much one request may ask for. The IDs
+ * themselves come from the starter's {@code idgen.*}. Checked at start-up by {@link IdgenServerConfiguration}: a bad
+ * value fails start-up naming the property.
+ */
+@ConfigurationProperties("idgen.server")
+public class IdgenServerProperties {
+
+    /**
+     * Let requests without a token in, as the client 'anonymous', for every name and without a rate limit. A request
+     * with a token no client has is still refused. Off by default: with no clients configured and this off, the
+     * server does not start.
+     */
+    private boolean anonymous = false;
+
+    /**
+     * The clients allowed in, by id (the 'client' tag of their meters). Each has 'token-hash' ('sha256:' and the 64
+     * lower-case hex digits of printf %s "$TOKEN" | sha256sum), optionally 'names' (the names it may use, '*' for
+     * all), 'generators' (the generators whose names it may use, 'default' for the default one; with names also
+     * empty, every name) and 'rate-limit' (requests per second, bursts of one second's worth; 0, the default, for no
+     * limit).
+     */
+    private Map<String, Client> clients = new LinkedHashMap<>();
+
+    /** The most IDs one request for IDs may ask for, 1 to 10000. */
+    private int maxCount = 1000;
+
+    /** The most IDs one block may hold, 1 to 1000000000. */
+    private long maxBlockSize = 100_000;
+
+    public boolean isAnonymous() {
+        return anonymous;
+    }
+
+    public void setAnonymous(boolean anonymous) {
+        this.anonymous = anonymous;
+    }
+
+    public Map<String, Client> getClients() {
+        return clients;
+    }
+
+    public void setClients(Map<String, Client> clients) {
+        this.clients = clients;
+    }
+
+    public int getMaxCount() {
+        return maxCount;
+    }
+
+    public void setMaxCount(int maxCount) {
+        this.maxCount = maxCount;
+    }
+
+    public long getMaxBlockSize() {
+        return maxBlockSize;
+    }
+
+    public void setMaxBlockSize(long maxBlockSize) {
+        this.maxBlockSize = maxBlockSize;
+    }
+
+    /** One client: its token and what it may use. */
+    public static class Client {
+
+        /**
+         * The SHA-256 of the client's bearer token as 'sha256:' and 64 lower-case hex digits, e.g. from
+         * {@code printf %s "$TOKEN" | sha256sum}. The server keeps no token itself.
+         */
+        private String tokenHash;
+
+        /**
+         * The sequence names the client may use; '*' for every name. With generators also empty, every name.
+         */
+        private List<String> names = new ArrayList<>();
+
+        /**
+         * The generators (idgen.generators.*, 'default' for the default one) whose names the client may use. With
+         * names also empty, every name.
+         */
+        private List<String> generators = new ArrayList<>();
+
+        /**
+         * Requests per second the client may send, with bursts of one second's worth; 0 for no limit. Over it the
+         * server answers 429 with Retry-After.
+         */
+        private double rateLimit = 0;
+
+        public String getTokenHash() {
+            return tokenHash;
+        }
+
+        public void setTokenHash(String tokenHash) {
+            this.tokenHash = tokenHash;
+        }
+
+        public List<String> getNames() {
+            return names;
+        }
+
+        public void setNames(List<String> names) {
+            this.names = names;
+        }
+
+        public List<String> getGenerators() {
+            return generators;
+        }
+
+        public void setGenerators(List<String> generators) {
+            this.generators = generators;
+        }
+
+        public double getRateLimit() {
+            return rateLimit;
+        }
+
+        public void setRateLimit(double rateLimit) {
+            this.rateLimit = rateLimit;
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package dev.idgen.server;
+
+import dev.idgen.core.ClockBackwardsException;
+import dev.idgen.core.IdArguments;
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.IdService;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.RoutingIdService;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
+import dev.idgen.core.segment.Segment;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.server.ServerRefusal.Reason;
+import dev.idgen.server.access.ClientAccess;
+import dev.idgen.server.access.ServerClients;
+import dev.idgen.server.metrics.ServerMeters;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The server's one implementation of {@link IdgenServerApi}, behind every transport. Each request runs the same
+ * steps: the name's rule, the client's rights on the name, its rate limit, the other arguments, the work; whatever
+ * the outcome, it is timed in {@link ServerMeters#REQUESTS}. The core's exceptions leave as {@link ServerRefusal}s:
+ * an invalid argument as BAD_ARGUMENT naming it, an ID that cannot be issued safely (store down, clock behind) as
+ * UNAVAILABLE.
+ */
+public final class IdgenServerService implements IdgenServerApi {
+
+    /** The name tag of a request whose name broke the name rule: the meters never carry arbitrary text. */
+    static final String INVALID_NAME = "invalid";
+
+    /** The name tag of a request for a name the client may not use: a client cannot make up tags. */
+    static final String OTHER_NAME = "other";
+
+    private final IdService ids;
+
+    private final IdForms forms;
+
+    private final ServerClients clients;
+
+    private final ServerMeters meters;
+
+    private final int maxCount;
+
+    private final long maxBlockSize;
+
+    /**
+     * @param ids the starter's service, routing when there are named generators
+     * @param forms every generator's form
+     * @param clients who may call
+     * @param meters where requests are recorded
+     * @param maxCount the most IDs per request, already checked
+     * @param maxBlockSize the most IDs per block, already checked
+     */
+    public IdgenServerService(
+            IdService ids, IdForms forms, ServerClients clients, ServerMeters meters, int maxCount, long maxBlockSize) {
+        this.ids = ids;
+        this.forms = forms;
+        this.clients = clients;
+        this.meters = meters;
+        this.maxCount = maxCount;
+        this.maxBlockSize = maxBlockSize;
+    }
+
+    @Override
+    public Caller authenticate(String authorization, String transport) {
+        return clients.authenticate(authorization, transport);
+    }
+
+    @Override
+    public IssuedIds nextIds(Caller caller, String name, int count, String shardKey) {
+        return serve(caller, "ids", name, checked -> {
+            if (count < 1 || count > maxCount) {
+                throw badArgument("count", "count must be between 1 and " + maxCount + ", but was " + count);
+            }
+            IdForm form = forms.form(checked);
+            if (shardKey == null && form.form().equals("number")) {
+                long[] numbers = ids.nextIds(checked, count);
+                List<String> texts = new ArrayList<>(numbers.length);
+                for (long id : numbers) {
+                    texts.add(Long.toString(id));
+                }
+                return new IssuedIds(texts, numbers);
+            }
+            return new IssuedIds(List.of(shardKey == null ? form.next(count) : form.next(count, shardKey)), null);
+        });
+    }
+
+    @Override
+    public Map<String, Object> decode(Caller caller, String name, String id) {
+        return serve(caller, "decode", name, checked -> {
+            IdForm form = forms.form(checked);
+            if (!form.form().equals("number")) {
+                return form.decode(id);
+            }
+            long number;
+            try {
+                number = Long.parseLong(id);
+            } catch (NumberFormatException e) {
+                throw badArgument("id", "id must be a positive 64-bit decimal number, but was " + shown(id));
+            }
+            try {
+                return ids.decode(checked, IdArguments.checkId(number)).toMap();
+            } catch (InvalidArgumentException e) {
+                throw e;
+            } catch (IllegalArgumentException e) {
+                // Positive, but no ID this generator can have issued.
+                throw badArgument("id", e.getMessage());
+            }
+        });
+    }
+
+    @Override
+    public Segment takeBlock(Caller caller, String name, long size, long above) {
+        return serve(caller, "block", name, checked -> {
+            if (size < 1 || size > maxBlockSize) {
+                throw badArgument("size", "size must be between 1 and " + maxBlockSize + ", but was " + size);
+            }
+            if (above < 0 || above > Long.MAX_VALUE - size) {
+                throw badArgument(
+                        "above", "above must be 0 or more, and leave room for size IDs below 2^63, but was " + above);
+            }
+            String generator = generatorOf(checked);
+            IdService serving = RoutingIdService.generatorsOf(ids).get(generator);
+            if (!(serving instanceof SegmentIdService segments)) {
+                throw new ServerRefusal(
+                        Reason.NOT_FOUND,
+                        null,
+                        null,
+                        "Blocks need a segment generator, but '" + checked + "' is served by the generator '"
+                                + generator + "' with the strategy '" + serving.strategy() + "'");
+            }
+            // One allocation, never retried here: the store returns only what it has made durable, and a repeated
+            // call could only waste a range, which the caller would not know of.
+            Segment block = segments.store().allocateAbove(checked, size, above);
+            meters.block(caller.client(), checked, block.size());
+            return block;
+        });
+    }
+
+    /**
+     * @param caller an authenticated caller
+     * @return what the caller may use: its client, its names, and the segment generators it may take blocks from
+     */
+    public BlockAccess blockAccess(Caller caller) {
+        ClientAccess access = clients.access(caller);
+        List<String> segmentGenerators = new ArrayList<>();
+        RoutingIdService.generatorsOf(ids).forEach((generator, service) -> {
+            if (service instanceof SegmentIdService && access.reaches(generator, this::generatorOf)) {
+                segmentGenerators.add(generator);
+            }
+        });
+        return new BlockAccess(access.client(), access.namesShown(), List.copyOf(segmentGenerators));
+    }
+
+    /**
+     * @param client the caller's client id
+     * @param names the names it may use, or just {@code *}
+     * @param generators the segment generators whose names it may take blocks of
+     */
+    public record BlockAccess(String client, List<String> names, List<String> generators) {}
+
+    private <T> T serve(Caller caller, String operation, String name, Function<String, T> work) {
+        long start = System.nanoTime();
+        String nameTag = INVALID_NAME;
+        String outcome = "ok";
+        try {
+            ClientAccess access = clients.access(caller);
+            String checked = IdArguments.checkName(name);
+            if (!access.allows(checked, generatorOf(checked))) {
+                nameTag = OTHER_NAME;
+                throw new ServerRefusal(
+                        Reason.FORBIDDEN,
+                        null,
+                        null,
+                        "The client '" + access.client() + "' may not use the name '" + checked + "'");
+            }
+            nameTag = checked;
+            Duration retryAfter = access.tryAcquire();
+            if (retryAfter != null) {
+                throw new ServerRefusal(
+                        Reason.RATE_LIMITED,
+                        null,
+                        retryAfter,
+                        "The client '" + access.client() + "' sent more requests than its rate limit");
+            }
+            return work.apply(checked);
+        } catch (ServerRefusal e) {
+            outcome = outcome(e.reason());
+            throw e;
+        } catch (RuntimeException e) {
+            outcome = "error";
+            ServerRefusal refusal = refusal(e);
+            outcome = outcome(refusal.reason());
+            throw refusal;
+        } finally {
+            meters.request(
+                    caller == null ? "unknown" : caller.client(),
+                    nameTag,
+                    operation,
+                    caller == null ? "unknown" : caller.transport(),
+                    outcome,
+                    System.nanoTime() - start);
+        }
+    }
+
+    /** The core's exceptions as refusals; anything else is a fault of the server and leaves as it is. */
+    private static ServerRefusal refusal(RuntimeException e) {
+        if (e instanceof InvalidArgumentException invalid) {
+            return new ServerRefusal(Reason.BAD_ARGUMENT, invalid.argument(), null, invalid.getMessage());
+        }
+        if (e instanceof IllegalArgumentException) {
+            return new ServerRefusal(Reason.BAD_ARGUMENT, null, null, e.getMessage());
+        }
+        if (e instanceof ClockBackwardsException clock) {
+            Duration behind = Duration.ofMillis(Math.max(1, clock.behindMillis()));
+            return new ServerRefusal(Reason.UNAVAILABLE, null, behind, e.getMessage());
+        }
+        if (e instanceof IdGenerationException) {
+            // StoreUnavailableException among them: another server, or this one later, may answer.
+            return new ServerRefusal(Reason.UNAVAILABLE, null, null, e.getMessage());
+        }
+        throw e;
+    }
+
+    private static String outcome(Reason reason) {
+        return reason.name().toLowerCase(Locale.ROOT);
+    }
+
+    private String generatorOf(String name) {
+        return ids instanceof RoutingIdService routing ? routing.generatorOf(name) : RoutingIdService.DEFAULT_GENERATOR;
+    }
+
+    private static ServerRefusal badArgument(String parameter, String message) {
+        return new ServerRefusal(Reason.BAD_ARGUMENT, parameter, null, message);
+    }
+
+    /** The value quoted, cut short: a 10,000-digit id need not come back whole. */
+    private static String shown(String value) {
+        return value == null ? "null" : "'" + (value.length() > 80 ? value.substring(0, 80) + "..." : value) + "'";
+    }
+}

@@ -1,0 +1,61 @@
+package dev.idgen.server.access;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client's token bucket, of {@code rate} requests per second and a burst of one second's worth (at least one
+ * request), kept as the generic cell rate algorithm: one {@code long}, the time at which the bucket would be full
+ * again, moved forward by one request's interval with a compare-and-set. No lock, no refill thread.
+ */
+public final class RateLimiter {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    private final NanoClock clock;
+
+    /** How far one request moves the full-again time. */
+    private final long interval;
+
+    /** How far ahead of now the full-again time may be: the burst. */
+    private final long burst;
+
+    /** When the bucket would be full again; at or before now while it is full. */
+    private final AtomicLong fullAgain;
+
+    /**
+     * @param requestsPerSecond more than 0
+     * @param clock where the time comes from
+     */
+    public RateLimiter(double requestsPerSecond, NanoClock clock) {
+        if (!(requestsPerSecond > 0)) {
+            throw new IllegalArgumentException("requestsPerSecond must be above 0, but was " + requestsPerSecond);
+        }
+        this.clock = clock;
+        this.interval = Math.max(1, Math.round(SECOND / requestsPerSecond));
+        this.burst = Math.max(interval, SECOND);
+        this.fullAgain = new AtomicLong(clock.nanos());
+    }
+
+    /**
+     * Takes one request's token.
+     *
+     * @return {@code null} when the request may pass, else how long until one token is back
+     */
+    public Duration tryAcquire() {
+        while (true) {
+            long now = clock.nanos();
+            long current = fullAgain.get();
+            // Differences, not comparisons: nanoTime may wrap.
+            long start = current - now > 0 ? current : now;
+            long next = start + interval;
+            long ahead = next - now;
+            if (ahead > burst) {
+                return Duration.ofNanos(ahead - burst);
+            }
+            if (fullAgain.compareAndSet(current, next)) {
+                return null;
+            }
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.idgen.server.access;
+
+import dev.idgen.core.IdArguments;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.server.Caller;
+import dev.idgen.server.IdgenServerProperties;
+import dev.idgen.server.ServerRefusal;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The configured clients, found by their token: the SHA-256 of the presented token is looked up in a map (no scan of
+ * every client), then compared with the configured digest in constant time. Built once at start-up, where every
+ * client's settings are checked; read-only afterwards.
+ */
+public final class ServerClients {
+
+    private static final String PREFIX = "idgen.server.clients.";
+
+    private static final String SHA256 = "sha256:";
+
+    private static final Pattern TOKEN_HASH = Pattern.compile("sha256:[0-9a-f]{64}");
+
+    private static final String BEARER = "Bearer ";
+
+    private final boolean anonymous;
+
+    /** By the token's SHA-256 as lower-case hex. */
+    private final Map<String, Known> byDigest;
+
+    /** By the client's id. */
+    private final Map<String, ClientAccess> byId;
+
+    private record Known(byte[] digest, ClientAccess access) {}
+
+    /**
+     * @param properties {@code idgen.server.*}
+     * @param generatorNames every generator's name, {@code default} included
+     * @param clock the rate limits' clock
+     * @throws IdgenPropertyValueException naming the property when a client's setting is invalid, or when no client
+     *     is configured and anonymous access is off
+     */
+    public ServerClients(IdgenServerProperties properties, Set<String> generatorNames, NanoClock clock) {
+        if (properties.getClients().isEmpty() && !properties.isAnonymous()) {
+            throw new IdgenPropertyValueException(
+                    "idgen.server.clients",
+                    "(none)",
+                    "no client is configured and idgen.server.anonymous is false: the server would let nobody in,"
+                            + " and an unprotected ID server is not a default",
+                    "Configure at least one client under idgen.server.clients.<id>.token-hash (the SHA-256 of its"
+                            + " token: printf %s \"$TOKEN\" | sha256sum), or set idgen.server.anonymous=true to let"
+                            + " requests without a token in.");
+        }
+        this.anonymous = properties.isAnonymous();
+        Map<String, Known> digests = new HashMap<>();
+        Map<String, ClientAccess> ids = new HashMap<>();
+        properties.getClients().forEach((id, client) -> {
+            String hex = tokenHash(id, client.getTokenHash());
+            ClientAccess access = access(id, client, generatorNames, clock);
+            if (digests.putIfAbsent(hex, new Known(HexFormat.of().parseHex(hex), access)) != null) {
+                throw invalid(
+                        id,
+                        "token-hash",
+                        client.getTokenHash(),
+                        "another client has the same token",
+                        "Give every client a token of its own.");
+            }
+            ids.put(id, access);
+        });
+        if (anonymous) {
+            ids.putIfAbsent(Caller.ANONYMOUS, ClientAccess.unlimited(Caller.ANONYMOUS));
+        }
+        this.byDigest = Collections.unmodifiableMap(digests);
+        this.byId = Collections.unmodifiableMap(ids);
+    }
+
+    /**
+     * @param authorization {@code Bearer <token>}, or {@code null}
+     * @param transport {@code http} or {@code grpc}
+     * @return the client the token belongs to, or {@link Caller#ANONYMOUS} without a token when anonymous access is on
+     * @throws ServerRefusal UNAUTHENTICATED otherwise
+     */
+    public Caller authenticate(String authorization, String transport) {
+        if (authorization == null || authorization.isBlank()) {
+            if (anonymous) {
+                return new Caller(Caller.ANONYMOUS, transport);
+            }
+            throw unauthenticated("This server needs a token: send the header 'Authorization: Bearer <token>'");
+        }
+        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            throw unauthenticated("Only bearer tokens are accepted: send 'Authorization: Bearer <token>'");
+        }
+        byte[] digest = sha256(authorization.substring(BEARER.length()).trim());
+        Known known = byDigest.get(HexFormat.of().formatHex(digest));
+        // The map found a candidate by its digest; the constant-time comparison is what lets the caller in.
+        if (known == null || !MessageDigest.isEqual(known.digest(), digest)) {
+            throw unauthenticated("The bearer token belongs to no client of this server");
+        }
+        return new Caller(known.access().client(), transport);
+    }
+
+    /**
+     * @param caller an authenticated caller
+     * @return what it may do
+     * @throws ServerRefusal UNAUTHENTICATED when no such client is configured (any more)
+     */
+    public ClientAccess access(Caller caller) {
+        ClientAccess access = caller == null ? null : byId.get(caller.client());
+        if (access == null) {
+            throw unauthenticated("No client of this server is called " + (caller == null ? null : caller.client()));
+        }
+        return access;
+    }
+
+    private static ServerRefusal unauthenticated(String message) {
+        return new ServerRefusal(ServerRefusal.Reason.UNAUTHENTICATED, null, null, message);
+    }
+
+    private static String tokenHash(String id, String tokenHash) {
+        if (tokenHash == null || !TOKEN_HASH.matcher(tokenHash).matches()) {
+            throw invalid(
+                    id,
+                    "token-hash",
+                    tokenHash,
+                    "must be 'sha256:' and 64 lower-case hex digits",
+                    "Set it to the SHA-256 of the client's token: echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum"
+                            + " | cut -d' ' -f1)\"");
+        }
+        return tokenHash.substring(SHA256.length());
+    }
+
+    private static ClientAccess access(
+            String id, IdgenServerProperties.Client client, Set<String> generatorNames, NanoClock clock) {
+        Set<String> names = new LinkedHashSet<>();
+        boolean everyName = client.getNames().contains(ClientAccess.EVERY_NAME);
+        for (String name : client.getNames()) {
+            if (!ClientAccess.EVERY_NAME.equals(name)) {
+                try {
+                    names.add(IdArguments.checkName(name));
+                } catch (InvalidArgumentException e) {
+                    throw invalid(id, "names", name, e.getMessage(), "List valid sequence names, or '*'.");
+                }
+            }
+        }
+        for (String generator : client.getGenerators()) {
+            if (!generatorNames.contains(generator)) {
+                throw invalid(
+                        id,
+                        "generators",
+                        generator,
+                        "no generator is called '" + generator + "'",
+                        "Use one of " + generatorNames + " ('default' is the default generator; the others are"
+                                + " configured under idgen.generators.<name>).");
+            }
+        }
+        double rate = client.getRateLimit();
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw invalid(
+                    id,
+                    "rate-limit",
+                    rate,
+                    "must be 0 (no limit) or more requests per second",
+                    "Set a rate of 0 or more.");
+        }
+        everyName |= names.isEmpty() && client.getGenerators().isEmpty();
+        return new ClientAccess(
+                id,
+                Collections.unmodifiableSet(names),
+                Set.copyOf(client.getGenerators()),
+                everyName,
+                rate == 0 ? null : new RateLimiter(rate, clock));
+    }
+
+    private static IdgenPropertyValueException invalid(
+            String id, String property, Object value, String reason, String action) {
+        return new IdgenPropertyValueException(PREFIX + id + "." + property, value, reason, action);
+    }
+
+    /** @return the SHA-256 of the token's UTF-8 bytes */
+    static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every JDK has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.idgen.server.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server's meters, recorded by the service so that every transport has them: {@value #REQUESTS} (a timer per
+ * client, name, operation, transport and outcome) and {@value #BLOCK_IDS} (IDs handed out in blocks, per client and
+ * name). Each meter is built once and kept by its tags, so a request only looks one up.
+ */
+public final class ServerMeters {
+
+    /** The timer of every request. */
+    public static final String REQUESTS = "idgen.server.requests";
+
+    /** The counter of IDs handed out in blocks. */
+    public static final String BLOCK_IDS = "idgen.server.block.ids";
+
+    private final MeterRegistry registry;
+
+    private final Map<RequestTags, Timer> timers = new ConcurrentHashMap<>();
+
+    private final Map<BlockTags, Counter> counters = new ConcurrentHashMap<>();
+
+    private record RequestTags(String client, String name, String operation, String transport, String outcome) {}
+
+    private record BlockTags(String client, String name) {}
+
+    /** @param registry where the meters go */
+    public ServerMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * @param client the client's id
+     * @param name the sequence name, {@code invalid} when it broke the name rule
+     * @param operation {@code ids}, {@code decode} or {@code block}
+     * @param transport {@code http} or {@code grpc}
+     * @param outcome {@code ok} or the refusal's reason in lower case
+     * @param nanos how long the request took
+     */
+    public void request(String client, String name, String operation, String transport, String outcome, long nanos) {
+        timers.computeIfAbsent(new RequestTags(client, name, operation, transport, outcome), this::timer)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * @param client the client's id
+     * @param name the sequence name
+     * @param ids how many IDs the block held
+     */
+    public void block(String client, String name, long ids) {
+        counters.computeIfAbsent(new BlockTags(client, name), this::counter).increment(ids);
+    }
+
+    private Timer timer(RequestTags tags) {
+        return Timer.builder(REQUESTS)
+                .description("Requests to the idgen server, by client, name, operation, transport and outcome")
+                .tag("client", tags.client())
+                .tag("name", tags.name())
+                .tag("operation", tags.operation())
+                .tag("transport", tags.transport())
+                .tag("outcome", tags.outcome())
+                .register(registry);
+    }
+
+    private Counter counter(BlockTags tags) {
+        return Counter.builder(BLOCK_IDS)
+                .description("IDs handed out in blocks, by client and name")
+                .tag("client", tags.client())
+                .tag("name", tags.name())
+                .register(registry);
+    }
+}

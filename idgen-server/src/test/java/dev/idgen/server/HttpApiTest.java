@@ -1,0 +1,300 @@
+package dev.idgen.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.server.ServerHttp.Answer;
+import dev.idgen.server.access.NanoClock;
+import dev.idgen.test.services.TestServices;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The HTTP face on a real MariaDB: the default generator hands out segments from a table, the generator {@code snow}
+ * is Snowflake. Clients: {@code app} (every name), {@code limited} (one name, 2 requests per second on a clock the
+ * test moves), {@code snowy} (the generator {@code snow} only).
+ */
+@SpringBootTest(
+        classes = IdgenServerApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "idgen.strategy=segment",
+            "idgen.segment.step=100",
+            "idgen.jdbc.table=idgen_server_test_segment",
+            "idgen.jdbc.initialize-schema=always",
+            "idgen.generators.snow.strategy=snowflake",
+            "idgen.server.max-block-size=100000",
+            "idgen.server.clients.limited.names=limited-name",
+            "idgen.server.clients.limited.rate-limit=2",
+            "idgen.server.clients.snowy.generators=snow",
+        })
+@Import(HttpApiTest.FakeClock.class)
+class HttpApiTest {
+
+    static final String APP = "app-token";
+
+    static final String LIMITED = "limited-token";
+
+    static final String SNOWY = "snowy-token";
+
+    /** The rate limits' clock: moved by the test, never by time passing. */
+    static final AtomicLong NANOS = new AtomicLong(1_000_000_000_000L);
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
+        registry.add("spring.datasource.url", mariadb::url);
+        registry.add("spring.datasource.username", mariadb::username);
+        registry.add("spring.datasource.password", mariadb::password);
+        // The tokens' hashes computed here, so that the test's tokens and the configured hashes cannot drift apart.
+        registry.add("idgen.server.clients.app.token-hash", () -> ServerHttp.tokenHash(APP));
+        registry.add("idgen.server.clients.limited.token-hash", () -> ServerHttp.tokenHash(LIMITED));
+        registry.add("idgen.server.clients.snowy.token-hash", () -> ServerHttp.tokenHash(SNOWY));
+    }
+
+    @TestConfiguration
+    static class FakeClock {
+
+        @Bean
+        NanoClock testNanoClock() {
+            return NANOS::get;
+        }
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    MeterRegistry meters;
+
+    ServerHttp http;
+
+    /** A name of this run's own: the table outlives the test. */
+    final String name = "orders-" + UUID.randomUUID().toString().substring(0, 8);
+
+    @BeforeEach
+    void setUp() {
+        http = new ServerHttp("http://127.0.0.1:" + port);
+    }
+
+    @Test
+    void idsAreDecimalStringsAndDecodeByTheirGenerator() {
+        Answer ids = http.get("/ids/" + name + "?count=5", APP);
+        assertThat(ids.status()).as(ids.toString()).isEqualTo(200);
+        List<Long> numbers = new ArrayList<>();
+        for (JsonNode id : ids.json()) {
+            assertThat(id.isString()).as(ids.toString()).isTrue();
+            numbers.add(Long.parseLong(id.stringValue()));
+        }
+        assertThat(numbers).hasSize(5).isSorted().doesNotHaveDuplicates();
+        assertThat(http.get("/ids/" + name, APP).json()).hasSize(1);
+
+        Answer decoded = http.get("/ids/" + name + "/decode/" + numbers.get(0), APP);
+        assertThat(decoded.status()).as(decoded.toString()).isEqualTo(200);
+        assertThat(decoded.json().get("id").stringValue())
+                .isEqualTo(numbers.get(0).toString());
+        assertThat(decoded.json().get("strategy").stringValue()).isEqualTo("segment");
+
+        String snowId = http.get("/ids/snow?count=2", APP).json().get(0).stringValue();
+        JsonNode snow = http.get("/ids/snow/decode/" + snowId, APP).json();
+        assertThat(snow.get("generator").stringValue()).isEqualTo("snow");
+        assertThat(snow.get("strategy").stringValue()).isEqualTo("snowflake");
+        assertThat(snow.get("id").stringValue()).isEqualTo(snowId);
+        assertThat(snow.get("timestamp").isString()).as(snow.toString()).isTrue();
+
+        Answer byDefault = http.get("/ids/decode/" + numbers.get(1), APP);
+        assertThat(byDefault.status()).as(byDefault.toString()).isEqualTo(200);
+        assertThat(byDefault.json().get("generator").stringValue()).isEqualTo("default");
+    }
+
+    @Test
+    void blocksAreStringsAboveTheFloorAndCounted() {
+        Answer block = http.post("/blocks/" + name + "?size=1000", APP);
+        assertThat(block.status()).as(block.toString()).isEqualTo(200);
+        JsonNode json = block.json();
+        assertThat(json.get("name").stringValue()).isEqualTo(name);
+        assertThat(json.get("first").isString()).isTrue();
+        assertThat(json.get("last").isString()).isTrue();
+        long first = Long.parseLong(json.get("first").stringValue());
+        long last = Long.parseLong(json.get("last").stringValue());
+        assertThat(last - first + 1).isEqualTo(1000);
+        assertThat(json.get("size").asLong()).isEqualTo(1000);
+
+        Answer above = http.post("/blocks/" + name + "?size=10&above=5000000000", APP);
+        assertThat(above.status()).as(above.toString()).isEqualTo(200);
+        assertThat(Long.parseLong(above.json().get("first").stringValue())).isGreaterThan(5_000_000_000L);
+
+        // The server's own IDs of the name come from the same row: after the floor, above it too.
+        long next = Long.parseLong(http.get("/ids/" + name, APP).json().get(0).stringValue());
+        assertThat(next).isGreaterThan(Long.parseLong(above.json().get("last").stringValue()));
+
+        Counter counted = meters.find("idgen.server.block.ids")
+                .tags("client", "app", "name", name)
+                .counter();
+        assertThat(counted).isNotNull();
+        assertThat(counted.count()).isEqualTo(1010);
+    }
+
+    @Test
+    void blocksOfASnowflakeNameAreNotFound() {
+        Answer answer = http.post("/blocks/snow?size=10", APP);
+        assertProblem(answer, 404, null);
+        assertThat(answer.json().get("detail").stringValue())
+                .contains("segment generator")
+                .contains("'snow'")
+                .contains("snowflake");
+    }
+
+    @Test
+    void blockAccessSaysWhatTheClientMayUse() {
+        JsonNode app = http.get("/blocks", APP).json();
+        assertThat(app.get("client").stringValue()).isEqualTo("app");
+        assertThat(app.get("names").toString()).isEqualTo("[\"*\"]");
+        assertThat(app.get("generators").toString()).isEqualTo("[\"default\"]");
+
+        JsonNode limited = http.get("/blocks", LIMITED).json();
+        assertThat(limited.get("names").toString()).isEqualTo("[\"limited-name\"]");
+        assertThat(limited.get("generators").toString()).isEqualTo("[\"default\"]");
+
+        JsonNode snowy = http.get("/blocks", SNOWY).json();
+        assertThat(snowy.get("names").toString()).isEqualTo("[]");
+        assertThat(snowy.get("generators").toString()).isEqualTo("[]");
+        assertProblem(http.get("/blocks", null), 401, null);
+    }
+
+    @Test
+    void withoutAValidBearerTokenTheAnswerIs401() {
+        for (String token : new String[] {null, "wrong-token", "Basic YXBwOmFwcA=="}) {
+            Answer answer = http.get("/ids/" + name, token);
+            assertProblem(answer, 401, null);
+            assertThat(answer.header("WWW-Authenticate")).as(answer.toString()).isEqualTo("Bearer");
+            assertThat(answer.json().get("detail").stringValue()).isNotBlank();
+        }
+        assertProblem(http.post("/blocks/" + name + "?size=1", "wrong-token"), 401, null);
+    }
+
+    @Test
+    void aNameTheClientMayNotUseIs403() {
+        Answer answer = http.get("/ids/" + name, LIMITED);
+        assertProblem(answer, 403, null);
+        assertThat(answer.json().get("detail").stringValue()).contains(name).contains("limited");
+        // The generator 'snow' serves only the name snow: the client of that generator may use it and no other.
+        assertThat(http.get("/ids/snow", SNOWY).status()).isEqualTo(200);
+        assertProblem(http.get("/ids/" + name, SNOWY), 403, null);
+        assertThat(meters.find("idgen.server.requests")
+                        .tags("client", "snowy", "name", "other", "outcome", "forbidden")
+                        .timer())
+                .isNotNull();
+    }
+
+    @Test
+    void overTheRateLimitTheAnswerIs429UntilTheBucketRefills() {
+        NANOS.addAndGet(TimeUnit.SECONDS.toNanos(10)); // a full bucket, whatever ran before
+        assertThat(http.get("/ids/limited-name", LIMITED).status()).isEqualTo(200);
+        assertThat(http.get("/ids/limited-name", LIMITED).status()).isEqualTo(200);
+        Answer limited = http.get("/ids/limited-name", LIMITED);
+        assertProblem(limited, 429, null);
+        assertThat(limited.header("Retry-After")).isEqualTo("1");
+        // Other clients have buckets of their own.
+        assertThat(http.get("/ids/" + name, APP).status()).isEqualTo(200);
+
+        NANOS.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)); // one request's worth
+        assertThat(http.get("/ids/limited-name", LIMITED).status()).isEqualTo(200);
+        assertProblem(http.get("/ids/limited-name", LIMITED), 429, null);
+
+        Timer refused = meters.find("idgen.server.requests")
+                .tags("client", "limited", "name", "limited-name", "operation", "ids", "transport", "http")
+                .tag("outcome", "rate_limited")
+                .timer();
+        assertThat(refused).isNotNull();
+        assertThat(refused.count()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void badArgumentsAre400NamingTheParameter() {
+        assertProblem(http.get("/ids/" + name + "?count=0", APP), 400, "count");
+        assertProblem(http.get("/ids/" + name + "?count=abc", APP), 400, "count");
+        assertProblem(http.get("/ids/" + name + "?count=", APP), 400, "count");
+        assertProblem(http.get("/ids/" + name + "?count=1001", APP), 400, "count");
+        assertProblem(http.get("/ids/_bad", APP), 400, "name");
+        assertProblem(http.get("/ids/" + name + "/decode/abc", APP), 400, "id");
+        assertProblem(http.get("/ids/" + name + "/decode/-5", APP), 400, "id");
+        assertProblem(http.get("/ids/" + name + "?shardKey=k", APP), 400, "shardKey");
+        assertProblem(http.post("/blocks/" + name, APP), 400, "size");
+        assertProblem(http.post("/blocks/" + name + "?size=0", APP), 400, "size");
+        assertProblem(http.post("/blocks/" + name + "?size=100001", APP), 400, "size");
+        assertProblem(http.post("/blocks/" + name + "?size=ten", APP), 400, "size");
+        assertProblem(http.post("/blocks/" + name + "?size=10&above=-1", APP), 400, "above");
+        assertProblem(http.post("/blocks/" + name + "?size=10&above=x", APP), 400, "above");
+        assertProblem(http.post("/blocks/_bad?size=10", APP), 400, "name");
+
+        Timer invalid = meters.find("idgen.server.requests")
+                .tags("client", "app", "name", "invalid", "operation", "block", "outcome", "bad_argument")
+                .timer();
+        assertThat(invalid).isNotNull();
+    }
+
+    @Test
+    void springsOwnErrorsAreProblemJsonToo() {
+        assertProblem(http.get("/no/such/path", APP), 404, null);
+        assertProblem(http.get("/blocks/" + name, APP), 405, null);
+        assertProblem(http.send(http.request("/ids/" + name, APP).DELETE()), 405, null);
+    }
+
+    @Test
+    void requestsAreTimedByClientNameOperationTransportAndOutcome() {
+        http.get("/ids/" + name + "?count=3", APP);
+        http.get("/ids/" + name + "/decode/1", APP);
+        http.post("/blocks/" + name + "?size=5", APP);
+        for (String operation : new String[] {"ids", "decode", "block"}) {
+            Timer timer = meters.find("idgen.server.requests")
+                    .tags("client", "app", "name", name, "operation", operation, "transport", "http")
+                    .tag("outcome", "ok")
+                    .timer();
+            assertThat(timer).as(operation).isNotNull();
+            assertThat(timer.count()).as(operation).isEqualTo(1);
+        }
+        // The actuator needs no token; the meters are in Prometheus' text.
+        Answer prometheus = http.get("/actuator/prometheus", null);
+        assertThat(prometheus.status()).isEqualTo(200);
+        assertThat(prometheus.response().body())
+                .contains("idgen_server_requests_seconds_count{")
+                .contains("name=\"" + name + "\"")
+                .contains("idgen_server_block_ids_total{");
+        assertThat(http.get("/actuator/health", null).status()).isEqualTo(200);
+    }
+
+    static void assertProblem(Answer answer, int status, String parameter) {
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(status);
+        assertThat(answer.contentType()).as(answer.toString()).startsWith("application/problem+json");
+        JsonNode problem = answer.json();
+        assertThat(problem.get("status").asInt()).isEqualTo(status);
+        assertThat(problem.get("type").stringValue()).isNotBlank();
+        assertThat(problem.get("title").stringValue()).isNotBlank();
+        assertThat(problem.get("detail").stringValue()).isNotBlank();
+        if (parameter != null) {
+            assertThat(problem.get("parameter").stringValue())
+                    .as(answer.toString())
+                    .isEqualTo(parameter);
+            assertThat(problem.get("detail").stringValue())
+                    .as(answer.toString())
+                    .contains(parameter);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.idgen.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.segment.InMemorySegmentStore;
+import dev.idgen.core.segment.Segment;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.server.ServerRefusal.Reason;
+import dev.idgen.server.access.NanoClock;
+import dev.idgen.server.access.ServerClients;
+import dev.idgen.server.metrics.ServerMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service as the gRPC transport sees it, without HTTP: blocks from a segment store that the test can make
+ * unavailable, refusals with their reasons, and the meters tagged with the caller's transport.
+ */
+class IdgenServerServiceTest {
+
+    private final InMemorySegmentStore store = new InMemorySegmentStore();
+
+    private final SegmentIdService segments = SegmentIdService.builder(store).build();
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private final IdgenServerService service = new IdgenServerService(
+            segments,
+            name -> {
+                throw new InvalidArgumentException("name", name, "no forms in this test");
+            },
+            new ServerClients(properties(), Set.of("default"), NanoClock.system()),
+            new ServerMeters(registry),
+            100,
+            1000);
+
+    @AfterEach
+    void close() {
+        segments.close();
+    }
+
+    private static IdgenServerProperties properties() {
+        IdgenServerProperties properties = new IdgenServerProperties();
+        IdgenServerProperties.Client client = new IdgenServerProperties.Client();
+        client.setTokenHash(ServerHttp.tokenHash("grpc-token"));
+        client.setNames(List.of("orders"));
+        properties.getClients().put("svc", client);
+        return properties;
+    }
+
+    @Test
+    void blocksComeFromTheStoreAboveTheFloorAndAreMeteredPerTransport() {
+        Caller caller = service.authenticate("bearer grpc-token", "grpc");
+        assertThat(caller).isEqualTo(new Caller("svc", "grpc"));
+
+        Segment first = service.takeBlock(caller, "orders", 10, 0);
+        Segment above = service.takeBlock(caller, "orders", 5, 1_000);
+        assertThat(first).isEqualTo(new Segment(1, 10));
+        assertThat(above).isEqualTo(new Segment(1_001, 1_005));
+        // The server's own sequence of the name draws from the same store: above every block.
+        assertThat(segments.nextId("orders")).isGreaterThan(above.last());
+
+        assertThat(registry.get("idgen.server.block.ids")
+                        .tags("client", "svc", "name", "orders")
+                        .counter()
+                        .count())
+                .isEqualTo(15);
+        assertThat(registry.get("idgen.server.requests")
+                        .tags("client", "svc", "name", "orders", "operation", "block", "transport", "grpc")
+                        .tag("outcome", "ok")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void anUnavailableStoreIsUnavailableNotAnError() {
+        Caller caller = service.authenticate("Bearer grpc-token", "grpc");
+        store.setAvailable(false);
+        assertRefused(() -> service.takeBlock(caller, "orders", 10, 0), Reason.UNAVAILABLE, null);
+        assertThat(registry.get("idgen.server.requests")
+                        .tags("operation", "block", "outcome", "unavailable")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        store.setAvailable(true);
+        assertThat(service.takeBlock(caller, "orders", 10, 0).size()).isEqualTo(10);
+    }
+
+    @Test
+    void refusals() {
+        Caller caller = service.authenticate("Bearer grpc-token", "grpc");
+        assertRefused(() -> service.authenticate(null, "grpc"), Reason.UNAUTHENTICATED, null);
+        assertRefused(() -> service.authenticate("Bearer other", "grpc"), Reason.UNAUTHENTICATED, null);
+        assertRefused(
+                () -> service.takeBlock(new Caller("ghost", "grpc"), "orders", 1, 0), Reason.UNAUTHENTICATED, null);
+        assertRefused(() -> service.takeBlock(caller, "invoices", 1, 0), Reason.FORBIDDEN, null);
+        assertRefused(() -> service.takeBlock(caller, "orders", 1001, 0), Reason.BAD_ARGUMENT, "size");
+        assertRefused(() -> service.takeBlock(caller, "orders", 10, Long.MAX_VALUE - 5), Reason.BAD_ARGUMENT, "above");
+        assertRefused(() -> service.nextIds(caller, "orders", 101, null), Reason.BAD_ARGUMENT, "count");
+        assertRefused(() -> service.decode(caller, "bad name", "1"), Reason.BAD_ARGUMENT, "name");
+        assertThat(registry.get("idgen.server.requests")
+                        .tags("name", "invalid", "operation", "decode", "outcome", "bad_argument")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+    }
+
+    private static void assertRefused(Runnable call, Reason reason, String parameter) {
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(ServerRefusal.class, refusal -> {
+            assertThat(refusal.reason()).isEqualTo(reason);
+            assertThat(refusal.parameter()).isEqualTo(parameter);
+            assertThat(refusal.getMessage()).isNotBlank();
+        });
+    }
+}

@@ -1,0 +1,102 @@
+package dev.idgen.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A server that would be unprotected or misconfigured does not start: the failure names the property, in the
+ * exception and in the failure analysis Spring Boot prints.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupFailureTest {
+
+    private static final String APP_HASH = "--idgen.server.clients.app.token-hash=" + ServerHttp.tokenHash("app");
+
+    @Test
+    void noClientAndNoAnonymousAccess(CapturedOutput output) {
+        assertFailsNaming("idgen.server.clients", output).hasMessageContaining("idgen.server.anonymous");
+        assertThat(output).contains("idgen.server.anonymous=true");
+    }
+
+    @Test
+    void aTokenHashNotSha256Hex(CapturedOutput output) {
+        assertFailsNaming(
+                "idgen.server.clients.app.token-hash", output, "--idgen.server.clients.app.token-hash=secret");
+        assertFailsNaming(
+                "idgen.server.clients.app.token-hash",
+                output,
+                "--idgen.server.clients.app.token-hash="
+                        + ServerHttp.tokenHash("app").toUpperCase(java.util.Locale.ROOT));
+    }
+
+    @Test
+    void maxCountOutOfRange(CapturedOutput output) {
+        assertFailsNaming("idgen.server.max-count", output, APP_HASH, "--idgen.server.max-count=0")
+                .hasMessageContaining("between 1 and 10000");
+        assertFailsNaming("idgen.server.max-count", output, APP_HASH, "--idgen.server.max-count=10001");
+    }
+
+    @Test
+    void maxBlockSizeOutOfRange(CapturedOutput output) {
+        assertFailsNaming("idgen.server.max-block-size", output, APP_HASH, "--idgen.server.max-block-size=1000000001")
+                .hasMessageContaining("between 1 and 1000000000");
+    }
+
+    @Test
+    void anUnknownGenerator(CapturedOutput output) {
+        assertFailsNaming(
+                        "idgen.server.clients.app.generators",
+                        output,
+                        APP_HASH,
+                        "--idgen.server.clients.app.generators=default,nope")
+                .hasMessageContaining("nope");
+    }
+
+    @Test
+    void aNegativeRateLimit(CapturedOutput output) {
+        assertFailsNaming(
+                "idgen.server.clients.app.rate-limit", output, APP_HASH, "--idgen.server.clients.app.rate-limit=-1");
+    }
+
+    @Test
+    void twoClientsWithOneToken(CapturedOutput output) {
+        assertFailsNaming(
+                "idgen.server.clients.",
+                output,
+                APP_HASH,
+                "--idgen.server.clients.other.token-hash=" + ServerHttp.tokenHash("app"));
+    }
+
+    @Test
+    void anonymousAccessStartsWithoutClientsAndLetsRequestsInWithoutAToken() {
+        try (ConfigurableApplicationContext server = ServerApps.start("--idgen.server.anonymous=true")) {
+            ServerHttp http = new ServerHttp("http://127.0.0.1:" + ServerApps.port(server));
+            assertThat(http.get("/ids/orders?count=2", null).json()).hasSize(2);
+            assertThat(http.get("/blocks", null).json().get("client").stringValue())
+                    .isEqualTo("anonymous");
+            // A token nobody has is still wrong, not anonymous.
+            assertThat(http.get("/ids/orders", "made-up").status()).isEqualTo(401);
+        }
+    }
+
+    private static org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> assertFailsNaming(
+            String property, CapturedOutput output, String... arguments) {
+        int before = output.length();
+        var failure = assertThatThrownBy(() -> ServerApps.start(arguments).close())
+                .rootCause()
+                .isInstanceOf(IdgenPropertyValueException.class)
+                .hasMessageContaining(property);
+        // Spring Boot's failure analysis, as an operator reads it.
+        assertThat(output.toString().substring(before))
+                .contains("APPLICATION FAILED TO START")
+                .contains("configuration property '" + property);
+        return failure;
+    }
+}
