@@ -33,8 +33,11 @@ public class IdgenServerProperties {
     /** The most IDs one request for IDs may ask for, 1 to 10000. */
     private int maxCount = 1000;
 
-    /** The most IDs one block may hold, 1 to 1000000000. */
-    private long maxBlockSize = 100_000;
+    /**
+     * The most IDs one block may hold, 1 to 1000000000. The default is the starter's default
+     * idgen.segment.max-step, the largest block a client at its defaults asks for.
+     */
+    private long maxBlockSize = 1_000_000;
 
     public boolean isAnonymous() {
         return anonymous;

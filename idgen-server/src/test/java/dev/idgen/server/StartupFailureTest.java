@@ -75,6 +75,27 @@ class StartupFailureTest {
     }
 
     @Test
+    void aGrpcPortOutOfRange(CapturedOutput output) {
+        assertFailsNaming("idgen.server.grpc.port", output, APP_HASH, "--idgen.server.grpc.port=70000")
+                .hasMessageContaining("65535");
+    }
+
+    @Test
+    void anUnknownGrpcSslBundle(CapturedOutput output) {
+        assertFailsNaming("idgen.server.grpc.ssl-bundle", output, APP_HASH, "--idgen.server.grpc.ssl-bundle=nope")
+                .hasMessageContaining("nope");
+    }
+
+    @Test
+    void segmentsWithoutADatabaseSayWhatToSet(CapturedOutput output) {
+        int before = output.length();
+        assertThatThrownBy(() ->
+                        ServerApps.start(APP_HASH, "--idgen.strategy=segment").close())
+                .hasStackTraceContaining("spring.datasource.url");
+        assertThat(output.toString().substring(before)).contains("APPLICATION FAILED TO START");
+    }
+
+    @Test
     void anonymousAccessStartsWithoutClientsAndLetsRequestsInWithoutAToken() {
         try (ConfigurableApplicationContext server = ServerApps.start("--idgen.server.anonymous=true")) {
             ServerHttp http = new ServerHttp("http://127.0.0.1:" + ServerApps.port(server));

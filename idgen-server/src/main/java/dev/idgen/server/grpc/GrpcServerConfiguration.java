@@ -1,10 +1,10 @@
 package dev.idgen.server.grpc;
 
 import dev.idgen.server.IdgenServerApi;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
@@ -22,14 +22,18 @@ class GrpcServerConfiguration {
             GrpcServerProperties properties, IdgenServerApi api, ObjectProvider<SslBundles> bundles) {
         int port = properties.getPort();
         if (port < 0 || port > 65_535) {
-            throw new InvalidConfigurationPropertyValueException(
-                    "idgen.server.grpc.port", port, "must be between 0 (a free port) and 65535");
+            throw new IdgenPropertyValueException(
+                    "idgen.server.grpc.port",
+                    port,
+                    "must be between 0 (a free port) and 65535",
+                    "Set idgen.server.grpc.port to a port from 1 to 65535, or idgen.server.grpc.enabled=false");
         }
         if (properties.getShutdownGracePeriod().isNegative()) {
-            throw new InvalidConfigurationPropertyValueException(
+            throw new IdgenPropertyValueException(
                     "idgen.server.grpc.shutdown-grace-period",
                     properties.getShutdownGracePeriod(),
-                    "must be 0 or more");
+                    "must be 0 or more",
+                    "Set idgen.server.grpc.shutdown-grace-period to how long calls in flight may finish, e.g. 10s");
         }
         return new GrpcServerLifecycle(properties, new IdgenGrpcService(api), sslBundle(properties, bundles));
     }
@@ -46,11 +50,12 @@ class GrpcServerConfiguration {
             }
             return available.getBundle(name);
         } catch (NoSuchSslBundleException e) {
-            throw new InvalidConfigurationPropertyValueException(
+            throw new IdgenPropertyValueException(
                     "idgen.server.grpc.ssl-bundle",
                     name,
-                    "names no SSL bundle: define it under spring.ssl.bundle.pem." + name + " or spring.ssl.bundle.jks."
-                            + name + " (" + e.getMessage() + ")");
+                    "names no SSL bundle (" + e.getMessage() + ")",
+                    "Define it under spring.ssl.bundle.pem." + name + " or spring.ssl.bundle.jks." + name
+                            + ", or leave idgen.server.grpc.ssl-bundle empty for plain text");
         }
     }
 }
