@@ -47,8 +47,10 @@ import javax.net.ssl.SSLContext;
  *
  * <h2>Failures</h2>
  * <ul>
- * <li>5xx, a refused or reset connection, no answer within the per-request timeout, a body that is not a valid
- * block: a failure for that server's breaker, and the next server is asked.</li>
+ * <li>5xx (or any status not listed here), a refused or reset connection, no answer within the per-request timeout,
+ * a body that is not a valid block: a failure for that server's breaker, and the next server is asked.</li>
+ * <li>429: the server is skipped until its {@code Retry-After} (seconds or an HTTP date; 1 s when absent, at most
+ * 10 minutes) and the next one is asked; the breaker is left alone, as the server is up.</li>
  * <li>400: the request was wrong, and every server would say so: {@link InvalidArgumentException} with the server's
  * detail, at once.</li>
  * <li>401, 403, 404: the token, the client's rights or the name are wrong, the same on every server:
