@@ -2,6 +2,8 @@ package dev.idgen.test;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -18,9 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
 
 /**
- * A stand-in for an idgen server, on the JDK's {@link HttpServer} at 127.0.0.1 on a free port: it answers
+ * A stand-in for an idgen server, on the JDK's {@link HttpServer} (or {@link HttpsServer}) at 127.0.0.1 on a free port: it answers
  * {@code POST /blocks/{name}?size=N&above=F} with blocks from a counter (shared between peers that stand for one
  * backing store), {@code GET /blocks} with its names, and can be told to misbehave in each way a real server or the
  * network can ({@link Mode}).
@@ -92,9 +95,29 @@ public final class ScriptedIdgenServer implements AutoCloseable {
      * @param counter the last ID handed out; peers given the same counter stand for servers over one store
      */
     public ScriptedIdgenServer(AtomicLong counter) {
+        this(counter, null);
+    }
+
+    /**
+     * @param counter the last ID handed out; peers given the same counter stand for servers over one store
+     * @param tls the server's TLS context (its certificate and key): the peer speaks https
+     * @return a peer that speaks https
+     */
+    public static ScriptedIdgenServer https(AtomicLong counter, SSLContext tls) {
+        return new ScriptedIdgenServer(counter, tls);
+    }
+
+    private ScriptedIdgenServer(AtomicLong counter, SSLContext tls) {
         this.counter = counter;
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            if (tls == null) {
+                server = HttpServer.create(address, 0);
+            } else {
+                HttpsServer https = HttpsServer.create(address, 0);
+                https.setHttpsConfigurator(new HttpsConfigurator(tls));
+                server = https;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -103,9 +126,10 @@ public final class ScriptedIdgenServer implements AutoCloseable {
         server.start();
     }
 
-    /** @return the base URL, {@code http://127.0.0.1:port} */
+    /** @return the base URL, {@code http://127.0.0.1:port} (or https) */
     public URI uri() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        String scheme = server instanceof HttpsServer ? "https" : "http";
+        return URI.create(scheme + "://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /**
