@@ -5,6 +5,8 @@ import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -13,6 +15,7 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -25,9 +28,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -91,6 +96,9 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
 
     /** How long a 429 without a usable Retry-After keeps the server out. */
     static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+
+    /** The largest body read: a block or a problem is a few hundred bytes, and a larger one is a fault. */
+    static final int MAX_BODY = 64 * 1024;
 
     /** How much of a body a failure message quotes. */
     private static final int QUOTED = 200;
@@ -333,7 +341,7 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         }
         CompletableFuture<HttpResponse<String>> future;
         try {
-            future = client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            future = client.sendAsync(request.build(), info -> new LimitedBody());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new Failure("could not send the request: " + e.getMessage());
         }
@@ -543,6 +551,57 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
+    }
+
+    /**
+     * Reads a body as UTF-8 up to {@link #MAX_BODY} bytes and fails beyond, so that a faulty server or proxy cannot
+     * fill the heap.
+     */
+    private static final class LimitedBody implements HttpResponse.BodySubscriber<String> {
+
+        private final CompletableFuture<String> result = new CompletableFuture<>();
+
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        private Flow.Subscription subscription;
+
+        @Override
+        public CompletionStage<String> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            for (ByteBuffer item : items) {
+                if (result.isDone()) {
+                    return; // cancelled: what still arrives is dropped
+                }
+                if (bytes.size() + item.remaining() > MAX_BODY) {
+                    subscription.cancel();
+                    result.completeExceptionally(new IOException("body longer than " + MAX_BODY + " bytes"));
+                    return;
+                }
+                byte[] chunk = new byte[item.remaining()];
+                item.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            result.completeExceptionally(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toString(StandardCharsets.UTF_8));
+        }
     }
 
     /** A request that got no usable answer; the message says why. */

@@ -304,13 +304,13 @@ class RemoteSegmentStoreTest {
     @ParameterizedTest
     @EnumSource(
             value = Mode.class,
-            names = {"MALFORMED", "WRONG_SIZE", "NOT_ABOVE", "WRONG_NAME"})
+            names = {"MALFORMED", "WRONG_SIZE", "NOT_ABOVE", "WRONG_NAME", "OVERSIZED"})
     void aBadBlockIsAServerFaultAndNeverReturned(Mode mode) {
         ScriptedIdgenServer bad = peer().mode(mode);
         RemoteSegmentStore alone = store(builder(bad));
         assertThatThrownBy(() -> alone.allocateAbove("orders", 10, 5000))
                 .isInstanceOf(StoreUnavailableException.class)
-                .hasMessageContaining("not valid");
+                .hasMessageContaining(mode == Mode.OVERSIZED ? "body longer than 65536 bytes" : "not valid");
         assertThat(alone.servers().get(0).failures()).isEqualTo(1);
         assertThat(alone.servers().get(0).successes()).isZero();
 

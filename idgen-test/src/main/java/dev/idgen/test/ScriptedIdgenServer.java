@@ -51,7 +51,9 @@ public final class ScriptedIdgenServer implements AutoCloseable {
         /** 200 with a block that starts at {@code above} (or 1), not above it. */
         NOT_ABOVE,
         /** 200 with a block of another name. */
-        WRONG_NAME
+        WRONG_NAME,
+        /** 200 with a valid block padded to 100 KB by a field of its own. */
+        OVERSIZED
     }
 
     private final HttpServer server;
@@ -267,7 +269,9 @@ public final class ScriptedIdgenServer implements AutoCloseable {
                 200,
                 "application/json",
                 "{\"name\":\"" + answeredName + "\",\"first\":\"" + first + "\",\"last\":\"" + last + "\",\"size\":"
-                        + (last - first + 1) + ",\"server\":{\"node\":\"scripted\"}}");
+                        + (last - first + 1) + ",\"server\":{\"node\":\"scripted\"}"
+                        + (now == Mode.OVERSIZED ? ",\"padding\":\"" + "x".repeat(100 * 1024) + "\"" : "")
+                        + "}");
     }
 
     private static Map<String, String> query(String raw) {
