@@ -13,6 +13,7 @@ import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -55,7 +56,8 @@ import org.springframework.core.type.AnnotationMetadata;
     RedisBackendConfiguration.class,
     JdbcLeaseConfiguration.class,
     EtcdConfiguration.class,
-    ZooKeeperConfiguration.class
+    ZooKeeperConfiguration.class,
+    RemoteConfiguration.class
 })
 public final class IdgenAutoConfiguration {
 

@@ -44,6 +44,12 @@ public record IdgenDependency(String what, String coordinates, String... classes
             "dev.idgen.zookeeper.ZooKeeperSegmentStore",
             "org.apache.curator.framework.CuratorFramework");
 
+    /** idgen's client of idgen servers, on the JDK's HttpClient. */
+    public static final IdgenDependency REMOTE = new IdgenDependency(
+            "idgen-client (blocks from idgen servers)",
+            "dev.idgen:idgen-client",
+            "dev.idgen.client.RemoteSegmentStore");
+
     /**
      * @return the first of its classes that {@code classLoader} cannot load, or null when it is present
      */

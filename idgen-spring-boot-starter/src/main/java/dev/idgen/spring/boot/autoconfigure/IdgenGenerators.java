@@ -292,8 +292,8 @@ public final class IdgenGenerators {
         return !named.isEmpty() || !standalone.isEmpty();
     }
 
-    /** The default generator first, then the named ones. */
-    Iterable<Definition> all() {
+    /** @return the default generator first, then the named ones */
+    public Iterable<Definition> all() {
         List<Definition> all = new ArrayList<>();
         all.add(defaultGenerator);
         all.addAll(named.values());

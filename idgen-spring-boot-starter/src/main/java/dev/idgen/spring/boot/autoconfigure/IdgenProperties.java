@@ -5,6 +5,7 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueExcepti
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
+import dev.idgen.spring.boot.autoconfigure.remote.RemoteProperties;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketStrategy;
@@ -28,7 +29,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 public class IdgenProperties extends GeneratorProperties implements InitializingBean {
 
     /** The keys below {@code idgen} that only the top level has: set under a generator they are refused. */
-    static final List<String> SHARED = List.of("admin", "enabled", "etcd", "zookeeper");
+    static final List<String> SHARED = List.of("admin", "enabled", "etcd", "zookeeper", "remote");
 
     /**
      * Whether to configure idgen at all.
@@ -50,6 +51,9 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
 
     @NestedConfigurationProperty
     private final ZooKeeperProperties zookeeper = new ZooKeeperProperties();
+
+    @NestedConfigurationProperty
+    private final RemoteProperties remote = new RemoteProperties();
 
     /**
      * Generators of their own, by name: 'idgen.generators.invoice.strategy=ticket' makes IdService.nextId("invoice")
@@ -94,6 +98,10 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
 
     public ZooKeeperProperties getZookeeper() {
         return zookeeper;
+    }
+
+    public RemoteProperties getRemote() {
+        return remote;
     }
 
     public Map<String, GeneratorProperties> getGenerators() {

@@ -14,6 +14,8 @@ import dev.idgen.spring.boot.autoconfigure.IdgenStrategyBeans;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdHealth;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
+import dev.idgen.spring.boot.autoconfigure.remote.RemoteHealth;
+import dev.idgen.spring.boot.autoconfigure.remote.SharedRemoteStore;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperHealth;
 import io.etcd.jetcd.Client;
 import java.util.List;
@@ -98,6 +100,20 @@ public final class IdgenHealthContributorAutoConfiguration {
                     etcd.getEndpoints(),
                     etcd.getTimeout(),
                     ConsensusEngineInUse.users(generators, ConsensusEngine.ETCD));
+        }
+    }
+
+    /**
+     * The idgen servers' part, when a generator takes its segments from them: each server's breaker and the check.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "dev.idgen.client.RemoteSegmentStore")
+    @ConditionalOnBean(type = "dev.idgen.spring.boot.autoconfigure.remote.SharedRemoteStore")
+    static class RemoteHealthConfiguration {
+
+        @Bean
+        RemoteHealth idgenRemoteHealth(SharedRemoteStore shared) {
+            return new RemoteHealth(shared.store(), shared.generators());
         }
     }
 

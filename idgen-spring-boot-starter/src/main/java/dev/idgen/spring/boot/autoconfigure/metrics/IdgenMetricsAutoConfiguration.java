@@ -9,6 +9,8 @@ import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategyBeans;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisMeters;
+import dev.idgen.spring.boot.autoconfigure.remote.RemoteMeters;
+import dev.idgen.spring.boot.autoconfigure.remote.SharedRemoteStore;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,6 +57,21 @@ public final class IdgenMetricsAutoConfiguration {
                     segmentStores.getIfUnique(),
                     counters.getIfUnique(),
                     readableIds.getIfUnique());
+        }
+    }
+
+    /**
+     * The idgen servers' meters, when a generator takes its segments from them.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "dev.idgen.client.RemoteSegmentStore")
+    @ConditionalOnBean(type = "dev.idgen.spring.boot.autoconfigure.remote.SharedRemoteStore")
+    static class RemoteMetersConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RemoteMeters idgenRemoteMeterBinder(SharedRemoteStore shared) {
+            return new RemoteMeters(shared.store());
         }
     }
 

@@ -18,6 +18,7 @@ import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.TableCheck;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -84,6 +85,7 @@ public class SegmentConfiguration {
             case REDIS, DUAL -> RedisBackendConfiguration.segmentStore(definition, beans);
             case ETCD -> EtcdConfiguration.segmentStore(beans);
             case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
+            case REMOTE -> RemoteConfiguration.segmentStore(beans);
             case JDBC -> {
                 DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
                 yield dataSource == null ? null : jdbcStore(definition, dataSource, definition.strategySetting());

@@ -203,7 +203,13 @@ public class SegmentProperties {
         ETCD,
 
         /** A znode per name in ZooKeeper (idgen.zookeeper.*), allocated by a versioned write a ZAB quorum acknowledges. */
-        ZOOKEEPER;
+        ZOOKEEPER,
+
+        /**
+         * Blocks taken over HTTP from idgen servers (idgen.remote.*), which allocate them from their own store; needs
+         * dev.idgen:idgen-client. The application then reaches no database, Redis or cluster of its own.
+         */
+        REMOTE;
 
         /** Whether the store counts in Redis (with windows from a durable store). */
         public boolean usesRedis() {

@@ -43,6 +43,14 @@ public final class SegmentStrategy implements IdgenStrategy {
                     SegmentStore.class,
                     IdService.class));
         }
+        if (store == SegmentProperties.StoreType.REMOTE) {
+            requirements.add(Requirement.of(
+                    IdgenDependency.REMOTE,
+                    definition.segmentStoreSetting(),
+                    definition,
+                    SegmentStore.class,
+                    IdService.class));
+        }
         if (usesDatabase(definition)) {
             // The Redis stores keep their durable floor in the database too, unless their windows come from etcd or
             // ZooKeeper.

@@ -1,0 +1,177 @@
+package dev.idgen.spring.boot.autoconfigure.remote;
+
+import dev.idgen.client.RemoteSegmentStore;
+import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import javax.net.ssl.SSLContext;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * idgen's client of idgen servers ({@code idgen.remote.*}): one {@link RemoteSegmentStore} for every generator with
+ * {@code segment.store=remote}, closed at shutdown. Configured only when some generator uses it, and only when
+ * idgen-client is on the classpath (without it, the start-up check names the dependency first).
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "dev.idgen.client.RemoteSegmentStore")
+@Conditional(RemoteConfiguration.RemoteInUse.class)
+public class RemoteConfiguration {
+
+    static final String PREFIX = "idgen.remote";
+
+    /** Builder arguments whose property is not their kebab-case form under {@link #PREFIX}. */
+    private static final Map<String, String> RENAMED = Map.of(
+            "failureThreshold", "breaker.failure-threshold",
+            "openDuration", "breaker.open-duration");
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    SharedRemoteStore idgenRemoteStore(
+            IdgenProperties properties, IdgenGenerators generators, ObjectProvider<SslBundles> sslBundles) {
+        RemoteProperties remote = properties.getRemote();
+        if (remote.getServers() == null || remote.getServers().isEmpty()) {
+            throw new IdgenStartupException(
+                    "idgen takes segments from idgen servers (" + firstUse(generators) + "), but " + PREFIX
+                            + ".servers is empty",
+                    "Set " + PREFIX + ".servers to the servers' base URLs, for example"
+                            + " http://idgen-1:8080,http://idgen-2:8080");
+        }
+        checkBreaker(remote.getBreaker());
+        SSLContext sslContext = sslContext(remote.getSsl().getBundle(), sslBundles);
+        RemoteSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(
+                PREFIX,
+                RENAMED,
+                () -> RemoteSegmentStore.builder()
+                        .servers(remote.getServers())
+                        .token(remote.getToken())
+                        .sslContext(sslContext)
+                        .connectTimeout(remote.getConnectTimeout())
+                        .requestTimeout(remote.getRequestTimeout())
+                        .timeout(remote.getTimeout())
+                        .failureThreshold(remote.getBreaker().getFailureThreshold())
+                        .openDuration(remote.getBreaker().getOpenDuration())
+                        .build());
+        return new SharedRemoteStore(store, users(generators));
+    }
+
+    /**
+     * The default generator's segment store when {@code idgen.segment.store=remote}: the shared store, which the
+     * shared bean closes (so no destroy method here).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "dev.idgen.client.RemoteSegmentStore")
+    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
+    @ConditionalOnProperty(name = "idgen.segment.store", havingValue = "remote")
+    static class RemoteSegmentStoreConfiguration {
+
+        @Bean(destroyMethod = "")
+        @ConditionalOnMissingBean(SegmentStore.class)
+        SegmentStore idgenSegmentStore(BeanFactory beans) {
+            return segmentStore(beans);
+        }
+    }
+
+    /**
+     * The segment store every generator with {@code segment.store=remote} shares.
+     */
+    public static SegmentStore segmentStore(BeanFactory beans) {
+        return beans.getBean(SharedRemoteStore.class).store();
+    }
+
+    private static void checkBreaker(RemoteProperties.Breaker breaker) {
+        int threshold = breaker.getFailureThreshold();
+        if (threshold < 1 || threshold > 1000) {
+            throw new InvalidConfigurationPropertyValueException(
+                    PREFIX + ".breaker.failure-threshold", threshold, "must be between 1 and 1000");
+        }
+        Duration open = breaker.getOpenDuration();
+        if (open == null || open.isNegative() || open.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    PREFIX + ".breaker.open-duration", open, "must be between 0s and 10m");
+        }
+    }
+
+    private static SSLContext sslContext(String bundleName, ObjectProvider<SslBundles> sslBundles) {
+        if (bundleName == null) {
+            return null;
+        }
+        SslBundles bundles = sslBundles.getIfAvailable();
+        if (bundles == null) {
+            throw new IdgenStartupException(
+                    PREFIX + ".ssl.bundle=" + bundleName + " needs Spring Boot's SSL bundles",
+                    "Define the bundle under spring.ssl.bundle.jks." + bundleName + " or spring.ssl.bundle.pem."
+                            + bundleName);
+        }
+        SslBundle bundle;
+        try {
+            bundle = bundles.getBundle(bundleName);
+        } catch (NoSuchSslBundleException e) {
+            throw new InvalidConfigurationPropertyValueException(
+                    PREFIX + ".ssl.bundle",
+                    bundleName,
+                    "names no SSL bundle: define it under spring.ssl.bundle.pem." + bundleName
+                            + " or spring.ssl.bundle.jks." + bundleName + " (" + e.getMessage() + ")");
+        }
+        return bundle.createSslContext();
+    }
+
+    /** @return whether {@code definition} takes its segments from idgen servers */
+    static boolean usesRemote(IdgenGenerators.Definition definition) {
+        return definition.strategy() == IdgenProperties.Strategy.SEGMENT
+                && definition.properties().getSegment().getStore() == SegmentProperties.StoreType.REMOTE;
+    }
+
+    private static Set<String> users(IdgenGenerators generators) {
+        Set<String> names = new LinkedHashSet<>();
+        for (IdgenGenerators.Definition definition : generators.all()) {
+            if (usesRemote(definition)) {
+                names.add(definition.name());
+            }
+        }
+        return names;
+    }
+
+    private static String firstUse(IdgenGenerators generators) {
+        IdgenGenerators.Definition user = generators.find(RemoteConfiguration::usesRemote);
+        return user == null ? PREFIX : user.segmentStoreSetting();
+    }
+
+    /**
+     * Matches when some generator takes its segments from idgen servers.
+     */
+    static final class RemoteInUse extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
+            IdgenGenerators.Definition user =
+                    generators == null ? null : generators.find(RemoteConfiguration::usesRemote);
+            return user != null
+                    ? ConditionOutcome.match(user.segmentStoreSetting())
+                    : ConditionOutcome.noMatch("no generator uses remote");
+        }
+    }
+}
