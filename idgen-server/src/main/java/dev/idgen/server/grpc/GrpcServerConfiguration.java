@@ -10,6 +10,7 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /** The gRPC face, on unless {@code idgen.server.grpc.enabled=false}. */
 @Configuration(proxyBeanMethods = false)
@@ -19,7 +20,10 @@ class GrpcServerConfiguration {
 
     @Bean
     GrpcServerLifecycle idgenGrpcServer(
-            GrpcServerProperties properties, IdgenServerApi api, ObjectProvider<SslBundles> bundles) {
+            GrpcServerProperties properties,
+            IdgenServerApi api,
+            ObjectProvider<SslBundles> bundles,
+            ConfigurableEnvironment environment) {
         int port = properties.getPort();
         if (port < 0 || port > 65_535) {
             throw new IdgenPropertyValueException(
@@ -35,7 +39,8 @@ class GrpcServerConfiguration {
                     "must be 0 or more",
                     "Set idgen.server.grpc.shutdown-grace-period to how long calls in flight may finish, e.g. 10s");
         }
-        return new GrpcServerLifecycle(properties, new IdgenGrpcService(api), sslBundle(properties, bundles));
+        return new GrpcServerLifecycle(
+                properties, new IdgenGrpcService(api), sslBundle(properties, bundles), environment);
     }
 
     private static SslBundle sslBundle(GrpcServerProperties properties, ObjectProvider<SslBundles> bundles) {

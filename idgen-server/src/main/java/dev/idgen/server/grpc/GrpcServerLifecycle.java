@@ -12,18 +12,24 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
 
 /**
  * Runs the gRPC server with the Spring context: it starts listening once the context is ready and stops (letting
  * calls in flight finish for the grace period) before the generators close. Besides {@code idgen.v1.Idgen} it serves
  * the standard health service and server reflection, so that {@code grpcurl} and load balancers need no proto file.
  */
-final class GrpcServerLifecycle implements SmartLifecycle {
+public final class GrpcServerLifecycle implements SmartLifecycle {
+
+    /** The property holding the port gRPC listens on once it runs, as {@code local.server.port} does for HTTP. */
+    public static final String LOCAL_PORT_PROPERTY = "local.grpc.port";
 
     private static final Log LOG = LogFactory.getLog(GrpcServerLifecycle.class);
 
@@ -35,15 +41,23 @@ final class GrpcServerLifecycle implements SmartLifecycle {
 
     private final HealthStatusManager health = new HealthStatusManager();
 
+    private final ConfigurableEnvironment environment;
+
     private volatile Server server;
 
     /**
      * @param sslBundle the bundle whose key serves TLS, or {@code null} for plain text
+     * @param environment where the chosen port is published as {@value #LOCAL_PORT_PROPERTY}
      */
-    GrpcServerLifecycle(GrpcServerProperties properties, IdgenGrpcService service, SslBundle sslBundle) {
+    GrpcServerLifecycle(
+            GrpcServerProperties properties,
+            IdgenGrpcService service,
+            SslBundle sslBundle,
+            ConfigurableEnvironment environment) {
         this.properties = properties;
         this.service = service;
         this.sslBundle = sslBundle;
+        this.environment = environment;
     }
 
     @Override
@@ -69,6 +83,9 @@ final class GrpcServerLifecycle implements SmartLifecycle {
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus("idgen.v1.Idgen", ServingStatus.SERVING);
         server = started;
+        environment
+                .getPropertySources()
+                .addFirst(new MapPropertySource("idgen.grpc.local", Map.of(LOCAL_PORT_PROPERTY, started.getPort())));
         LOG.info("idgen gRPC server listening on port " + started.getPort() + (sslBundle == null ? "" : " (TLS)"));
     }
 

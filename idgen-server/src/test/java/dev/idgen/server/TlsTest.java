@@ -3,7 +3,20 @@ package dev.idgen.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idgen.client.RemoteSegmentStore;
+import dev.idgen.server.grpc.v1.IdgenGrpc;
+import dev.idgen.server.grpc.v1.NextIdsRequest;
+import dev.idgen.server.grpc.v1.NextIdsResponse;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.stub.MetadataUtils;
 import java.io.InputStream;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,16 +31,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * HTTPS with Spring Boot's own SSL bundle: a self-signed certificate made with openssl for this run, the server's
- * {@code server.ssl.bundle} set to a PEM bundle of it, and a client that trusts exactly that certificate.
+ * TLS with Spring Boot's own SSL bundle, on both faces: a self-signed certificate made with openssl for this run, a PEM
+ * bundle of it as the server's {@code server.ssl.bundle} (HTTPS) and {@code idgen.server.grpc.ssl-bundle} (gRPC), and
+ * clients that trust exactly that certificate: the JDK's HttpClient, idgen-client's RemoteSegmentStore and a gRPC
+ * channel.
  */
-class HttpsTest {
+class TlsTest {
 
     @TempDir
     Path dir;
 
     @Test
-    void idsOverHttpsWithAPemBundle() throws Exception {
+    void idsAndBlocksOverHttpsAndGrpcWithOnePemBundle() throws Exception {
         Path certificate = dir.resolve("server.crt");
         Path key = dir.resolve("server.key");
         openssl(
@@ -51,7 +66,8 @@ class HttpsTest {
                 "--idgen.server.clients.app.token-hash=" + ServerHttp.tokenHash("tls-token"),
                 "--spring.ssl.bundle.pem.web.keystore.certificate=file:" + certificate,
                 "--spring.ssl.bundle.pem.web.keystore.private-key=file:" + key,
-                "--server.ssl.bundle=web")) {
+                "--server.ssl.bundle=web",
+                "--idgen.server.grpc.ssl-bundle=web")) {
             String base = "https://localhost:" + ServerApps.port(server);
             HttpClient trusting = HttpClient.newBuilder()
                     .sslContext(trusting(certificate))
@@ -67,6 +83,57 @@ class HttpsTest {
             ServerHttp untrusting = new ServerHttp(base);
             assertThatThrownBy(() -> untrusting.get("/ids/orders", "tls-token"))
                     .hasRootCauseInstanceOf(java.security.cert.CertPathBuilderException.class);
+
+            // The server tier's client over HTTPS: blocks of a Snowflake name are refused, but only after the TLS
+            // handshake and the token check passed, which is what this checks.
+            try (RemoteSegmentStore remote = RemoteSegmentStore.builder()
+                    .servers(URI.create(base))
+                    .token("tls-token")
+                    .sslContext(trusting(certificate))
+                    .build()) {
+                remote.checkAvailable();
+            }
+
+            int grpcPort = server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class);
+            ManagedChannel channel = Grpc.newChannelBuilderForAddress(
+                            "localhost",
+                            grpcPort,
+                            TlsChannelCredentials.newBuilder()
+                                    .trustManager(certificate.toFile())
+                                    .build())
+                    .build();
+            try {
+                Metadata headers = new Metadata();
+                headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer tls-token");
+                NextIdsResponse grpcIds = IdgenGrpc.newBlockingStub(channel)
+                        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+                        .withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .nextIds(NextIdsRequest.newBuilder()
+                                .setName("orders")
+                                .setCount(2)
+                                .build());
+                assertThat(grpcIds.getIdsList()).hasSize(2);
+            } finally {
+                channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            }
+
+            // A gRPC client in plain text gets no answer from the TLS port.
+            ManagedChannel plain = Grpc.newChannelBuilderForAddress(
+                            "localhost", grpcPort, InsecureChannelCredentials.create())
+                    .build();
+            try {
+                assertThatThrownBy(() -> IdgenGrpc.newBlockingStub(plain)
+                                .withDeadlineAfter(30, TimeUnit.SECONDS)
+                                .nextIds(NextIdsRequest.newBuilder()
+                                        .setName("orders")
+                                        .build()))
+                        .isInstanceOf(StatusRuntimeException.class)
+                        .extracting(
+                                e -> ((StatusRuntimeException) e).getStatus().getCode())
+                        .isEqualTo(Status.Code.UNAVAILABLE);
+            } finally {
+                plain.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            }
         }
     }
 
