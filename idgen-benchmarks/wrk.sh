@@ -109,7 +109,7 @@ print("|---|---|---|---|---|---|---|")
 holds = median >= 0.9 and errors == 0
 print(f"| `GET /ids/orders` (count 1), server at defaults (Snowflake, one client token) / a bare endpoint returning"
       f" a counter, same jar and stack | {threads} threads, {connections} connections, {seconds} s runs"
-      f" | {fig('idgen')} | {fig('bare')} | **{median:.2f}** ({ratios[0]:.2f}-{ratios[-1]:.2f}) | >= 0.9"
+      f" | {fig('idgen')} | {fig('bare')} | **{median:.3f}** ({ratios[0]:.2f}-{ratios[-1]:.2f}) | >= 0.9"
       f" | {'yes' if holds else 'NO'}; non-2xx or socket errors: {errors} |")
 sys.exit(0 if holds else 1)
 PY

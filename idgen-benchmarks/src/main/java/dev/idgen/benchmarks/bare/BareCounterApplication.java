@@ -15,7 +15,10 @@ import org.springframework.web.bind.annotation.RestController;
  * Tomcat, Actuator and their settings, and differ only in what idgen adds: the token check, the rate limit, the
  * meters and the generator.
  */
-@SpringBootApplication(proxyBeanMethods = false)
+// As the idgen server: no DataSource without spring.datasource.url.
+@SpringBootApplication(
+        proxyBeanMethods = false,
+        excludeName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 public class BareCounterApplication {
 
     public static void main(String[] args) {

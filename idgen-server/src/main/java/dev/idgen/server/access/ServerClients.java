@@ -6,6 +6,7 @@ import dev.idgen.server.Caller;
 import dev.idgen.server.IdgenServerProperties;
 import dev.idgen.server.ServerRefusal;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -35,7 +36,14 @@ public final class ServerClients {
     private final boolean anonymous;
 
     /** By the token's SHA-256 as lower-case hex. */
-    private final Map<String, Known> byDigest;
+    /** Keyed by the digest's bytes ({@link ByteBuffer} compares by content), so a request formats no hex. */
+    private final Map<ByteBuffer, Known> byDigest;
+
+    /**
+     * One digest per thread: {@code MessageDigest.getInstance} looks the provider up on every call, which a request
+     * on the hot path need not pay.
+     */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(ServerClients::newSha256);
 
     /** By the client's id. */
     private final Map<String, ClientAccess> byId;
@@ -61,12 +69,13 @@ public final class ServerClients {
                             + " requests without a token in.");
         }
         this.anonymous = properties.isAnonymous();
-        Map<String, Known> digests = new HashMap<>();
+        Map<ByteBuffer, Known> digests = new HashMap<>();
         Map<String, ClientAccess> ids = new HashMap<>();
         properties.getClients().forEach((id, client) -> {
             String hex = tokenHash(id, client.getTokenHash());
             ClientAccess access = access(id, client, generatorNames, clock);
-            if (digests.putIfAbsent(hex, new Known(HexFormat.of().parseHex(hex), access)) != null) {
+            byte[] digest = HexFormat.of().parseHex(hex);
+            if (digests.putIfAbsent(ByteBuffer.wrap(digest), new Known(digest, access)) != null) {
                 throw invalid(
                         id,
                         "token-hash",
@@ -100,7 +109,7 @@ public final class ServerClients {
             throw unauthenticated("Only bearer tokens are accepted: send 'Authorization: Bearer <token>'");
         }
         byte[] digest = sha256(authorization.substring(BEARER.length()).trim());
-        Known known = byDigest.get(HexFormat.of().formatHex(digest));
+        Known known = byDigest.get(ByteBuffer.wrap(digest));
         // The map found a candidate by its digest; the constant-time comparison is what lets the caller in.
         if (known == null || !MessageDigest.isEqual(known.digest(), digest)) {
             throw unauthenticated("The bearer token belongs to no client of this server");
@@ -187,8 +196,13 @@ public final class ServerClients {
 
     /** @return the SHA-256 of the token's UTF-8 bytes */
     static byte[] sha256(String token) {
+        // digest() resets the instance, so the thread's next request starts clean.
+        return SHA_256.get().digest(token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static MessageDigest newSha256() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every JDK has SHA-256", e);
         }
