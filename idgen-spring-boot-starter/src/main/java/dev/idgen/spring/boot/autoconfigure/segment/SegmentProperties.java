@@ -58,7 +58,9 @@ public class SegmentProperties {
 
     /**
      * Where blocks come from: 'jdbc' (a database row per name), 'redis' (a Redis counter per name, in windows
-     * reserved from the database) or 'dual' (Redis first, the database directly while Redis fails).
+     * reserved from the database), 'dual' (Redis first, the database directly while Redis fails), 'etcd' or
+     * 'zookeeper' (a key or znode per name, idgen.etcd.* or idgen.zookeeper.*) or 'remote' (blocks from idgen servers,
+     * idgen.remote.*).
      */
     private StoreType store = StoreType.JDBC;
 
