@@ -18,20 +18,20 @@ def main(target, token):
     with grpc.insecure_channel(target) as channel:
         idgen = idgen_pb2_grpc.IdgenStub(channel)
 
-        ids = idgen.NextIds(idgen_pb2.NextIdsRequest(name="orders", count=3), metadata=metadata, timeout=5)
+        ids = idgen.NextIds(idgen_pb2.NextIdsRequest(name="orders", count=3), metadata=metadata, timeout=30)
         print("ids", " ".join(ids.ids))
 
-        parts = idgen.Decode(idgen_pb2.DecodeRequest(name="orders", id=ids.ids[0]), metadata=metadata, timeout=5)
+        parts = idgen.Decode(idgen_pb2.DecodeRequest(name="orders", id=ids.ids[0]), metadata=metadata, timeout=30)
         print("decoded", " ".join(f"{key}={value}" for key, value in sorted(parts.parts.items())))
 
         try:
-            idgen.NextIds(idgen_pb2.NextIdsRequest(name="orders", count=-1), metadata=metadata, timeout=5)
+            idgen.NextIds(idgen_pb2.NextIdsRequest(name="orders", count=-1), metadata=metadata, timeout=30)
         except grpc.RpcError as refused:
             trailers = dict(refused.trailing_metadata() or ())
             print("refused", refused.code().name, trailers.get("idgen-parameter"), refused.details())
 
         try:
-            idgen.NextIds(idgen_pb2.NextIdsRequest(name="orders"), timeout=5)
+            idgen.NextIds(idgen_pb2.NextIdsRequest(name="orders"), timeout=30)
         except grpc.RpcError as refused:
             print("without a token", refused.code().name)
 

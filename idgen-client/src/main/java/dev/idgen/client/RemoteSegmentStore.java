@@ -37,6 +37,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -77,6 +78,10 @@ import javax.net.ssl.SSLContext;
 public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
 
     /** The default connect timeout. */
+    private static final Pattern DECIMAL_LONG = Pattern.compile("-?[0-9]{1,19}");
+
+    private static final Pattern SECONDS = Pattern.compile("[0-9]{1,9}");
+
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
 
     /** The default per-request timeout. */
@@ -390,9 +395,11 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("first " + first + " and last " + last + " are no block", e);
         }
-        if (size != step) {
+        // Fewer IDs than asked is a block the segment buffer can use (an interleaved store on the server hands out
+        // at most its slot); more would reach into what the store may give someone else.
+        if (size > step) {
             throw new IllegalArgumentException(
-                    size + " IDs (" + first + " to " + last + ") where " + step + " were asked for");
+                    size + " IDs (" + first + " to " + last + ") where at most " + step + " were asked for");
         }
         if (json.containsKey("size")
                 && !(json.get("size") instanceof BigDecimal declared
@@ -410,7 +417,7 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
     private static long longField(Map<String, Object> json, String field) {
         Object value = json.get(field);
         try {
-            if (value instanceof String text && text.matches("-?[0-9]{1,19}")) {
+            if (value instanceof String text && DECIMAL_LONG.matcher(text).matches()) {
                 return Long.parseLong(text);
             }
             if (value instanceof BigDecimal number) {
@@ -436,7 +443,7 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         if (value != null) {
             String trimmed = value.trim();
             try {
-                if (trimmed.matches("[0-9]{1,9}")) {
+                if (SECONDS.matcher(trimmed).matches()) {
                     wait = Duration.ofSeconds(Long.parseLong(trimmed));
                 } else {
                     ZonedDateTime at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME);

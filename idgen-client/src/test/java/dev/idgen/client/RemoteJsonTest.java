@@ -55,7 +55,9 @@ class RemoteJsonTest {
         assertThat(RemoteSegmentStore.block("{\"name\":\"orders\",\"first\":1001,\"last\":2000}", "orders", 1000, 0))
                 .isEqualTo(new Segment(1001, 2000));
         assertThatThrownBy(() -> RemoteSegmentStore.block(body, "orders", 999, 0))
-                .hasMessageContaining("1000 IDs (1001 to 2000) where 999 were asked for");
+                .hasMessageContaining("1000 IDs (1001 to 2000) where at most 999 were asked for");
+        // Fewer than asked is a usable block (an interleaved store's slot end).
+        assertThat(RemoteSegmentStore.block(body, "orders", 1500, 0)).isEqualTo(new Segment(1001, 2000));
         assertThatThrownBy(() -> RemoteSegmentStore.block(body, "orders", 1000, 1001))
                 .hasMessageContaining("not above 1001");
         assertThatThrownBy(() -> RemoteSegmentStore.block(body, "invoices", 1000, 0))

@@ -204,8 +204,10 @@ class RemoteSegmentStoreTest {
         assertThat(took)
                 .isGreaterThanOrEqualTo(Duration.ofMillis(750))
                 .isLessThan(Duration.ofMillis(800).plus(MARGIN));
-        // Two requests fit (500 ms, then the 300 ms left); the third server was never asked.
-        assertThat(a.blockRequests() + b.blockRequests() + c.blockRequests()).isEqualTo(2);
+        // Two requests fit (500 ms, then the 300 ms left); on a loaded machine the second may not reach its peer
+        // before the time is up. The third server is never asked.
+        assertThat(a.blockRequests() + b.blockRequests() + c.blockRequests()).isBetween(1, 2);
+        assertThat(c.blockRequests()).isZero();
     }
 
     @Test
@@ -299,6 +301,16 @@ class RemoteSegmentStoreTest {
                 .hasMessageContaining("'orders'")
                 .hasMessageContaining("no such name: orders");
         assertThat(b.blockRequests()).isZero();
+    }
+
+    @Test
+    void aShorterBlockIsUsedAsItIs() {
+        ScriptedIdgenServer shortBlocks = peer().mode(Mode.SHORT);
+        RemoteSegmentStore store = store(builder(shortBlocks));
+        Segment segment = store.allocateAbove("orders", 10, 5000);
+        assertThat(segment.size()).isEqualTo(9);
+        assertThat(segment.first()).isGreaterThan(5000);
+        assertThat(store.servers().get(0).failures()).isZero();
     }
 
     @ParameterizedTest

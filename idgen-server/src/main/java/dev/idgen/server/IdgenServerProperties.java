@@ -34,10 +34,11 @@ public class IdgenServerProperties {
     private int maxCount = 1000;
 
     /**
-     * The most IDs one block may hold, 1 to 1000000000. The default is the starter's default
-     * idgen.segment.max-step, the largest block a client at its defaults asks for.
+     * The most IDs one block may hold, 1 to 1000000000 (the default). A client at the starter's defaults asks for up
+     * to idgen.segment.max-step (1000000) times 32 ready blocks in one request when its callers speed up: a lower
+     * limit must leave room for its clients' max-step times 32.
      */
-    private long maxBlockSize = 1_000_000;
+    private long maxBlockSize = 1_000_000_000;
 
     public boolean isAnonymous() {
         return anonymous;

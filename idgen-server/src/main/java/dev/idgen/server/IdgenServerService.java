@@ -6,6 +6,7 @@ import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.core.segment.Segment;
@@ -19,7 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * The server's one implementation of {@link IdgenServerApi}, behind every transport. Each request runs the same
@@ -36,7 +40,20 @@ public final class IdgenServerService implements IdgenServerApi {
     /** The name tag of a request for a name the client may not use: a client cannot make up tags. */
     static final String OTHER_NAME = "other";
 
+    /** The highest ID a block may reach: the segment buffer's own limit (room below 2^63 for its arithmetic). */
+    static final long HIGHEST_ID = Long.MAX_VALUE - (1L << 32);
+
+    private static final Log LOG = LogFactory.getLog(IdgenServerService.class);
+
+    /** Numbers the incidents a refusal names, with the start time to tell this run's from another's. */
+    private static final AtomicLong INCIDENTS = new AtomicLong();
+
+    private static final long STARTED = System.currentTimeMillis() / 1000;
+
     private final IdService ids;
+
+    /** Every generator by name, the default one as {@code default}: fixed at start-up, so built once. */
+    private final Map<String, IdService> generators;
 
     private final IdForms forms;
 
@@ -59,6 +76,7 @@ public final class IdgenServerService implements IdgenServerApi {
     public IdgenServerService(
             IdService ids, IdForms forms, ServerClients clients, ServerMeters meters, int maxCount, long maxBlockSize) {
         this.ids = ids;
+        this.generators = RoutingIdService.generatorsOf(ids);
         this.forms = forms;
         this.clients = clients;
         this.meters = meters;
@@ -95,7 +113,13 @@ public final class IdgenServerService implements IdgenServerApi {
         return serve(caller, "decode", name, checked -> {
             IdForm form = forms.form(checked);
             if (!form.form().equals("number")) {
-                return form.decode(id);
+                try {
+                    return form.decode(id);
+                } catch (InvalidArgumentException e) {
+                    throw e;
+                } catch (IllegalArgumentException e) {
+                    throw badArgument("id", e.getMessage());
+                }
             }
             long number;
             try {
@@ -120,12 +144,16 @@ public final class IdgenServerService implements IdgenServerApi {
             if (size < 1 || size > maxBlockSize) {
                 throw badArgument("size", "size must be between 1 and " + maxBlockSize + ", but was " + size);
             }
-            if (above < 0 || above > Long.MAX_VALUE - size) {
+            if (above < 0 || above > HIGHEST_ID - size) {
+                // An 'above' near 2^63 would move the shared counter to where neither this server's own IDs nor
+                // any client's blocks fit any more: one request must not use up a name for everyone.
                 throw badArgument(
-                        "above", "above must be 0 or more, and leave room for size IDs below 2^63, but was " + above);
+                        "above",
+                        "above must be 0 or more, and leave room for size IDs below " + HIGHEST_ID + ", but was "
+                                + above);
             }
             String generator = generatorOf(checked);
-            IdService serving = RoutingIdService.generatorsOf(ids).get(generator);
+            IdService serving = generators.get(generator);
             if (!(serving instanceof SegmentIdService segments)) {
                 throw new ServerRefusal(
                         Reason.NOT_FOUND,
@@ -137,6 +165,12 @@ public final class IdgenServerService implements IdgenServerApi {
             // One allocation, never retried here: the store returns only what it has made durable, and a repeated
             // call could only waste a range, which the caller would not know of.
             Segment block = segments.store().allocateAbove(checked, size, above);
+            // A store that cannot keep a floor (Redis, dual) may answer at or below it: a caller told "above" would
+            // hand those IDs out again. A block of more IDs than asked would overlap what the caller expects next.
+            if (block.first() <= above || block.size() > size) {
+                throw new StoreUnavailableException("The segment store of '" + generator + "' answered " + block
+                        + " to a request for " + size + " IDs above " + above + "; refused, not handed out");
+            }
             meters.block(caller.client(), checked, block.size());
             return block;
         });
@@ -149,7 +183,7 @@ public final class IdgenServerService implements IdgenServerApi {
     public BlockAccess blockAccess(Caller caller) {
         ClientAccess access = clients.access(caller);
         List<String> segmentGenerators = new ArrayList<>();
-        RoutingIdService.generatorsOf(ids).forEach((generator, service) -> {
+        generators.forEach((generator, service) -> {
             if (service instanceof SegmentIdService && access.reaches(generator, this::generatorOf)) {
                 segmentGenerators.add(generator);
             }
@@ -221,8 +255,16 @@ public final class IdgenServerService implements IdgenServerApi {
             return new ServerRefusal(Reason.UNAVAILABLE, null, behind, e.getMessage());
         }
         if (e instanceof IdGenerationException) {
-            // StoreUnavailableException among them: another server, or this one later, may answer.
-            return new ServerRefusal(Reason.UNAVAILABLE, null, null, e.getMessage());
+            // StoreUnavailableException among them: another server, or this one later, may answer. Its message
+            // names hosts, users and SQL states: logged here under an id, not sent to the caller.
+            String incident = Long.toHexString(INCIDENTS.incrementAndGet()) + "-" + Long.toHexString(STARTED);
+            LOG.warn("Refused a request as unavailable (incident " + incident + ")", e);
+            return new ServerRefusal(
+                    Reason.UNAVAILABLE,
+                    null,
+                    null,
+                    "The ID store cannot answer now; another server may (incident " + incident
+                            + " in this server's log)");
         }
         throw e;
     }

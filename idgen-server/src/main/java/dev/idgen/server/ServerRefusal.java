@@ -51,7 +51,9 @@ public final class ServerRefusal extends RuntimeException {
      * @param message what to fix
      */
     public ServerRefusal(Reason reason, String parameter, Duration retryAfter, String message) {
-        super(message);
+        // No stack trace: a refusal is an answer, thrown on every bad request (and on every request over a rate
+        // limit), not a fault to trace.
+        super(message, null, false, false);
         this.reason = reason;
         this.parameter = parameter;
         this.retryAfter = retryAfter;

@@ -97,6 +97,8 @@ class HttpApiTest {
     void idsAreDecimalStringsAndDecodeByTheirGenerator() {
         Answer ids = http.get("/ids/" + name + "?count=5", APP);
         assertThat(ids.status()).as(ids.toString()).isEqualTo(200);
+        // No cache between caller and server may keep IDs to hand to the next caller.
+        assertThat(ids.header("Cache-Control")).isEqualTo("no-store");
         List<Long> numbers = new ArrayList<>();
         for (JsonNode id : ids.json()) {
             assertThat(id.isString()).as(ids.toString()).isTrue();

@@ -7,6 +7,7 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.server.ServerRefusal.Reason;
 import dev.idgen.server.access.NanoClock;
 import dev.idgen.server.access.ServerClients;
@@ -83,11 +84,15 @@ class IdgenServerServiceTest {
         Caller caller = service.authenticate("Bearer grpc-token", "grpc");
         store.setAvailable(false);
         assertRefused(() -> service.takeBlock(caller, "orders", 10, 0), Reason.UNAVAILABLE, null);
+        // The store's own message (hosts, users, SQL states) stays in the server's log.
+        assertThatThrownBy(() -> service.takeBlock(caller, "orders", 10, 0))
+                .hasMessageStartingWith("The ID store cannot answer now; another server may (incident ")
+                .hasMessageNotContaining("InMemorySegmentStore");
         assertThat(registry.get("idgen.server.requests")
                         .tags("operation", "block", "outcome", "unavailable")
                         .timer()
                         .count())
-                .isEqualTo(1);
+                .isEqualTo(2);
         store.setAvailable(true);
         assertThat(service.takeBlock(caller, "orders", 10, 0).size()).isEqualTo(10);
     }
@@ -102,6 +107,11 @@ class IdgenServerServiceTest {
         assertRefused(() -> service.takeBlock(caller, "invoices", 1, 0), Reason.FORBIDDEN, null);
         assertRefused(() -> service.takeBlock(caller, "orders", 1001, 0), Reason.BAD_ARGUMENT, "size");
         assertRefused(() -> service.takeBlock(caller, "orders", 10, Long.MAX_VALUE - 5), Reason.BAD_ARGUMENT, "above");
+        // Near 2^63 the shared counter would leave no room for anyone's next block of the name.
+        assertRefused(
+                () -> service.takeBlock(caller, "orders", 10, IdgenServerService.HIGHEST_ID - 9),
+                Reason.BAD_ARGUMENT,
+                "above");
         assertRefused(() -> service.nextIds(caller, "orders", 101, null), Reason.BAD_ARGUMENT, "count");
         assertRefused(() -> service.decode(caller, "bad name", "1"), Reason.BAD_ARGUMENT, "name");
         assertThat(registry.get("idgen.server.requests")
@@ -109,6 +119,27 @@ class IdgenServerServiceTest {
                         .timer()
                         .count())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aBlockAtOrBelowAboveFromAStoreThatCannotKeepAFloorIsRefused() {
+        // As the Redis store answers: it ignores the floor, and a block at or below it would repeat the caller's IDs.
+        SegmentStore floorless = (name, step) -> new Segment(1, step);
+        try (SegmentIdService floorlessSegments =
+                SegmentIdService.builder(floorless).build()) {
+            IdgenServerService floorlessService = new IdgenServerService(
+                    floorlessSegments,
+                    name -> {
+                        throw new InvalidArgumentException("name", name, "no forms in this test");
+                    },
+                    new ServerClients(properties(), Set.of("default"), NanoClock.system()),
+                    new ServerMeters(registry),
+                    100,
+                    1000);
+            Caller caller = floorlessService.authenticate("Bearer grpc-token", "grpc");
+            assertThat(floorlessService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
+            assertRefused(() -> floorlessService.takeBlock(caller, "orders", 10, 5), Reason.UNAVAILABLE, null);
+        }
     }
 
     private static void assertRefused(Runnable call, Reason reason, String parameter) {

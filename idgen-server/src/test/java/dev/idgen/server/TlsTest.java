@@ -32,7 +32,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * TLS with Spring Boot's own SSL bundle, on both faces: a self-signed certificate made with openssl for this run, a PEM
- * bundle of it as the server's {@code server.ssl.bundle} (HTTPS) and {@code idgen.server.grpc.ssl-bundle} (gRPC), and
+ * bundle of it as the server's {@code server.ssl.bundle}, which HTTPS and (by default) gRPC use, and
  * clients that trust exactly that certificate: the JDK's HttpClient, idgen-client's RemoteSegmentStore and a gRPC
  * channel.
  */
@@ -66,8 +66,8 @@ class TlsTest {
                 "--idgen.server.clients.app.token-hash=" + ServerHttp.tokenHash("tls-token"),
                 "--spring.ssl.bundle.pem.web.keystore.certificate=file:" + certificate,
                 "--spring.ssl.bundle.pem.web.keystore.private-key=file:" + key,
-                "--server.ssl.bundle=web",
-                "--idgen.server.grpc.ssl-bundle=web")) {
+                // gRPC takes HTTP's bundle when idgen.server.grpc.ssl-bundle is not set.
+                "--server.ssl.bundle=web")) {
             String base = "https://localhost:" + ServerApps.port(server);
             HttpClient trusting = HttpClient.newBuilder()
                     .sslContext(trusting(certificate))

@@ -48,6 +48,8 @@ public final class ScriptedIdgenServer implements AutoCloseable {
         MALFORMED,
         /** 200 with a block one ID larger than asked for. */
         WRONG_SIZE,
+        /** Blocks of one ID fewer than asked (as an interleaved store answers at a slot's end): a usable block. */
+        SHORT,
         /** 200 with a block that starts at {@code above} (or 1), not above it. */
         NOT_ABOVE,
         /** 200 with a block of another name. */
@@ -261,6 +263,8 @@ public final class ScriptedIdgenServer implements AutoCloseable {
             first = last - size + 1;
             if (now == Mode.WRONG_SIZE) {
                 last++;
+            } else if (now == Mode.SHORT && size > 1) {
+                last--;
             }
         }
         String answeredName = now == Mode.WRONG_NAME ? name + "-other" : name;

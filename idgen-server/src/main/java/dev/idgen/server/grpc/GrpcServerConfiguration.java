@@ -40,11 +40,19 @@ class GrpcServerConfiguration {
                     "Set idgen.server.grpc.shutdown-grace-period to how long calls in flight may finish, e.g. 10s");
         }
         return new GrpcServerLifecycle(
-                properties, new IdgenGrpcService(api), sslBundle(properties, bundles), environment);
+                properties, new IdgenGrpcService(api), sslBundle(properties, bundles, environment), environment);
     }
 
-    private static SslBundle sslBundle(GrpcServerProperties properties, ObjectProvider<SslBundles> bundles) {
+    /**
+     * The gRPC face's bundle, by default HTTP's ({@code server.ssl.bundle}): a server that serves HTTPS would
+     * otherwise take the same bearer tokens over gRPC in plain text.
+     */
+    private static SslBundle sslBundle(
+            GrpcServerProperties properties, ObjectProvider<SslBundles> bundles, ConfigurableEnvironment environment) {
         String name = properties.getSslBundle();
+        if (name == null || name.isBlank()) {
+            name = environment.getProperty("server.ssl.bundle");
+        }
         if (name == null || name.isBlank()) {
             return null;
         }

@@ -17,8 +17,9 @@ public class GrpcServerProperties {
     private String address = "";
 
     /**
-     * The SSL bundle (spring.ssl.bundle.*) whose key serves gRPC over TLS; empty serves plain text. With a trust store
-     * in the bundle, clients must present a certificate it trusts (mutual TLS).
+     * The SSL bundle (spring.ssl.bundle.*) whose key serves gRPC over TLS; empty takes HTTP's server.ssl.bundle, and
+     * without that serves plain text. With a trust store in the bundle, clients must present a certificate it trusts
+     * (mutual TLS).
      */
     private String sslBundle = "";
 

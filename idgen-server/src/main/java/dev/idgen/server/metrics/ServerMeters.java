@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -20,7 +21,19 @@ public final class ServerMeters {
     /** The counter of IDs handed out in blocks. */
     public static final String BLOCK_IDS = "idgen.server.block.ids";
 
+    /** The most distinct names tagged; later new names count under {@value #OTHER_NAMES}. */
+    static final int MAX_NAME_TAGS = 1000;
+
+    /** The name tag of requests for names past {@link #MAX_NAME_TAGS}. */
+    static final String OTHER_NAMES = "other";
+
     private final MeterRegistry registry;
+
+    /**
+     * The names tagged so far: a client allowed every name could otherwise make a meter per name it invents, and
+     * fill the heap and the scrape.
+     */
+    private final Set<String> names = ConcurrentHashMap.newKeySet();
 
     private final Map<RequestTags, Timer> timers = new ConcurrentHashMap<>();
 
@@ -44,7 +57,7 @@ public final class ServerMeters {
      * @param nanos how long the request took
      */
     public void request(String client, String name, String operation, String transport, String outcome, long nanos) {
-        timers.computeIfAbsent(new RequestTags(client, name, operation, transport, outcome), this::timer)
+        timers.computeIfAbsent(new RequestTags(client, tag(name), operation, transport, outcome), this::timer)
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
@@ -54,7 +67,16 @@ public final class ServerMeters {
      * @param ids how many IDs the block held
      */
     public void block(String client, String name, long ids) {
-        counters.computeIfAbsent(new BlockTags(client, name), this::counter).increment(ids);
+        counters.computeIfAbsent(new BlockTags(client, tag(name)), this::counter)
+                .increment(ids);
+    }
+
+    /** The name itself while fewer than {@link #MAX_NAME_TAGS} are tagged (a race may pass it by a few). */
+    private String tag(String name) {
+        if (names.contains(name)) {
+            return name;
+        }
+        return names.size() < MAX_NAME_TAGS && names.add(name) || names.contains(name) ? name : OTHER_NAMES;
     }
 
     private Timer timer(RequestTags tags) {

@@ -64,20 +64,27 @@ class PythonGrpcClientTest {
         if (!Files.isExecutable(Path.of(PYTHON))) {
             fail(PYTHON + " is missing: install Debian's python3, python3-grpcio and python3-grpc-tools");
         }
+        // Standard error apart: a warning a Python library prints there must not be taken for the example's output.
+        Path errors = Files.createTempFile(directory, "stderr", ".txt");
+        Path output = Files.createTempFile(directory, "stdout", ".txt");
         Process process = new ProcessBuilder(command)
                 .directory(directory.toFile())
-                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .redirectError(errors.toFile())
                 .start();
-        byte[] bytes = process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        String output = new String(bytes, StandardCharsets.UTF_8);
-        if (output.contains("No module named")) {
-            fail("Python's gRPC modules are missing (" + output.strip()
+        if (!process.waitFor(180, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            fail(String.join(" ", command) + " did not end within 180 s: " + Files.readString(errors));
+        }
+        String printed = Files.readString(output, StandardCharsets.UTF_8);
+        String complaints = Files.readString(errors, StandardCharsets.UTF_8);
+        if (complaints.contains("No module named")) {
+            fail("Python's gRPC modules are missing (" + complaints.strip()
                     + "): install Debian's python3-grpcio and python3-grpc-tools");
         }
         assertThat(process.exitValue())
-                .as("%s: %s", String.join(" ", command), output)
+                .as("%s: %s %s", String.join(" ", command), printed, complaints)
                 .isZero();
-        return new ArrayList<>(output.lines().toList());
+        return new ArrayList<>(printed.lines().toList());
     }
 }

@@ -330,6 +330,9 @@ class ServerTierFaultTest {
                         continue;
                     }
                     long now = System.nanoTime();
+                    if (line.length() == 0) {
+                        throw new IllegalStateException("An empty line from client " + process.pid());
+                    }
                     if (line.charAt(0) == 'F') {
                         String[] parts = line.toString().split(" ");
                         failures.add(new Failure(Long.parseLong(parts[1]), parts[2], now));
