@@ -2,10 +2,10 @@ package dev.idgen.server.grpc;
 
 import dev.idgen.server.IdgenServerApi;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.SslBundleProperty;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
@@ -56,19 +56,11 @@ class GrpcServerConfiguration {
         if (name == null || name.isBlank()) {
             return null;
         }
-        SslBundles available = bundles.getIfAvailable();
-        try {
-            if (available == null) {
-                throw new NoSuchSslBundleException(name, "no SSL bundles are configured");
-            }
-            return available.getBundle(name);
-        } catch (NoSuchSslBundleException e) {
-            throw new IdgenPropertyValueException(
-                    "idgen.server.grpc.ssl-bundle",
-                    name,
-                    "names no SSL bundle (" + e.getMessage() + ")",
-                    "Define it under spring.ssl.bundle.pem." + name + " or spring.ssl.bundle.jks." + name
-                            + ", or leave idgen.server.grpc.ssl-bundle empty for plain text");
-        }
+        return SslBundleProperty.require(
+                properties.getSslBundle() == null || properties.getSslBundle().isBlank()
+                        ? "server.ssl.bundle"
+                        : "idgen.server.grpc.ssl-bundle",
+                name,
+                bundles);
     }
 }

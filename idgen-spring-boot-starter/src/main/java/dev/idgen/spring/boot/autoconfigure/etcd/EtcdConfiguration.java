@@ -10,6 +10,7 @@ import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.SslBundleProperty;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
@@ -27,7 +28,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
@@ -84,23 +84,7 @@ public class EtcdConfiguration {
                             + " https (TLS) or all http");
         }
         if (bundleName != null) {
-            SslBundles bundles = sslBundles.getIfAvailable();
-            if (bundles == null) {
-                throw new IdgenStartupException(
-                        PREFIX + ".ssl.bundle=" + bundleName + " needs Spring Boot's SSL bundles",
-                        "Define the bundle under spring.ssl.bundle.jks." + bundleName + " or spring.ssl.bundle.pem."
-                                + bundleName);
-            }
-            SslBundle bundle;
-            try {
-                bundle = bundles.getBundle(bundleName);
-            } catch (NoSuchSslBundleException e) {
-                throw new InvalidConfigurationPropertyValueException(
-                        PREFIX + ".ssl.bundle",
-                        bundleName,
-                        "names no SSL bundle: define it under spring.ssl.bundle.pem." + bundleName
-                                + " or spring.ssl.bundle.jks." + bundleName + " (" + e.getMessage() + ")");
-            }
+            SslBundle bundle = SslBundleProperty.require(PREFIX + ".ssl.bundle", bundleName, sslBundles);
             tls(builder, bundle);
         } else if (https) {
             tls(builder, null);
