@@ -162,6 +162,16 @@ public final class IdgenServerService implements IdgenServerApi {
                         "Blocks need a segment generator, but '" + checked + "' is served by the generator '"
                                 + generator + "' with the strategy '" + serving.strategy() + "'");
             }
+            IdForm form = forms.form(checked);
+            if (!form.form().equals("number")) {
+                // A block is plain numbers: a caller serving them would hand out IDs unlike the name's own.
+                throw new ServerRefusal(
+                        Reason.NOT_FOUND,
+                        null,
+                        null,
+                        "Blocks are plain numbers, but the IDs of '" + checked + "' have the form '" + form.form()
+                                + "': take them with GET /ids/" + checked);
+            }
             // One allocation, never retried here: the store returns only what it has made durable, and a repeated
             // call could only waste a range, which the caller would not know of.
             Segment block = segments.store().allocateAbove(checked, size, above);

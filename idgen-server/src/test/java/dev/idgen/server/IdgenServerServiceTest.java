@@ -3,7 +3,8 @@ package dev.idgen.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.form.IdForm;
+import dev.idgen.core.form.IdForms;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentIdService;
@@ -14,6 +15,7 @@ import dev.idgen.server.access.ServerClients;
 import dev.idgen.server.metrics.ServerMeters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,40 @@ import org.junit.jupiter.api.Test;
  */
 class IdgenServerServiceTest {
 
+    /** Every name's form is the plain number, as with no form configured. */
+    private static final IdForms NUMBERS = name -> form("number");
+
+    /** A form by its name alone: the service only asks which it is; this test serves no IDs through it. */
+    private static IdForm form(String form) {
+        return new IdForm() {
+
+            @Override
+            public String generator() {
+                return "default";
+            }
+
+            @Override
+            public String form() {
+                return form;
+            }
+
+            @Override
+            public String next() {
+                throw new UnsupportedOperationException("not in this test");
+            }
+
+            @Override
+            public String[] next(int count) {
+                throw new UnsupportedOperationException("not in this test");
+            }
+
+            @Override
+            public Map<String, Object> decode(String text) {
+                throw new UnsupportedOperationException("not in this test");
+            }
+        };
+    }
+
     private final InMemorySegmentStore store = new InMemorySegmentStore();
 
     private final SegmentIdService segments = SegmentIdService.builder(store).build();
@@ -32,9 +68,7 @@ class IdgenServerServiceTest {
 
     private final IdgenServerService service = new IdgenServerService(
             segments,
-            name -> {
-                throw new InvalidArgumentException("name", name, "no forms in this test");
-            },
+            NUMBERS,
             new ServerClients(properties(), Set.of("default"), NanoClock.system()),
             new ServerMeters(registry),
             100,
@@ -129,9 +163,7 @@ class IdgenServerServiceTest {
                 SegmentIdService.builder(floorless).build()) {
             IdgenServerService floorlessService = new IdgenServerService(
                     floorlessSegments,
-                    name -> {
-                        throw new InvalidArgumentException("name", name, "no forms in this test");
-                    },
+                    NUMBERS,
                     new ServerClients(properties(), Set.of("default"), NanoClock.system()),
                     new ServerMeters(registry),
                     100,
@@ -140,6 +172,20 @@ class IdgenServerServiceTest {
             assertThat(floorlessService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
             assertRefused(() -> floorlessService.takeBlock(caller, "orders", 10, 5), Reason.UNAVAILABLE, null);
         }
+    }
+
+    @Test
+    void noBlocksOfANameWhoseIdsHaveAnotherForm() {
+        IdForms base62 = name -> form("base62");
+        IdgenServerService textService = new IdgenServerService(
+                segments,
+                base62,
+                new ServerClients(properties(), Set.of("default"), NanoClock.system()),
+                new ServerMeters(registry),
+                100,
+                1000);
+        Caller caller = textService.authenticate("Bearer grpc-token", "grpc");
+        assertRefused(() -> textService.takeBlock(caller, "orders", 10, 0), Reason.NOT_FOUND, null);
     }
 
     private static void assertRefused(Runnable call, Reason reason, String parameter) {

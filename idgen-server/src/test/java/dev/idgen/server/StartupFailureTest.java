@@ -66,6 +66,24 @@ class StartupFailureTest {
     }
 
     @Test
+    void aRateLimitSoLowItWouldMeanNone(CapturedOutput output) {
+        assertFailsNaming(
+                        "idgen.server.clients.app.rate-limit",
+                        output,
+                        APP_HASH,
+                        "--idgen.server.clients.app.rate-limit=0.0000001")
+                .hasMessageContaining("0.001");
+    }
+
+    @Test
+    void aClientCalledAnonymous(CapturedOutput output) {
+        assertFailsNaming(
+                "idgen.server.clients.anonymous",
+                output,
+                "--idgen.server.clients.anonymous.token-hash=" + ServerHttp.tokenHash("app"));
+    }
+
+    @Test
     void twoClientsWithOneToken(CapturedOutput output) {
         assertFailsNaming(
                 "idgen.server.clients.",

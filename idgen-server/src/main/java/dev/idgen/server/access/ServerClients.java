@@ -43,6 +43,9 @@ public final class ServerClients {
      * One digest per thread: {@code MessageDigest.getInstance} looks the provider up on every call, which a request
      * on the hot path need not pay.
      */
+    /** The lowest rate limit other than none: one request in 1,000 seconds. */
+    static final double MIN_RATE = 0.001;
+
     private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(ServerClients::newSha256);
 
     /** By the client's id. */
@@ -72,6 +75,14 @@ public final class ServerClients {
         Map<ByteBuffer, Known> digests = new HashMap<>();
         Map<String, ClientAccess> ids = new HashMap<>();
         properties.getClients().forEach((id, client) -> {
+            if (Caller.ANONYMOUS.equals(id)) {
+                // Its rights would be taken for those of requests without a token.
+                throw new IdgenPropertyValueException(
+                        PREFIX + id,
+                        id,
+                        "'" + Caller.ANONYMOUS + "' is the client of requests without a token",
+                        "Give the client another id; idgen.server.anonymous=true lets requests without a token in.");
+            }
             String hex = tokenHash(id, client.getTokenHash());
             ClientAccess access = access(id, client, generatorNames, clock);
             byte[] digest = HexFormat.of().parseHex(hex);
@@ -172,13 +183,14 @@ public final class ServerClients {
             }
         }
         double rate = client.getRateLimit();
-        if (!(rate >= 0) || Double.isInfinite(rate)) {
+        // Below one request in 1,000 s the token bucket's interval would overflow into no limit at all.
+        if (!(rate == 0 || rate >= MIN_RATE) || Double.isInfinite(rate)) {
             throw invalid(
                     id,
                     "rate-limit",
                     rate,
-                    "must be 0 (no limit) or more requests per second",
-                    "Set a rate of 0 or more.");
+                    "must be 0 (no limit) or from " + MIN_RATE + " requests per second",
+                    "Set a rate of 0, or of " + MIN_RATE + " or more.");
         }
         everyName |= names.isEmpty() && client.getGenerators().isEmpty();
         return new ClientAccess(
