@@ -532,7 +532,8 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
     }
 
     /**
-     * Stops the client's threads; calls after it fail with {@link StoreUnavailableException}.
+     * Stops the store's executor; calls after it fail with {@link StoreUnavailableException}. The JDK's
+     * {@code HttpClient} has no close before JDK 21: its selector thread ends once the client is unreachable.
      */
     @Override
     public void close() {
