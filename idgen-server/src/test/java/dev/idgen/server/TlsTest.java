@@ -7,6 +7,7 @@ import dev.idgen.client.RemoteSegmentStore;
 import dev.idgen.server.grpc.v1.IdgenGrpc;
 import dev.idgen.server.grpc.v1.NextIdsRequest;
 import dev.idgen.server.grpc.v1.NextIdsResponse;
+import dev.idgen.test.services.TestCertificates;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -15,25 +16,19 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.MetadataUtils;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * TLS with Spring Boot's own SSL bundle, on both faces: a self-signed certificate made with openssl for this run, a PEM
+ * TLS with Spring Boot's own SSL bundle, on both faces: a server certificate from the test's own authority, a PEM
  * bundle of it as the server's {@code server.ssl.bundle}, which HTTPS and (by default) gRPC use, and
- * clients that trust exactly that certificate: the JDK's HttpClient, idgen-client's RemoteSegmentStore and a gRPC
+ * clients that trust exactly that authority: the JDK's HttpClient, idgen-client's RemoteSegmentStore and a gRPC
  * channel.
  */
 class TlsTest {
@@ -43,24 +38,9 @@ class TlsTest {
 
     @Test
     void idsAndBlocksOverHttpsAndGrpcWithOnePemBundle() throws Exception {
-        Path certificate = dir.resolve("server.crt");
-        Path key = dir.resolve("server.key");
-        openssl(
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-keyout",
-                key.toString(),
-                "-out",
-                certificate.toString(),
-                "-days",
-                "2",
-                "-subj",
-                "/CN=localhost",
-                "-addext",
-                "subjectAltName=DNS:localhost,IP:127.0.0.1");
+        TestCertificates certificates = TestCertificates.make(dir, "DNS:localhost,IP:127.0.0.1");
+        Path certificate = certificates.serverCertificate();
+        Path key = certificates.serverKey();
 
         try (ConfigurableApplicationContext server = ServerApps.start(
                 "--idgen.server.clients.app.token-hash=" + ServerHttp.tokenHash("tls-token"),
@@ -70,7 +50,7 @@ class TlsTest {
                 "--server.ssl.bundle=web")) {
             String base = "https://localhost:" + ServerApps.port(server);
             HttpClient trusting = HttpClient.newBuilder()
-                    .sslContext(trusting(certificate))
+                    .sslContext(certificates.trustingCa())
                     .connectTimeout(Duration.ofSeconds(10))
                     .build();
             ServerHttp https = new ServerHttp(trusting, base);
@@ -79,7 +59,7 @@ class TlsTest {
             assertThat(ids.json()).hasSize(3);
             assertThat(https.get("/ids/orders", null).status()).isEqualTo(401);
 
-            // A client that does not trust the certificate gets no answer at all.
+            // A client that does not trust the authority gets no answer at all.
             ServerHttp untrusting = new ServerHttp(base);
             assertThatThrownBy(() -> untrusting.get("/ids/orders", "tls-token"))
                     .hasRootCauseInstanceOf(java.security.cert.CertPathBuilderException.class);
@@ -89,7 +69,7 @@ class TlsTest {
             try (RemoteSegmentStore remote = RemoteSegmentStore.builder()
                     .servers(URI.create(base))
                     .token("tls-token")
-                    .sslContext(trusting(certificate))
+                    .sslContext(certificates.trustingCa())
                     .build()) {
                 remote.checkAvailable();
             }
@@ -99,7 +79,7 @@ class TlsTest {
                             "localhost",
                             grpcPort,
                             TlsChannelCredentials.newBuilder()
-                                    .trustManager(certificate.toFile())
+                                    .trustManager(certificates.caCertificate().toFile())
                                     .build())
                     .build();
             try {
@@ -135,36 +115,5 @@ class TlsTest {
                 plain.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
             }
         }
-    }
-
-    private static SSLContext trusting(Path certificate) throws Exception {
-        KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
-        trusted.load(null, null);
-        try (InputStream in = Files.newInputStream(certificate)) {
-            trusted.setCertificateEntry(
-                    "server", CertificateFactory.getInstance("X.509").generateCertificate(in));
-        }
-        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(trusted);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, trust.getTrustManagers(), null);
-        return context;
-    }
-
-    private void openssl(String... arguments) throws Exception {
-        java.util.List<String> command = new java.util.ArrayList<>();
-        command.add("openssl");
-        command.addAll(java.util.List.of(arguments));
-        Process process = new ProcessBuilder(command)
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("openssl.log").toFile())
-                .start();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS))
-                .as("openssl within 60 s")
-                .isTrue();
-        assertThat(process.exitValue())
-                .as("openssl %s: %s", command, Files.readString(dir.resolve("openssl.log")))
-                .isZero();
     }
 }

@@ -1,8 +1,6 @@
 package dev.idgen.test.services;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,12 +20,11 @@ public final class OwnTlsEtcd implements AutoCloseable {
 
     private static final String ETCD = "/usr/bin/etcd";
     private static final String ETCDCTL = "/usr/bin/etcdctl";
-    private static final String OPENSSL = "openssl";
 
     /** How long the member may take to come up on a loaded machine. */
     private static final Duration START_DEADLINE = Duration.ofSeconds(60);
 
-    /** How long one openssl or etcdctl command may take on a loaded machine. */
+    /** How long one etcdctl command may take on a loaded machine. */
     private static final Duration COMMAND_DEADLINE = Duration.ofSeconds(30);
 
     private final Path dir;
@@ -68,10 +65,9 @@ public final class OwnTlsEtcd implements AutoCloseable {
      */
     public static OwnTlsEtcd start(boolean clientCertAuth, String subjectAltName) throws Exception {
         OwnProcesses.require("apt-get install etcd-server etcd-client", ETCD, ETCDCTL);
-        requireOpenssl();
         OwnTlsEtcd etcd = new OwnTlsEtcd(OwnProcesses.createTempDir("idgen-etcd-tls-"), clientCertAuth, subjectAltName);
         try {
-            etcd.makeCertificates();
+            TestCertificates.make(etcd.dir, etcd.subjectAltName);
             etcd.launch();
             etcd.awaitHealthy();
             return etcd;
@@ -79,89 +75,6 @@ public final class OwnTlsEtcd implements AutoCloseable {
             etcd.close();
             throw e;
         }
-    }
-
-    private static void requireOpenssl() throws InterruptedException {
-        try {
-            Process version = new ProcessBuilder(OPENSSL, "version")
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (version.waitFor() != 0) {
-                throw new IllegalStateException("'openssl version' exited with " + version.exitValue());
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException(
-                    "This test makes its TLS certificates with openssl, which is not on the PATH: install it with"
-                            + " 'apt-get install openssl'",
-                    e);
-        }
-    }
-
-    private void makeCertificates() throws Exception {
-        Files.writeString(
-                dir.resolve("server.ext"),
-                "subjectAltName=" + subjectAltName + "\n"
-                        + "keyUsage=critical,digitalSignature,keyEncipherment\n"
-                        + "extendedKeyUsage=serverAuth,clientAuth\n",
-                StandardCharsets.US_ASCII);
-        Files.writeString(
-                dir.resolve("client.ext"),
-                "keyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n",
-                StandardCharsets.US_ASCII);
-        openssl(
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-keyout",
-                "ca.key",
-                "-out",
-                "ca.crt",
-                "-days",
-                "2",
-                "-subj",
-                "/CN=idgen test CA");
-        signed("server", "/CN=localhost");
-        signed("client", "/CN=idgen-test-client");
-    }
-
-    private void signed(String name, String subject) throws Exception {
-        openssl(
-                "req",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-keyout",
-                name + ".key",
-                "-out",
-                name + ".csr",
-                "-subj",
-                subject);
-        openssl(
-                "x509",
-                "-req",
-                "-in",
-                name + ".csr",
-                "-CA",
-                "ca.crt",
-                "-CAkey",
-                "ca.key",
-                "-CAcreateserial",
-                "-out",
-                name + ".crt",
-                "-days",
-                "2",
-                "-extfile",
-                name + ".ext");
-    }
-
-    private void openssl(String... arguments) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(OPENSSL);
-        command.addAll(List.of(arguments));
-        OwnProcesses.run(command, dir, dir.resolve("openssl.log"), COMMAND_DEADLINE);
     }
 
     private void launch() throws IOException {
