@@ -1,12 +1,11 @@
 package dev.idgen.tier.faults;
 
 import dev.idgen.core.IdService;
+import dev.idgen.test.WorkerProcesses;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.IOException;
 import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -42,7 +41,7 @@ public class RemoteClientMain {
         }
         while (true) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // flush interval: lines reach the test promptly
-            write(out, null);
+            WorkerProcesses.write(out, null);
         }
     }
 
@@ -62,25 +61,11 @@ public class RemoteClientMain {
                         .append('\n');
             }
             if (i % 16 == 15 || failed) {
-                write(out, batch);
+                WorkerProcesses.write(out, batch);
                 batch.setLength(0);
                 // A steady load, not a flood: about 10,000 IDs a second per thread at most; after a failure, a pause
                 // as a caller's retry would make.
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(failed ? 100 : 1));
-            }
-        }
-    }
-
-    private static void write(BufferedWriter out, CharSequence lines) {
-        synchronized (out) {
-            try {
-                if (lines == null) {
-                    out.flush();
-                } else {
-                    out.append(lines);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
         }
     }

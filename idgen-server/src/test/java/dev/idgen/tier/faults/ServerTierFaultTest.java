@@ -2,11 +2,10 @@ package dev.idgen.tier.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.test.WorkerProcesses;
 import dev.idgen.test.services.TestServices;
-import java.io.BufferedInputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -284,10 +283,7 @@ class ServerTierFaultTest {
         }
 
         void signal(String signal) throws Exception {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-            assertThat(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0)
-                    .as("kill -" + signal)
-                    .isTrue();
+            WorkerProcesses.signal(process, signal);
         }
     }
 
@@ -321,29 +317,20 @@ class ServerTierFaultTest {
 
         /** Only whole lines count: a line a SIGKILL cut short never reached the pipe whole. */
         private void read() {
-            try (BufferedInputStream in = new BufferedInputStream(process.getInputStream(), 1 << 16)) {
-                StringBuilder line = new StringBuilder(64);
-                int b;
-                while ((b = in.read()) >= 0) {
-                    if (b != '\n') {
-                        line.append((char) b);
-                        continue;
-                    }
-                    long now = System.nanoTime();
-                    if (line.length() == 0) {
-                        throw new IllegalStateException("An empty line from client " + process.pid());
-                    }
-                    if (line.charAt(0) == 'F') {
-                        String[] parts = line.toString().split(" ");
-                        failures.add(new Failure(Long.parseLong(parts[1]), parts[2], now));
-                    } else {
-                        add(Long.parseLong(line.toString()));
-                        lastId.set(now);
-                    }
-                    line.setLength(0);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            WorkerProcesses.readWholeLines(process, this::accept);
+        }
+
+        private void accept(String line) {
+            long now = System.nanoTime();
+            if (line.isEmpty()) {
+                throw new IllegalStateException("An empty line from client " + process.pid());
+            }
+            if (line.charAt(0) == 'F') {
+                String[] parts = line.split(" ");
+                failures.add(new Failure(Long.parseLong(parts[1]), parts[2], now));
+            } else {
+                add(Long.parseLong(line));
+                lastId.set(now);
             }
         }
 

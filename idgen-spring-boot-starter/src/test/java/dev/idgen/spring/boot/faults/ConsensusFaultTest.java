@@ -3,12 +3,11 @@ package dev.idgen.spring.boot.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.test.WorkerProcesses;
 import dev.idgen.test.services.OwnEtcdCluster;
 import dev.idgen.test.services.OwnZooKeeperCluster;
-import java.io.BufferedInputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -288,10 +287,7 @@ class ConsensusFaultTest {
         }
 
         void signal(String signal) throws Exception {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-            assertThat(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0)
-                    .as("kill -" + signal)
-                    .isTrue();
+            WorkerProcesses.signal(process, signal);
         }
 
         /** The worker id of the last Snowflake ID it handed out (the default layout). */
@@ -308,21 +304,7 @@ class ConsensusFaultTest {
          * reached the pipe whole.
          */
         private void read() {
-            try (BufferedInputStream in = new BufferedInputStream(process.getInputStream(), 1 << 16)) {
-                StringBuilder line = new StringBuilder(64);
-                int b;
-                while ((b = in.read()) >= 0) {
-                    if (b != '\n') {
-                        line.append((char) b);
-                        continue;
-                    }
-                    accept(line.toString(), System.nanoTime());
-                    line.setLength(0);
-                }
-                // What is left has no newline: cut short by a SIGKILL, never handed out.
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            WorkerProcesses.readWholeLines(process, line -> accept(line, System.nanoTime()));
         }
 
         private void accept(String line, long now) {

@@ -1,12 +1,11 @@
 package dev.idgen.spring.boot.faults;
 
 import dev.idgen.core.IdService;
+import dev.idgen.test.WorkerProcesses;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.IOException;
 import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -47,7 +46,7 @@ public class ConsensusWorkerMain {
         flakes.start();
         while (true) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // flush interval: lines reach the test promptly
-            write(out, null);
+            WorkerProcesses.write(out, null);
         }
     }
 
@@ -75,7 +74,7 @@ public class ConsensusWorkerMain {
                                     .append('\n');
                         }
                         if (i % 16 == 15 || !"ok".equals(outcome)) {
-                            write(out, batch);
+                            WorkerProcesses.write(out, batch);
                             batch.setLength(0);
                             // A steady load, not a flood: about 10,000 IDs a second per kind at most.
                             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos("ok".equals(outcome) ? 1 : 20));
@@ -83,19 +82,5 @@ public class ConsensusWorkerMain {
                     }
                 },
                 "draw-" + name);
-    }
-
-    private static void write(BufferedWriter out, CharSequence lines) {
-        synchronized (out) {
-            try {
-                if (lines == null) {
-                    out.flush();
-                } else {
-                    out.append(lines);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 }
