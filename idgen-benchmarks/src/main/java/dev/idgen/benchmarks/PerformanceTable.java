@@ -26,6 +26,8 @@ import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisSegmentStore;
 import dev.idgen.redis.RedisWorkerIdLeaseStore;
 import dev.idgen.redis.SpringLettuceConnectionSource;
+import dev.idgen.spring.reactive.DefaultReactiveIdService;
+import dev.idgen.spring.reactive.ReactiveIdService;
 import dev.idgen.zookeeper.ZooKeeperSegmentStore;
 import dev.idgen.zookeeper.ZooKeeperWorkerIdLeaseStore;
 import java.sql.Connection;
@@ -39,6 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import me.ahoo.cosid.segment.SegmentChainId;
 import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
+import reactor.core.publisher.Flux;
 
 /**
  * Every comparison of the performance table in docs/benchmarks.md, side by side in one JVM ({@link Contest}: contenders alternate
@@ -78,6 +81,8 @@ public final class PerformanceTable {
         table.redis(1);
         table.redis(16);
         table.redis(64);
+        table.redisReactive(16);
+        table.redisReactive(64);
         table.readable(16);
         table.tickets(1);
         table.tickets(16);
@@ -495,6 +500,56 @@ public final class PerformanceTable {
                     result.ratios("idgen", "raw INCR"),
                     one ? ">= 0.95" : ">= 3",
                     one ? 0.95 : 3,
+                    true,
+                    "");
+            String[] keys = redis.keysOf("bench");
+            raw.keys().del(keys[0], keys[1], rawKey);
+        }
+    }
+
+    /**
+     * The redis strategy for reactive callers: {@code requests} calls in flight at once through the starter's
+     * {@link ReactiveIdService}, as a reactive server's concurrent requests, none on a parked thread. Each of
+     * {@code requests} workers drives one chain of calls ({@code concatMap}): a call's completion, on Lettuce's event
+     * loop, subscribes the chain's next call, and the worker waits only for the end of its batch of 100. Raw
+     * {@code INCR} as in the blocking rows: Lettuce's sync API on {@code requests} threads.
+     */
+    private void redisReactive(int requests) throws Exception {
+        if (!wanted("redis")) {
+            return;
+        }
+        try (Redis redis = Redis.counter("table", 100_000);
+                Redis.Raw raw = Redis.raw()) {
+            RedisIdService idgen = new RedisIdService(redis.counter());
+            idgen.nextId("bench");
+            ReactiveIdService reactive = new DefaultReactiveIdService(idgen, task -> {
+                throw new IllegalStateException("the redis strategy handed a call to the executor for blocking calls");
+            });
+            String rawKey = redis.prefix() + "raw";
+            Map<String, Contest.Side> sides = Contest.sides();
+            sides.put(
+                    "idgen reactive",
+                    n -> Flux.range(0, n)
+                            .concatMap(i -> reactive.nextId("bench"))
+                            .reduce(0L, Long::sum)
+                            .block(Duration.ofMinutes(1)));
+            sides.put("raw INCR", n -> {
+                long x = 0;
+                for (int i = 0; i < n; i++) {
+                    x += raw.strings().incr(rawKey);
+                }
+                return x;
+            });
+            Contest.Result result = Contest.run("redis reactive", requests, 100, 2000, rounds, 200, sides);
+            row(
+                    "26",
+                    "redis strategy `ReactiveIdService.nextId(name)`, " + requests
+                            + " requests in flight / raw Lettuce `INCR` on as many threads",
+                    result,
+                    figures(result),
+                    result.ratios("idgen reactive", "raw INCR"),
+                    ">= 3",
+                    3,
                     true,
                     "");
             String[] keys = redis.keysOf("bench");

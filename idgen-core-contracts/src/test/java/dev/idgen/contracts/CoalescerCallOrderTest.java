@@ -2,12 +2,14 @@ package dev.idgen.contracts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.core.coalesce.AsyncRangeCoalescer;
 import dev.idgen.core.coalesce.BatchCoalescer;
 import dev.idgen.core.coalesce.RangeCoalescer;
 import dev.idgen.test.CallOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -83,6 +85,25 @@ class CoalescerCallOrderTest {
                 new RangeCoalescer(n -> counter.take(n) + n - 1, 1024, 1, Duration.ofSeconds(60), "the test counter");
         List<CallOrder.Call> calls = sixteenThreads(coalescer::next);
         assertRangeServed(calls, counter, coalescer.roundTrips());
+    }
+
+    @Test
+    void concurrentCallersOfAnAsyncRangeCoalescerShareRoundTripsCompletedElsewhereAndALaterCallGetsALargerValue()
+            throws Exception {
+        Counter counter = new Counter();
+        // Round trips run and complete on a thread of the "store client", as on Lettuce's event loop.
+        ExecutorService io = Executors.newSingleThreadExecutor();
+        try {
+            AsyncRangeCoalescer coalescer = new AsyncRangeCoalescer(
+                    n -> CompletableFuture.supplyAsync(() -> counter.take(n) + n - 1, io),
+                    1024,
+                    Duration.ofSeconds(60),
+                    "the test counter");
+            List<CallOrder.Call> calls = sixteenThreads(coalescer::nextBlocking);
+            assertRangeServed(calls, counter, coalescer.roundTrips());
+        } finally {
+            io.shutdownNow();
+        }
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.idgen.core;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
 /**
  * Hands out globally unique, roughly time-ordered 64-bit IDs.
  *
@@ -55,6 +58,42 @@ public interface IdService {
      * @throws IdGenerationException when no ID can be issued safely; IDs already taken for the batch are gaps
      */
     long[] nextIds(String name, int count);
+
+    /**
+     * The next ID of the named sequence, without blocking the calling thread. A generator that has the ID in memory
+     * completes the future at once, on the caller's thread; one whose round trip can complete on its client's I/O
+     * thread (the {@code redis} strategy) completes it there; every other call runs {@link #nextId(String)} on
+     * {@code blocking}. This default does the last for every call: a generator overrides it where it can do better.
+     *
+     * <p>The future completes on the thread that produced the ID, which may be an I/O thread: stages chained to it
+     * must not block.
+     *
+     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]}, the first a letter or digit
+     * @param blocking runs the calls that may block (a store's round trip, a wait for a load); one that refuses the
+     *        task (a full queue) fails the future with a {@link StoreUnavailableException}
+     * @return the ID, or an {@link IdGenerationException} when no ID can be issued safely
+     * @throws IllegalArgumentException at once, when the name breaks its rule
+     */
+    default CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        IdArguments.checkName(name);
+        return AsyncCalls.offload(() -> nextId(name), blocking, strategy());
+    }
+
+    /**
+     * The next {@code count} IDs of the named sequence, without blocking the calling thread: as
+     * {@link #nextIdAsync(String, Executor)}, for {@link #nextIds(String, int)}.
+     *
+     * @param name the sequence: 1 to 64 characters of {@code [A-Za-z0-9._:-]}, the first a letter or digit
+     * @param count how many IDs, from 1 to {@link #MAX_BATCH_SIZE}
+     * @param blocking runs the calls that may block
+     * @return a new array of {@code count} positive IDs, in the order they were issued
+     * @throws IllegalArgumentException at once, when the name or the count breaks its rule
+     */
+    default CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
+        IdArguments.checkName(name);
+        IdArguments.checkCount(count);
+        return AsyncCalls.offload(() -> nextIds(name, count), blocking, strategy());
+    }
 
     /**
      * What an ID issued by this service carries.

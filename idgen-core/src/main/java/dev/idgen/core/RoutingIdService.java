@@ -3,6 +3,8 @@ package dev.idgen.core;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Several generators behind one {@link IdService}: a name that has a generator of its own is served by it, every
@@ -74,6 +76,16 @@ public final class RoutingIdService implements IdService, AutoCloseable {
     @Override
     public long[] nextIds(String name, int count) {
         return serving(name).nextIds(name, count);
+    }
+
+    @Override
+    public CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        return serving(name).nextIdAsync(name, blocking);
+    }
+
+    @Override
+    public CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
+        return serving(name).nextIdsAsync(name, count, blocking);
     }
 
     @Override

@@ -13,9 +13,6 @@ public interface TimeSource {
     long currentTimeMillis();
 
     /**
-     * @return the system clock, {@link System#currentTimeMillis()}
-     */
-    /**
      * A monotonic reading in nanoseconds, for measuring how much time passed (lease deadlines, timeouts). Unlike
      * {@link #currentTimeMillis()} it never moves backwards; only differences between two readings mean anything.
      * The default is {@link System#nanoTime()}.
@@ -26,6 +23,9 @@ public interface TimeSource {
         return System.nanoTime();
     }
 
+    /**
+     * @return the system clock, {@link System#currentTimeMillis()}
+     */
     static TimeSource system() {
         return SystemTimeSource.INSTANCE;
     }

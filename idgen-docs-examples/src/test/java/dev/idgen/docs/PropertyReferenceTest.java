@@ -50,6 +50,7 @@ class PropertyReferenceTest {
         GROUPS.put("Generators: `idgen.generators.<name>.*`", "idgen.generators*");
         GROUPS.put("JSON", "idgen.json.*");
         GROUPS.put("Admin", "idgen.admin.*");
+        GROUPS.put("Reactive", "idgen.reactive.*");
         GROUPS.put("Actuator", "management.*");
         GROUPS.put("Other", "anything else");
     }
@@ -71,6 +72,7 @@ class PropertyReferenceTest {
             case "generators" -> "Generators: `idgen.generators.<name>.*`";
             case "json" -> "JSON";
             case "admin" -> "Admin";
+            case "reactive" -> "Reactive";
             default -> key.contains(".") ? "Other" : "Top level";
         };
     }

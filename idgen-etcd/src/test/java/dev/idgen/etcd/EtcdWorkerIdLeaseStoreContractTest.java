@@ -15,16 +15,17 @@ import org.junit.jupiter.api.Test;
 /**
  * The worker id lease store contract against a three-member etcd cluster of the test's own.
  *
- * <p><b>Durations.</b> etcd leases count whole seconds (and at least 2 s), so the tests use a ttl of 3 s and a reuse
- * delay of 2 s: the owner lease A lasts 3 s, the fence lease B 5 s from each renewal.
+ * <p><b>Durations.</b> etcd leases count whole seconds (and at least 2 s), so the tests use a ttl of 5 s and a reuse
+ * delay of 2 s: the owner lease A lasts 5 s, the fence lease B 7 s from each renewal. A ttl of 3 s left a renewal at
+ * T/2 + s only 0.6 s before A's end, less the acquisition's own latency: on a busy machine A had expired first.
  *
  * <p><b>{@link #pass} adds {@value #SLACK_MILLIS} ms</b>: etcd's leader looks for expired leases every 500 ms and then
  * revokes them through Raft, so a key outlives its lease by up to ~0.5 s (plus the grant's or renewal's own latency,
- * since the lease's time starts when the leader handles it). With T = 3 s, R = 2 s and slack s, per test:
+ * since the lease's time starts when the leader handles it). With T = 5 s, R = 2 s and slack s, per test:
  * <ul>
- * <li>a renewed lease outlives its first ttl: renewed at T/2 + s, checked at T + R + 0.05 + 2s (needs the fence, which
- * lasts until T/2 + s + T + R): holds while s < T/2 - 0.05 = 1.45 s, a margin of 0.55 s against the test thread
- * oversleeping;</li>
+ * <li>a renewed lease outlives its first ttl: renewed at T/2 + s = 3.4 s, 1.6 s before A's end; checked at T + R +
+ * 0.05 + 2s (needs the fence, which lasts until T/2 + s + T + R): holds while s < T/2 - 0.05 = 2.45 s, a margin of
+ * 1.55 s against the test thread oversleeping;</li>
  * <li>an expired worker id waits out the reuse delay: held within it at T + 0.05 + s (fence until T + R: needs s <
  * R - 0.05), free at T + R + 0.05 + 2s (needs the fence revoked: s > (0.5 + latency - 0.05) / 2, about 0.25 s);</li>
  * <li>release frees after the reuse delay (and the same step in "never lower the last timestamp"): free at R + 0.05 +
@@ -62,7 +63,7 @@ class EtcdWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract {
 
     @Override
     protected Duration ttl() {
-        return Duration.ofSeconds(3);
+        return Duration.ofSeconds(5);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.idgen.redis;
 
+import dev.idgen.core.AsyncCalls;
 import dev.idgen.core.CircuitBreaker;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
@@ -16,6 +17,9 @@ import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -107,7 +111,9 @@ import java.util.concurrent.locks.LockSupport;
  * the timeout (a fence longer than the timeout). So the second after a failover costs one script per bucket, not a
  * sweep of every bucket every fraction of a millisecond. When no bucket answered, every caller of the round trip gets
  * {@link StoreUnavailableException}. A caller queued behind a round trip gives up after twice the timeout with a
- * {@link StoreUnavailableException} of its own, so a call costs at most about four times the timeout.
+ * {@link StoreUnavailableException} of its own, so a call costs at most about four times the timeout; a non-blocking call
+ * ({@link #nextReadableIdAsync}) whose first bucket failed or timed out goes on this way after it, one or two timeouts
+ * later.
  *
  * <p>Thread-safe. Besides the round trip (and, when it queues, a record of its own), a call allocates only the ID's
  * bytes and its string (see {@link ReadableIdFormat#format}).
@@ -378,6 +384,83 @@ public final class BucketedRedisSequence implements ReadableIdService {
     }
 
     /**
+     * Counts a busy answer and, when it says for how long ({@code answer.size() > 2}), skips the bucket until then.
+     *
+     * @return until when (nanoTime) the bucket stays busy; meaningful only when the answer said it
+     */
+    private long markBusy(int bucket, long ms, List<Object> answer) {
+        busySkips.increment();
+        if (ms == WRAPPED) {
+            wraps.increment();
+        } else if (ms == FENCED) {
+            fences.increment();
+        }
+        if (answer.size() <= 2) {
+            return 0;
+        }
+        long until = System.nanoTime() + ((Number) answer.get(2)).longValue() * 1_000L;
+        busyUntil.set(bucket, until);
+        if (ms == FENCED) {
+            fenceMillis.set(bucket, ((Number) answer.get(1)).longValue());
+            fenceUntil.set(bucket, until);
+        }
+        return until;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here the common case completes on Lettuce's event loop: the call sends one script for one sequence to the
+     * next bucket in turn, if that bucket is closed and not known to be busy, and formats the ID when the answer comes
+     * back. Only when that bucket is skipped, answers busy (a wrap, a failover fence) or fails (which counts against
+     * its breaker, as in the blocking call) does the call go the blocking way, {@link #nextReadableId}, on
+     * {@code blocking}: every bucket in turn, waiting for busy ones within the timeout. Either way the same script
+     * runs under the same rules, so IDs of both ways never repeat one another.
+     */
+    @Override
+    public CompletableFuture<String> nextReadableIdAsync(String bizCode, Executor blocking) {
+        ReadableIdFormat.checkBizCode(bizCode);
+        int bucket = Math.floorMod(cursor.getAndIncrement(), buckets);
+        CircuitBreaker breaker = breakers[bucket];
+        if (breaker.isOpen()) {
+            return AsyncCalls.offload(() -> nextReadableId(bizCode), blocking, "readable IDs");
+        }
+        if (busyUntil.get(bucket) - System.nanoTime() > 0) {
+            // Counted as the blocking way counts a bucket it skips for what it said earlier.
+            busySkips.increment();
+            return AsyncCalls.offload(() -> nextReadableId(bizCode), blocking, "readable IDs");
+        }
+        return redis.evalListAsync(NEXT, keys[bucket], maxSequenceArgument, FENCE_ARGUMENT, ONE)
+                .handle((answer, thrown) -> {
+                    if (thrown != null) {
+                        Throwable cause = thrown instanceof CompletionException && thrown.getCause() != null
+                                ? thrown.getCause()
+                                : thrown;
+                        if (cause instanceof RedisUnavailableException e) {
+                            failures.increment();
+                            if (breaker.onFailure()) {
+                                LOG.log(
+                                        System.Logger.Level.DEBUG,
+                                        () -> "Bucket " + bucketName(bucket) + " failed, open for " + openDuration
+                                                + ": " + e.getMessage());
+                            }
+                        }
+                        return AsyncCalls.offload(() -> nextReadableId(bizCode), blocking, "readable IDs");
+                    }
+                    long ms = ((Number) answer.get(0)).longValue();
+                    if (ms < 0) {
+                        markBusy(bucket, ms, answer);
+                        return AsyncCalls.offload(() -> nextReadableId(bizCode), blocking, "readable IDs");
+                    }
+                    coalescedRoundTrips.increment();
+                    coalescedCalls.increment();
+                    return CompletableFuture.completedFuture(
+                            readableId(ms, bizCode, bucket, ((Number) answer.get(1)).longValue()));
+                })
+                .thenCompose(id -> id);
+    }
+
+    /**
      * One round trip for {@code n} callers: takes {@code n} sequences from the buckets in turn, starting at the next
      * bucket of the cursor.
      */
@@ -467,23 +550,12 @@ public final class BucketedRedisSequence implements ReadableIdService {
                     anyTaken = true;
                     wanted = Integer.toString(n - batch.size).getBytes(StandardCharsets.US_ASCII);
                 } else {
-                    busySkips.increment();
-                    if (ms == WRAPPED) {
-                        wraps.increment();
-                    } else if (ms == FENCED) {
-                        fences.increment();
-                    }
                     long busyMillis = ((Number) answer.get(1)).longValue();
                     if (ms == FENCED || fencedUntil >= 0) {
                         fencedUntil = Math.max(fencedUntil, busyMillis);
                     }
+                    long until = markBusy(bucket, ms, answer);
                     if (answer.size() > 2) {
-                        long until = System.nanoTime() + ((Number) answer.get(2)).longValue() * 1_000L;
-                        busyUntil.set(bucket, until);
-                        if (ms == FENCED) {
-                            fenceMillis.set(bucket, busyMillis);
-                            fenceUntil.set(bucket, until);
-                        }
                         if (until - earliestFree < 0) {
                             earliestFree = until;
                         }
@@ -568,8 +640,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
     }
 
     /**
-     * @return how many times a bucket answered busy (it had used up its sequences of the millisecond) and the call
-     *         moved on
+     * @return how many times a call moved on from a bucket that was busy (it had used up its sequences of the
+     *         millisecond, or was fenced after a failover): because the bucket answered so, or had said until when
      */
     public long busySkips() {
         return busySkips.sum();

@@ -5,6 +5,8 @@ import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
 import dev.idgen.core.SequenceDecodedId;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
@@ -20,7 +22,8 @@ import java.util.function.Predicate;
 public final class RedisIdService implements IdService, ForgetsNames {
 
     private final RedisWindowedCounter counter;
-    private final LongAdder generated = new LongAdder();
+    /** IDs of {@link #nextIds} batches; single IDs are counted by the counter's round trips. */
+    private final LongAdder batched = new LongAdder();
 
     public RedisIdService(RedisWindowedCounter counter) {
         this.counter = counter;
@@ -33,9 +36,35 @@ public final class RedisIdService implements IdService, ForgetsNames {
 
     @Override
     public long nextId(String name) {
-        long id = counter.next(IdArguments.checkName(name));
-        generated.increment();
-        return id;
+        return counter.next(IdArguments.checkName(name));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here the future completes on Lettuce's event loop when the name's round trip comes back: no thread waits for
+     * it, {@code blocking} included (a new window is reserved on a thread of idgen's own; see
+     * {@link RedisWindowedCounter#nextAsync}).
+     */
+    @Override
+    public CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        return counter.nextAsync(IdArguments.checkName(name));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here as {@link #nextIdAsync}: one {@code INCRBY count} whose answer completes the future on Lettuce's event
+     * loop.
+     */
+    @Override
+    public CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
+        IdArguments.checkName(name);
+        IdArguments.checkCount(count);
+        return counter.incrementAsync(name, count).thenApply(last -> {
+            batched.add(count);
+            return range(last, count);
+        });
     }
 
     @Override
@@ -43,7 +72,11 @@ public final class RedisIdService implements IdService, ForgetsNames {
         IdArguments.checkName(name);
         IdArguments.checkCount(count);
         long last = counter.increment(name, count);
-        generated.add(count);
+        batched.add(count);
+        return range(last, count);
+    }
+
+    private static long[] range(long last, int count) {
         long[] ids = new long[count];
         for (int i = 0; i < count; i++) {
             ids[i] = last - count + 1 + i;
@@ -67,10 +100,11 @@ public final class RedisIdService implements IdService, ForgetsNames {
     }
 
     /**
-     * @return how many IDs this service issued
+     * @return how many IDs this service issued: counted when their round trip succeeded, so an ID taken for a call that
+     *         gave up meanwhile (interrupted, cancelled) counts although it is a gap
      */
     public long generatedCount() {
-        return generated.sum();
+        return batched.sum() + counter.coalescedCalls();
     }
 
     public RedisWindowedCounter counter() {

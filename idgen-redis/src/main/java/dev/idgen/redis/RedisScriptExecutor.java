@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -471,34 +472,212 @@ public final class RedisScriptExecutor implements AutoCloseable {
             return result;
         } catch (TimeoutException e) {
             future.cancel(false);
+            throw failure(e, what, started);
+        } catch (ExecutionException e) {
+            throw failure(e.getCause() != null ? e.getCause() : e, what, started);
+        } catch (CancellationException e) {
+            throw failure(e, what, started);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(false);
+            throw new IdGenerationException("Interrupted while waiting for Redis (" + what + ")", e);
+        }
+    }
+
+    /**
+     * What a round trip that ended with {@code cause} means for the caller, after recording it and, where the failure
+     * says the connection leads nowhere useful, starting a reconnect.
+     *
+     * @param cause a {@link TimeoutException} (no answer within the timeout), a {@link CancellationException} or the
+     *        command's own failure
+     */
+    private RedisUnavailableException failure(Throwable cause, String what, long started) {
+        if (cause instanceof TimeoutException) {
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
             if (topology == Topology.CLUSTER) {
                 // The slot's master may be dead or frozen: reload the slot map (a single Redis has one address, and on
                 // Sentinel the watch follows the sentinels, so that a merely slow master keeps its connection).
                 reconnect(false);
             }
-            throw new RedisUnavailableException(
-                    describe() + " did not answer " + what + " within " + timeout + " (idgen.redis.timeout)", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            if (!(cause instanceof RedisNoScriptException)) {
-                roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
-                if (pointsAtAnOldMaster(cause)) {
-                    reconnect(false);
-                }
-            }
-            throw new RedisUnavailableException(describe() + " failed " + what + ": " + cause.getMessage(), cause);
-        } catch (CancellationException e) {
+            return new RedisUnavailableException(
+                    describe() + " did not answer " + what + " within " + timeout + " (idgen.redis.timeout)", cause);
+        }
+        if (cause instanceof CancellationException) {
             // Lettuce cancels the commands pending on a connection that is closed or reset, as when another caller's
             // timeout reconnects during a failover. Like a timeout, the command may or may not have run.
             roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
-            throw new RedisUnavailableException(
-                    describe() + " cancelled " + what + ": its connection was closed or" + " reset", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            future.cancel(false);
-            throw new IdGenerationException("Interrupted while waiting for Redis (" + what + ")", e);
+            return new RedisUnavailableException(
+                    describe() + " cancelled " + what + ": its connection was closed or" + " reset", cause);
         }
+        if (!(cause instanceof RedisNoScriptException)) {
+            roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
+            if (pointsAtAnOldMaster(cause)) {
+                reconnect(false);
+            }
+        }
+        return new RedisUnavailableException(describe() + " failed " + what + ": " + cause.getMessage(), cause);
+    }
+
+    /**
+     * Runs {@code script} without blocking the caller: the future completes on Lettuce's event loop when Redis
+     * answers, or with a {@link RedisUnavailableException} when it does not within the timeout (then on the JDK's
+     * timer thread) or the command fails, exactly as the blocking calls would throw. While no connection is open,
+     * connecting runs on a connector thread, bounded by the timeout as in the blocking calls. Stages chained to the
+     * future must not block.
+     */
+    CompletableFuture<List<Object>> evalListAsync(RedisScript script, byte[][] keys, byte[]... args) {
+        return evalAsync(script, ScriptOutputType.MULTI, keys, args);
+    }
+
+    private <T> CompletableFuture<T> evalAsync(
+            RedisScript script, ScriptOutputType type, byte[][] keys, byte[][] args) {
+        long started = System.nanoTime();
+        Connection current = cached;
+        if (current != null) {
+            return sendAsync(current.commands(), script, type, keys, args, started);
+        }
+        return connectAsync(started).thenCompose(commands -> sendAsync(commands, script, type, keys, args, started));
+    }
+
+    private <T> CompletableFuture<T> sendAsync(
+            RedisClusterAsyncCommands<byte[], byte[]> commands,
+            RedisScript script,
+            ScriptOutputType type,
+            byte[][] keys,
+            byte[][] args,
+            long started) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        RedisFuture<T> sha;
+        try {
+            sha = commands.evalsha(script.sha1(), type, keys, args);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(failure(e, script.name(), started));
+            return result;
+        }
+        bounded(sha, started).whenComplete((value, thrown) -> {
+            if (thrown == null) {
+                roundTrips.record(Outcome.SUCCESS, System.nanoTime() - started);
+                result.complete(value);
+                return;
+            }
+            Throwable cause = unwrap(thrown);
+            if (!(cause instanceof RedisNoScriptException)) {
+                result.completeExceptionally(failure(cause, script.name(), started));
+                return;
+            }
+            // Redis does not know the script (first use, or it restarted): EVAL sends it once and Redis caches it.
+            long again = System.nanoTime();
+            RedisFuture<T> eval;
+            try {
+                eval = commands.eval(script.source().getBytes(StandardCharsets.UTF_8), type, keys, args);
+            } catch (RuntimeException e) {
+                result.completeExceptionally(failure(e, script.name(), again));
+                return;
+            }
+            bounded(eval, again).whenComplete((evalValue, evalThrown) -> {
+                if (evalThrown == null) {
+                    roundTrips.record(Outcome.SUCCESS, System.nanoTime() - again);
+                    result.complete(evalValue);
+                } else {
+                    result.completeExceptionally(failure(unwrap(evalThrown), script.name(), again));
+                }
+            });
+        });
+        return result;
+    }
+
+    /** The command's answer, or a {@link TimeoutException} once what is left of the timeout has passed. */
+    private <T> CompletableFuture<T> bounded(RedisFuture<T> command, long started) {
+        long left = Math.max(1, timeoutNanos - (System.nanoTime() - started));
+        // A copy: the timeout must not complete Lettuce's own command future, which its event loop completes later.
+        return command.toCompletableFuture().copy().orTimeout(left, TimeUnit.NANOSECONDS);
+    }
+
+    private static Throwable unwrap(Throwable thrown) {
+        Throwable cause = thrown;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /**
+     * {@link #connect(long)} without blocking the caller: the same attempt (one at a time, on a connector thread), the
+     * same caching of its connection, and the same bound.
+     */
+    private CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connectAsync(long started) {
+        CompletableFuture<Connection> attempt;
+        synchronized (this) {
+            if (cached != null) {
+                return CompletableFuture.completedFuture(cached.commands());
+            }
+            attempt = connectAttempt();
+        }
+        long left = Math.max(1, timeoutNanos - (System.nanoTime() - started));
+        CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> result = new CompletableFuture<>();
+        // A copy: the caller's timeout must not fail the attempt that other callers share.
+        attempt.copy().orTimeout(left, TimeUnit.NANOSECONDS).whenComplete((connected, thrown) -> {
+            if (thrown == null) {
+                synchronized (this) {
+                    if (connecting == attempt) {
+                        cached = connected;
+                        connecting = null;
+                        result.complete(connected.commands());
+                        return;
+                    }
+                    if (cached != null) {
+                        if (cached != connected) {
+                            closeQuietly(connected);
+                        }
+                        result.complete(cached.commands());
+                        return;
+                    }
+                }
+                // A reset gave this attempt up (it may lead to the old master): try once more, within what is left,
+                // as the blocking path does.
+                closeQuietly(connected);
+                if (System.nanoTime() - started >= timeoutNanos) {
+                    roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+                    result.completeExceptionally(new RedisUnavailableException(
+                            describe() + " did not accept a connection within " + timeout
+                                    + " (idgen.redis.timeout): the connection was being replaced",
+                            null));
+                    return;
+                }
+                connectAsync(started).whenComplete((again, failure) -> {
+                    if (failure == null) {
+                        result.complete(again);
+                    } else {
+                        result.completeExceptionally(unwrap(failure));
+                    }
+                });
+                return;
+            }
+            Throwable cause = unwrap(thrown);
+            if (cause instanceof TimeoutException) {
+                roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
+                synchronized (this) {
+                    if (connecting == attempt && System.nanoTime() - connectingSince > 2 * timeoutNanos) {
+                        connecting = null;
+                        attempt.thenAccept(RedisScriptExecutor::closeQuietly);
+                    }
+                }
+                result.completeExceptionally(new RedisUnavailableException(
+                        describe() + " did not accept a connection within " + timeout + " (idgen.redis.timeout)",
+                        cause));
+                return;
+            }
+            synchronized (this) {
+                if (connecting == attempt) {
+                    connecting = null;
+                }
+            }
+            roundTrips.record(Outcome.ERROR, System.nanoTime() - started);
+            result.completeExceptionally(
+                    new RedisUnavailableException(describe() + " cannot be reached: " + cause.getMessage(), cause));
+        });
+        return result;
     }
 
     private RedisClusterAsyncCommands<byte[], byte[]> commands() {

@@ -4,7 +4,7 @@ import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.NameLimit;
 import dev.idgen.core.StoreUnavailableException;
-import dev.idgen.core.coalesce.RangeCoalescer;
+import dev.idgen.core.coalesce.AsyncRangeCoalescer;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentStore;
@@ -14,9 +14,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Per-name counters in Redis that survive Redis losing its data, and a failover to a replica that missed writes,
@@ -152,27 +162,99 @@ public final class RedisWindowedCounter {
     /** The most callers of one name that one {@code INCRBY n} serves (fewer when the window is smaller). */
     public static final int MAX_COALESCED = 1024;
 
-    /** A name's keys, and the coalescer of its {@link #next} callers. */
+    /** A name's keys, the coalescer of its {@link #next} callers, and its window work. */
     private final class Counter {
         final byte[][] keys;
-        final RangeCoalescer coalescer;
+        final AsyncRangeCoalescer coalescer;
+        /**
+         * How many windows this process installed for the name: read before an increment is sent, and compared under
+         * the refill's lock, so that callers whose increment found the window full while another caller was
+         * refilling it retry the increment in that new window instead of each reserving one more.
+         */
+        volatile long windows;
+        /** The name's latest window work: the next one runs after it, so that none waits on another's lock. */
+        private CompletableFuture<?> windowWorkTail = CompletableFuture.completedFuture(null);
+
+        private final Object windowWorkLock = new Object();
+        final ReentrantLock refillLock = new ReentrantLock();
+        private final String name;
+
+        /**
+         * Runs {@code work} on {@link #WINDOW_WORK} after the name's earlier window work.
+         *
+         * @return its result; failed with a {@link StoreUnavailableException} when it has not ended within
+         *         {@link #WINDOW_WORK_TIMEOUT} (it goes on, and any window it installs is used by later calls)
+         */
+        CompletableFuture<Long> windowWork(Supplier<Long> work) {
+            CompletableFuture<Long> result;
+            synchronized (windowWorkLock) {
+                result = windowWorkTail.handleAsync((ignored, failure) -> work.get(), WINDOW_WORK);
+                windowWorkTail = result;
+            }
+            // A copy: the bound ends this caller's wait, not the chain, whose next work must still wait for this one.
+            return result.copy()
+                    .orTimeout(WINDOW_WORK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                            failure instanceof TimeoutException
+                                    ? new StoreUnavailableException(
+                                            "The next Redis window of '" + name + "' was not reserved and installed"
+                                                    + " within " + WINDOW_WORK_TIMEOUT
+                                                    + " (the database or Redis is slow); it still may be",
+                                            failure)
+                                    : failure instanceof CompletionException && failure.getCause() != null
+                                            ? failure.getCause()
+                                            : failure));
+        }
 
         Counter(String name, String counterKey) {
+            this.name = name;
             this.keys = new byte[][] {
                 counterKey.getBytes(StandardCharsets.UTF_8), (counterKey + ":window").getBytes(StandardCharsets.UTF_8)
             };
-            this.coalescer = new RangeCoalescer(
-                    n -> {
-                        long last = increment(name, this, n);
-                        coalescedRoundTrips.increment();
-                        coalescedCalls.add(n);
-                        return last;
-                    },
+            this.coalescer = new AsyncRangeCoalescer(
+                    n -> incrementAsync(name, this, n).whenComplete((last, failure) -> {
+                        if (failure == null) {
+                            coalescedRoundTrips.increment();
+                            coalescedCalls.add(n);
+                        }
+                    }),
                     maxCoalesced,
-                    1,
+                    // Four round trips in flight on the one connection (Redis runs them in the order sent): Lettuce's
+                    // event loop hands one out while Redis runs the next.
+                    4,
                     maxQueueWait,
+                    // The increment (and a connect) within the timeout each, then any window work.
+                    WINDOW_WORK_TIMEOUT.plus(maxQueueWait),
                     "the Redis counter '" + name + "' (" + redis.describe() + ")");
         }
+    }
+
+    /**
+     * Runs the window work (reserving from the database, installing in Redis), which blocks, off Lettuce's event loop.
+     * A name's window work runs one at a time ({@link Counter#windowWork}), so a name whose database call hangs holds
+     * one thread, not all of them.
+     */
+    private static final ThreadPoolExecutor WINDOW_WORK;
+
+    /**
+     * How long a non-blocking call waits for the window work its round trip needed; the work itself goes on (a window
+     * it installs is used by later calls).
+     */
+    public static final Duration WINDOW_WORK_TIMEOUT = Duration.ofSeconds(30);
+
+    static {
+        WINDOW_WORK =
+                new ThreadPoolExecutor(32, 32, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new ThreadFactory() {
+                    private final AtomicInteger count = new AtomicInteger();
+
+                    @Override
+                    public Thread newThread(Runnable runnable) {
+                        Thread thread = new Thread(runnable, "idgen-redis-window-" + count.incrementAndGet());
+                        thread.setDaemon(true);
+                        return thread;
+                    }
+                });
+        WINDOW_WORK.allowCoreThreadTimeOut(true);
     }
 
     private final RedisScriptExecutor redis;
@@ -231,20 +313,34 @@ public final class RedisWindowedCounter {
      * The next value of the counter of {@code name}, for one caller: concurrent callers of one name share one round
      * trip. While a round trip of the name is in flight, callers queue; when it returns, the next round trip takes
      * {@code INCRBY n} for all of them (at most {@link #MAX_COALESCED}, and never more than the window size) and hands
-     * the range out, the oldest caller the lowest value. A lone caller runs its round trip on its own thread, as
-     * {@link #increment} does. A call that started after another call returned gets a larger value
-     * (a round trip serves only callers queued before it started, and the counter only moves forward; a call of
-     * another process that returned before this one started took its value from an earlier round trip too), and
-     * values of a name never repeat, across processes too.
+     * the range out, the oldest caller the lowest value. Round trips are sent and completed on Lettuce's event loop
+     * ({@link AsyncRangeCoalescer}); this caller parks on its own call only. A call that started after another call
+     * returned gets a larger value (a round trip serves only callers queued before it was sent, and the counter only
+     * moves forward; a call of another process that returned before this one started took its value from an earlier
+     * round trip too), and values of a name never repeat, across processes too.
      *
      * @param name a name, already checked
      * @return the value
      * @throws RedisUnavailableException when Redis does not answer in time (every caller of the round trip gets it)
-     * @throws StoreUnavailableException when a new window is needed and the database cannot give one, or when this
-     *         call waited in the queue for twice the executor's timeout without a round trip taking it
-     * @throws IdGenerationException when interrupted while queued
+     * @throws StoreUnavailableException when a new window is needed and the database cannot give one (or not within
+     *         {@link #WINDOW_WORK_TIMEOUT}), or when this call waited in the queue for twice the executor's timeout
+     *         without a round trip taking it
+     * @throws IdGenerationException when interrupted (a value already taken for this call is a gap)
      */
     public long next(String name) {
+        return counter(name).coalescer.nextBlocking();
+    }
+
+    /**
+     * {@link #next} without blocking the caller: the future completes on Lettuce's event loop when the name's round
+     * trip comes back (concurrent callers share it, as in {@link #next}); when the window runs out, the new window is
+     * reserved and installed on a thread of idgen's own, and the future completes there. Stages chained to it must not
+     * block.
+     *
+     * @param name a name, already checked
+     * @return completes with the value, or with what {@link #next} would throw
+     */
+    public CompletableFuture<Long> nextAsync(String name) {
         return counter(name).coalescer.next();
     }
 
@@ -280,23 +376,81 @@ public final class RedisWindowedCounter {
         return increment(name, counter(name), n);
     }
 
+    /**
+     * {@link #increment} without blocking the caller: completes on Lettuce's event loop, or, when a new window is
+     * needed, on a thread of idgen's own that reserves and installs it.
+     *
+     * @param name a name, already checked
+     * @param n how much, at least 1
+     * @return completes with the new value, or with what {@link #increment} would throw
+     */
+    public CompletableFuture<Long> incrementAsync(String name, long n) {
+        return incrementAsync(name, counter(name), n);
+    }
+
     private long increment(String name, Counter counter, long n) {
-        byte[] amount = n == 1 ? ONE : Long.toString(n).getBytes(StandardCharsets.US_ASCII);
-        for (int attempt = 0; ; attempt++) {
-            List<Object> answer = redis.evalList(INCREMENT, counter.keys, amount);
+        long windows = counter.windows;
+        return increment(name, counter, n, redis.evalList(INCREMENT, counter.keys, amount(n)), windows);
+    }
+
+    private static byte[] amount(long n) {
+        return n == 1 ? ONE : Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The increment on Lettuce's event loop; only when the answer says a window is needed does the rest (reserve,
+     * install, increment again) run, blocking, on {@link #WINDOW_WORK}.
+     */
+    private CompletableFuture<Long> incrementAsync(String name, Counter counter, long n) {
+        long windows = counter.windows;
+        return redis.evalListAsync(INCREMENT, counter.keys, amount(n)).thenCompose(answer -> {
+            if ((Long) answer.get(0) == 1) {
+                return CompletableFuture.completedFuture((Long) answer.get(1));
+            }
+            return counter.windowWork(() -> increment(name, counter, n, answer, windows));
+        });
+    }
+
+    /** The most increments one call sends when other callers of this process keep refilling before it gets to. */
+    private static final int MAX_INCREMENTS_PER_CALL = 64;
+
+    /**
+     * Goes on from the answer of an increment: reserves and installs windows until one has room for {@code n}.
+     *
+     * @param windows {@link Counter#windows} as read before {@code first} was sent
+     */
+    private long increment(String name, Counter counter, long n, List<Object> first, long windows) {
+        byte[] amount = amount(n);
+        List<Object> answer = first;
+        long seen = windows;
+        int reserved = 0;
+        for (int increments = 1; ; increments++) {
             long status = (Long) answer.get(0);
             if (status == 1) {
                 return (Long) answer.get(1);
             }
-            if (attempt == MAX_WINDOWS_PER_CALL) {
+            if (reserved == MAX_WINDOWS_PER_CALL || increments == MAX_INCREMENTS_PER_CALL) {
                 throw new StoreUnavailableException("The Redis counter '" + name + "' needed a new window "
-                        + MAX_WINDOWS_PER_CALL + " times in one call; other instances are using them up faster than"
-                        + " this one gets to them: raise idgen.redis.window-size");
+                        + reserved + " times in one call (" + increments + " increments); other instances (or"
+                        + " other calls) are using them up faster than this one gets to them: raise"
+                        + " idgen.redis.window-size");
             }
-            if (status == -2) {
+            if (status == -2 && counter.windows == seen) {
                 unverified(name);
             }
-            refill(name, counter, n, status == -1, status == -2, (byte[]) answer.get(2), ((Long) answer.get(3)) == 1);
+            if (refill(
+                    name,
+                    counter,
+                    n,
+                    status == -1,
+                    status == -2,
+                    (byte[]) answer.get(2),
+                    ((Long) answer.get(3)) == 1,
+                    seen)) {
+                reserved++;
+            }
+            seen = counter.windows;
+            answer = redis.evalList(INCREMENT, counter.keys, amount);
         }
     }
 
@@ -323,7 +477,7 @@ public final class RedisWindowedCounter {
         Counter counter = counter(name);
         for (int attempt = 0; ; attempt++) {
             List<Object> state = redis.evalList(STATE, counter.keys);
-            if (refill(name, counter, n, false, true, (byte[]) state.get(0), ((Long) state.get(1)) == 1)) {
+            if (refill(name, counter, n, false, true, (byte[]) state.get(0), ((Long) state.get(1)) == 1, -1)) {
                 return increment(name, n);
             }
             if (attempt == MAX_WINDOWS_PER_CALL) {
@@ -432,7 +586,8 @@ public final class RedisWindowedCounter {
     }
 
     /**
-     * @return how many values {@link #next} handed out: one per call
+     * @return how many values {@link #next} and {@link #nextAsync} handed out: one per call, counted when its round
+     *         trip succeeded
      */
     public long coalescedCalls() {
         return coalescedCalls.sum();
@@ -466,9 +621,23 @@ public final class RedisWindowedCounter {
      *         or a replayed install reaching another node); the window is never installed again
      */
     private boolean refill(
-            String name, Counter counter, long n, boolean missing, boolean force, byte[] replid, boolean sawWindow) {
-        // One refill at a time per name in this process; the install script settles races between processes.
-        synchronized (counter) {
+            String name,
+            Counter counter,
+            long n,
+            boolean missing,
+            boolean force,
+            byte[] replid,
+            boolean sawWindow,
+            long seenWindows) {
+        // One refill at a time per name in this process; the install script settles races between processes. A lock,
+        // not a monitor: a virtual thread waiting on the database inside it stays unpinned on JDK 21 to 23 too.
+        counter.refillLock.lock();
+        try {
+            if (seenWindows >= 0 && counter.windows != seenWindows) {
+                // Another call of this process installed a window after the answer this refill follows was read:
+                // the caller increments again, in that window, rather than reserving one more.
+                return false;
+            }
             if (!persistenceVerified) {
                 try {
                     verifyPersistence();
@@ -508,6 +677,7 @@ public final class RedisWindowedCounter {
                                 + " node); the window is skipped and the next one reserved afresh");
                 return false;
             }
+            counter.windows++;
             boolean hadWindow = !refilledNames.add(name);
             if (missing && installed == 1 && hadWindow) {
                 lostCounters.increment();
@@ -517,6 +687,8 @@ public final class RedisWindowedCounter {
                                 + " data?); continuing above everything handed out, from " + window.first());
             }
             return true;
+        } finally {
+            counter.refillLock.unlock();
         }
     }
 

@@ -110,16 +110,19 @@ class RedisCoalescingTest {
         long coalescedCalls = counters[0].coalescedCalls() + counters[1].coalescedCalls();
         long coalescedRoundTrips = counters[0].coalescedRoundTrips() + counters[1].coalescedRoundTrips();
         assertThat(coalescedCalls).as("calls through the coalescers").isEqualTo(calls.size());
-        // Each round trip serves the callers that queued while the one before it was in flight: how many depends on
-        // the scheduler; with 8 callers per instance most round trips serve several.
+        // Each round trip serves the callers that queued while the ones before it were in flight: how many depends on
+        // the scheduler and, since up to four round trips are in flight at once, fewer queue behind each. On a quiet
+        // machine most round trips serve several; under stress-ng --cpu 4 one run had 18,779 round trips for 24,000
+        // calls. Without coalescing there is one per call (and window installs on top), so at most 9 in 10 still
+        // shows that calls share.
         assertThat(coalescedRoundTrips)
                 .as("round trips that served them")
                 .isPositive()
-                .isLessThan(coalescedCalls * 3 / 4);
+                .isLessThan(coalescedCalls * 9 / 10);
         long redisRoundTrips = redis.roundTrips().count(RedisRoundTrips.Outcome.SUCCESS) - roundTripsBefore;
         assertThat(redisRoundTrips)
                 .as("Redis round trips, window installs included")
-                .isLessThan(coalescedCalls * 3 / 4);
+                .isLessThan(coalescedCalls * 9 / 10);
         assertThat(counters[0].windowsReserved() + counters[1].windowsReserved())
                 .as("windows reserved")
                 .isGreaterThan(2);

@@ -1,9 +1,8 @@
 package dev.idgen.samples;
 
-import dev.idgen.core.ClockBackwardsException;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
-import java.net.URI;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -23,27 +22,16 @@ import tools.jackson.core.exc.StreamReadException;
  * issue (clock behind, store unavailable) is 503, since retrying later can succeed. Spring MVC's own errors (no such
  * resource 404, method not allowed 405, ...) come as problem+json too, typed {@code about:blank}. What Tomcat turns
  * down before Spring MVC runs is answered by {@link ProblemJsonErrorReportValve}, and errors forwarded to
- * {@code /error} by {@link ProblemErrorController}.
+ * {@code /error} by {@link ProblemErrorController}. The problems themselves come from {@link IdProblems}, which
+ * WebFlux's {@link ReactiveIdProblemHandler} uses too.
  */
 @RestControllerAdvice
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class IdProblemHandler extends ResponseEntityExceptionHandler {
-
-    /** The problem type of a request argument that breaks its rule. */
-    static final URI INVALID_PARAMETER = URI.create("https://idgen.dev/problems/invalid-parameter");
-
-    private static final URI ABOUT_BLANK = URI.create("about:blank");
-
-    static String invalidParameterTitle(InvalidArgumentException e) {
-        return "Invalid parameter: " + e.argument();
-    }
 
     @ExceptionHandler(InvalidArgumentException.class)
     ResponseEntity<ProblemDetail> invalidArgument(InvalidArgumentException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setTitle(invalidParameterTitle(e));
-        problem.setType(INVALID_PARAMETER);
-        problem.setProperty("parameter", e.argument());
-        return respond(problem, null);
+        return IdProblems.invalidArgument(e);
     }
 
     /**
@@ -55,9 +43,7 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
             Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         HttpHeaders problemHeaders = HttpHeaders.copyOf(headers);
         if (body instanceof ProblemDetail problem) {
-            if (problem.getType() == null) {
-                problem.setType(ABOUT_BLANK);
-            }
+            IdProblems.typed(problem);
             problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         }
         return new ResponseEntity<>(body, problemHeaders, statusCode);
@@ -85,7 +71,7 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
         }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
         problem.setTitle("Invalid parameter: " + parameter);
-        problem.setType(INVALID_PARAMETER);
+        problem.setType(IdProblems.INVALID_PARAMETER);
         problem.setProperty("parameter", parameter);
         return new ResponseEntity<>(problem, problemJson(), HttpStatus.BAD_REQUEST);
     }
@@ -118,33 +104,11 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
     /** An {@code IdService} may reject an argument with a plain {@link IllegalArgumentException}. */
     @ExceptionHandler(IllegalArgumentException.class)
     ResponseEntity<ProblemDetail> illegalArgument(IllegalArgumentException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setTitle("Invalid request");
-        problem.setType(INVALID_PARAMETER);
-        return respond(problem, null);
+        return IdProblems.illegalArgument(e);
     }
 
     @ExceptionHandler(IdGenerationException.class)
     ResponseEntity<ProblemDetail> generationFailed(IdGenerationException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
-        problem.setTitle("No ID could be issued safely");
-        problem.setType(URI.create("https://idgen.dev/problems/" + problemType(e)));
-        String retryAfter = e instanceof ClockBackwardsException clock
-                ? Long.toString(Math.max(1, (clock.behindMillis() + 999) / 1000))
-                : null;
-        return respond(problem, retryAfter);
-    }
-
-    private static String problemType(IdGenerationException e) {
-        return e instanceof ClockBackwardsException ? "clock-backwards" : "generation-failed";
-    }
-
-    private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, String retryAfter) {
-        ResponseEntity.BodyBuilder response =
-                ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
-        if (retryAfter != null) {
-            response.header(HttpHeaders.RETRY_AFTER, retryAfter);
-        }
-        return response.body(problem);
+        return IdProblems.generationFailed(e);
     }
 }

@@ -2,6 +2,7 @@ package dev.idgen.samples;
 
 import dev.idgen.core.IdArguments;
 import java.net.URI;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,9 +17,11 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 /**
  * Orders, a small application on idgen: each new {@link Order} takes its ID from idgen's {@code orders} sequence
  * through {@code @IdgenId}, and the ID travels as a JSON string. Bad input is a 400 problem+json whose
- * {@code parameter} names the field or path variable ({@link IdProblemHandler}).
+ * {@code parameter} names the field or path variable ({@link IdProblemHandler}). Spring MVC only: its JPA repository
+ * blocks, which a WebFlux event loop must never do, so the {@code reactive} profile serves no orders.
  */
 @RestController
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @RequestMapping("/orders")
 class OrderController {
 
@@ -45,7 +48,7 @@ class OrderController {
     /** {@code GET /orders/{id}}: the order, or 404 when there is none with that ID. */
     @GetMapping("/{id}")
     Order read(@PathVariable String id) {
-        long orderId = IdArguments.checkId(IdController.parseId(id));
+        long orderId = IdArguments.checkId(IdEndpoints.parseId(id));
         return orders.findById(orderId)
                 .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No order has id " + orderId));
     }

@@ -1,15 +1,12 @@
 package dev.idgen.samples;
 
-import dev.idgen.core.InvalidArgumentException;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
-import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -53,37 +50,13 @@ public final class ProblemJsonErrorReportValve extends ErrorReportValve {
     }
 
     private static Map<String, Object> problem(int status, Request request, Response response) {
-        Map<String, Object> problem = new LinkedHashMap<>();
-        InvalidArgumentException atFault = status == 400 ? IdController.pathArgumentAtFault(rawPath(request)) : null;
-        if (atFault != null) {
-            problem.put("type", IdProblemHandler.INVALID_PARAMETER.toString());
-            problem.put("title", IdProblemHandler.invalidParameterTitle(atFault));
-            problem.put("status", status);
-            problem.put("detail", atFault.getMessage());
-            problem.put("parameter", atFault.argument());
-            return problem;
-        }
-        HttpStatus known = HttpStatus.resolve(status);
-        String title = known != null ? known.getReasonPhrase() : "HTTP " + status;
-        problem.put("type", "about:blank");
-        problem.put("title", title);
-        problem.put("status", status);
-        problem.put("detail", detail(status, rawPath(request), response.getMessage(), title));
-        return problem;
-    }
-
-    private static String detail(int status, String rawPath, String message, String title) {
-        if (status >= 500) {
-            // Never internals in the answer.
-            return "The server could not answer this request; its log has the cause.";
-        }
-        if (rawPath == null) {
-            // Tomcat could not read the request line, so no path is known and no parameter can be named.
-            return "The request line or headers could not be read: longer than the server accepts"
-                    + " (server.max-http-request-header-size, 8KB by default) or malformed.";
-        }
-        String reason = message == null || message.isBlank() ? title : message;
-        return "The server turned the request down before it reached the service: " + reason;
+        // Tomcat could not read the request line when no path is known, so no parameter can be named.
+        return IdProblems.rejectedRequest(
+                status,
+                rawPath(request),
+                response.getMessage(),
+                "The request line or headers could not be read: longer than the server accepts"
+                        + " (server.max-http-request-header-size, 8KB by default) or malformed.");
     }
 
     /** The path as sent, before Tomcat's decoding and normalisation (which may have rejected it). */

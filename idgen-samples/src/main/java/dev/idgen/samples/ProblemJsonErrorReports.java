@@ -4,6 +4,7 @@ import org.apache.catalina.Host;
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -13,9 +14,11 @@ import org.springframework.core.Ordered;
 
 /**
  * Puts {@link ProblemJsonErrorReportValve} in place of Tomcat's HTML error report on the embedded Tomcat's host, and
- * {@link BodilessErrorFilter} before the actuator endpoints.
+ * {@link BodilessErrorFilter} before the actuator endpoints. Servlet only: on WebFlux (the {@code reactive} profile)
+ * {@link NettyRejectedRequestProblems} and {@link BodilessErrorWebFilter} do the same for Netty.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class ProblemJsonErrorReports {
 
     @Bean

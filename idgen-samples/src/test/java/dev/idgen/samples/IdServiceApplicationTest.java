@@ -9,13 +9,18 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The sample over real HTTP on a random port, as a client would see it.
+ * The sample over real HTTP on a random port, as a client would see it: Spring MVC on Tomcat here, and the same
+ * checks on WebFlux and Netty in {@link ReactiveProfileTest}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class IdServiceApplicationTest {
@@ -24,6 +29,20 @@ class IdServiceApplicationTest {
 
     @Value("${local.server.port}")
     private int port;
+
+    @Autowired
+    private WebServerApplicationContext context;
+
+    /** The web server this class's profile runs on: the default profile serves on Tomcat. */
+    Class<? extends WebServer> expectedWebServer() {
+        return TomcatWebServer.class;
+    }
+
+    /** Both stacks are on the class path: the checks below mean something only on the stack they are meant for. */
+    @Test
+    void servesOnTheExpectedWebServer() {
+        assertThat(context.getWebServer()).isInstanceOf(expectedWebServer());
+    }
 
     private HttpResponse<String> get(String path) throws Exception {
         return SampleHttp.get(port, path);

@@ -34,6 +34,11 @@ class RedisProfileTest {
 
     @Test
     void servesRedisIdsAndReadableIds() throws Exception {
+        assertServesRedisIdsAndReadableIds(port);
+    }
+
+    /** What the redis profile serves, on a fresh prefix: also run on WebFlux by {@link ReactiveRedisProfileTest}. */
+    static void assertServesRedisIdsAndReadableIds(int port) throws Exception {
         assertThat(SampleHttp.get(port, "/ids/orders?count=3").body()).isEqualTo("[\"1\",\"2\",\"3\"]");
         assertThat(SampleHttp.get(port, "/ids/decode/3").body()).isEqualTo("{\"strategy\":\"redis\",\"id\":\"3\"}");
         HttpResponse<String> readable = SampleHttp.get(port, "/ids/readable?biz=ORD");

@@ -49,6 +49,9 @@ public final class IdgenIdGenerator implements BeforeExecutionGenerator, Annotat
         }
     };
 
+    /** The system property Spring sets while it processes an application ahead of time. */
+    private static final String AOT_PROCESSING = "spring.aot.processing";
+
     private String generator;
 
     private IdgenIdMember.Kind kind;
@@ -82,6 +85,13 @@ public final class IdgenIdGenerator implements BeforeExecutionGenerator, Annotat
                 .requireService(ManagedBeanRegistry.class)
                 .getBeanContainer();
         if (container == null) {
+            if (Boolean.getBoolean(AOT_PROCESSING)) {
+                // Spring Data JPA's AOT repositories build a SessionFactory of the metamodel alone while the
+                // application is processed ahead of time ("AotMetamodel"), with no bean container; it persists
+                // nothing, so the generator needs no IdService there. The processed application's own
+                // EntityManagerFactory has Spring's container and is checked as always.
+                return;
+            }
             throw new MappingException("@IdgenId on " + where + " needs idgen's IdService from Hibernate's bean"
                     + " container, but none is configured. Spring Boot's JPA auto-configuration sets one; an"
                     + " EntityManagerFactory built by hand needs hibernate.resource.beans.container set to"
@@ -95,6 +105,10 @@ public final class IdgenIdGenerator implements BeforeExecutionGenerator, Annotat
             SharedSessionContractImplementor session, Object owner, Object currentValue, EventType eventType) {
         if (!IdgenIdMember.isUnset(currentValue, kind)) {
             return currentValue;
+        }
+        if (ids == null) {
+            throw new IllegalStateException("idgen's Hibernate generator for " + generator + " was made while the"
+                    + " application was processed ahead of time, with no IdService: it issues no IDs");
         }
         return ids.next(generator, kind);
     }

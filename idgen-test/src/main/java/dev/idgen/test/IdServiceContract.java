@@ -9,6 +9,7 @@ import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,10 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -409,6 +414,121 @@ public abstract class IdServiceContract {
     @Test
     void theStrategyIsNamed() {
         assertThat(service.strategy()).isNotBlank();
+    }
+
+    /**
+     * An async call may run on the executor's thread, so its ID follows the blocking ones around it only where IDs
+     * increase across threads; everywhere they are distinct.
+     */
+    @Test
+    void asyncCallsBetweenBlockingOnesAreDistinctAndInOrderWhereIdsIncreaseAcrossThreads() throws Exception {
+        String name = uniqueName();
+        ExecutorService blocking = Executors.newFixedThreadPool(2, daemonThreads());
+        try {
+            long[] ids = new long[30];
+            int filled = 0;
+            for (int call = 0; filled < ids.length; call++) {
+                switch (call % 3) {
+                    case 0 -> ids[filled++] = service.nextId(name);
+                    case 1 ->
+                        ids[filled++] =
+                                service.nextIdAsync(name, blocking).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+                    default -> {
+                        long[] batch =
+                                service.nextIdsAsync(name, 3, blocking).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+                        assertThat(batch).hasSize(3);
+                        System.arraycopy(batch, 0, ids, filled, 3);
+                        filled += 3;
+                    }
+                }
+            }
+            if (idsIncreaseAcrossThreads()) {
+                assertStrictlyIncreasingAndPositive(ids, "blocking, async and async batch calls in turn");
+            } else {
+                assertThat(Arrays.stream(ids).min().orElseThrow())
+                        .as("the smallest ID")
+                        .isPositive();
+                assertDistinct(ids);
+            }
+        } finally {
+            blocking.shutdownNow();
+        }
+    }
+
+    @Test
+    void concurrentAsyncCallsNeverGetTheSameId() throws Exception {
+        String name = uniqueName();
+        ExecutorService blocking = Executors.newFixedThreadPool(THREADS, daemonThreads());
+        try {
+            // All issued before any is awaited: a strategy that answers on another thread has them all in flight.
+            List<CompletableFuture<long[]>> batches = new ArrayList<>();
+            List<CompletableFuture<Long>> singles = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                singles.add(service.nextIdAsync(name, blocking));
+                if (i % 10 == 0) {
+                    batches.add(service.nextIdsAsync(name, BATCH, blocking));
+                }
+            }
+            long[] all = new long[singles.size() + batches.size() * BATCH];
+            int n = 0;
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            for (CompletableFuture<Long> single : singles) {
+                all[n++] = single.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+            for (CompletableFuture<long[]> batch : batches) {
+                long[] ids = batch.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                assertStrictlyIncreasingAndPositive(ids, "an async batch");
+                System.arraycopy(ids, 0, all, n, BATCH);
+                n += BATCH;
+            }
+            assertThat(Arrays.stream(all).min().orElseThrow())
+                    .as("the smallest ID")
+                    .isPositive();
+            assertDistinct(all);
+        } finally {
+            blocking.shutdownNow();
+        }
+    }
+
+    @Test
+    void asyncCallsRejectBadArgumentsAtOnceNamingThem() {
+        Executor unused = command -> fail("a rejected call reached the executor");
+        for (String name : Arrays.asList(null, "", "orders 1", "..")) {
+            assertThatThrownBy(() -> service.nextIdAsync(name, unused))
+                    .as("nextIdAsync(%s)", quoted(name))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .satisfies(e -> assertNames(e, "name"));
+            assertThatThrownBy(() -> service.nextIdsAsync(name, 1, unused))
+                    .as("nextIdsAsync(%s, 1)", quoted(name))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .satisfies(e -> assertNames(e, "name"));
+        }
+        for (int count : new int[] {0, IdService.MAX_BATCH_SIZE + 1}) {
+            assertThatThrownBy(() -> service.nextIdsAsync(uniqueName(), count, unused))
+                    .as("count %d", count)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .satisfies(e -> assertNames(e, "count"));
+        }
+    }
+
+    @Test
+    void aRefusingExecutorFailsAnAsyncCallThatNeedsItAndNeverHangsIt() throws Exception {
+        String name = uniqueName();
+        service.nextId(name); // a name in use: whatever a strategy has in memory, it has now
+        Executor full = command -> {
+            throw new RejectedExecutionException("full");
+        };
+        CompletableFuture<Long> future = service.nextIdAsync(name, full);
+        try {
+            assertThat(future.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("an ID the strategy had without the executor")
+                    .isPositive();
+        } catch (ExecutionException e) {
+            assertThat(e.getCause())
+                    .as("a call the executor refused")
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("idgen.reactive.blocking-queue");
+        }
     }
 
     private static void assertStrictlyIncreasingAndPositive(long[] ids, String what) {

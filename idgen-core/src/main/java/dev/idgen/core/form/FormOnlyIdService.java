@@ -3,6 +3,8 @@ package dev.idgen.core.form;
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * The {@link IdService} a generator whose form issues IDs of its own (a UUIDv7, an ObjectId, ...) stands behind: its
@@ -45,6 +47,18 @@ public final class FormOnlyIdService implements IdService {
 
     @Override
     public long[] nextIds(String name, int count) {
+        throw refused();
+    }
+
+    /** Refused at once, as {@link #nextId(String)}: no call to hand to {@code blocking}. */
+    @Override
+    public CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        throw refused();
+    }
+
+    /** Refused at once, as {@link #nextIds(String, int)}. */
+    @Override
+    public CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
         throw refused();
     }
 

@@ -12,7 +12,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * Numbers that start at 1 again every day, month or year, without ever resetting a counter: each period has a counter
@@ -165,6 +167,48 @@ public final class PeriodicIdService implements ForwardingIdService, AutoCloseab
             ids[i] = id(window, ids[i], counter, name);
         }
         return ids;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The delegate's future, with its number turned into the ID on whichever thread completes it: no thread hop of
+     * its own, so over an in-memory delegate (segments) the future is complete when returned.
+     */
+    @Override
+    public CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        Window window;
+        try {
+            window = window(timeSource.currentTimeMillis());
+        } catch (LayoutExhaustedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String counter = counterName(window, name);
+        return delegate.nextIdAsync(counter, blocking).thenApply(number -> id(window, number, counter, name));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As {@link #nextIdAsync(String, Executor)}: all {@code count} IDs carry the period current when the call
+     * began.
+     */
+    @Override
+    public CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
+        IdArguments.checkCount(count);
+        Window window;
+        try {
+            window = window(timeSource.currentTimeMillis());
+        } catch (LayoutExhaustedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String counter = counterName(window, name);
+        return delegate.nextIdsAsync(counter, count, blocking).thenApply(ids -> {
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = id(window, ids[i], counter, name);
+            }
+            return ids;
+        });
     }
 
     /**

@@ -38,6 +38,9 @@ final class SegmentBuffer {
 
     private static final long MAX_RETRY_DELAY_MILLIS = 5_000;
 
+    /** What the {@code try...} methods return when the caller would have to wait. Never an ID: IDs are positive. */
+    static final long WOULD_WAIT = -1;
+
     /** The largest ID a segment may end at: room for the cursor to overshoot without wrapping. */
     static final long MAX_ID = Long.MAX_VALUE - (1L << 32);
 
@@ -187,16 +190,103 @@ final class SegmentBuffer {
     }
 
     /**
+     * As {@link #nextId()}, without parking: {@link #WOULD_WAIT} when the range is used up and the next is not ready.
+     */
+    long tryNextId() {
+        for (; ; ) {
+            SegmentRange range = current;
+            if (range != null) {
+                long id = range.take(1);
+                if (id <= range.last) {
+                    if (id == range.preloadAt) {
+                        preload();
+                    }
+                    return id;
+                }
+            }
+            if (!trySwitch(range)) {
+                return WOULD_WAIT;
+            }
+        }
+    }
+
+    /**
+     * As {@link #nextIdStriped()}, without parking: {@link #WOULD_WAIT} when this thread's run and the range are used
+     * up and the next range is not ready. The claim grows only with a claim made.
+     */
+    long tryNextIdStriped() {
+        Stripe stripe = stripes.get();
+        long id = stripe.next;
+        if (id <= stripe.last) {
+            stripe.next = id + 1;
+            return id;
+        }
+        int size = stripe.claim;
+        for (; ; ) {
+            SegmentRange range = current;
+            if (range != null) {
+                long start = range.take(size);
+                if (start <= range.last) {
+                    long end = Math.min(range.last, start + size - 1);
+                    if (start <= range.preloadAt && range.preloadAt <= end) {
+                        preload();
+                    }
+                    if (size < settings.stripeSize()) {
+                        stripe.claim = Math.min(settings.stripeSize(), size * 2);
+                    }
+                    stripe.next = start + 1;
+                    stripe.last = end;
+                    return start;
+                }
+            }
+            if (!trySwitch(range)) {
+                return WOULD_WAIT;
+            }
+        }
+    }
+
+    /**
      * Fills {@code ids} with consecutive IDs, taking as many as fit from each range in one claim.
      */
     void nextIds(long[] ids) {
+        nextIds(ids, 0);
+    }
+
+    /**
+     * As {@link #nextIds(long[])}, without parking: fills {@code ids} from the start as far as the IDs in memory go.
+     *
+     * @return how many it filled; fewer than {@code ids.length} when the caller would have to wait for the rest, which
+     *         {@link #nextIds(long[], int)} then fills after them
+     */
+    int tryNextIds(long[] ids) {
+        return fill(ids, 0, false);
+    }
+
+    private void dropStripe() {
         if (settings.stripeSize() > 0) {
             // The batch comes from the shared cursor, above this thread's run: drop the run (a gap), so this thread's
             // next ID is claimed afresh and stays above the batch.
             Stripe stripe = stripes.get();
             stripe.next = stripe.last + 1;
         }
-        int filled = 0;
+    }
+
+    /**
+     * Fills {@code ids} from {@code from} on with consecutive IDs, taking as many as fit from each range in one claim.
+     */
+    void nextIds(long[] ids, int from) {
+        fill(ids, from, true);
+    }
+
+    /**
+     * Fills {@code ids} from {@code from} on, taking as many as fit from each range in one claim; when the ranges in
+     * memory run out, waits for the next one ({@code mayWait}) or stops.
+     *
+     * @return how far it filled
+     */
+    private int fill(long[] ids, int from, boolean mayWait) {
+        dropStripe();
+        int filled = from;
         while (filled < ids.length) {
             SegmentRange range = current;
             if (range != null) {
@@ -213,8 +303,13 @@ final class SegmentBuffer {
                     continue;
                 }
             }
-            switchOrAwait(range);
+            if (mayWait) {
+                switchOrAwait(range);
+            } else if (!trySwitch(range)) {
+                break;
+            }
         }
+        return filled;
     }
 
     /**
@@ -269,23 +364,7 @@ final class SegmentBuffer {
                 }
                 SegmentRange following = ready.poll();
                 if (following != null) {
-                    following.servedBefore = exhausted == null ? 0 : exhausted.servedBefore + exhausted.size();
-                    long now = timeSource.nanoTime();
-                    if (exhausted != null && currentSinceKnown && now > currentSince) {
-                        double rate = exhausted.size() * 1e9 / (now - currentSince);
-                        servingRate = Math.max(rate, decayed(servingRate, now - servingRateAt));
-                        servingRateAt = now;
-                    }
-                    currentSince = now;
-                    currentSinceKnown = true;
-                    current = following;
-                    readyBlocks = ready.size();
-                    readyIds -= following.size();
-                    if (readyBlocks < prefetchDepth - 1) {
-                        // More than one block short: the preload threshold of the new current block would come too
-                        // late. (One short is the double buffer's normal state, which that threshold refills.)
-                        startLoad();
-                    }
+                    switchTo(exhausted, following);
                     return;
                 }
                 if (completedLoads > loadsAtStart && lastFailure != null) {
@@ -317,6 +396,67 @@ final class SegmentBuffer {
                             "Interrupted while waiting for the next segment of '" + name + "'", e);
                 }
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Makes {@code following}, just taken from the ready blocks, current. Under the lock. */
+    private void switchTo(SegmentRange exhausted, SegmentRange following) {
+        following.servedBefore = exhausted == null ? 0 : exhausted.servedBefore + exhausted.size();
+        long now = timeSource.nanoTime();
+        if (exhausted != null && currentSinceKnown && now > currentSince) {
+            double rate = exhausted.size() * 1e9 / (now - currentSince);
+            servingRate = Math.max(rate, decayed(servingRate, now - servingRateAt));
+            servingRateAt = now;
+        }
+        currentSince = now;
+        currentSinceKnown = true;
+        current = following;
+        readyBlocks = ready.size();
+        readyIds -= following.size();
+        if (readyBlocks < prefetchDepth - 1) {
+            // More than one block short: the preload threshold of the new current block would come too
+            // late. (One short is the double buffer's normal state, which that threshold refills.)
+            startLoad();
+        }
+    }
+
+    /**
+     * The slow path of the {@code try...} methods, for a caller that must not park: switches to the next ready block
+     * if the lock is free and one is ready. Otherwise it starts a load if none runs and leaves the wait, with its
+     * timeout and failure reports, to the blocking call the caller hands over to ({@link #switchOrAwait}), which also
+     * counts it as a wait if it still has to.
+     *
+     * @return true when {@code exhausted} is no longer current (switched here or by another caller): try again;
+     *         false when the caller would have to wait, for a load or for the lock
+     * @throws StoreUnavailableException when the name is refused for good
+     * @throws IdGenerationException when the loader is shut down
+     */
+    private boolean trySwitch(SegmentRange exhausted) {
+        if (!lock.tryLock()) {
+            // Held briefly by a switch or a load's bookkeeping; waiting for it is the blocking call's to do.
+            return current != exhausted;
+        }
+        try {
+            if (current != exhausted) {
+                return true;
+            }
+            String lostData = refusedForGood;
+            if (lostData != null) {
+                refusing = true;
+                throw new StoreUnavailableException("No IDs left for '" + name + "': " + lostData);
+            }
+            SegmentRange following = ready.poll();
+            if (following != null) {
+                switchTo(exhausted, following);
+                return true;
+            }
+            if (!startLoad()) {
+                refusing = true;
+                throw new IdGenerationException("No IDs left for '" + name + "': the segment loader is shut down");
+            }
+            return false;
         } finally {
             lock.unlock();
         }

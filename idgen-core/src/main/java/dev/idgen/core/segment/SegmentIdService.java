@@ -1,5 +1,6 @@
 package dev.idgen.core.segment;
 
+import dev.idgen.core.AsyncCalls;
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.ForgetsNames;
 import dev.idgen.core.IdArguments;
@@ -14,9 +15,12 @@ import dev.idgen.core.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -152,6 +156,58 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
         SegmentBuffer buffer = buffer(name);
         buffer.nextIds(ids);
         return ids;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Completes at once on the calling thread while the name's buffer has IDs in memory (and switches to a ready
+     * block itself when the lock is free); only a call that would wait for a load (a name's first, or a buffer the
+     * load did not keep up with) runs on {@code blocking}.
+     */
+    @Override
+    public CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        Objects.requireNonNull(blocking, "blocking");
+        SegmentBuffer buffer = buffer(name);
+        long id;
+        try {
+            id = striped ? buffer.tryNextIdStriped() : buffer.tryNextId();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (id == SegmentBuffer.WOULD_WAIT) {
+            return AsyncCalls.offload(() -> striped ? buffer.nextIdStriped() : buffer.nextId(), blocking, STRATEGY);
+        }
+        return CompletableFuture.completedFuture(id);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Takes on the calling thread as many IDs as the buffer has in memory; the rest, if any, on {@code blocking},
+     * after them in order.
+     */
+    @Override
+    public CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
+        long[] ids = new long[IdArguments.checkCount(count)];
+        Objects.requireNonNull(blocking, "blocking");
+        SegmentBuffer buffer = buffer(name);
+        int filled;
+        try {
+            filled = buffer.tryNextIds(ids);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (filled == count) {
+            return CompletableFuture.completedFuture(ids);
+        }
+        return AsyncCalls.offload(
+                () -> {
+                    buffer.nextIds(ids, filled);
+                    return ids;
+                },
+                blocking,
+                STRATEGY);
     }
 
     @Override

@@ -72,6 +72,12 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      */
     public static final long MAX_BORROW_MILLIS = 1000;
 
+    /**
+     * What {@link #tryNextId()} returns when the next ID needs a wait. Never an ID: IDs are at least 0, and in
+     * practice positive.
+     */
+    public static final long WOULD_WAIT = -1;
+
     /** The default tolerance for a clock that moves backwards. */
     public static final Duration DEFAULT_CLOCK_BACKWARDS_TOLERANCE = Duration.ofMillis(5);
 
@@ -193,6 +199,27 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
      * @throws IdGenerationException when the generator is closed, or the caller is interrupted while waiting
      */
     public long nextId() {
+        return next(true);
+    }
+
+    /**
+     * The next ID if it can be issued without waiting: as {@link #nextId()}, except that where that would wait (the
+     * tick's sequence is used up, or the clock is being waited out within the tolerance) this returns
+     * {@link #WOULD_WAIT} at once, issuing nothing, for a caller that must not park its thread (an event loop) to hand
+     * the call to one that may. Such a return is not counted as a wait: the {@link #nextId()} that follows counts it
+     * if it still has to wait.
+     *
+     * @return a positive ID, greater than every ID this generator issued before; or {@link #WOULD_WAIT}
+     * @throws ClockBackwardsException when the clock is behind the last used timestamp by more than the tolerance
+     * @throws LayoutExhaustedException when the layout's timestamp bits are used up
+     * @throws dev.idgen.core.LeaseLostException when the worker id lease may have expired unrenewed
+     * @throws IdGenerationException when the generator is closed
+     */
+    public long tryNextId() {
+        return next(false);
+    }
+
+    private long next(boolean mayWait) {
         for (; ; ) {
             // State before clock: a caller that sees another's newer tick also reads a clock at least as late as
             // the one that tick came from, so a caller merely paused between the two reads is not taken for a clock
@@ -222,6 +249,10 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 // (current + 1) carries out of a full sequence into zeros, so a saturated tick hands 0 to the next.
                 next = (now << timestampShift) | (current & workerMask) | ((current + 1) & spreadMask);
             } else if (last - now > maxBorrow) {
+                if (!mayWait) {
+                    checkClockWithinTolerance(nowMillis, last - maxBorrow, false);
+                    return WOULD_WAIT;
+                }
                 awaitClockCatchUp(nowMillis, last - maxBorrow);
                 continue;
             } else if ((current & sequenceMask) < sequenceMask) {
@@ -232,6 +263,9 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                 }
                 next = ((last + 1) << timestampShift) | (current & workerMask);
             } else {
+                if (!mayWait) {
+                    return WOULD_WAIT;
+                }
                 if (current != installedState) {
                     sequenceOverflowWaits.increment();
                 }
@@ -539,8 +573,19 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
     }
 
     private void awaitClockCatchUp(long nowMillis, long requiredTick) {
-        clockBackwardsEvents.increment();
+        checkClockWithinTolerance(nowMillis, requiredTick, true);
+        awaitTick(requiredTick);
+    }
+
+    /**
+     * @param counted whether a clock found behind within the tolerance counts as an event here (it is waited out);
+     *        one found beyond it always counts, as it is refused here
+     */
+    private void checkClockWithinTolerance(long nowMillis, long requiredTick, boolean counted) {
         long behind = epochMillis + requiredTick * tickMillis - nowMillis;
+        if (counted || behind > toleranceMillis) {
+            clockBackwardsEvents.increment();
+        }
         if (behind > toleranceMillis) {
             throw new ClockBackwardsException(
                     "The clock moved backwards: it is " + behind
@@ -549,7 +594,6 @@ public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements 
                             + " refuses to issue IDs until the clock catches up",
                     behind);
         }
-        awaitTick(requiredTick);
     }
 
     private void awaitTick(long tick) {

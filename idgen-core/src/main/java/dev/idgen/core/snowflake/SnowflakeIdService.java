@@ -1,7 +1,11 @@
 package dev.idgen.core.snowflake;
 
+import dev.idgen.core.AsyncCalls;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdService;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -61,6 +65,75 @@ public final class SnowflakeIdService implements IdService, AutoCloseable {
         } finally {
             // IDs issued before a failure are gaps, but they were issued: count them.
             generated.add(issued);
+        }
+        return ids;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Completes at once on the calling thread, unless the generator would have to wait (the tick's sequence is used
+     * up, or the clock is being waited out): only then does the call run on {@code blocking}.
+     */
+    @Override
+    public CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        IdArguments.checkName(name);
+        Objects.requireNonNull(blocking, "blocking");
+        long id;
+        try {
+            id = generator.tryNextId();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (id == SnowflakeGenerator.WOULD_WAIT) {
+            return AsyncCalls.offload(() -> nextId(name), blocking, strategy());
+        }
+        generated.increment();
+        return CompletableFuture.completedFuture(id);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Issues on the calling thread as many IDs as the generator has without waiting (a batch of up to
+     * {@link #MAX_BATCH_SIZE} may need more than one tick's sequence); the rest, if any, on {@code blocking}, after
+     * them in order.
+     */
+    @Override
+    public CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
+        IdArguments.checkName(name);
+        IdArguments.checkCount(count);
+        Objects.requireNonNull(blocking, "blocking");
+        long[] ids = new long[count];
+        int issued = 0;
+        try {
+            for (; issued < count; issued++) {
+                long id = generator.tryNextId();
+                if (id == SnowflakeGenerator.WOULD_WAIT) {
+                    break;
+                }
+                ids[issued] = id;
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        } finally {
+            generated.add(issued);
+        }
+        if (issued == count) {
+            return CompletableFuture.completedFuture(ids);
+        }
+        int from = issued;
+        return AsyncCalls.offload(() -> fill(ids, from), blocking, strategy());
+    }
+
+    private long[] fill(long[] ids, int from) {
+        int issued = from;
+        try {
+            for (; issued < ids.length; issued++) {
+                ids[issued] = generator.nextId();
+            }
+        } finally {
+            generated.add(issued - from);
         }
         return ids;
     }

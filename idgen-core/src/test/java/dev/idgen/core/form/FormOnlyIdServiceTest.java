@@ -34,7 +34,16 @@ class FormOnlyIdServiceTest {
     @Test
     void refusesEverySixtyFourBitCallNamingTheGeneratorAndWhereItsIdsComeFrom() {
         for (Runnable call : new Runnable[] {
-            () -> service.nextId("order"), () -> service.nextIds("order", 3), () -> service.decode(42L)
+            () -> service.nextId("order"),
+            () -> service.nextIds("order", 3),
+            () -> service.decode(42L),
+            // At once, not in a future from an executor: there is no call to hand over.
+            () -> service.nextIdAsync("order", command -> {
+                throw new AssertionError("handed to the executor");
+            }),
+            () -> service.nextIdsAsync("order", 3, command -> {
+                throw new AssertionError("handed to the executor");
+            })
         }) {
             assertThatThrownBy(call::run)
                     .isInstanceOf(InvalidArgumentException.class)

@@ -6,6 +6,8 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * The {@link IdService} a shard-aware generator stands behind: every one of its Snowflake IDs needs a shard key, so
@@ -54,6 +56,18 @@ public final class ShardedIdService implements ForwardingIdService, AutoCloseabl
 
     @Override
     public long[] nextIds(String name, int count) {
+        throw needsKey(name);
+    }
+
+    /** Refused at once, as {@link #nextId(String)}: no call to hand to {@code blocking}. */
+    @Override
+    public CompletableFuture<Long> nextIdAsync(String name, Executor blocking) {
+        throw needsKey(name);
+    }
+
+    /** Refused at once, as {@link #nextIds(String, int)}. */
+    @Override
+    public CompletableFuture<long[]> nextIdsAsync(String name, int count, Executor blocking) {
         throw needsKey(name);
     }
 

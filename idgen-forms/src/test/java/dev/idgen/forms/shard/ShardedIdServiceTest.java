@@ -50,6 +50,19 @@ class ShardedIdServiceTest {
     }
 
     @Test
+    void refusesAsyncCallsAtOnceWithoutTheExecutor() {
+        java.util.concurrent.Executor refusing = command -> {
+            throw new AssertionError("handed to the executor");
+        };
+        assertThatThrownBy(() -> service.nextIdAsync("order", refusing))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("generator 'order' is shard-aware");
+        assertThatThrownBy(() -> service.nextIdsAsync("order", 2, refusing))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("generator 'order' is shard-aware");
+    }
+
+    @Test
     void decodesTheShardWithTheSnowflakeParts() {
         long id = sharded.nextId("customer-42");
         Map<String, Object> parts = service.decode(id).toMap();

@@ -35,17 +35,16 @@ public final class ServerClients {
 
     private final boolean anonymous;
 
-    /** By the token's SHA-256 as lower-case hex. */
     /** Keyed by the digest's bytes ({@link ByteBuffer} compares by content), so a request formats no hex. */
     private final Map<ByteBuffer, Known> byDigest;
+
+    /** The lowest rate limit other than none: one request in 1,000 seconds. */
+    static final double MIN_RATE = 0.001;
 
     /**
      * One digest per thread: {@code MessageDigest.getInstance} looks the provider up on every call, which a request
      * on the hot path need not pay.
      */
-    /** The lowest rate limit other than none: one request in 1,000 seconds. */
-    static final double MIN_RATE = 0.001;
-
     private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(ServerClients::newSha256);
 
     /** By the client's id. */

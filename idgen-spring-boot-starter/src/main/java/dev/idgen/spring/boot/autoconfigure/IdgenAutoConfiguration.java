@@ -22,12 +22,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.support.AutowireCandidateQualifier;
+import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
-import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -78,24 +75,23 @@ public final class IdgenAutoConfiguration {
 
             @Override
             public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+                if (AotDetector.useGeneratedArtifacts()) {
+                    // Processed ahead of time: the generated registrations already hold the definitions below
+                    // (this method ran while the application was processed); registering them again would clash.
+                    return;
+                }
                 IdgenGenerators generators = IdgenGenerators.ofValid(registry, environment);
-                if (!(registry instanceof BeanFactory beans) || generators == null) {
+                if (generators == null) {
                     return;
                 }
                 for (String name : generators.named().keySet()) {
-                    RootBeanDefinition definition = new RootBeanDefinition(
-                            IdSequence.class,
-                            () -> beans.getBean(IdService.class).sequence(name));
-                    definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
-                    registry.registerBeanDefinition("idgenSequence." + name, definition);
+                    registry.registerBeanDefinition(
+                            "idgenSequence." + name, IdgenQualifiedBeans.sequenceDefinition(name));
                 }
                 Set<String> formed = new LinkedHashSet<>(generators.named().keySet());
                 formed.addAll(generators.standalone().keySet());
                 for (String name : formed) {
-                    RootBeanDefinition definition = new RootBeanDefinition(
-                            IdForm.class, () -> beans.getBean(IdForms.class).form(name));
-                    definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
-                    registry.registerBeanDefinition("idgenForm." + name, definition);
+                    registry.registerBeanDefinition("idgenForm." + name, IdgenQualifiedBeans.formDefinition(name));
                 }
             }
         };

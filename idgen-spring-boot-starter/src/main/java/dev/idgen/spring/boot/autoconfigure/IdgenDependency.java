@@ -1,5 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import java.util.List;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -49,6 +50,14 @@ public record IdgenDependency(String what, String coordinates, String... classes
             "idgen-client (blocks from idgen servers)",
             "dev.idgen:idgen-client",
             "dev.idgen.client.RemoteSegmentStore");
+
+    /**
+     * @return every optional dependency above, for the ahead-of-time hints that keep their classes findable by name
+     *         in a native image
+     */
+    public static List<IdgenDependency> all() {
+        return List.of(JDBC, REDIS, FORMS, ETCD, ZOOKEEPER, REMOTE);
+    }
 
     /**
      * @return the first of its classes that {@code classLoader} cannot load, or null when it is present

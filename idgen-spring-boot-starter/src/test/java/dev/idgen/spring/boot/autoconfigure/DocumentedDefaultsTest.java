@@ -10,6 +10,7 @@ import dev.idgen.jdbc.TicketServer;
 import dev.idgen.spring.boot.autoconfigure.forms.FormProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.json.IdgenJsonProperties;
+import dev.idgen.spring.boot.autoconfigure.reactive.IdgenReactiveProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
 import java.io.InputStream;
@@ -108,19 +109,20 @@ class DocumentedDefaultsTest {
         return idgen;
     }
 
-    /** @return {@code idgen.*} and {@code idgen.json.*} bound from these values alone */
+    /** @return {@code idgen.*}, {@code idgen.json.*} and {@code idgen.reactive.*} bound from these values alone */
     private static Object[] bind(Map<String, String> values) {
         Binder binder = new Binder(new MapConfigurationPropertySource(values));
         return new Object[] {
             binder.bindOrCreate("idgen", IdgenProperties.class),
-            binder.bindOrCreate("idgen.json", IdgenJsonProperties.class)
+            binder.bindOrCreate("idgen.json", IdgenJsonProperties.class),
+            binder.bindOrCreate("idgen.reactive", IdgenReactiveProperties.class)
         };
     }
 
     /** @return the value of a property such as {@code idgen.snowflake.lease.reuse-delay} */
     private static Object value(Object[] bound, String name) {
-        boolean json = name.startsWith("idgen.json.");
-        String path = name.substring((json ? "idgen.json." : "idgen.").length());
+        int which = name.startsWith("idgen.json.") ? 1 : name.startsWith("idgen.reactive.") ? 2 : 0;
+        String path = name.substring((which == 1 ? "idgen.json." : which == 2 ? "idgen.reactive." : "idgen.").length());
         StringBuilder camel = new StringBuilder();
         for (int i = 0; i < path.length(); i++) {
             char c = path.charAt(i);
@@ -130,7 +132,7 @@ class DocumentedDefaultsTest {
                 camel.append(c);
             }
         }
-        return new BeanWrapperImpl(bound[json ? 1 : 0]).getPropertyValue(camel.toString());
+        return new BeanWrapperImpl(bound[which]).getPropertyValue(camel.toString());
     }
 
     private static boolean same(Object documented, Object real) {

@@ -171,7 +171,7 @@ public final class IdgenHealthContributorAutoConfiguration {
 
         @Override
         public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-            IdgenStrategyBeans.register(registry, IdgenStrategy::health, "Health");
+            IdgenStrategyBeans.register(registry, IdgenStrategyBeans.Part.HEALTH);
         }
     }
 }

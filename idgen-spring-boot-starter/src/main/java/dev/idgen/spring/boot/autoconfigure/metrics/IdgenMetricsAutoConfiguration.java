@@ -82,7 +82,7 @@ public final class IdgenMetricsAutoConfiguration {
 
         @Override
         public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-            IdgenStrategyBeans.register(registry, IdgenStrategy::meters, "Meters");
+            IdgenStrategyBeans.register(registry, IdgenStrategyBeans.Part.METERS);
         }
     }
 }

@@ -1,0 +1,171 @@
+package dev.idgen.samples;
+
+import dev.idgen.core.ClockBackwardsException;
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.InvalidArgumentException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * The problems ({@code application/problem+json}, RFC 9457) the sample answers, made in one place for both web
+ * stacks: {@link IdProblemHandler}, {@link ProblemErrorController} and {@link ProblemJsonErrorReportValve} on Spring
+ * MVC and Tomcat; {@link ReactiveIdProblemHandler}, {@link ProblemJsonWebExceptionHandler} and
+ * {@link NettyRejectedRequestProblems} on WebFlux and Netty. A client sees the same type, title, detail and
+ * {@code parameter} whichever stack serves it.
+ */
+final class IdProblems {
+
+    /** The problem type of a request argument that breaks its rule. */
+    static final URI INVALID_PARAMETER = URI.create("https://idgen.dev/problems/invalid-parameter");
+
+    static final URI ABOUT_BLANK = URI.create("about:blank");
+
+    /** The detail of every server fault: an exception's message may leak internals. */
+    static final String SERVER_FAULT_DETAIL = "The server could not answer this request; its log has the cause.";
+
+    private IdProblems() {}
+
+    static String invalidParameterTitle(InvalidArgumentException e) {
+        return "Invalid parameter: " + e.argument();
+    }
+
+    /** A request argument that breaks its rule: 400 naming the parameter. */
+    static ResponseEntity<ProblemDetail> invalidArgument(InvalidArgumentException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        problem.setTitle(invalidParameterTitle(e));
+        problem.setType(INVALID_PARAMETER);
+        problem.setProperty("parameter", e.argument());
+        return respond(problem, null);
+    }
+
+    /** An {@code IdService} may reject an argument with a plain {@link IllegalArgumentException}. */
+    static ResponseEntity<ProblemDetail> illegalArgument(IllegalArgumentException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        problem.setTitle("Invalid request");
+        problem.setType(INVALID_PARAMETER);
+        return respond(problem, null);
+    }
+
+    /** A generator that refuses to issue (clock behind, store unavailable): 503, since retrying later can succeed. */
+    static ResponseEntity<ProblemDetail> generationFailed(IdGenerationException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+        problem.setTitle("No ID could be issued safely");
+        boolean clockBehind = e instanceof ClockBackwardsException;
+        problem.setType(
+                URI.create("https://idgen.dev/problems/" + (clockBehind ? "clock-backwards" : "generation-failed")));
+        String retryAfter = e instanceof ClockBackwardsException clock
+                ? Long.toString(Math.max(1, (clock.behindMillis() + 999) / 1000))
+                : null;
+        return respond(problem, retryAfter);
+    }
+
+    /**
+     * An error of the web framework or the server, typed {@code about:blank}: the status's reason as title, the
+     * reason given as detail for a client error, never a reason for a server error.
+     *
+     * @param instance the request that failed, or {@code null}
+     */
+    static ProblemDetail ofStatus(HttpStatus status, String reason, String instance) {
+        ProblemDetail problem = ProblemDetail.forStatus(status);
+        problem.setType(ABOUT_BLANK);
+        problem.setTitle(status.getReasonPhrase());
+        problem.setDetail(
+                status.is5xxServerError()
+                        ? SERVER_FAULT_DETAIL
+                        : reason != null && !reason.isBlank() ? reason : status.getReasonPhrase());
+        if (instance != null && !instance.isEmpty()) {
+            try {
+                problem.setInstance(URI.create(instance));
+            } catch (IllegalArgumentException e) {
+                // Not a valid URI reference as sent: leave instance out rather than guess.
+            }
+        }
+        return problem;
+    }
+
+    /**
+     * The problem, as JSON members, for a request the web server turned down before the application saw it: when
+     * the path is one of ours and an argument in it breaks its rule, that rule and message naming the parameter, as
+     * the controller would give; otherwise a plain problem.
+     *
+     * @param rawPath the path as sent, still percent-encoded, or {@code null} when the request line could not be read
+     * @param reason why the server turned it down, or {@code null}
+     * @param unreadable the detail for a request whose line or headers could not be read: which limits apply
+     */
+    static Map<String, Object> rejectedRequest(int status, String rawPath, String reason, String unreadable) {
+        InvalidArgumentException atFault = status == 400 ? IdEndpoints.pathArgumentAtFault(rawPath) : null;
+        if (atFault != null) {
+            Map<String, Object> problem = new LinkedHashMap<>();
+            problem.put("type", INVALID_PARAMETER.toString());
+            problem.put("title", invalidParameterTitle(atFault));
+            problem.put("status", status);
+            problem.put("detail", atFault.getMessage());
+            problem.put("parameter", atFault.argument());
+            return problem;
+        }
+        String detail;
+        if (status >= 500) {
+            detail = SERVER_FAULT_DETAIL;
+        } else if (rawPath == null) {
+            detail = unreadable;
+        } else {
+            String given = reason == null || reason.isBlank() ? reasonPhrase(status) : reason;
+            detail = "The server turned the request down before it reached the service: " + given;
+        }
+        return plain(status, detail);
+    }
+
+    /** A problem typed {@code about:blank}, as JSON members: the status's reason as title. */
+    static Map<String, Object> plain(int status, String detail) {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", ABOUT_BLANK.toString());
+        problem.put("title", reasonPhrase(status));
+        problem.put("status", status);
+        problem.put("detail", detail);
+        return problem;
+    }
+
+    /** A problem's JSON members, for writers that have no Spring message converter at hand. */
+    static Map<String, Object> members(ProblemDetail problem) {
+        Map<String, Object> members = new LinkedHashMap<>();
+        members.put("type", (problem.getType() != null ? problem.getType() : ABOUT_BLANK).toString());
+        members.put("title", problem.getTitle());
+        members.put("status", problem.getStatus());
+        members.put("detail", problem.getDetail());
+        if (problem.getInstance() != null) {
+            members.put("instance", problem.getInstance().toString());
+        }
+        if (problem.getProperties() != null) {
+            members.putAll(problem.getProperties());
+        }
+        return members;
+    }
+
+    private static String reasonPhrase(int status) {
+        HttpStatus known = HttpStatus.resolve(status);
+        return known != null ? known.getReasonPhrase() : "HTTP " + status;
+    }
+
+    /** Every RFC 9457 member spelled out: Spring leaves {@code type} out when it is {@code about:blank}. */
+    static ProblemDetail typed(ProblemDetail problem) {
+        if (problem.getType() == null) {
+            problem.setType(ABOUT_BLANK);
+        }
+        return problem;
+    }
+
+    static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, String retryAfter) {
+        ResponseEntity.BodyBuilder response =
+                ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (retryAfter != null) {
+            response.header(HttpHeaders.RETRY_AFTER, retryAfter);
+        }
+        return response.body(problem);
+    }
+}

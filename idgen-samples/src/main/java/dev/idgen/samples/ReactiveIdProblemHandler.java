@@ -1,0 +1,72 @@
+package dev.idgen.samples;
+
+import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.StoreUnavailableException;
+import java.util.concurrent.RejectedExecutionException;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@link IdProblemHandler}'s answers on WebFlux, from the same {@link IdProblems}: a bad argument is 400 naming the
+ * parameter, a generator that refuses to issue is 503, and WebFlux's own errors (no such resource 404, method not
+ * allowed 405, ...) are problem+json typed {@code about:blank}. What fails outside the controllers reaches
+ * {@link ProblemJsonWebExceptionHandler}; what Netty's request decoding turns down, {@link NettyRejectedRequestProblems}.
+ */
+@RestControllerAdvice
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+class ReactiveIdProblemHandler extends ResponseEntityExceptionHandler {
+
+    @ExceptionHandler(InvalidArgumentException.class)
+    ResponseEntity<ProblemDetail> invalidArgument(InvalidArgumentException e) {
+        return IdProblems.invalidArgument(e);
+    }
+
+    @ExceptionHandler(IllegalArgumentException.class)
+    ResponseEntity<ProblemDetail> illegalArgument(IllegalArgumentException e) {
+        return IdProblems.illegalArgument(e);
+    }
+
+    @ExceptionHandler(IdGenerationException.class)
+    ResponseEntity<ProblemDetail> generationFailed(IdGenerationException e) {
+        return IdProblems.generationFailed(e);
+    }
+
+    /**
+     * The starter's bounded executor for blocking calls, which runs a form's {@code next}, is full: the service is
+     * overloaded, which retrying later can cure, as with a store that does not answer.
+     */
+    @ExceptionHandler(RejectedExecutionException.class)
+    ResponseEntity<ProblemDetail> overloaded(RejectedExecutionException e) {
+        return IdProblems.generationFailed(new StoreUnavailableException(
+                "Too many calls wait for a store (idgen.reactive.blocking-threads, idgen.reactive.blocking-queue):"
+                        + " try again shortly",
+                e));
+    }
+
+    /** WebFlux's exceptions as problem+json with every member spelled out, as {@link IdProblemHandler} does. */
+    @Override
+    protected Mono<ResponseEntity<Object>> createResponseEntity(
+            Object body, HttpHeaders headers, HttpStatusCode status, ServerWebExchange exchange) {
+        HttpHeaders problemHeaders = HttpHeaders.copyOf(headers);
+        if (body instanceof ProblemDetail problem) {
+            IdProblems.typed(problem);
+            if (problem.getTitle() == null) {
+                HttpStatus known = HttpStatus.resolve(status.value());
+                problem.setTitle(known != null ? known.getReasonPhrase() : "HTTP " + status.value());
+            }
+            problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        }
+        return Mono.just(new ResponseEntity<>(body, problemHeaders, status));
+    }
+}

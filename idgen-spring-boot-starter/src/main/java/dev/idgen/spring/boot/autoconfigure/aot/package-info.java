@@ -1,0 +1,5 @@
+/**
+ * What a native image of an application on the starter needs to hold beyond what its code reaches: the hints Spring's
+ * ahead-of-time processing collects.
+ */
+package dev.idgen.spring.boot.autoconfigure.aot;
