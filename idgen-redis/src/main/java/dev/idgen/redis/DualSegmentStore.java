@@ -49,9 +49,21 @@ public final class DualSegmentStore implements SegmentStore {
 
     @Override
     public Segment allocate(String name, long step) {
+        return allocateAbove(name, step, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Both sides keep the floor: Redis through {@link RedisSegmentStore#allocateAbove}, the database through its
+     * own.
+     */
+    @Override
+    public Segment allocateAbove(String name, long step, long floor) {
         try {
-            Segment segment =
-                    fellBack.contains(name) ? redis.allocateInFreshWindow(name, step) : redis.allocate(name, step);
+            Segment segment = fellBack.contains(name)
+                    ? redis.allocateInFreshWindow(name, step, floor)
+                    : redis.allocateAbove(name, step, floor);
             fellBack.remove(name);
             if (onDatabase) {
                 onDatabase = false;
@@ -68,7 +80,7 @@ public final class DualSegmentStore implements SegmentStore {
             }
             fallbacks.increment();
             fellBack.add(name);
-            return database.allocate(name, step);
+            return database.allocateAbove(name, step, floor);
         }
     }
 

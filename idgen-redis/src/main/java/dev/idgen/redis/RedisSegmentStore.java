@@ -1,5 +1,6 @@
 package dev.idgen.redis;
 
+import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 
@@ -27,6 +28,20 @@ public final class RedisSegmentStore implements SegmentStore {
     }
 
     /**
+     * {@inheritDoc}
+     *
+     * <p>A Redis node behind {@code floor} whose window still passes the replication-id check (an old master that
+     * answers again after a pause or partition, before the sentinels make it a replica) moves to a fresh window above
+     * {@code floor}, see {@link RedisWindowedCounter#incrementAbove}: the segment engine gets a block above what it
+     * served instead of one it would have to refuse for good.
+     */
+    @Override
+    public Segment allocateAbove(String name, long step, long floor) {
+        long last = counter.incrementAbove(name, step, floor);
+        return new Segment(last - step + 1, last);
+    }
+
+    /**
      * A segment from a fresh window above everything the database handed out, see
      * {@link RedisWindowedCounter#incrementInFreshWindow}.
      *
@@ -35,7 +50,22 @@ public final class RedisSegmentStore implements SegmentStore {
      * @return the segment
      */
     public Segment allocateInFreshWindow(String name, long step) {
-        long last = counter.incrementInFreshWindow(name, step);
+        return allocateInFreshWindow(name, step, 0);
+    }
+
+    /**
+     * {@link #allocateInFreshWindow(String, long)} with the window reserved above {@code floor} too.
+     *
+     * @throws StoreUnavailableException when the block still does not lie above {@code floor} (the
+     *         node changed meanwhile): a later call tries again
+     */
+    Segment allocateInFreshWindow(String name, long step, long floor) {
+        long last = counter.incrementInFreshWindow(name, step, floor);
+        if (last - step < floor) {
+            throw new StoreUnavailableException("The Redis counter of '" + name + "' on "
+                    + counter.redis().describe() + " stayed behind " + floor + " even in a fresh window (the node"
+                    + " changed meanwhile); try again");
+        }
         return new Segment(last - step + 1, last);
     }
 

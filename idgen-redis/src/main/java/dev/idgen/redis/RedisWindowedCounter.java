@@ -268,6 +268,7 @@ public final class RedisWindowedCounter {
     private final LongAdder windowsReserved = new LongAdder();
     private final LongAdder lostCounters = new LongAdder();
     private final LongAdder failovers = new LongAdder();
+    private final LongAdder behindFloor = new LongAdder();
     private final LongAdder coalescedCalls = new LongAdder();
     private final LongAdder coalescedRoundTrips = new LongAdder();
     private final int maxCoalesced;
@@ -446,7 +447,8 @@ public final class RedisWindowedCounter {
                     status == -2,
                     (byte[]) answer.get(2),
                     ((Long) answer.get(3)) == 1,
-                    seen)) {
+                    seen,
+                    0)) {
                 reserved++;
             }
             seen = counter.windows;
@@ -474,10 +476,54 @@ public final class RedisWindowedCounter {
      * @return the new value: the caller owns {@code value - n + 1} to {@code value}
      */
     public long incrementInFreshWindow(String name, long n) {
+        return incrementInFreshWindow(name, n, 0);
+    }
+
+    /**
+     * Like {@link #increment}, but the caller's range lies above {@code floor}, the highest value this process already
+     * took for the name. A node whose counter is behind that floor while its window passes the replication-id check
+     * is a dataset that went on alone: an old master that comes back from a pause or a partition and answers once
+     * more before the sentinels make it a replica of the new master (a split brain). Its values were never handed out
+     * elsewhere, yet they lie below what this process already served; so the counter moves on to a fresh window
+     * reserved above {@code floor} and above everything the database handed out (the stale range is a gap).
+     *
+     * @param name a name, already checked
+     * @param n how much, at least 1
+     * @param floor the highest value the caller already took for {@code name}, 0 for none
+     * @return the new value: the caller owns {@code value - n + 1} to {@code value}, all above {@code floor}
+     * @throws StoreUnavailableException when even a fresh window does not lie above {@code floor} (the node changed
+     *         again meanwhile): a later call tries again
+     */
+    public long incrementAbove(String name, long n, long floor) {
+        long last = increment(name, n);
+        if (last - n >= floor) {
+            return last;
+        }
+        behindFloor.increment();
+        failovers.increment();
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "The Redis counter of '" + name + "' on " + redis.describe() + " answered " + (last - n + 1) + ".."
+                        + last + ", not above " + floor + ", which this process already took (an old master answering"
+                        + " again after a pause or partition, before it is made a replica?); the range is skipped and"
+                        + " the counter moves on to a fresh window");
+        last = incrementInFreshWindow(name, n, floor);
+        if (last - n >= floor) {
+            return last;
+        }
+        throw new StoreUnavailableException("The Redis counter of '" + name + "' on " + redis.describe()
+                + " stayed behind " + floor + ", which this process already took, even after moving to a fresh window"
+                + " (the node changed again meanwhile); try again");
+    }
+
+    /**
+     * {@link #incrementInFreshWindow(String, long)} with the fresh window reserved above {@code floor} too.
+     */
+    long incrementInFreshWindow(String name, long n, long floor) {
         Counter counter = counter(name);
         for (int attempt = 0; ; attempt++) {
             List<Object> state = redis.evalList(STATE, counter.keys);
-            if (refill(name, counter, n, false, true, (byte[]) state.get(0), ((Long) state.get(1)) == 1, -1)) {
+            if (refill(name, counter, n, false, true, (byte[]) state.get(0), ((Long) state.get(1)) == 1, -1, floor)) {
                 return increment(name, n);
             }
             if (attempt == MAX_WINDOWS_PER_CALL) {
@@ -570,10 +616,19 @@ public final class RedisWindowedCounter {
 
     /**
      * @return how many times a window was found installed under another replication id (a failover to a replica, or
-     *         a restart with an older dataset), and the counter moved on to a fresh window
+     *         a restart with an older dataset), or a counter behind what this process already took
+     *         ({@link #behindFloor}), and the counter moved on to a fresh window
      */
     public long failovers() {
         return failovers.sum();
+    }
+
+    /**
+     * @return how many times {@link #incrementAbove} found a counter behind what this process already took, with a
+     *         window that passed the replication-id check (a split brain), and moved it to a fresh window
+     */
+    public long behindFloor() {
+        return behindFloor.sum();
     }
 
     /**
@@ -628,7 +683,8 @@ public final class RedisWindowedCounter {
             boolean force,
             byte[] replid,
             boolean sawWindow,
-            long seenWindows) {
+            long seenWindows,
+            long floor) {
         // One refill at a time per name in this process; the install script settles races between processes. A lock,
         // not a monitor: a virtual thread waiting on the database inside it stays unpinned on JDK 21 to 23 too.
         counter.refillLock.lock();
@@ -651,7 +707,9 @@ public final class RedisWindowedCounter {
                 }
                 persistenceVerified = true;
             }
-            Segment window = windows.allocate(name, Math.max(windowSize, n));
+            Segment window = floor > 0
+                    ? windows.allocateAbove(name, Math.max(windowSize, n), floor)
+                    : windows.allocate(name, Math.max(windowSize, n));
             if (window.last() > MAX_VALUE) {
                 throw new IdGenerationException(
                         "The counter '" + name + "' reached 2^52: Redis scripts cannot count" + " past it exactly");

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.segment.InMemorySegmentStore;
+import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
 import io.lettuce.core.ClientOptions;
@@ -354,6 +356,91 @@ class RedisWindowedCounterTest {
                 .as("no window reserved for the refused name")
                 .isEqualTo(2);
         assertThat(counter.increment("orders", 1)).isEqualTo(2);
+    }
+
+    /**
+     * Sets the counter of {@code name} back while its window and replication id stay: what an old master shows when it
+     * answers again after a pause or partition, before the sentinels make it a replica of the node that went on
+     * (ReplicatedRedisFailoverTest#sentinelPartitionTheMaster met it so).
+     */
+    private void setCounterBack(String name, long value) {
+        try (var connection = factory.getConnection()) {
+            connection
+                    .stringCommands()
+                    .set(
+                            (prefix + "{" + name + "}").getBytes(StandardCharsets.UTF_8),
+                            // The scripts keep counters 2^52 up (INCREMENT's offset).
+                            Long.toString((1L << 52) + value).getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void aCounterBehindWhatThisProcessTookMovesToAFreshWindowAboveIt() {
+        RedisWindowedCounter counter = counter(1000);
+        long floor = 0;
+        for (int i = 0; i < 5; i++) {
+            long last = counter.incrementAbove("blocks", 50, floor);
+            assertThat(last - 50).as("block %d above the floor", i).isGreaterThanOrEqualTo(floor);
+            floor = last;
+        }
+        assertThat(floor).isEqualTo(250);
+        setCounterBack("blocks", 100);
+        assertThat(counter.increment("blocks", 1))
+                .as("without a floor the node's stale counter answers (the window passes its check)")
+                .isEqualTo(101);
+        long last = counter.incrementAbove("blocks", 50, floor);
+        assertThat(last - 50).as("the block after the counter went back").isGreaterThanOrEqualTo(1000);
+        assertThat(counter.behindFloor()).isEqualTo(1);
+        assertThat(counter.windowsReserved()).isEqualTo(2);
+        assertThat(counter.incrementAbove("blocks", 50, last))
+                .as("the next block follows in the fresh window, without another one")
+                .isEqualTo(last + 50);
+        assertThat(counter.behindFloor()).isEqualTo(1);
+        assertThat(counter.windowsReserved()).isEqualTo(2);
+    }
+
+    @Test
+    void aFreshWindowForAFloorAboveTheDatabaseLiesAboveTheFloor() {
+        RedisWindowedCounter counter = counter(1000);
+        counter.incrementAbove("blocks", 50, 0);
+        // A floor the database never reached (its own data went back): the fresh window is reserved above the floor.
+        long last = counter.incrementAbove("blocks", 50, 5_000);
+        assertThat(last - 50).isGreaterThanOrEqualTo(5_000);
+        assertThat(counter.behindFloor()).isEqualTo(1);
+    }
+
+    @Test
+    void segmentsOnRedisServeOnAboveTheirOwnIdsWhenTheCounterGoesBack() {
+        // One window holds every block: the counter goes back inside it, as on an old master (below the window's
+        // start it would read as lost, and take the lost-data path instead).
+        RedisWindowedCounter counter = counter(1_000_000);
+        RedisSegmentStore store = new RedisSegmentStore(counter);
+        List<Long> ids = new ArrayList<>();
+        try (SegmentIdService service = SegmentIdService.builder(store)
+                .settings(SegmentSettings.builder()
+                        .step(50)
+                        .minStep(50)
+                        .maxStep(50)
+                        .awaitTimeout(Duration.ofSeconds(30))
+                        .build())
+                .build()) {
+            for (int i = 0; i < 300; i++) {
+                ids.add(service.nextId("blocks"));
+            }
+            setCounterBack("blocks", 10);
+            for (int i = 0; i < 300; i++) {
+                ids.add(service.nextId("blocks"));
+            }
+        }
+        assertThat(ids).doesNotHaveDuplicates().isSorted();
+        assertThat(counter.behindFloor()).isGreaterThanOrEqualTo(1);
+        assertThat(counter.lostCounters()).isZero();
+        // The dual store keeps the floor on its Redis side too.
+        DualSegmentStore dual = new DualSegmentStore(store, database);
+        long highest = ids.get(ids.size() - 1);
+        setCounterBack("blocks", 10);
+        assertThat(dual.allocateAbove("blocks", 50, highest).first()).isGreaterThan(highest);
+        assertThat(dual.fallbacks()).isZero();
     }
 
     @Test
