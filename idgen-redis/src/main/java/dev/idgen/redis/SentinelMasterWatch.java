@@ -18,8 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * where that is not known, when the answer changes. Comparing with the node reached, not with the sentinels' first
  * answer, also catches a failover between the connection and the watch's first look: that first answer already names
  * the new master while the connection is still on the old one. Where the sentinels' address of a node cannot be
- * matched with the server's own (NAT, announced hostnames), a mismatch that a reconnect does not change is ignored
- * after one reconnect, and only changes of the answer count.
+ * matched with the server's own (NAT, announced hostnames), a mismatch that {@link #NAT_EVIDENCE} reconnects in a
+ * row over {@link #NAT_SETTLE} do not change, while no sentinel names the node reached, is ignored from then on, and only changes of the answer
+ * count. A sentinel that still names the old master (it has not learnt of the failover yet) can lead a reconnect back
+ * to it; that is not taken for NAT, and the watch reconnects until the sentinels agree.
  *
  * <p>Why: after a failover the old master stays writable until the sentinels turn it into a replica, about ten seconds
  * later (and a master that was paused takes writes again as soon as it resumes). A connection to it sees no error
@@ -54,6 +56,26 @@ final class SentinelMasterWatch implements AutoCloseable {
 
     private String unmatchedReached;
     private boolean switchedForMismatch;
+    /** Reconnects in a row that reached the same server, which no sentinel named: evidence of NAT. */
+    private int natEvidence;
+    /** Whether a mismatch was taken for NAT (the comparison with the node reached ended). */
+    private volatile boolean takenAsOneNode;
+
+    /**
+     * How many reconnects in a row must reach a server that the sentinels name under another address, with no
+     * sentinel naming it, before the two are taken as one node: a sentinel that named the old master to one reconnect
+     * and learnt of the failover right after must not end the comparison.
+     */
+    static final int NAT_EVIDENCE = 3;
+
+    /**
+     * How long those reconnects must go on at least: longer than the sentinels take to tell each other of a failover
+     * (their hello messages go every 2 s), so that a sentinel's stale answer has ended by then.
+     */
+    static final Duration NAT_SETTLE = Duration.ofSeconds(3);
+
+    /** When the first of the reconnects counted in {@link #natEvidence} was made. */
+    private long natSuspectSince;
 
     /**
      * @param client the Lettuce client to open sentinel connections with (the one the data connections come from)
@@ -81,15 +103,44 @@ final class SentinelMasterWatch implements AutoCloseable {
                 String at = reached;
                 if (at != null && !sameNode(at, named)) {
                     if (switchedForMismatch && named.equals(unmatchedNamed) && at.equals(unmatchedReached)) {
-                        // A reconnect led to the same server again: its own address and the sentinels' differ in name
-                        // only. Follow changes of the answer from here on.
-                        LOG.log(
-                                System.Logger.Level.WARNING,
-                                "The sentinels name " + named + " as master '"
-                                        + masterName + "', and the connection reached the server at " + at
-                                        + " again after a"
-                                        + " reconnect: taking them as one node (NAT or announced addresses)");
-                        reached = null;
+                        // A reconnect led to the same server again. Either its own address and the sentinels' differ
+                        // in name only (NAT, announced addresses), or a sentinel that has not learnt of a failover yet
+                        // named the old master to the reconnect, which still takes writes (a paused master that
+                        // resumed). Only the first may end the comparison: it must hold for a few reconnects, and no
+                        // sentinel may name the node reached.
+                        String stale = sentinelNaming(at);
+                        if (natEvidence == 0) {
+                            natSuspectSince = System.nanoTime();
+                        }
+                        if (stale != null) {
+                            natEvidence = 0;
+                            LOG.log(
+                                    System.Logger.Level.WARNING,
+                                    "The sentinels name " + named + " as master '" + masterName + "', but " + stale
+                                            + " still names the node the connection reached again, " + at
+                                            + ": reconnecting until they agree");
+                            reached = null;
+                            onSwitch.run();
+                        } else if (++natEvidence < NAT_EVIDENCE
+                                || System.nanoTime() - natSuspectSince < NAT_SETTLE.toNanos()) {
+                            LOG.log(
+                                    System.Logger.Level.WARNING,
+                                    "The sentinels name " + named + " as master '" + masterName
+                                            + "', and the connection reached the server at " + at + " again after a"
+                                            + " reconnect (" + natEvidence + " of at least " + NAT_EVIDENCE
+                                            + ", over " + NAT_SETTLE + "): reconnecting");
+                            reached = null;
+                            onSwitch.run();
+                        } else {
+                            LOG.log(
+                                    System.Logger.Level.WARNING,
+                                    "The sentinels name " + named + " as master '"
+                                            + masterName + "', and the connection reached the server at " + at
+                                            + " again after " + natEvidence + " reconnects, with no sentinel naming"
+                                            + " it: taking them as one node (NAT or announced addresses)");
+                            reached = null;
+                            takenAsOneNode = true;
+                        }
                     } else {
                         LOG.log(
                                 System.Logger.Level.WARNING,
@@ -109,6 +160,7 @@ final class SentinelMasterWatch implements AutoCloseable {
                     onSwitch.run();
                 } else if (at != null) {
                     switchedForMismatch = false;
+                    natEvidence = 0;
                 }
                 master = named;
             }
@@ -166,6 +218,39 @@ final class SentinelMasterWatch implements AutoCloseable {
         } catch (UnknownHostException e) {
             return false;
         }
+    }
+
+    /** Whether a mismatch between the node reached and the sentinels' answer was taken for NAT. */
+    boolean takenAsOneNode() {
+        return takenAsOneNode;
+    }
+
+    /**
+     * Asks every sentinel, each on a connection of its own, which node is the master.
+     *
+     * @return the first sentinel (as {@code host:port}) that names the node at {@code address}, or {@code null} when
+     *         none does (or none answers)
+     */
+    private String sentinelNaming(String address) {
+        for (RedisURI sentinel : sentinels) {
+            if (closed) {
+                return null;
+            }
+            try (StatefulRedisSentinelConnection<String, String> one = client.connectSentinel(sentinel)) {
+                SocketAddress named =
+                        one.async().getMasterAddrByName(masterName).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                if (named != null && sameNode(address, named)) {
+                    return sentinel.getHost() + ":" + sentinel.getPort();
+                }
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+                // Down or slow: it names nothing.
+            }
+        }
+        return null;
     }
 
     /**

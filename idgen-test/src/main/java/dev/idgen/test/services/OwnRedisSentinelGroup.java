@@ -38,6 +38,9 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
     private final Path dir;
     private final List<OwnRedisNode> nodes = new ArrayList<>();
     private final List<OwnRedisNode> sentinels = new ArrayList<>();
+    /** Servers outside the group, see {@link #startStraySentinel()}. */
+    private final List<OwnRedisNode> strays = new ArrayList<>();
+
     private final List<LettuceConnectionFactory> factories = new CopyOnWriteArrayList<>();
 
     private OwnRedisSentinelGroup(Path dir) {
@@ -293,10 +296,30 @@ public final class OwnRedisSentinelGroup implements AutoCloseable {
         return Integer.valueOf(String.valueOf(address.get(1)));
     }
 
+    /**
+     * Starts a standalone Redis and a sentinel of its own that monitors it under this group's master name, outside the
+     * group (they never learn of each other): a sentinel whose answer differs from the group's, as one that has not
+     * learnt of a failover yet answers. Both are killed with the group.
+     *
+     * @return the standalone Redis (index 0) and its sentinel (index 1)
+     */
+    public List<OwnRedisNode> startStraySentinel() throws Exception {
+        OwnRedisNode stray = OwnRedisNode.start("stray-redis", dir, false, (port, nodeDir) -> dataNode(port, nodeDir));
+        strays.add(stray);
+        OwnRedisNode sentinel = OwnRedisNode.start(
+                "stray-sentinel", dir, false, (port, nodeDir) -> sentinel(port, nodeDir, stray.port()));
+        strays.add(sentinel);
+        OwnRedisNode.await(
+                FORM_DEADLINE,
+                "the stray sentinel on " + sentinel.port() + " to name " + stray + " as " + MASTER_NAME,
+                () -> Integer.valueOf(stray.port()).equals(reportedMasterPort(sentinel)));
+        return List.of(stray, sentinel);
+    }
+
     /** Destroys the factories handed out, kills every server (SIGKILL) and deletes the temporary directory. */
     @Override
     public void close() {
-        OwnRedisNode.closeGroup(factories, dir, sentinels, nodes);
+        OwnRedisNode.closeGroup(factories, dir, strays, sentinels, nodes);
     }
 
     @Override
