@@ -120,17 +120,10 @@ class SentinelMasterWatchTest {
             List<RedisURI> sentinels = List.of(
                     RedisURI.create("127.0.0.1", group.sentinelPorts().get(0)),
                     RedisURI.create("127.0.0.1", stray.get(1).port()));
-            AtomicInteger switches = new AtomicInteger();
-            AtomicReference<SentinelMasterWatch> watching = new AtomicReference<>();
-            RedisClient client = RedisClient.create();
-            try (SentinelMasterWatch watch =
-                    new SentinelMasterWatch(client, OwnRedisSentinelGroup.MASTER_NAME, sentinels, TIMEOUT, () -> {
-                        switches.incrementAndGet();
-                        // The reconnect asked the stray sentinel and reached its server again.
-                        watching.get().reached(strayAddress);
-                    })) {
-                watching.set(watch);
-                watch.reached(strayAddress);
+            // Every reconnect asks the stray sentinel and reaches its server again.
+            try (WatchReaching reaching = new WatchReaching(sentinels, strayAddress)) {
+                SentinelMasterWatch watch = reaching.watch;
+                AtomicInteger switches = reaching.switches;
                 long deadline = System.nanoTime() + DEADLINE.toNanos();
                 while (switches.get() < 3 * SentinelMasterWatch.NAT_EVIDENCE) {
                     assertThat(watch.takenAsOneNode())
@@ -142,8 +135,6 @@ class SentinelMasterWatchTest {
                     Thread.sleep(20);
                 }
                 assertThat(watch.takenAsOneNode()).isFalse();
-            } finally {
-                client.shutdown();
             }
         }
     }
@@ -161,16 +152,9 @@ class SentinelMasterWatchTest {
             List<RedisURI> sentinels = group.sentinelPorts().stream()
                     .map(port -> RedisURI.create("127.0.0.1", port))
                     .toList();
-            AtomicInteger switches = new AtomicInteger();
-            AtomicReference<SentinelMasterWatch> watching = new AtomicReference<>();
-            RedisClient client = RedisClient.create();
-            try (SentinelMasterWatch watch =
-                    new SentinelMasterWatch(client, OwnRedisSentinelGroup.MASTER_NAME, sentinels, TIMEOUT, () -> {
-                        switches.incrementAndGet();
-                        watching.get().reached(natAddress);
-                    })) {
-                watching.set(watch);
-                watch.reached(natAddress);
+            try (WatchReaching reaching = new WatchReaching(sentinels, natAddress)) {
+                SentinelMasterWatch watch = reaching.watch;
+                AtomicInteger switches = reaching.switches;
                 long deadline = System.nanoTime() + DEADLINE.toNanos();
                 while (!watch.takenAsOneNode()) {
                     assertThat(System.nanoTime())
@@ -183,9 +167,33 @@ class SentinelMasterWatchTest {
                 assertThat(switches.get())
                         .as("reconnects before the addresses were taken for one node")
                         .isBetween(SentinelMasterWatch.NAT_EVIDENCE, 2 * (int) settleIntervals + 2);
-            } finally {
-                client.shutdown();
             }
+        }
+    }
+
+    /**
+     * A watch over {@code sentinels} whose data connection reaches {@code address}, and reaches it again after every
+     * reconnect the watch asks for (counted in {@link #switches}).
+     */
+    private static final class WatchReaching implements AutoCloseable {
+        final RedisClient client = RedisClient.create();
+        final AtomicInteger switches = new AtomicInteger();
+        final SentinelMasterWatch watch;
+
+        WatchReaching(List<RedisURI> sentinels, String address) {
+            AtomicReference<SentinelMasterWatch> watching = new AtomicReference<>();
+            watch = new SentinelMasterWatch(client, OwnRedisSentinelGroup.MASTER_NAME, sentinels, TIMEOUT, () -> {
+                switches.incrementAndGet();
+                watching.get().reached(address);
+            });
+            watching.set(watch);
+            watch.reached(address);
+        }
+
+        @Override
+        public void close() {
+            watch.close();
+            client.shutdown();
         }
     }
 }
