@@ -2,6 +2,7 @@ package dev.idgen.redis;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -9,19 +10,21 @@ import java.net.SocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Asks the sentinels every {@link #INTERVAL} which node is the master, and calls {@code onSwitch} when the answer
- * differs from the node the data connection actually reached ({@link #reached}, the server's own address for it), or,
- * where that is not known, when the answer changes. Comparing with the node reached, not with the sentinels' first
- * answer, also catches a failover between the connection and the watch's first look: that first answer already names
- * the new master while the connection is still on the old one. Where the sentinels' address of a node cannot be
- * matched with the server's own (NAT, announced hostnames), a mismatch that {@link #NAT_EVIDENCE} reconnects in a
- * row over {@link #NAT_SETTLE} do not change, while no sentinel names the node reached, is ignored from then on, and only changes of the answer
- * count. A sentinel that still names the old master (it has not learnt of the failover yet) can lead a reconnect back
- * to it; that is not taken for NAT, and the watch reconnects until the sentinels agree.
+ * differs from the node the data connection actually reached ({@link #reached(String)}, the server's own address for
+ * it), or, where that is not known, when the answer changes. Comparing with the node reached, not with the sentinels'
+ * first answer, also catches a failover between the connection and the watch's first look: that first answer already
+ * names the new master while the connection is still on the old one. A sentinel that has not learnt of the failover
+ * yet can lead a reconnect back to the old master; the watch then reconnects until the sentinels agree. Where the
+ * sentinels' address of a node cannot be matched with the server's own (NAT, announced hostnames), a mismatch that
+ * {@link #NAT_EVIDENCE} reconnects in a row over {@link #NAT_SETTLE} do not change, while no sentinel names the node
+ * reached, is ignored from then on, and only changes of the answer count.
  *
  * <p>Why: after a failover the old master stays writable until the sentinels turn it into a replica, about ten seconds
  * later (and a master that was paused takes writes again as soon as it resumes). A connection to it sees no error
@@ -50,7 +53,7 @@ final class SentinelMasterWatch implements AutoCloseable {
     private int current;
     private SocketAddress master;
     /** Where the data connection is ({@code host:port}, the server's own address), or null when not known. */
-    private volatile String reached;
+    private final AtomicReference<String> reached = new AtomicReference<>();
     /** A mismatch that one reconnect did not change: the sentinels' answer and where the connection still went. */
     private SocketAddress unmatchedNamed;
 
@@ -100,46 +103,49 @@ final class SentinelMasterWatch implements AutoCloseable {
         while (!closed) {
             SocketAddress named = askSentinels();
             if (named != null) {
-                String at = reached;
+                String at = reached.get();
                 if (at != null && !sameNode(at, named)) {
                     if (switchedForMismatch && named.equals(unmatchedNamed) && at.equals(unmatchedReached)) {
                         // A reconnect led to the same server again. Either its own address and the sentinels' differ
                         // in name only (NAT, announced addresses), or a sentinel that has not learnt of a failover yet
                         // named the old master to the reconnect, which still takes writes (a paused master that
-                        // resumed). Only the first may end the comparison: it must hold for a few reconnects, and no
-                        // sentinel may name the node reached.
-                        String stale = sentinelNaming(at);
+                        // resumed). Only the first may end the comparison: it must hold for a few reconnects over
+                        // NAT_SETTLE, and then no sentinel may name the node reached. The sentinels are asked only
+                        // then, so that no reconnect waits for their answers.
+                        long now = System.nanoTime();
                         if (natEvidence == 0) {
-                            natSuspectSince = System.nanoTime();
+                            natSuspectSince = now;
                         }
-                        if (stale != null) {
-                            natEvidence = 0;
-                            LOG.log(
-                                    System.Logger.Level.WARNING,
-                                    "The sentinels name " + named + " as master '" + masterName + "', but " + stale
-                                            + " still names the node the connection reached again, " + at
-                                            + ": reconnecting until they agree");
-                            reached = null;
-                            onSwitch.run();
-                        } else if (++natEvidence < NAT_EVIDENCE
-                                || System.nanoTime() - natSuspectSince < NAT_SETTLE.toNanos()) {
-                            LOG.log(
-                                    System.Logger.Level.WARNING,
-                                    "The sentinels name " + named + " as master '" + masterName
-                                            + "', and the connection reached the server at " + at + " again after a"
-                                            + " reconnect (" + natEvidence + " of at least " + NAT_EVIDENCE
-                                            + ", over " + NAT_SETTLE + "): reconnecting");
-                            reached = null;
-                            onSwitch.run();
-                        } else {
+                        natEvidence++;
+                        boolean settled = natEvidence >= NAT_EVIDENCE && now - natSuspectSince >= NAT_SETTLE.toNanos();
+                        String stale = settled ? sentinelNaming(at) : null;
+                        if (settled && stale == null) {
                             LOG.log(
                                     System.Logger.Level.WARNING,
                                     "The sentinels name " + named + " as master '"
                                             + masterName + "', and the connection reached the server at " + at
                                             + " again after " + natEvidence + " reconnects, with no sentinel naming"
                                             + " it: taking them as one node (NAT or announced addresses)");
-                            reached = null;
+                            reached.compareAndSet(at, null);
                             takenAsOneNode = true;
+                        } else {
+                            if (stale != null) {
+                                natEvidence = 0;
+                                LOG.log(
+                                        System.Logger.Level.WARNING,
+                                        "The sentinels name " + named + " as master '" + masterName + "', but " + stale
+                                                + " still names the node the connection reached again, " + at
+                                                + ": reconnecting until they agree");
+                            } else {
+                                LOG.log(
+                                        System.Logger.Level.WARNING,
+                                        "The sentinels name " + named + " as master '" + masterName
+                                                + "', and the connection reached the server at " + at + " again after"
+                                                + " a reconnect (" + natEvidence + " of at least " + NAT_EVIDENCE
+                                                + ", over " + NAT_SETTLE + "): reconnecting");
+                            }
+                            reached.compareAndSet(at, null);
+                            onSwitch.run();
                         }
                     } else {
                         LOG.log(
@@ -149,7 +155,9 @@ final class SentinelMasterWatch implements AutoCloseable {
                         unmatchedNamed = named;
                         unmatchedReached = at;
                         switchedForMismatch = true;
-                        reached = null;
+                        // Another pair: evidence for an earlier one (a NAT taken, say) does not count for it.
+                        natEvidence = 0;
+                        reached.compareAndSet(at, null);
                         onSwitch.run();
                     }
                 } else if (at == null && master != null && !master.equals(named)) {
@@ -176,7 +184,7 @@ final class SentinelMasterWatch implements AutoCloseable {
      * @param address {@code host:port}
      */
     void reached(String address) {
-        this.reached = address;
+        reached.set(address);
     }
 
     /** Whether the server's own address {@code host:port} and the sentinels' answer name one node. */
@@ -236,7 +244,12 @@ final class SentinelMasterWatch implements AutoCloseable {
             if (closed) {
                 return null;
             }
-            try (StatefulRedisSentinelConnection<String, String> one = client.connectSentinel(sentinel)) {
+            CompletableFuture<StatefulRedisSentinelConnection<String, String>> connecting =
+                    client.connectSentinelAsync(StringCodec.UTF8, sentinel);
+            StatefulRedisSentinelConnection<String, String> one = null;
+            try {
+                // Bounded by the timeout, connecting too: a sentinel that does not answer must not hold the watch.
+                one = connecting.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
                 SocketAddress named =
                         one.async().getMasterAddrByName(masterName).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
                 if (named != null && sameNode(address, named)) {
@@ -248,6 +261,13 @@ final class SentinelMasterWatch implements AutoCloseable {
                     return null;
                 }
                 // Down or slow: it names nothing.
+            } finally {
+                if (one != null) {
+                    one.close();
+                } else {
+                    // A connection that comes after the timeout is closed when it comes.
+                    connecting.thenAccept(StatefulRedisSentinelConnection::close);
+                }
             }
         }
         return null;
