@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A failover of the database itself to a replica that lagged behind, on a primary and an asynchronous replica of the
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * settings.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+// Each method starts servers of its own and mostly waits on them: two run side by side (see the root pom).
+@Execution(ExecutionMode.CONCURRENT)
 abstract class LaggingPromotionContract {
 
     /** The bound: both instances serve again within this long after the promotion. */

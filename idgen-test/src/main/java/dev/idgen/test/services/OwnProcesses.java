@@ -2,12 +2,17 @@ package dev.idgen.test.services;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Comparator;
@@ -226,6 +231,11 @@ final class OwnProcesses {
      * A free loopback port below the kernel's ephemeral range (32768 and up on Linux), so that no outgoing connection
      * takes it while its server is down between a kill and a restart; with {@code clusterBus} the cluster bus port
      * (port + 10000) is checked free too and stays below that range.
+     *
+     * <p>The port is also reserved against the other test JVMs on the machine (the suite runs test classes in several
+     * JVMs at once): a server that a test killed and will restart leaves its port bindable, and another JVM must not
+     * take it meanwhile. The reservation is an exclusive lock on a file named after the port, held until this JVM
+     * exits; the operating system releases it then, also after a kill -9, so nothing stale is left behind.
      */
     static int freePort(boolean clusterBus) {
         for (int attempt = 0; attempt < 1_000; attempt++) {
@@ -233,11 +243,43 @@ final class OwnProcesses {
             if (PORTS_GIVEN.contains(port) || !bindable(port) || (clusterBus && !bindable(port + 10_000))) {
                 continue;
             }
+            if (!reserveAcrossJvms(port) || (clusterBus && !reserveAcrossJvms(port + 10_000))) {
+                continue;
+            }
             if (PORTS_GIVEN.add(port)) {
                 return port;
             }
         }
         throw new IllegalStateException("No free loopback port between 10000 and 22000");
+    }
+
+    private static final Path PORT_LOCKS = Path.of(System.getProperty("java.io.tmpdir"), "idgen-test-ports");
+
+    /** The locks this JVM holds: kept reachable, as a lock is released when its channel is collected and closed. */
+    private static final Set<FileLock> PORT_LOCKS_HELD = ConcurrentHashMap.newKeySet();
+
+    /** @return whether this JVM now holds the machine-wide reservation of {@code port} (or already did) */
+    private static boolean reserveAcrossJvms(int port) {
+        try {
+            Files.createDirectories(PORT_LOCKS);
+            FileChannel channel = FileChannel.open(
+                    PORT_LOCKS.resolve(Integer.toString(port)), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException heldHere) {
+                channel.close();
+                return true;
+            }
+            if (lock == null) {
+                channel.close();
+                return false;
+            }
+            PORT_LOCKS_HELD.add(lock);
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot reserve loopback port " + port + " under " + PORT_LOCKS, e);
+        }
     }
 
     private static boolean bindable(int port) {

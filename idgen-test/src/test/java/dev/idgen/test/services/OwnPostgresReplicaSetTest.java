@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Checks the test's own PostgreSQL primary and streaming replica: rows reach the replica, a replica cut off before
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * URL reaches it.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+// Each method starts servers of its own and mostly waits on them: two run side by side (see the root pom).
+@Execution(ExecutionMode.CONCURRENT)
 class OwnPostgresReplicaSetTest {
 
     private static final Duration CATCH_UP = Duration.ofSeconds(60);

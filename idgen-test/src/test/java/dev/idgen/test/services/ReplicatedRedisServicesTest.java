@@ -8,6 +8,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -18,6 +20,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * exactly that, so a failure here points at the services (or the machine), not at idgen.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+// Each method starts servers of its own and mostly waits on them: two run side by side (see the root pom).
+@Execution(ExecutionMode.CONCURRENT)
 class ReplicatedRedisServicesTest {
 
     /** Short, as the backends' own timeouts are: commands to the dead master must fail fast, not hang. */

@@ -32,6 +32,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -44,6 +46,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * bound). Each prints a {@code FAILOVER} line with its counts and times (the README's table comes from them).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+// Each method starts servers of its own and mostly waits on them: two run side by side (see the root pom).
+@Execution(ExecutionMode.CONCURRENT)
 class ReplicatedRedisFailoverTest {
 
     /** How long after the new master answers every kind must be served again: generous, for a loaded machine. */
