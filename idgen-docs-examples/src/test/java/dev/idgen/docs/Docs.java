@@ -71,6 +71,20 @@ final class Docs {
         return blocks;
     }
 
+    /**
+     * The value of a {@code <!-- key: value -->} comment on the line right above a block's opening fence, or null:
+     * e.g. {@code run} for the commands a test runs as a user would ({@code <!-- run: mariadb -->}).
+     */
+    static String commentAbove(String markdown, Block block, String key) {
+        String[] lines = markdown.split("\n", -1);
+        int above = block.line() - 2;
+        String prefix = "<!-- " + key + ": ";
+        if (above >= 0 && lines[above].startsWith(prefix) && lines[above].endsWith(" -->")) {
+            return lines[above].substring(prefix.length(), lines[above].length() - " -->".length());
+        }
+        return null;
+    }
+
     /** The Markdown without its fenced code blocks (their lines blanked, so line numbers stay). */
     static String prose(String markdown) {
         StringBuilder out = new StringBuilder();

@@ -41,6 +41,23 @@ class FirstApplicationDocsTest {
     }
 
     @Test
+    void everySqlBlockOfTheFirstApplicationIsRunByFirstApplicationTest() {
+        String markdown = Docs.read(Docs.root().resolve("docs/first-application.md"));
+        List<Docs.Block> sql = Docs.blocks(markdown).stream()
+                .filter(b -> b.language().equals("sql"))
+                .toList();
+        assertThat(sql).as("the page's SQL blocks").hasSize(2);
+        for (Docs.Block block : sql) {
+            assertThat(Docs.commentAbove(markdown, block, "run"))
+                    .as(
+                            "docs/first-application.md:%d: FirstApplicationTest runs the SQL blocks marked"
+                                    + " <!-- run: mariadb --> and <!-- run: postgresql -->",
+                            block.line())
+                    .isIn("mariadb", "postgresql");
+        }
+    }
+
+    @Test
     void theReadmesFirstApplicationIsItsSourceFiles() {
         List<Docs.Block> sourced = Docs.blocks(Docs.read(Docs.root().resolve("README.md"))).stream()
                 .filter(b -> b.source() != null)

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * The real MariaDB and PostgreSQL these tests run on, found as the rest of the build finds them:
@@ -83,6 +84,33 @@ enum TestDatabases {
                     e);
         }
         return new Database(withDatabase(serverUrl, name), user(), password());
+    }
+
+    /** Runs statements as this server's administrator (the test user), e.g. the page's CREATE DATABASE and USER. */
+    void runAsAdministrator(List<String> statements) {
+        String serverUrl = serverUrl();
+        try (Connection connection = DriverManager.getConnection(serverUrl, user(), password());
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "This test needs a real " + this + " at " + serverUrl + " (" + e.getMessage() + "): start it ("
+                            + start + ") or set " + env + "_URL, _USER and _PASSWORD",
+                    e);
+        }
+    }
+
+    /** Drops the database and the user (role) of the same name, if they exist. */
+    void dropDatabaseAndUser(String name) {
+        if (!name.matches("idgen_[a-z0-9_]+")) {
+            throw new IllegalArgumentException(name);
+        }
+        runAsAdministrator(
+                this == POSTGRESQL
+                        ? List.of("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)", "DROP ROLE IF EXISTS " + name)
+                        : List.of("DROP DATABASE IF EXISTS " + name, "DROP USER IF EXISTS '" + name + "'@'%'"));
     }
 
     /** {@code jdbc:mariadb://h:p/test?x=y} with database {@code name}: {@code jdbc:mariadb://h:p/name?x=y}. */
