@@ -1,5 +1,6 @@
 package dev.idgen.docs;
 
+import dev.idgen.test.quick.NeedsServices;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -12,6 +13,7 @@ import java.util.List;
  * them), else, outside CI, the local default ports. Each test gets a database of its own, dropped and created afresh.
  * A server that does not answer fails the test, saying what to start.
  */
+@NeedsServices("MariaDB and PostgreSQL, from the IDGEN_TEST_* variables")
 enum TestDatabases {
     MARIADB(
             "IDGEN_TEST_MARIADB",

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The failover that repeats IDs in Redis-based generators, on two real {@code redis-server}s of the test's own: a
@@ -24,6 +26,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * cluster's own failover, with separate JVMs.)
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+// Each method has servers or keys of its own and mostly waits: two run side by side (see the root pom).
+@Execution(ExecutionMode.CONCURRENT)
 class RedisLaggingPromotionTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(90);

@@ -28,10 +28,14 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The windowed counter behind the {@code redis} strategy and the Redis segment stores, on the real Redis.
  */
+// Each method has servers or keys of its own and mostly waits: two run side by side (see the root pom).
+@Execution(ExecutionMode.CONCURRENT)
 class RedisWindowedCounterTest {
 
     /** Room on top of a timeout for a loaded machine; a call that hung or retried on would take longer still. */

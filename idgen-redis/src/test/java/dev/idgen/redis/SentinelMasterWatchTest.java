@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * After a manual failover the old master stays writable until the sentinels demote it, some seconds later, and a
@@ -21,6 +23,8 @@ import org.junit.jupiter.api.Timeout;
  * because a command failed: otherwise two processes could issue readable IDs or leases on two masters at once.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+// Each method has servers or keys of its own and mostly waits: two run side by side (see the root pom).
+@Execution(ExecutionMode.CONCURRENT)
 class SentinelMasterWatchTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(90);
