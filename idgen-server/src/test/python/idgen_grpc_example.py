@@ -1,7 +1,10 @@
 """Calls an idgen server over gRPC from Python, with stubs generated from idgen.proto.
 
     python3 -m grpc_tools.protoc -I idgen-server/src/main/proto --python_out=. --grpc_python_out=. idgen.proto
-    python3 idgen_grpc_example.py 127.0.0.1:9090 "$TOKEN"
+    PYTHONPATH=. python3 idgen-server/src/test/python/idgen_grpc_example.py 127.0.0.1:9090 "$TOKEN"
+
+(from the repository's root: the stubs are generated into the current directory, which PYTHONPATH=. puts where
+Python looks for modules).
 
 Debian packages: python3-grpcio python3-grpc-tools.
 """

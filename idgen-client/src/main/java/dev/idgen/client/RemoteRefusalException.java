@@ -4,9 +4,10 @@ import dev.idgen.core.IdGenerationException;
 import java.net.URI;
 
 /**
- * A server refused the request in a way every server would (401: the token is wrong or missing; 403: the client may
- * not take blocks of the name; 404: the name is not a segment name on the server), so the store failed at once
- * instead of asking the other servers. It is a configuration error, not an outage: retrying does not help.
+ * A server refused the request in a way every server would (401: the token is wrong or missing; 404: the name is not
+ * a segment name on the server), so the store failed at once instead of asking the other servers. It is a
+ * configuration error, not an outage: retrying does not help. A 403 (the client may not use the name) is a
+ * {@link dev.idgen.core.PermissionDeniedException} instead.
  */
 public class RemoteRefusalException extends IdGenerationException {
 
@@ -36,7 +37,7 @@ public class RemoteRefusalException extends IdGenerationException {
         return server;
     }
 
-    /** @return its HTTP status: 401, 403 or 404 */
+    /** @return its HTTP status: 401 or 404 */
     public int status() {
         return status;
     }

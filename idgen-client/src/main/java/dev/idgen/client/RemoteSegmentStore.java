@@ -1,6 +1,7 @@
 package dev.idgen.client;
 
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.PermissionDeniedException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.Segment;
@@ -59,8 +60,11 @@ import javax.net.ssl.SSLContext;
  * 10 minutes) and the next one is asked; the breaker is left alone, as the server is up.</li>
  * <li>400: the request was wrong, and every server would say so: {@link InvalidArgumentException} with the server's
  * detail, at once.</li>
- * <li>401, 403, 404: the token, the client's rights or the name are wrong, the same on every server:
- * {@link RemoteRefusalException} with the server's detail, at once.</li>
+ * <li>403: the client may not use the name, the same on every server: {@link PermissionDeniedException} naming the
+ * name and (in the server's detail) the client, at once. The segment engine neither retries it in the background
+ * nor counts it as an outage.</li>
+ * <li>401, 404: the token or the name is wrong, the same on every server: {@link RemoteRefusalException} with the
+ * server's detail, at once.</li>
  * <li>No server gave a block within the timeout: {@link StoreUnavailableException} listing each server and why.</li>
  * </ul>
  *
@@ -237,7 +241,8 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
     /**
      * @return the block, or null when the server failed (recorded in {@code why} and its breaker)
      * @throws InvalidArgumentException on 400
-     * @throws RemoteRefusalException on 401, 403, 404
+     * @throws PermissionDeniedException on 403
+     * @throws RemoteRefusalException on 401, 404
      */
     private Segment ask(
             RemoteServer server,
@@ -309,12 +314,12 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
                         "idgen server " + server + " did not accept the token (401): " + said
                                 + ". Check the token the client sends (Authorization: Bearer)");
             case 403 ->
-                new RemoteRefusalException(
-                        server.uri(),
-                        status,
-                        problem.detail,
-                        "idgen server " + server + " does not allow this client's token to take blocks of '" + name
-                                + "' (403): " + said);
+                // The server's detail names the client ("The client 'orders-service' may not use the name ...").
+                new PermissionDeniedException(
+                        name,
+                        "idgen server " + server + " does not let this client take blocks of '" + name + "' (403): "
+                                + said + ". Add '" + name + "' to the client's idgen.server.clients.<id>.names on the"
+                                + " servers, or use a name the client may use");
             default ->
                 new RemoteRefusalException(
                         server.uri(),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idgen.core.CircuitBreaker.State;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.ManualTimeSource;
+import dev.idgen.core.PermissionDeniedException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.test.ScriptedIdgenServer;
@@ -288,19 +289,33 @@ class RemoteSegmentStoreTest {
         assertThat(store.servers().get(0).state()).isEqualTo(State.CLOSED);
     }
 
-    @ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {403, 404})
-    void aForbiddenOrUnknownNameFailsAtOnce(int status) {
-        ScriptedIdgenServer a = peer().refuse(status, "no such name: orders", null);
+    @Test
+    void anUnknownNameFailsAtOnce() {
+        ScriptedIdgenServer a = peer().refuse(404, "no such name: orders", null);
         ScriptedIdgenServer b = peer();
         RemoteSegmentStore store = store(builder(a, b));
         assertThatThrownBy(() -> store.allocate("orders", 10))
                 .isInstanceOfSatisfying(
                         RemoteRefusalException.class,
-                        e -> assertThat(e.status()).isEqualTo(status))
+                        e -> assertThat(e.status()).isEqualTo(404))
                 .hasMessageContaining("'orders'")
                 .hasMessageContaining("no such name: orders");
         assertThat(b.blockRequests()).isZero();
+    }
+
+    @Test
+    void aForbiddenNameFailsAtOnceAsAPermissionError() {
+        ScriptedIdgenServer a = peer().refuse(403, "The client 'shop' may not use the name 'orders'", null);
+        ScriptedIdgenServer b = peer();
+        RemoteSegmentStore store = store(builder(a, b));
+        assertThatThrownBy(() -> store.allocate("orders", 10))
+                .isInstanceOfSatisfying(
+                        PermissionDeniedException.class,
+                        e -> assertThat(e.name()).isEqualTo("orders"))
+                .hasMessageContaining("(403)")
+                .hasMessageContaining("The client 'shop' may not use the name 'orders'");
+        assertThat(b.blockRequests()).isZero();
+        assertThat(store.servers().get(0).state()).isEqualTo(State.CLOSED);
     }
 
     @Test

@@ -38,6 +38,16 @@ public interface IdgenServerApi {
     Map<String, Object> decode(Caller caller, String name, String id);
 
     /**
+     * What an ID carries, read by the default generator. Decoding issues nothing, so any client that may use one of
+     * the default generator's names (or every name) may ask, whether or not its names include {@code default}.
+     *
+     * @param caller who asks
+     * @param id the ID as text
+     * @return what it carries, as {@link #decode(Caller, String, String)} returns it
+     */
+    Map<String, Object> decodeByDefaultGenerator(Caller caller, String id);
+
+    /**
      * A block of consecutive IDs taken from the segment store of the generator serving {@code name}: durable in the
      * store before it returns, never handed out twice.
      *

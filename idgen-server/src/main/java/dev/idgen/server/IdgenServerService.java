@@ -91,7 +91,7 @@ public final class IdgenServerService implements IdgenServerApi {
 
     @Override
     public IssuedIds nextIds(Caller caller, String name, int count, String shardKey) {
-        return serve(caller, "ids", name, checked -> {
+        return serve(caller, "ids", name, null, checked -> {
             if (count < 1 || count > maxCount) {
                 throw badArgument("count", "count must be between 1 and " + maxCount + ", but was " + count);
             }
@@ -110,37 +110,51 @@ public final class IdgenServerService implements IdgenServerApi {
 
     @Override
     public Map<String, Object> decode(Caller caller, String name, String id) {
-        return serve(caller, "decode", name, checked -> {
-            IdForm form = forms.form(checked);
-            if (!form.form().equals("number")) {
-                try {
-                    return form.decode(id);
-                } catch (InvalidArgumentException e) {
-                    throw e;
-                } catch (IllegalArgumentException e) {
-                    throw badArgument("id", e.getMessage());
-                }
-            }
-            long number;
+        return serve(caller, "decode", name, null, checked -> decoded(checked, id));
+    }
+
+    @Override
+    public Map<String, Object> decodeByDefaultGenerator(Caller caller, String id) {
+        return serve(
+                caller,
+                "decode",
+                IdService.DEFAULT_NAME,
+                access -> access.reaches(RoutingIdService.DEFAULT_GENERATOR, this::generatorOf)
+                        ? null
+                        : "The client '" + access.client() + "' may use no name of the default generator",
+                checked -> decoded(checked, id));
+    }
+
+    private Map<String, Object> decoded(String checked, String id) {
+        IdForm form = forms.form(checked);
+        if (!form.form().equals("number")) {
             try {
-                number = Long.parseLong(id);
-            } catch (NumberFormatException e) {
-                throw badArgument("id", "id must be a positive 64-bit decimal number, but was " + shown(id));
-            }
-            try {
-                return ids.decode(checked, IdArguments.checkId(number)).toMap();
+                return form.decode(id);
             } catch (InvalidArgumentException e) {
                 throw e;
             } catch (IllegalArgumentException e) {
-                // Positive, but no ID this generator can have issued.
                 throw badArgument("id", e.getMessage());
             }
-        });
+        }
+        long number;
+        try {
+            number = Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw badArgument("id", "id must be a positive 64-bit decimal number, but was " + shown(id));
+        }
+        try {
+            return ids.decode(checked, IdArguments.checkId(number)).toMap();
+        } catch (InvalidArgumentException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            // Positive, but no ID this generator can have issued.
+            throw badArgument("id", e.getMessage());
+        }
     }
 
     @Override
     public Segment takeBlock(Caller caller, String name, long size, long above) {
-        return serve(caller, "block", name, checked -> {
+        return serve(caller, "block", name, null, checked -> {
             if (size < 1 || size > maxBlockSize) {
                 throw badArgument("size", "size must be between 1 and " + maxBlockSize + ", but was " + size);
             }
@@ -208,20 +222,30 @@ public final class IdgenServerService implements IdgenServerApi {
      */
     public record BlockAccess(String client, List<String> names, List<String> generators) {}
 
-    private <T> T serve(Caller caller, String operation, String name, Function<String, T> work) {
+    /**
+     * @param forbidden the client's rights on this request: the refusal's detail, or {@code null} to let it pass;
+     *     {@code null} for the rule of every name (the client may use the name)
+     */
+    private <T> T serve(
+            Caller caller,
+            String operation,
+            String name,
+            Function<ClientAccess, String> forbidden,
+            Function<String, T> work) {
         long start = System.nanoTime();
         String nameTag = INVALID_NAME;
         String outcome = "ok";
         try {
             ClientAccess access = clients.access(caller);
             String checked = IdArguments.checkName(name);
-            if (!access.allows(checked, generatorOf(checked))) {
+            String refused = forbidden != null
+                    ? forbidden.apply(access)
+                    : access.allows(checked, generatorOf(checked))
+                            ? null
+                            : "The client '" + access.client() + "' may not use the name '" + checked + "'";
+            if (refused != null) {
                 nameTag = OTHER_NAME;
-                throw new ServerRefusal(
-                        Reason.FORBIDDEN,
-                        null,
-                        null,
-                        "The client '" + access.client() + "' may not use the name '" + checked + "'");
+                throw new ServerRefusal(Reason.FORBIDDEN, null, null, refused);
             }
             nameTag = checked;
             Duration retryAfter = access.tryAcquire();

@@ -1,6 +1,7 @@
 package dev.idgen.core.segment;
 
 import dev.idgen.core.IdGenerationException;
+import dev.idgen.core.PermissionDeniedException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import java.time.Duration;
@@ -92,6 +93,13 @@ final class SegmentBuffer {
     private volatile long lastLoadMillis = -1;
     /** Set when a caller that needed a segment was refused; cleared by the next load that succeeds. */
     private volatile boolean refusing;
+    /**
+     * The store's latest "this caller may not use the name", cleared by the next load that succeeds. Not an outage:
+     * it sets neither {@link #lastFailure} nor {@link #refusing}, and no retry follows it. Guarded by lock.
+     */
+    private PermissionDeniedException denial;
+    /** When {@link #denial} came ({@link TimeSource#nanoTime()}). Guarded by lock. */
+    private long deniedAt;
     /** Why this name refuses for good: the store handed out a block that may repeat IDs. Never cleared. */
     private volatile String refusedForGood;
 
@@ -367,6 +375,11 @@ final class SegmentBuffer {
                     switchTo(exhausted, following);
                     return;
                 }
+                if (denial != null
+                        && (completedLoads > loadsAtStart || timeSource.nanoTime() - deniedAt < DENIAL_HOLD_NANOS)) {
+                    // Refused since we came, or so recently that asking again would only repeat the question.
+                    throw denied();
+                }
                 if (completedLoads > loadsAtStart && lastFailure != null) {
                     // Fail fast: a load finished since we came and it failed.
                     refusing = true;
@@ -452,6 +465,9 @@ final class SegmentBuffer {
                 switchTo(exhausted, following);
                 return true;
             }
+            if (denial != null && timeSource.nanoTime() - deniedAt < DENIAL_HOLD_NANOS) {
+                return false; // the blocking call reports the denial
+            }
             if (!startLoad()) {
                 refusing = true;
                 throw new IdGenerationException("No IDs left for '" + name + "': the segment loader is shut down");
@@ -496,6 +512,20 @@ final class SegmentBuffer {
             }
         } catch (Throwable t) {
             failure = t;
+        }
+        if (failure instanceof PermissionDeniedException refused) {
+            // The store answered, and said no: neither a fetch that brought IDs nor a failed one, and no retry.
+            lock.lock();
+            try {
+                denial = refused;
+                deniedAt = timeSource.nanoTime();
+                completedLoads++;
+                loading.set(false);
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            return;
         }
         long took = System.nanoTime() - started;
         fetchNanos.addAndGet(took);
@@ -556,6 +586,7 @@ final class SegmentBuffer {
                 more = readyBlocks < prefetchDepth - 1;
                 lastLoadMillis = timeSource.currentTimeMillis();
                 lastFailure = null;
+                denial = null;
                 refusing = false;
                 consecutiveFailures = 0;
             } else {
@@ -592,6 +623,17 @@ final class SegmentBuffer {
                 retryPending.set(false); // shutting down
             }
         }
+    }
+
+    /**
+     * How long a caller that runs out after the store denied the name gets that denial again without a new request:
+     * a caller in a loop asks the store at most once a second per name.
+     */
+    static final long DENIAL_HOLD_NANOS = 1_000_000_000L;
+
+    /** @return the latest denial, for this caller. Under the lock. */
+    private PermissionDeniedException denied() {
+        return new PermissionDeniedException(denial.name() == null ? name : denial.name(), denial.getMessage(), denial);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.idgen.server.http;
 
-import dev.idgen.core.IdService;
 import dev.idgen.server.Caller;
 import dev.idgen.server.IdgenServerApi;
 import java.time.Instant;
@@ -52,12 +51,16 @@ final class IdsController {
         return asJson(api.decode(caller, name, id));
     }
 
-    /** {@code GET /ids/decode/{id}}: what an ID of the default generator carries. */
+    /**
+     * {@code GET /ids/decode/{id}}: what an ID of the default generator carries, for any client that may use one of
+     * its names.
+     */
     @GetMapping("/decode/{id}")
     Map<String, Object> decode(
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
             @PathVariable String id) {
-        return decode(authorization, IdService.DEFAULT_NAME, id);
+        Caller caller = api.authenticate(authorization, HttpArguments.HTTP);
+        return asJson(api.decodeByDefaultGenerator(caller, id));
     }
 
     /** Times as ISO-8601 text and the 64-bit {@code id} as a decimal string; the small parts stay numbers. */

@@ -64,8 +64,9 @@ public class SnowflakeProperties {
 
     /**
      * Where the worker id comes from: 'static' (idgen.snowflake.worker-id), 'redis' (leased from Redis), 'jdbc'
-     * (leased from a database table, idgen.jdbc.worker-table) or 'ordinal' (the instance's ordinal, from a StatefulSet
-     * host name or an environment variable: idgen.snowflake.ordinal.*).
+     * (leased from a database table, idgen.jdbc.worker-table), 'etcd' (leased from etcd, idgen.etcd.*), 'zookeeper'
+     * (leased from ZooKeeper, idgen.zookeeper.*) or 'ordinal' (the instance's ordinal, from a StatefulSet host name or
+     * an environment variable: idgen.snowflake.ordinal.*).
      */
     private WorkerIdAssignerType workerIdAssigner = WorkerIdAssignerType.STATIC;
 
