@@ -51,6 +51,7 @@ class PropertyReferenceTest {
         GROUPS.put("JSON", "idgen.json.*");
         GROUPS.put("Admin", "idgen.admin.*");
         GROUPS.put("Reactive", "idgen.reactive.*");
+        GROUPS.put("Web", "idgen.web.*");
         GROUPS.put("Actuator", "management.*");
         GROUPS.put("Other", "anything else");
     }
@@ -73,6 +74,7 @@ class PropertyReferenceTest {
             case "json" -> "JSON";
             case "admin" -> "Admin";
             case "reactive" -> "Reactive";
+            case "web" -> "Web";
             default -> key.contains(".") ? "Other" : "Top level";
         };
     }
