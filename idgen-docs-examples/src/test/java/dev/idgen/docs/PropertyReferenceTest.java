@@ -58,6 +58,7 @@ class PropertyReferenceTest {
         GROUPS.put("JSON", "idgen.json.*");
         GROUPS.put("Admin", "idgen.admin.*");
         GROUPS.put("Reactive", "idgen.reactive.*");
+        GROUPS.put("Web", "idgen.web.*");
         GROUPS.put("Server: `idgen.server.*`", "idgen.server.*");
         GROUPS.put("Actuator", "management.*");
         GROUPS.put("Other", "anything else");
@@ -81,6 +82,7 @@ class PropertyReferenceTest {
             case "json" -> "JSON";
             case "admin" -> "Admin";
             case "reactive" -> "Reactive";
+            case "web" -> "Web";
             case "server" -> "Server: `idgen.server.*`";
             default -> key.contains(".") ? "Other" : "Top level";
         };

@@ -1,7 +1,6 @@
 package dev.idgen.samples;
 
-import dev.idgen.core.IdGenerationException;
-import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.spring.web.IdgenProblems;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -10,7 +9,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
@@ -18,21 +16,17 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamReadException;
 
 /**
- * Errors as {@code application/problem+json}: a bad argument is 400 naming the parameter; a generator that refuses to
- * issue (clock behind, store unavailable) is 503, since retrying later can succeed. Spring MVC's own errors (no such
- * resource 404, method not allowed 405, ...) come as problem+json too, typed {@code about:blank}. What Tomcat turns
- * down before Spring MVC runs is answered by {@link ProblemJsonErrorReportValve}, and errors forwarded to
- * {@code /error} by {@link ProblemErrorController}. The problems themselves come from {@link IdProblems}, which
- * WebFlux's {@link ReactiveIdProblemHandler} uses too.
+ * Spring MVC's own errors (no such resource 404, method not allowed 405, ...) as {@code application/problem+json},
+ * typed {@code about:blank}, and an order body that cannot be read as 400 naming the field. idgen's exceptions (a bad
+ * argument 400 naming the parameter, a generator that refuses to issue 503) are the starter's to answer
+ * ({@code IdgenProblemHandler}, which is ordered after this advice): this one handles none of them, nor any supertype,
+ * so as not to take them over. What Tomcat turns down before Spring MVC runs is answered by
+ * {@link ProblemJsonErrorReportValve}, and errors forwarded to {@code /error} by {@link ProblemErrorController}. The
+ * problems themselves come from {@link IdProblems}, which WebFlux's {@link ReactiveIdProblemHandler} uses too.
  */
 @RestControllerAdvice
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class IdProblemHandler extends ResponseEntityExceptionHandler {
-
-    @ExceptionHandler(InvalidArgumentException.class)
-    ResponseEntity<ProblemDetail> invalidArgument(InvalidArgumentException e) {
-        return IdProblems.invalidArgument(e);
-    }
 
     /**
      * Spring MVC's exceptions as problem+json with every RFC 9457 member spelled out: Spring leaves {@code type} out
@@ -70,7 +64,7 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
             detail = "The request needs a JSON body";
         }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
-        problem.setTitle("Invalid parameter: " + parameter);
+        problem.setTitle(IdgenProblems.invalidParameterTitle(parameter));
         problem.setType(IdProblems.INVALID_PARAMETER);
         problem.setProperty("parameter", parameter);
         return new ResponseEntity<>(problem, problemJson(), HttpStatus.BAD_REQUEST);
@@ -99,16 +93,5 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         return headers;
-    }
-
-    /** An {@code IdService} may reject an argument with a plain {@link IllegalArgumentException}. */
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<ProblemDetail> illegalArgument(IllegalArgumentException e) {
-        return IdProblems.illegalArgument(e);
-    }
-
-    @ExceptionHandler(IdGenerationException.class)
-    ResponseEntity<ProblemDetail> generationFailed(IdGenerationException e) {
-        return IdProblems.generationFailed(e);
     }
 }

@@ -1,28 +1,26 @@
 package dev.idgen.samples;
 
-import dev.idgen.core.ClockBackwardsException;
-import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.spring.web.IdgenProblems;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseEntity;
 
 /**
- * The problems ({@code application/problem+json}, RFC 9457) the sample answers, made in one place for both web
- * stacks: {@link IdProblemHandler}, {@link ProblemErrorController} and {@link ProblemJsonErrorReportValve} on Spring
- * MVC and Tomcat; {@link ReactiveIdProblemHandler}, {@link ProblemJsonWebExceptionHandler} and
- * {@link NettyRejectedRequestProblems} on WebFlux and Netty. A client sees the same type, title, detail and
+ * The problems ({@code application/problem+json}, RFC 9457) the sample answers beyond the starter's, made in one place
+ * for both web stacks: {@link IdProblemHandler}, {@link ProblemErrorController} and
+ * {@link ProblemJsonErrorReportValve} on Spring MVC and Tomcat; {@link ReactiveIdProblemHandler},
+ * {@link ProblemJsonWebExceptionHandler} and {@link NettyRejectedRequestProblems} on WebFlux and Netty. idgen's own
+ * exceptions from the controllers are answered by the starter ({@link IdgenProblems}); a bad argument the web server
+ * turns down before a controller runs gets the same members from here. A client sees the same type, title, detail and
  * {@code parameter} whichever stack serves it.
  */
 final class IdProblems {
 
-    /** The problem type of a request argument that breaks its rule. */
-    static final URI INVALID_PARAMETER = URI.create("https://idgen.dev/problems/invalid-parameter");
+    /** The problem type of a request argument that breaks its rule, the starter's. */
+    static final URI INVALID_PARAMETER = IdgenProblems.INVALID_PARAMETER;
 
     static final URI ABOUT_BLANK = URI.create("about:blank");
 
@@ -31,38 +29,9 @@ final class IdProblems {
 
     private IdProblems() {}
 
+    /** The starter's title, for a bad argument the web server turns down before a controller could. */
     static String invalidParameterTitle(InvalidArgumentException e) {
-        return "Invalid parameter: " + e.argument();
-    }
-
-    /** A request argument that breaks its rule: 400 naming the parameter. */
-    static ResponseEntity<ProblemDetail> invalidArgument(InvalidArgumentException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setTitle(invalidParameterTitle(e));
-        problem.setType(INVALID_PARAMETER);
-        problem.setProperty("parameter", e.argument());
-        return respond(problem, null);
-    }
-
-    /** An {@code IdService} may reject an argument with a plain {@link IllegalArgumentException}. */
-    static ResponseEntity<ProblemDetail> illegalArgument(IllegalArgumentException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setTitle("Invalid request");
-        problem.setType(INVALID_PARAMETER);
-        return respond(problem, null);
-    }
-
-    /** A generator that refuses to issue (clock behind, store unavailable): 503, since retrying later can succeed. */
-    static ResponseEntity<ProblemDetail> generationFailed(IdGenerationException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
-        problem.setTitle("No ID could be issued safely");
-        boolean clockBehind = e instanceof ClockBackwardsException;
-        problem.setType(
-                URI.create("https://idgen.dev/problems/" + (clockBehind ? "clock-backwards" : "generation-failed")));
-        String retryAfter = e instanceof ClockBackwardsException clock
-                ? Long.toString(Math.max(1, (clock.behindMillis() + 999) / 1000))
-                : null;
-        return respond(problem, retryAfter);
+        return IdgenProblems.invalidParameterTitle(e.argument());
     }
 
     /**
@@ -158,14 +127,5 @@ final class IdProblems {
             problem.setType(ABOUT_BLANK);
         }
         return problem;
-    }
-
-    static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, String retryAfter) {
-        ResponseEntity.BodyBuilder response =
-                ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
-        if (retryAfter != null) {
-            response.header(HttpHeaders.RETRY_AFTER, retryAfter);
-        }
-        return response.body(problem);
     }
 }

@@ -17,8 +17,9 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 /**
  * Orders, a small application on idgen: each new {@link Order} takes its ID from idgen's {@code orders} sequence
  * through {@code @IdgenId}, and the ID travels as a JSON string. Bad input is a 400 problem+json whose
- * {@code parameter} names the field or path variable ({@link IdProblemHandler}). Spring MVC only: its JPA repository
- * blocks, which a WebFlux event loop must never do, so the {@code reactive} profile serves no orders.
+ * {@code parameter} names the field or path variable (the starter's {@code IdgenProblemHandler};
+ * {@link IdProblemHandler} for a body that cannot be read). Spring MVC only: its JPA repository blocks, which a WebFlux
+ * event loop must never do, so the {@code reactive} profile serves no orders.
  */
 @RestController
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)

@@ -1,8 +1,7 @@
 package dev.idgen.samples;
 
-import dev.idgen.core.IdGenerationException;
-import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.spring.web.IdgenProblems;
 import java.util.concurrent.RejectedExecutionException;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.http.HttpHeaders;
@@ -18,29 +17,16 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link IdProblemHandler}'s answers on WebFlux, from the same {@link IdProblems}: a bad argument is 400 naming the
- * parameter, a generator that refuses to issue is 503, and WebFlux's own errors (no such resource 404, method not
- * allowed 405, ...) are problem+json typed {@code about:blank}. What fails outside the controllers reaches
- * {@link ProblemJsonWebExceptionHandler}; what Netty's request decoding turns down, {@link NettyRejectedRequestProblems}.
+ * {@link IdProblemHandler}'s answers on WebFlux, from the same {@link IdProblems}: WebFlux's own errors (no such
+ * resource 404, method not allowed 405, ...) are problem+json typed {@code about:blank}, and a full blocking executor
+ * is 503. idgen's exceptions (a bad argument 400 naming the parameter, a generator that refuses to issue 503) are the
+ * starter's to answer ({@code IdgenProblemHandler}, ordered after this advice), so this one handles none of them.
+ * What fails outside the controllers reaches {@link ProblemJsonWebExceptionHandler}; what Netty's request decoding
+ * turns down, {@link NettyRejectedRequestProblems}.
  */
 @RestControllerAdvice
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 class ReactiveIdProblemHandler extends ResponseEntityExceptionHandler {
-
-    @ExceptionHandler(InvalidArgumentException.class)
-    ResponseEntity<ProblemDetail> invalidArgument(InvalidArgumentException e) {
-        return IdProblems.invalidArgument(e);
-    }
-
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<ProblemDetail> illegalArgument(IllegalArgumentException e) {
-        return IdProblems.illegalArgument(e);
-    }
-
-    @ExceptionHandler(IdGenerationException.class)
-    ResponseEntity<ProblemDetail> generationFailed(IdGenerationException e) {
-        return IdProblems.generationFailed(e);
-    }
 
     /**
      * The starter's bounded executor for blocking calls, which runs a form's {@code next}, is full: the service is
@@ -48,7 +34,7 @@ class ReactiveIdProblemHandler extends ResponseEntityExceptionHandler {
      */
     @ExceptionHandler(RejectedExecutionException.class)
     ResponseEntity<ProblemDetail> overloaded(RejectedExecutionException e) {
-        return IdProblems.generationFailed(new StoreUnavailableException(
+        return IdgenProblems.generationFailed(new StoreUnavailableException(
                 "Too many calls wait for a store (idgen.reactive.blocking-threads, idgen.reactive.blocking-queue):"
                         + " try again shortly",
                 e));

@@ -39,8 +39,8 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
     /**
      * How many names (sequences) one instance serves, from 1 to 1000000, on the strategies that keep state in memory
      * per name: segment (two buffers and meters per name) and redis (a window per name). A new name past the limit
-     * is refused (NameLimitExceededException, HTTP 400 in the sample); names already served keep working. Names are
-     * meant to be a fixed set such as 'orders', never values taken from requests.
+     * is refused (NameLimitExceededException, HTTP 400 from a web controller); names already served keep working.
+     * Names are meant to be a fixed set such as 'orders', never values taken from requests.
      */
     private int maxNames = 1000; // SegmentIdService.DEFAULT_MAX_NAMES, written out for the metadata
 

@@ -13,6 +13,7 @@ import dev.idgen.spring.boot.autoconfigure.json.IdgenJsonProperties;
 import dev.idgen.spring.boot.autoconfigure.reactive.IdgenReactiveProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
+import dev.idgen.spring.boot.autoconfigure.web.IdgenWebProperties;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
@@ -109,20 +110,32 @@ class DocumentedDefaultsTest {
         return idgen;
     }
 
-    /** @return {@code idgen.*}, {@code idgen.json.*} and {@code idgen.reactive.*} bound from these values alone */
+    /** The prefixes of the properties classes {@link #bind} binds, in its order. */
+    private static final String[] PREFIXES = {"idgen.", "idgen.json.", "idgen.reactive.", "idgen.web."};
+
+    /**
+     * @return {@code idgen.*}, {@code idgen.json.*}, {@code idgen.reactive.*} and {@code idgen.web.*} bound from these
+     *     values alone
+     */
     private static Object[] bind(Map<String, String> values) {
         Binder binder = new Binder(new MapConfigurationPropertySource(values));
         return new Object[] {
             binder.bindOrCreate("idgen", IdgenProperties.class),
             binder.bindOrCreate("idgen.json", IdgenJsonProperties.class),
-            binder.bindOrCreate("idgen.reactive", IdgenReactiveProperties.class)
+            binder.bindOrCreate("idgen.reactive", IdgenReactiveProperties.class),
+            binder.bindOrCreate("idgen.web", IdgenWebProperties.class)
         };
     }
 
     /** @return the value of a property such as {@code idgen.snowflake.lease.reuse-delay} */
     private static Object value(Object[] bound, String name) {
-        int which = name.startsWith("idgen.json.") ? 1 : name.startsWith("idgen.reactive.") ? 2 : 0;
-        String path = name.substring((which == 1 ? "idgen.json." : which == 2 ? "idgen.reactive." : "idgen.").length());
+        int which = 0;
+        for (int i = 1; i < PREFIXES.length; i++) {
+            if (name.startsWith(PREFIXES[i])) {
+                which = i;
+            }
+        }
+        String path = name.substring(PREFIXES[which].length());
         StringBuilder camel = new StringBuilder();
         for (int i = 0; i < path.length(); i++) {
             char c = path.charAt(i);

@@ -30,7 +30,7 @@ public class EtcdProperties {
 
     /**
      * How long one etcd operation may take, from 100ms to 1m: a call waits no longer while the cluster has no quorum,
-     * and fails with a store-unavailable error (HTTP 503 from the sample).
+     * and fails with a store-unavailable error (HTTP 503 from a web controller).
      */
     private Duration timeout = Duration.ofSeconds(3);
 

@@ -28,7 +28,7 @@ public class ZooKeeperProperties {
 
     /**
      * How long one ZooKeeper operation may take, retries included, from 100ms to 1m: a call waits no longer while the
-     * ensemble has no quorum, and fails with a store-unavailable error (HTTP 503 from the sample).
+     * ensemble has no quorum, and fails with a store-unavailable error (HTTP 503 from a web controller).
      */
     private Duration timeout = Duration.ofSeconds(3);
 
