@@ -23,12 +23,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Separate JVMs against a Redis server of the test's own (no persistence) that is killed and started again empty,
  * or while one JVM is frozen with SIGSTOP. Every ID any of them printed is checked for duplicates.
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
+// Each method has a Redis server, keys and a table of its own and mostly waits: two run side by side.
+@Execution(ExecutionMode.CONCURRENT)
 class RedisFaultTest {
 
     private final String table =
