@@ -32,6 +32,8 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 import tools.jackson.databind.JsonNode;
@@ -46,8 +48,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Beans are fixed when the application is processed, so each profile is processed with it active. All profiles
  * are processed in one child JVM ({@link ProcessProfilesAheadOfTime}); then, one profile after another, the generated
  * sources are compiled and the processed sample runs in a JVM of its own, against the real services the profile
- * names (MariaDB, Redis, an etcd or ZooKeeper of its own, an idgen server from its jar).
+ * names (MariaDB, Redis, an etcd or ZooKeeper of its own, an idgen server from its jar); two profiles at a time.
  */
+// Once processed, each profile compiles, starts and waits for a JVM of its own: two profiles run side by side.
+@Execution(ExecutionMode.CONCURRENT)
 class AotProcessedProfilesTest {
 
     /** Every profile of the sample ({@code src/main/resources/application-*.yml}) and the default one. */

@@ -49,6 +49,16 @@ class ConsensusFaultTest {
 
     private static final SnowflakeLayout LAYOUT = SnowflakeLayout.standard();
 
+    /**
+     * How long a new instance may take to start serving: a Spring JVM's start-up, which took up to three minutes on a
+     * machine at load average 20 (the suite's parallel forks beside stress-ng). A deadline, not a property: what the
+     * test proves after a fault it bounds apart.
+     */
+    private static final Duration START = Duration.ofMinutes(3);
+
+    /** How long instances already running may take to serve again after a fault they ride through. */
+    private static final Duration SERVE_AGAIN = Duration.ofMinutes(1);
+
     private final List<Worker> workers = new ArrayList<>();
 
     private final String namespace = "faults" + UUID.randomUUID().toString().substring(0, 8);
@@ -140,33 +150,33 @@ class ConsensusFaultTest {
                         + "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"));
         Worker first = start(properties);
         Worker second = start(properties);
-        awaitServing("both instances start", first, second);
+        awaitServing("both instances start", START, first, second);
 
         int leader = cluster.leader().find();
         cluster.kill().on(leader);
-        awaitServing("after the leader was killed", first, second);
+        awaitServing("after the leader was killed", SERVE_AGAIN, first, second);
         cluster.start().on(leader);
         cluster.quorum().await();
 
         leader = cluster.leader().find();
         cluster.pause().on(leader);
-        awaitServing("while the leader is stopped", first, second);
+        awaitServing("while the leader is stopped", SERVE_AGAIN, first, second);
         hold(Duration.ofSeconds(6)); // past etcd's 1 s election timeout and ZooKeeper's sync limit (2.5 s here)
         cluster.resume().on(leader);
-        awaitServing("after the stopped leader continued", first, second);
+        awaitServing("after the stopped leader continued", SERVE_AGAIN, first, second);
 
         // An instance stopped past its lease: another takes its worker id, and the first must not serve under it.
         long stoppedWorkerId = first.workerId();
         first.signal("STOP");
         hold(LEASE_TTL.plus(REUSE_DELAY).plusSeconds(3));
         Worker third = start(properties);
-        awaitServing("the instance started while another was stopped", third);
+        awaitServing("the instance started while another was stopped", START, third);
         assertThat(third.workerId())
                 .as("the new instance took the stopped one's worker id (the lowest free one); if not, a lease was"
                         + " lost earlier and this step proves nothing")
                 .isEqualTo(stoppedWorkerId);
         first.signal("CONT");
-        awaitServing("the stopped instance, continued", first, third);
+        awaitServing("the stopped instance, continued", SERVE_AGAIN, first, third);
         // Lines it wrote before it was stopped may arrive only now: wait for IDs under the worker id it leased anew.
         Conditions.eventually(
                 "the continued instance serves under a worker id of its own",
@@ -179,7 +189,7 @@ class ConsensusFaultTest {
         assertThat(second.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         hold(LEASE_TTL.plus(REUSE_DELAY).plusSeconds(3));
         Worker fourth = start(properties);
-        awaitServing("the instance started after another was killed", fourth);
+        awaitServing("the instance started after another was killed", START, fourth);
         assertThat(fourth.workerId())
                 .as("the new instance took the killed one's worker id")
                 .isEqualTo(killedWorkerId);
@@ -196,7 +206,7 @@ class ConsensusFaultTest {
         cluster.start().on(down2);
         cluster.quorum().await();
         long back = System.nanoTime();
-        awaitServing("after quorum returned", live.toArray(Worker[]::new));
+        awaitServing("after quorum returned", SERVE_AGAIN, live.toArray(Worker[]::new));
         assertThat(Duration.ofNanos(System.nanoTime() - back))
                 .as("every instance serves again within 10 s of quorum returning")
                 .isLessThanOrEqualTo(Duration.ofSeconds(10));
@@ -236,11 +246,12 @@ class ConsensusFaultTest {
     }
 
     /** Waits until each worker has handed out IDs of both kinds after now. */
-    private static void awaitServing(String when, Worker... workers) {
+    private static void awaitServing(String when, Duration within, Worker... workers) {
         long since = System.nanoTime();
         for (Worker worker : workers) {
             Conditions.eventually(
                     "instance " + worker.process.pid() + " serves segment and Snowflake IDs " + when,
+                    within,
                     () -> worker.lastSegment.get() - since > 0 && worker.lastFlake.get() - since > 0);
         }
     }
