@@ -19,8 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Applications on the starter keeping segments and Snowflake worker id leases in a real three-member etcd cluster or
@@ -31,8 +29,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * is lost every call ends within the configured timeout (plus room for a loaded machine); within 10 s of quorum
  * returning every instance serves again.
  */
-// Each method starts servers of its own and mostly waits on them: two run side by side (see the root pom).
-@Execution(ExecutionMode.CONCURRENT)
 class ConsensusFaultTest {
 
     /** The stores' timeout: a call fails within it while quorum is lost. */
