@@ -2,13 +2,11 @@ package dev.idgen.test.services;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +14,9 @@ import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -239,46 +239,67 @@ final class OwnProcesses {
      */
     static int freePort(boolean clusterBus) {
         for (int attempt = 0; attempt < 1_000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(10_000, 22_000);
+            // From 12000: a cluster bus port (port + 10000) never falls in the range another server's port is taken
+            // from.
+            int port = ThreadLocalRandom.current().nextInt(12_000, 22_000);
             if (PORTS_GIVEN.contains(port) || !bindable(port) || (clusterBus && !bindable(port + 10_000))) {
                 continue;
             }
-            if (!reserveAcrossJvms(port) || (clusterBus && !reserveAcrossJvms(port + 10_000))) {
-                continue;
+            synchronized (PORT_LOCKS_HELD) {
+                if (PORT_LOCKS_HELD.containsKey(port)
+                        || (clusterBus && PORT_LOCKS_HELD.containsKey(port + 10_000))
+                        || !reserveAcrossJvms(port)) {
+                    continue;
+                }
+                if (clusterBus && !reserveAcrossJvms(port + 10_000)) {
+                    continue; // the port stays reserved, unused: harmless
+                }
             }
             if (PORTS_GIVEN.add(port)) {
                 return port;
             }
         }
-        throw new IllegalStateException("No free loopback port between 10000 and 22000");
+        throw new IllegalStateException("No free loopback port between 12000 and 22000");
     }
 
-    private static final Path PORT_LOCKS = Path.of(System.getProperty("java.io.tmpdir"), "idgen-test-ports");
+    /** Per user: a directory another user made would refuse this one's lock files. */
+    private static final Path PORT_LOCKS =
+            Path.of(System.getProperty("java.io.tmpdir"), "idgen-test-ports-" + System.getProperty("user.name"));
 
-    /** The locks this JVM holds: kept reachable, as a lock is released when its channel is collected and closed. */
-    private static final Set<FileLock> PORT_LOCKS_HELD = ConcurrentHashMap.newKeySet();
+    /**
+     * The reservations this JVM holds, by port. Kept reachable (a lock is released when its channel is collected), and
+     * checked before a file is opened: on Linux, closing any channel of a file this process has locked releases the
+     * lock, so a file is never opened twice. Guarded by itself.
+     */
+    private static final Map<Integer, FileLock> PORT_LOCKS_HELD = new HashMap<>();
 
-    /** @return whether this JVM now holds the machine-wide reservation of {@code port} (or already did) */
+    /** @return whether this JVM now holds the machine-wide reservation of {@code port}. Holds PORT_LOCKS_HELD. */
     private static boolean reserveAcrossJvms(int port) {
+        FileChannel channel = null;
         try {
             Files.createDirectories(PORT_LOCKS);
-            FileChannel channel = FileChannel.open(
+            channel = FileChannel.open(
                     PORT_LOCKS.resolve(Integer.toString(port)), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException heldHere) {
-                channel.close();
-                return true;
-            }
+            FileLock lock = channel.tryLock();
             if (lock == null) {
                 channel.close();
                 return false;
             }
-            PORT_LOCKS_HELD.add(lock);
+            PORT_LOCKS_HELD.put(port, lock);
             return true;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot reserve loopback port " + port + " under " + PORT_LOCKS, e);
+            closeQuietly(channel);
+            return false; // e.g. a file another user made: try another port
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // nothing was reserved through it
+            }
         }
     }
 

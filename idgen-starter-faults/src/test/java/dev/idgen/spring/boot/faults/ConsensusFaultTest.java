@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Applications on the starter keeping segments and Snowflake worker id leases in a real three-member etcd cluster or
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.Test;
  * is lost every call ends within the configured timeout (plus room for a loaded machine); within 10 s of quorum
  * returning every instance serves again.
  */
+// Three instance starts of up to three minutes each on a loaded machine, the faults' own minutes, and quorum waits.
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class ConsensusFaultTest {
 
     /** The stores' timeout: a call fails within it while quorum is lost. */
