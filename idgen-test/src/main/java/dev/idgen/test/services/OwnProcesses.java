@@ -193,11 +193,19 @@ final class OwnProcesses {
         }
     }
 
-    /** @return the last 25 lines of {@code log}, for an exception message (logs are deleted with their directory) */
+    /**
+     * @return the lines of {@code log} that report an error, then its last 25 lines, for an exception message (logs are
+     *     deleted with their directory, and a tool's help text can fill its last lines)
+     */
     static String logTail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()));
+            List<String> errors = lines.stream()
+                    .filter(line -> line.contains("ERROR") || line.contains("FATAL"))
+                    .limit(10)
+                    .toList();
+            String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()));
+            return errors.isEmpty() ? tail : String.join("\n", errors) + "\n...\n" + tail;
         } catch (IOException e) {
             return "(no log: " + e + ")";
         }
