@@ -3,6 +3,7 @@ package dev.idgen.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.idgen.test.ChildJvm;
 import dev.idgen.test.services.OwnEtcdCluster;
 import dev.idgen.test.services.OwnZooKeeperCluster;
 import java.io.File;
@@ -101,9 +102,8 @@ class AotProcessedProfilesTest {
                 launcher.resolve(mainClass),
                 StandardCopyOption.REPLACE_EXISTING);
 
-        List<String> command = new ArrayList<>(List.of(
-                java(),
-                "-Xmx768m",
+        List<String> command = ChildJvm.command("768m");
+        command.addAll(List.of(
                 "-cp",
                 join(launcher.toString(), classPath),
                 ProcessProfilesAheadOfTime.class.getName(),
@@ -135,11 +135,8 @@ class AotProcessedProfilesTest {
             try (ServerSocket socket = new ServerSocket(0)) {
                 port = socket.getLocalPort();
             }
-            List<String> command = new ArrayList<>(List.of(
-                    java(),
-                    "-Xmx384m",
-                    // Start-up time is what this test waits for; C1 alone starts a Spring application sooner.
-                    "-XX:TieredStopAtLevel=1",
+            List<String> command = ChildJvm.command("384m");
+            command.addAll(List.of(
                     "-Dspring.aot.enabled=true",
                     "-cp",
                     join(out.resolve("classes") + File.pathSeparator + out.resolve("resources"), classPath),
@@ -349,10 +346,6 @@ class AotProcessedProfilesTest {
 
     private static boolean isTestClasses(String entry) {
         return Path.of(entry).normalize().endsWith(Path.of("target", "test-classes"));
-    }
-
-    private static String java() {
-        return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     }
 
     private static String join(String first, List<String> rest) {

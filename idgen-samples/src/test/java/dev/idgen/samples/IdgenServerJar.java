@@ -2,8 +2,8 @@ package dev.idgen.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.test.ChildJvm;
 import dev.idgen.test.services.TestServices;
-import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -53,21 +53,21 @@ final class IdgenServerJar implements AutoCloseable {
         String hash = "sha256:"
                 + HexFormat.of()
                         .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-        process = new ProcessBuilder(List.of(
-                        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
-                        "-Xmx256m",
-                        "-jar",
-                        JAR.toString(),
-                        "--server.address=127.0.0.1",
-                        "--server.port=" + port,
-                        "--idgen.server.grpc.enabled=false",
-                        "--idgen.server.clients.sample.token-hash=" + hash,
-                        "--idgen.strategy=segment",
-                        "--idgen.jdbc.table=" + table,
-                        "--idgen.jdbc.initialize-schema=always",
-                        "--spring.datasource.url=" + mariadb.url(),
-                        "--spring.datasource.username=" + mariadb.username(),
-                        "--spring.datasource.password=" + mariadb.password()))
+        List<String> command = ChildJvm.command("256m");
+        command.addAll(List.of(
+                "-jar",
+                JAR.toString(),
+                "--server.address=127.0.0.1",
+                "--server.port=" + port,
+                "--idgen.server.grpc.enabled=false",
+                "--idgen.server.clients.sample.token-hash=" + hash,
+                "--idgen.strategy=segment",
+                "--idgen.jdbc.table=" + table,
+                "--idgen.jdbc.initialize-schema=always",
+                "--spring.datasource.url=" + mariadb.url(),
+                "--spring.datasource.username=" + mariadb.username(),
+                "--spring.datasource.password=" + mariadb.password()));
+        process = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();

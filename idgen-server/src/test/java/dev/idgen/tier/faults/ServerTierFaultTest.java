@@ -2,9 +2,9 @@ package dev.idgen.tier.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.test.ChildJvm;
 import dev.idgen.test.WorkerProcesses;
 import dev.idgen.test.services.TestServices;
-import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -200,13 +200,9 @@ class ServerTierFaultTest {
         }
     }
 
-    private static String java() {
-        return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-    }
-
     private Client startClient(List<String> properties) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                java(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), RemoteClientMain.class.getName()));
+        List<String> command = ChildJvm.command("256m");
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RemoteClientMain.class.getName()));
         command.addAll(properties);
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -236,9 +232,8 @@ class ServerTierFaultTest {
                     + HexFormat.of()
                             .formatHex(MessageDigest.getInstance("SHA-256")
                                     .digest(TOKEN.getBytes(StandardCharsets.UTF_8)));
-            List<String> command = List.of(
-                    java(),
-                    "-Xmx384m",
+            List<String> command = ChildJvm.command("384m");
+            command.addAll(List.of(
                     "-cp",
                     System.getProperty("java.class.path"),
                     "dev.idgen.server.IdgenServerApplication",
@@ -252,7 +247,7 @@ class ServerTierFaultTest {
                     "--idgen.jdbc.initialize-schema=always",
                     "--spring.datasource.url=" + mariadb.url(),
                     "--spring.datasource.username=" + mariadb.username(),
-                    "--spring.datasource.password=" + mariadb.password());
+                    "--spring.datasource.password=" + mariadb.password()));
             process = new ProcessBuilder(command)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)

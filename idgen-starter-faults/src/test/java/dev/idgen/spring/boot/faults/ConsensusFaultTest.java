@@ -3,10 +3,10 @@ package dev.idgen.spring.boot.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.test.ChildJvm;
 import dev.idgen.test.WorkerProcesses;
 import dev.idgen.test.services.OwnEtcdCluster;
 import dev.idgen.test.services.OwnZooKeeperCluster;
-import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +20,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Applications on the starter keeping segments and Snowflake worker id leases in a real three-member etcd cluster or
@@ -32,6 +34,9 @@ import org.junit.jupiter.api.Timeout;
  */
 // Three instance starts of up to three minutes each on a loaded machine, the faults' own minutes, and quorum waits.
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
+// The etcd and the ZooKeeper run side by side: each has a cluster, a namespace and instances of its own, and most of
+// each run's minutes are faults held in place and leases left to expire, which wait rather than compute.
+@Execution(ExecutionMode.CONCURRENT)
 class ConsensusFaultTest {
 
     /** The stores' timeout: a call fails within it while quorum is lost. */
@@ -261,9 +266,8 @@ class ConsensusFaultTest {
     }
 
     private Worker start(List<String> properties) throws IOException {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = new ArrayList<>(List.of(
-                java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), ConsensusWorkerMain.class.getName()));
+        List<String> command = ChildJvm.command("256m");
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsensusWorkerMain.class.getName()));
         command.addAll(properties);
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)

@@ -2,8 +2,8 @@ package dev.idgen.spring.boot.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.test.ChildJvm;
 import dev.idgen.test.services.TestServices;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,10 +39,8 @@ class MultiProcessUniquenessTest {
 
     private Process worker(String strategy, long count, String... segmentLog) throws Exception {
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = new ArrayList<>(List.of(
-                java,
-                "-Xmx256m",
+        List<String> command = ChildJvm.command("256m");
+        command.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 IdWorkerMain.class.getName(),

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.test.ChildJvm;
 import dev.idgen.test.services.OwnRedis;
 import dev.idgen.test.services.TestServices;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -149,9 +149,8 @@ class RedisFaultTest {
     }
 
     private Worker worker(String... args) throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = new ArrayList<>(List.of(
-                java, "-Xmx192m", "-cp", System.getProperty("java.class.path"), RedisWorkerMain.class.getName()));
+        List<String> command = ChildJvm.command("192m");
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RedisWorkerMain.class.getName()));
         command.addAll(List.of(args));
         Worker worker = new Worker(new ProcessBuilder(command).start());
         workers.add(worker);

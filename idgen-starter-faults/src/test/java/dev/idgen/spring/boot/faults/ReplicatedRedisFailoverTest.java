@@ -9,12 +9,12 @@ import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.SpringLettuceConnectionSource;
 import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
+import dev.idgen.test.ChildJvm;
 import dev.idgen.test.services.OwnRedisCluster;
 import dev.idgen.test.services.OwnRedisNode;
 import dev.idgen.test.services.OwnRedisSentinelGroup;
 import dev.idgen.test.services.TestServices;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -554,13 +554,9 @@ class ReplicatedRedisFailoverTest {
     }
 
     private Worker worker(String[] redisArgs) throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = new ArrayList<>(List.of(
-                java,
-                "-Xmx192m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ReplicatedRedisWorkerMain.class.getName()));
+        List<String> command = ChildJvm.command("192m");
+        command.addAll(
+                List.of("-cp", System.getProperty("java.class.path"), ReplicatedRedisWorkerMain.class.getName()));
         command.addAll(List.of(redisArgs));
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         command.addAll(List.of(mariadb.url(), mariadb.username(), mariadb.password(), table, prefix, "600000"));
