@@ -46,8 +46,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @ExtendWith(OutputCaptureExtension.class)
 class FirstApplicationTest {
 
-    private static final String PAGE = "docs/first-application.md";
-    private static final String DATABASE_AND_USER = "shop";
+    static final String PAGE = "docs/first-application.md";
+    static final String DATABASE_AND_USER = "shop";
     private static final Pattern EXPORT = Pattern.compile("export ([A-Z_]+)=(\\S+)");
 
     @ParameterizedTest
@@ -125,7 +125,7 @@ class FirstApplicationTest {
     }
 
     /** The block marked {@code <!-- run: shell -->}: its exports; every other line must be the run command. */
-    private static Map<String, String> exports(String markdown) {
+    static Map<String, String> exports(String markdown) {
         Map<String, String> exported = new LinkedHashMap<>();
         for (String line : marked(markdown, "run", "shell").split("\n")) {
             Matcher export = EXPORT.matcher(line);
@@ -140,16 +140,16 @@ class FirstApplicationTest {
         return exported;
     }
 
-    private static String sqlBlock(String markdown, String server) {
+    static String sqlBlock(String markdown, String server) {
         return marked(markdown, "run", server);
     }
 
     /** The lines of the block marked {@code <!-- output: which -->}, each a line the application must print. */
-    private static String[] promised(String markdown, String which) {
+    static String[] promised(String markdown, String which) {
         return marked(markdown, "output", which).split("\n");
     }
 
-    private static String marked(String markdown, String key, String value) {
+    static String marked(String markdown, String key, String value) {
         List<Docs.Block> blocks = Docs.blocks(markdown).stream()
                 .filter(b -> value.equals(Docs.commentAbove(markdown, b, key)))
                 .toList();
@@ -160,7 +160,7 @@ class FirstApplicationTest {
     }
 
     /** The statements of a SQL block: split at semicolons, comment lines dropped. */
-    private static List<String> statements(String sql) {
+    static List<String> statements(String sql) {
         StringBuilder code = new StringBuilder();
         for (String line : sql.split("\n")) {
             if (!line.trim().startsWith("--")) {

@@ -356,6 +356,35 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
+     * Probes a server whose breaker is open once its retry-after has passed, with the table check's round trip (bounded
+     * by the timeout, issuing no ID), and closes the breaker when it answers. For the health check: without it a
+     * server that failed once (at start-up, say, on a machine too busy to answer within the timeout) would show down
+     * until a call for an ID came, and a readiness probe that waits on that health would keep those calls away for
+     * good. Touches the database only while the breaker is open, at most once per retry-after.
+     *
+     * @return whether this call probed the server
+     */
+    public boolean probeIfDue() {
+        if (!breaker.tryProbe()) {
+            return false;
+        }
+        try {
+            checkTable();
+        } catch (StoreUnavailableException e) {
+            return true; // checkTable reported the failure to the breaker: open again for the retry-after
+        } catch (RuntimeException e) {
+            // A missing table or an unsupported database: the server answered, but cannot serve.
+            lastError = String.valueOf(e.getMessage());
+            breaker.onFailure();
+            return true;
+        }
+        if (breaker.onSuccess()) {
+            lastError = null;
+        }
+        return true;
+    }
+
+    /**
      * Takes one ID, in a round trip shared with the calls for {@code name} waiting meanwhile (see the class comment).
      *
      * @return the ID

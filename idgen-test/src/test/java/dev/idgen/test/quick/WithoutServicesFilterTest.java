@@ -34,14 +34,27 @@ class WithoutServicesFilterTest {
     }
 
     @Test
+    void leavesOutTheServicesOwnTests() {
+        System.setProperty(WithoutServicesFilter.PROPERTY, "true");
+        WithoutServicesFilter filter = new WithoutServicesFilter();
+        // They start the servers they test, though the package is otherwise judged only by what calls into it.
+        assertThat(filter.apply(descriptor("dev.idgen.test.services.OwnMariaDbReplicaSetTest"))
+                        .excluded())
+                .isTrue();
+    }
+
+    @Test
     void passesEverythingWithoutTheProperty() {
         WithoutServicesFilter filter = new WithoutServicesFilter();
         assertThat(filter.apply(descriptor(UsesRedis.class)).included()).isTrue();
     }
 
     private static TestDescriptor descriptor(Class<?> testClass) {
-        return new AbstractTestDescriptor(
-                UniqueId.root("class", testClass.getName()), testClass.getSimpleName(), ClassSource.from(testClass)) {
+        return descriptor(testClass.getName());
+    }
+
+    private static TestDescriptor descriptor(String testClass) {
+        return new AbstractTestDescriptor(UniqueId.root("class", testClass), testClass, ClassSource.from(testClass)) {
             @Override
             public Type getType() {
                 return Type.CONTAINER;

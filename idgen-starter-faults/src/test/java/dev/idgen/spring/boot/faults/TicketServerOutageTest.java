@@ -74,8 +74,18 @@ class TicketServerOutageTest {
             assertThat(ids.servers().get(1).isOpen()).isTrue();
 
             own.startServer();
-            ownClock.skip(
-                    RETRY_AFTER.plusMillis(1)); // past retry-after however fast this runs: the next round probes it
+            TicketServer restarted = ids.servers().get(1);
+            assertThat(restarted.probeIfDue())
+                    .as("no probe before the retry-after has passed")
+                    .isFalse();
+            assertThat(restarted.isOpen()).isTrue();
+            ownClock.skip(RETRY_AFTER.plusMillis(1)); // past retry-after however fast this runs: the next probe runs
+            // What the health check does: a server nobody calls comes back once it answers, without an ID taken.
+            assertThat(restarted.probeIfDue()).isTrue();
+            assertThat(restarted.isOpen())
+                    .as("the probe closed the breaker of the server that answers again")
+                    .isFalse();
+            assertThat(restarted.lastError()).isNull();
             List<Long> after = take(ids, 10, seen);
             assertThat(after).as("the restarted server serves again").anyMatch(id -> id % 2 == 1);
             assertThat(ids.servers().get(1).isOpen()).isFalse();

@@ -11,7 +11,9 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * Ticket-server health: each server UP or DOWN (its circuit breaker open), the strategy DOWN when all are. Reading it
- * issues no ID and does not touch the databases: the breakers already know.
+ * issues no ID and touches no database whose breaker is closed: the breakers already know. A server whose breaker is
+ * open is probed once its retry-after has passed ({@link TicketServer#probeIfDue()}: one bounded round trip), so that
+ * a server nobody calls shows up again when it answers again.
  */
 public final class TicketHealth implements IdgenGeneratorHealth {
 
@@ -28,6 +30,9 @@ public final class TicketHealth implements IdgenGeneratorHealth {
         Map<String, Object> servers = new LinkedHashMap<>();
         int down = 0;
         for (TicketServer server : tickets.servers()) {
+            if (server.isOpen()) {
+                server.probeIfDue();
+            }
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("status", server.isOpen() ? "DOWN" : "UP");
             detail.put("offset", server.offset());
