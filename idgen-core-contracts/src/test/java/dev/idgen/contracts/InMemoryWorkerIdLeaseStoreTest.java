@@ -21,4 +21,9 @@ class InMemoryWorkerIdLeaseStoreTest extends WorkerIdLeaseStoreContract {
     protected void pass(Duration duration) {
         clock.advance(duration);
     }
+
+    @Override
+    protected long nowMillis() {
+        return clock.currentTimeMillis();
+    }
 }
