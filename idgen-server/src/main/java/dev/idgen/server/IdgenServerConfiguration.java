@@ -12,6 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The server's beans: its clients, its meters and the {@link IdgenServerApi} every transport calls. The
@@ -24,6 +25,9 @@ public class IdgenServerConfiguration {
 
     /** The largest {@code idgen.server.max-block-size}. */
     static final long MAX_BLOCK_SIZE = 1_000_000_000L;
+
+    /** {@code idgen.jdbc.failover-jump}'s default. */
+    static final long DEFAULT_FAILOVER_JUMP = 100_000_000_000L;
 
     @Bean
     ServerClients idgenServerClients(
@@ -43,10 +47,14 @@ public class IdgenServerConfiguration {
             IdService idService,
             IdForms forms,
             ServerClients clients,
-            ServerMeters meters) {
+            ServerMeters meters,
+            Environment environment) {
         int maxCount = (int) inRange("idgen.server.max-count", properties.getMaxCount(), IdService.MAX_BATCH_SIZE);
         long maxBlockSize = inRange("idgen.server.max-block-size", properties.getMaxBlockSize(), MAX_BLOCK_SIZE);
-        return new IdgenServerService(idService, forms, clients, meters, maxCount, maxBlockSize);
+        // The starter checks the jump's range; a store without one still loses no more than a lagging replica did.
+        long failoverJump = environment.getProperty("idgen.jdbc.failover-jump", Long.class, DEFAULT_FAILOVER_JUMP);
+        return new IdgenServerService(
+                idService, forms, clients, meters, maxCount, maxBlockSize, Math.max(0, failoverJump));
     }
 
     private static long inRange(String property, long value, long max) {

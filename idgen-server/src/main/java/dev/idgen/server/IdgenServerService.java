@@ -65,6 +65,8 @@ public final class IdgenServerService implements IdgenServerApi {
 
     private final long maxBlockSize;
 
+    private final BlockCeilings ceilings;
+
     /**
      * @param ids the starter's service, routing when there are named generators
      * @param forms every generator's form
@@ -72,9 +74,17 @@ public final class IdgenServerService implements IdgenServerApi {
      * @param meters where requests are recorded
      * @param maxCount the most IDs per request, already checked
      * @param maxBlockSize the most IDs per block, already checked
+     * @param failoverJump how far the stores jump past what a failover may have lost: with the block size, how far
+     *     above the IDs issued a client's floor may legitimately lie
      */
     public IdgenServerService(
-            IdService ids, IdForms forms, ServerClients clients, ServerMeters meters, int maxCount, long maxBlockSize) {
+            IdService ids,
+            IdForms forms,
+            ServerClients clients,
+            ServerMeters meters,
+            int maxCount,
+            long maxBlockSize,
+            long failoverJump) {
         this.ids = ids;
         this.generators = RoutingIdService.generatorsOf(ids);
         this.forms = forms;
@@ -82,6 +92,8 @@ public final class IdgenServerService implements IdgenServerApi {
         this.meters = meters;
         this.maxCount = maxCount;
         this.maxBlockSize = maxBlockSize;
+        this.ceilings = new BlockCeilings(
+                failoverJump, maxBlockSize, (name, last) -> meters.remaining(name, Math.max(0, HIGHEST_ID - last)));
     }
 
     @Override
@@ -160,7 +172,7 @@ public final class IdgenServerService implements IdgenServerApi {
             }
             if (above < 0 || above > HIGHEST_ID - size) {
                 // An 'above' near 2^63 would move the shared counter to where neither this server's own IDs nor
-                // any client's blocks fit any more: one request must not use up a name for everyone.
+                // any client's blocks fit any more.
                 throw badArgument(
                         "above",
                         "above must be 0 or more, and leave room for size IDs below " + HIGHEST_ID + ", but was "
@@ -186,14 +198,38 @@ public final class IdgenServerService implements IdgenServerApi {
                         "Blocks are plain numbers, but the IDs of '" + checked + "' have the form '" + form.form()
                                 + "': take them with GET /ids/" + checked);
             }
+            // One request must not end a name for everyone: 'above' may reach no higher than a client can hold.
+            long ceiling = ceilings.ceiling(checked, above, segments.store());
+            if (above > ceiling) {
+                throw badArgument(
+                        "above",
+                        "above must be at most the highest ID issued for '" + checked + "' plus the failover jump"
+                                + " and one largest block (" + ceiling + " now), but was " + above
+                                + ": no client can have served IDs that high");
+            }
             // One allocation, never retried here: the store returns only what it has made durable, and a repeated
             // call could only waste a range, which the caller would not know of.
             Segment block = segments.store().allocateAbove(checked, size, above);
+            ceilings.issued(checked, block.last());
             // A store that cannot keep a floor (Redis, dual) may answer at or below it: a caller told "above" would
-            // hand those IDs out again. A block of more IDs than asked would overlap what the caller expects next.
-            if (block.first() <= above || block.size() > size) {
+            // hand those IDs out again.
+            if (block.first() <= above) {
                 throw new StoreUnavailableException("The segment store of '" + generator + "' answered " + block
                         + " to a request for " + size + " IDs above " + above + "; refused, not handed out");
+            }
+            if (block.size() > size) {
+                // A leftover of an interleaved store, taken for a larger request: the caller gets what it asked for,
+                // and the rest is never handed out (lost IDs, never repeated ones).
+                block = new Segment(block.first(), block.first() + size - 1);
+            }
+            if (block.last() > HIGHEST_ID) {
+                // Past the limit the segment buffer itself refuses to serve: a caller would refuse the name for good.
+                throw new ServerRefusal(
+                        Reason.UNAVAILABLE,
+                        null,
+                        null,
+                        "No IDs left for '" + checked + "': its store's counter passed " + HIGHEST_ID
+                                + ", the highest ID a block may reach");
             }
             meters.block(caller.client(), checked, block.size());
             return block;

@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
  */
 class IdgenServerServiceTest {
 
+    /** The failover jump the stores are taken to have: a client's floor may lie this far above the IDs issued. */
+    private static final long JUMP = 1_000_000;
+
     /** Every name's form is the plain number, as with no form configured. */
     private static final IdForms NUMBERS = name -> form("number");
 
@@ -72,7 +75,8 @@ class IdgenServerServiceTest {
             new ServerClients(properties(), Set.of("default"), NanoClock.system()),
             new ServerMeters(registry),
             100,
-            1000);
+            1000,
+            JUMP);
 
     @AfterEach
     void close() {
@@ -167,10 +171,70 @@ class IdgenServerServiceTest {
                     new ServerClients(properties(), Set.of("default"), NanoClock.system()),
                     new ServerMeters(registry),
                     100,
-                    1000);
+                    1000,
+                    JUMP);
             Caller caller = floorlessService.authenticate("Bearer grpc-token", "grpc");
             assertThat(floorlessService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
             assertRefused(() -> floorlessService.takeBlock(caller, "orders", 10, 5), Reason.UNAVAILABLE, null);
+        }
+    }
+
+    @Test
+    void anAboveNoClientCanHoldIsRefusedAndTheNameStaysUsableForEveryone() {
+        Caller caller = service.authenticate("Bearer grpc-token", "grpc");
+        assertThat(service.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
+
+        // The request that used to end the name: one block just fits below the limit, so only the range check passed.
+        assertRefused(
+                () -> service.takeBlock(caller, "orders", 1, IdgenServerService.HIGHEST_ID - 1),
+                Reason.BAD_ARGUMENT,
+                "above");
+        // Past what a client can hold: the IDs issued (a few after the server's probes), the jump, one block.
+        assertRefused(() -> service.takeBlock(caller, "orders", 1, 100 + JUMP + 1000), Reason.BAD_ARGUMENT, "above");
+
+        Segment next = service.takeBlock(caller, "orders", 10, 10);
+        assertThat(next.last()).isLessThan(100);
+        assertThat(segments.nextId("orders")).isBetween(next.last() + 1, 10_000L);
+        assertThat(registry.get(ServerMeters.NAME_REMAINING)
+                        .tag("name", "orders")
+                        .gauge()
+                        .value())
+                .isEqualTo((double) (IdgenServerService.HIGHEST_ID - next.last()));
+    }
+
+    @Test
+    void aFloorAboveTheStoreIsServedWithinTheJumpAndAfterAnotherServerMovedTheCounter() {
+        Caller caller = service.authenticate("Bearer grpc-token", "grpc");
+        // After a failover to a replica that lagged, a client's floor lies above the store's counter (here 0).
+        assertThat(service.takeBlock(caller, "orders", 10, JUMP)).isEqualTo(new Segment(JUMP + 1, JUMP + 10));
+        // Another server moved the counter far on, unseen by this one: its store is asked before 'above' is judged.
+        store.allocateAbove("orders", 10, 50 * JUMP);
+        Segment block = service.takeBlock(caller, "orders", 10, 50 * JUMP + 10 + JUMP);
+        assertThat(block.first()).isEqualTo(50 * JUMP + 10 + JUMP + 1);
+    }
+
+    @Test
+    void aLargerBlockThanAskedIsCutToTheSizeAndNoBlockPastTheLimitLeaves() {
+        // As an interleaved store answers with a leftover of a larger request: more IDs than this one asked for.
+        long[] first = {1};
+        long[] size = {100};
+        SegmentStore generous = (name, step) -> new Segment(first[0], first[0] + size[0] - 1);
+        try (SegmentIdService generousSegments =
+                SegmentIdService.builder(generous).build()) {
+            IdgenServerService generousService = new IdgenServerService(
+                    generousSegments,
+                    NUMBERS,
+                    new ServerClients(properties(), Set.of("default"), NanoClock.system()),
+                    new ServerMeters(registry),
+                    100,
+                    1000,
+                    JUMP);
+            Caller caller = generousService.authenticate("Bearer grpc-token", "grpc");
+            assertThat(generousService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
+
+            first[0] = IdgenServerService.HIGHEST_ID - 4;
+            size[0] = 10;
+            assertRefused(() -> generousService.takeBlock(caller, "orders", 10, 0), Reason.UNAVAILABLE, null);
         }
     }
 
@@ -183,7 +247,8 @@ class IdgenServerServiceTest {
                 new ServerClients(properties(), Set.of("default"), NanoClock.system()),
                 new ServerMeters(registry),
                 100,
-                1000);
+                1000,
+                JUMP);
         Caller caller = textService.authenticate("Bearer grpc-token", "grpc");
         assertRefused(() -> textService.takeBlock(caller, "orders", 10, 0), Reason.NOT_FOUND, null);
     }

@@ -1,12 +1,14 @@
 package dev.idgen.server.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The server's meters, recorded by the service so that every transport has them: {@value #REQUESTS} (a timer per
@@ -20,6 +22,9 @@ public final class ServerMeters {
 
     /** The counter of IDs handed out in blocks. */
     public static final String BLOCK_IDS = "idgen.server.block.ids";
+
+    /** The gauge of IDs a name has left before the highest ID a block may reach. */
+    public static final String NAME_REMAINING = "idgen.server.name.remaining";
 
     /** The most distinct names tagged; later new names count under {@value #OTHER_NAMES}. */
     static final int MAX_NAME_TAGS = 1000;
@@ -38,6 +43,9 @@ public final class ServerMeters {
     private final Map<RequestTags, Timer> timers = new ConcurrentHashMap<>();
 
     private final Map<BlockTags, Counter> counters = new ConcurrentHashMap<>();
+
+    /** Per tagged name, what its gauge reads: kept here, as a gauge holds its object weakly. */
+    private final Map<String, AtomicLong> remaining = new ConcurrentHashMap<>();
 
     private record RequestTags(String client, String name, String operation, String transport, String outcome) {}
 
@@ -69,6 +77,28 @@ public final class ServerMeters {
     public void block(String client, String name, long ids) {
         counters.computeIfAbsent(new BlockTags(client, tag(name)), this::counter)
                 .increment(ids);
+    }
+
+    /**
+     * @param name the sequence name
+     * @param ids how many IDs it has left below the highest ID a block may reach, as last seen by this server
+     */
+    public void remaining(String name, long ids) {
+        String tag = tag(name);
+        if (tag.equals(OTHER_NAMES)) {
+            return; // an untagged name has no gauge: a lowest-of-many would move back and forth between names
+        }
+        remaining
+                .computeIfAbsent(tag, key -> {
+                    AtomicLong value = new AtomicLong(ids);
+                    Gauge.builder(NAME_REMAINING, value, AtomicLong::doubleValue)
+                            .description("IDs a name has left below the highest ID a block may reach, as last seen")
+                            .tag("name", key)
+                            .baseUnit("ids")
+                            .register(registry);
+                    return value;
+                })
+                .set(ids);
     }
 
     /** The name itself while fewer than {@link #MAX_NAME_TAGS} are tagged (a race may pass it by a few). */
