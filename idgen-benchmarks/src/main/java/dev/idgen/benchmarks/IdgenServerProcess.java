@@ -48,8 +48,11 @@ final class IdgenServerProcess implements AutoCloseable {
                     + " -DskipTests (run.sh does), and run from the repository's root");
         }
         int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
+        int managementPort;
+        try (ServerSocket socket = new ServerSocket(0);
+                ServerSocket management = new ServerSocket(0)) {
             port = socket.getLocalPort();
+            managementPort = management.getLocalPort();
         }
         String token = "bench-" + System.nanoTime();
         String hash = "sha256:"
@@ -63,6 +66,7 @@ final class IdgenServerProcess implements AutoCloseable {
                 JAR,
                 "--server.address=127.0.0.1",
                 "--server.port=" + port,
+                "--management.server.port=" + managementPort,
                 "--idgen.server.grpc.enabled=false",
                 "--idgen.server.clients.bench.token-hash=" + hash));
         command.addAll(properties);
@@ -71,11 +75,11 @@ final class IdgenServerProcess implements AutoCloseable {
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         IdgenServerProcess server = new IdgenServerProcess(process, port, token);
-        server.awaitUp();
+        server.awaitUp(managementPort);
         return server;
     }
 
-    private void awaitUp() throws InterruptedException {
+    private void awaitUp(int managementPort) throws InterruptedException {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
@@ -85,7 +89,7 @@ final class IdgenServerProcess implements AutoCloseable {
             }
             try {
                 HttpResponse<Void> response = http.send(
-                        HttpRequest.newBuilder(URI.create(url() + "/actuator/health"))
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/health"))
                                 .timeout(Duration.ofSeconds(2))
                                 .build(),
                         HttpResponse.BodyHandlers.discarding());

@@ -40,14 +40,19 @@ final class IdgenServerJar implements AutoCloseable {
 
     private final int port;
 
+    /** The actuator's port, which the server keeps apart from the API's. */
+    private final int managementPort;
+
     private final Process process;
 
     private IdgenServerJar() throws Exception {
         assertThat(JAR)
                 .as("the idgen server's jar: build it first with ./mvnw -B -pl idgen-server -am package -DskipTests")
                 .isRegularFile();
-        try (ServerSocket socket = new ServerSocket(0)) {
+        try (ServerSocket socket = new ServerSocket(0);
+                ServerSocket management = new ServerSocket(0)) {
             port = socket.getLocalPort();
+            managementPort = management.getLocalPort();
         }
         TestServices.JdbcEndpoint mariadb = TestServices.mariadb();
         String hash = "sha256:"
@@ -59,6 +64,7 @@ final class IdgenServerJar implements AutoCloseable {
                 JAR.toString(),
                 "--server.address=127.0.0.1",
                 "--server.port=" + port,
+                "--management.server.port=" + managementPort,
                 "--idgen.server.grpc.enabled=false",
                 "--idgen.server.clients.sample.token-hash=" + hash,
                 "--idgen.strategy=segment",
@@ -108,6 +114,15 @@ final class IdgenServerJar implements AutoCloseable {
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return send(port, path);
+    }
+
+    /** @return the answer of its actuator, on the management port */
+    HttpResponse<String> management(String path) throws IOException, InterruptedException {
+        return send(managementPort, path);
+    }
+
+    private static HttpResponse<String> send(int port, String path) throws IOException, InterruptedException {
         return HTTP.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                         .timeout(Duration.ofSeconds(5))
@@ -118,7 +133,7 @@ final class IdgenServerJar implements AutoCloseable {
     /** @return the status, or 0 while nothing answers (the server is still starting) */
     private int status(String path) throws InterruptedException {
         try {
-            return get(path).statusCode();
+            return management(path).statusCode();
         } catch (IOException notYet) {
             return 0;
         }

@@ -45,7 +45,7 @@ class RemoteProfileTest {
         assertThat(ids.body()).isEqualTo("[\"1\",\"2\",\"3\"]");
 
         // The block came from the server: its meters count it under this client and name.
-        String metrics = server.get("/actuator/prometheus").body();
+        String metrics = server.management("/actuator/prometheus").body();
         assertThat(metrics)
                 .containsPattern("idgen_server_block_ids_total\\{[^}]*client=\"sample\"[^}]*name=\"orders\"");
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -79,6 +80,9 @@ class HttpApiTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     MeterRegistry meters;
@@ -272,14 +276,33 @@ class HttpApiTest {
             assertThat(timer).as(operation).isNotNull();
             assertThat(timer.count()).as(operation).isEqualTo(1);
         }
-        // The actuator needs no token; the meters are in Prometheus' text.
-        Answer prometheus = http.get("/actuator/prometheus", null);
+        // The actuator is on a port of its own (loopback by default), where it needs no token.
+        ServerHttp management = new ServerHttp("http://127.0.0.1:" + managementPort);
+        Answer prometheus = management.get("/actuator/prometheus", null);
         assertThat(prometheus.status()).isEqualTo(200);
         assertThat(prometheus.response().body())
                 .contains("idgen_server_requests_seconds_count{")
                 .contains("name=\"" + name + "\"")
                 .contains("idgen_server_block_ids_total{");
-        assertThat(http.get("/actuator/health", null).status()).isEqualTo(200);
+        assertThat(management.get("/actuator/health", null).status()).isEqualTo(200);
+    }
+
+    @Test
+    void theApiPortServesNoActuatorAndHealthShowsNoStoreMessages() {
+        for (String path : new String[] {
+            "/actuator/idgen", "/actuator/idgen/default/decode/1", "/actuator/health", "/actuator/prometheus"
+        }) {
+            Answer answer = http.get(path, null);
+            assertThat(answer.status()).as(path).isEqualTo(404);
+            assertThat(answer.contentType()).as(path).startsWith("application/problem+json");
+            assertThat(answer.response().body()).as(path).doesNotContain("segment", "generators");
+        }
+        Answer health = new ServerHttp("http://127.0.0.1:" + managementPort).get("/actuator/health", null);
+        assertThat(health.status()).isEqualTo(200);
+        // Each component's status, no details: those carry the stores' messages (hosts, users, SQL states).
+        assertThat(health.json().get("components").get("idgen").get("status").stringValue())
+                .isEqualTo("UP");
+        assertThat(health.response().body()).doesNotContain("details", "jdbc:", "Exception");
     }
 
     static void assertProblem(Answer answer, int status, String parameter) {

@@ -16,7 +16,8 @@ final class ServerApps {
      * @return the running server; the caller closes it
      */
     static ConfigurableApplicationContext start(String... arguments) {
-        List<String> all = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off"));
+        List<String> all = new ArrayList<>(
+                List.of("--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off"));
         all.addAll(List.of(arguments));
         return new SpringApplicationBuilder(IdgenServerApplication.class).run(all.toArray(String[]::new));
     }

@@ -216,10 +216,18 @@ class ServerTierFaultTest {
 
         final int port;
 
+        /** The actuator's port, which the server keeps apart from the API's. */
+        final int managementPort;
+
         Process process;
 
         Server(int port) {
             this.port = port;
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+                this.managementPort = socket.getLocalPort();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         String url() {
@@ -239,6 +247,7 @@ class ServerTierFaultTest {
                     "dev.idgen.server.IdgenServerApplication",
                     "--server.address=127.0.0.1",
                     "--server.port=" + port,
+                    "--management.server.port=" + managementPort,
                     "--idgen.server.grpc.enabled=false",
                     "--idgen.server.clients.fault.token-hash=" + tokenHash,
                     "--idgen.server.clients.fault.names=orders",
@@ -263,7 +272,8 @@ class ServerTierFaultTest {
                         .isTrue();
                 try {
                     HttpResponse<String> response = HTTP.send(
-                            HttpRequest.newBuilder(URI.create(url() + "/actuator/health"))
+                            HttpRequest.newBuilder(
+                                            URI.create("http://127.0.0.1:" + managementPort + "/actuator/health"))
                                     .timeout(Duration.ofSeconds(2))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
