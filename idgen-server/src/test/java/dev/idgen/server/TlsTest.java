@@ -74,46 +74,85 @@ class TlsTest {
                 remote.checkAvailable();
             }
 
-            int grpcPort = server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class);
-            ManagedChannel channel = Grpc.newChannelBuilderForAddress(
-                            "localhost",
-                            grpcPort,
-                            TlsChannelCredentials.newBuilder()
-                                    .trustManager(certificates.caCertificate().toFile())
-                                    .build())
-                    .build();
-            try {
-                Metadata headers = new Metadata();
-                headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer tls-token");
-                NextIdsResponse grpcIds = IdgenGrpc.newBlockingStub(channel)
-                        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
-                        .withDeadlineAfter(30, TimeUnit.SECONDS)
-                        .nextIds(NextIdsRequest.newBuilder()
-                                .setName("orders")
-                                .setCount(2)
-                                .build());
-                assertThat(grpcIds.getIdsList()).hasSize(2);
-            } finally {
-                channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-            }
+            assertGrpcServesTlsOnly(server, certificates);
+        }
+    }
 
-            // A gRPC client in plain text gets no answer from the TLS port.
-            ManagedChannel plain = Grpc.newChannelBuilderForAddress(
-                            "localhost", grpcPort, InsecureChannelCredentials.create())
-                    .build();
-            try {
-                assertThatThrownBy(() -> IdgenGrpc.newBlockingStub(plain)
-                                .withDeadlineAfter(30, TimeUnit.SECONDS)
-                                .nextIds(NextIdsRequest.newBuilder()
-                                        .setName("orders")
-                                        .build()))
-                        .isInstanceOf(StatusRuntimeException.class)
-                        .extracting(
-                                e -> ((StatusRuntimeException) e).getStatus().getCode())
-                        .isEqualTo(Status.Code.UNAVAILABLE);
-            } finally {
-                plain.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-            }
+    @Test
+    void grpcServesTheTlsOfTheClassicServerSslPropertiesAndBindsWhereHttpBinds() throws Exception {
+        TestCertificates certificates = TestCertificates.make(dir, "DNS:localhost,IP:127.0.0.1");
+        // HTTPS configured without a bundle: gRPC used to stay in plain text beside it, carrying the same tokens.
+        try (ConfigurableApplicationContext server = ServerApps.start(
+                "--idgen.server.clients.app.token-hash=" + ServerHttp.tokenHash("tls-token"),
+                "--server.address=127.0.0.1",
+                "--server.ssl.certificate=file:" + certificates.serverCertificate(),
+                "--server.ssl.certificate-private-key=file:" + certificates.serverKey())) {
+            assertGrpcServesTlsOnly(server, certificates);
+            // gRPC binds where HTTP binds: loopback here, so this host's other addresses refuse the connection.
+            int grpcPort = server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class);
+            java.net.InetAddress external = java.net.NetworkInterface.networkInterfaces()
+                    .filter(network -> {
+                        try {
+                            return network.isUp() && !network.isLoopback();
+                        } catch (java.net.SocketException e) {
+                            return false;
+                        }
+                    })
+                    .flatMap(java.net.NetworkInterface::inetAddresses)
+                    .filter(address -> address instanceof java.net.Inet4Address)
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("this test needs an address other than loopback"));
+            assertThatThrownBy(() -> {
+                        try (java.net.Socket socket = new java.net.Socket()) {
+                            socket.connect(new java.net.InetSocketAddress(external, grpcPort), 5_000);
+                        }
+                    })
+                    .as("gRPC on " + external + ":" + grpcPort)
+                    .isInstanceOf(java.net.ConnectException.class);
+        }
+    }
+
+    /** A gRPC client trusting the test's authority is served; one in plain text gets no answer. */
+    private static void assertGrpcServesTlsOnly(ConfigurableApplicationContext server, TestCertificates certificates)
+            throws Exception {
+        int grpcPort = server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class);
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress(
+                        "localhost",
+                        grpcPort,
+                        TlsChannelCredentials.newBuilder()
+                                .trustManager(certificates.caCertificate().toFile())
+                                .build())
+                .build();
+        try {
+            Metadata headers = new Metadata();
+            headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer tls-token");
+            NextIdsResponse grpcIds = IdgenGrpc.newBlockingStub(channel)
+                    .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+                    .withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .nextIds(NextIdsRequest.newBuilder()
+                            .setName("orders")
+                            .setCount(2)
+                            .build());
+            assertThat(grpcIds.getIdsList()).hasSize(2);
+        } finally {
+            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+
+        // A gRPC client in plain text gets no answer from the TLS port.
+        ManagedChannel plain = Grpc.newChannelBuilderForAddress(
+                        "localhost", grpcPort, InsecureChannelCredentials.create())
+                .build();
+        try {
+            assertThatThrownBy(() -> IdgenGrpc.newBlockingStub(plain)
+                            .withDeadlineAfter(30, TimeUnit.SECONDS)
+                            .nextIds(NextIdsRequest.newBuilder()
+                                    .setName("orders")
+                                    .build()))
+                    .isInstanceOf(StatusRuntimeException.class)
+                    .extracting(e -> ((StatusRuntimeException) e).getStatus().getCode())
+                    .isEqualTo(Status.Code.UNAVAILABLE);
+        } finally {
+            plain.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         }
     }
 }

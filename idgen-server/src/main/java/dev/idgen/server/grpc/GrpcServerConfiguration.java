@@ -8,6 +8,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.web.server.Ssl;
+import org.springframework.boot.web.server.WebServerSslBundle;
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -23,6 +26,7 @@ class GrpcServerConfiguration {
             GrpcServerProperties properties,
             IdgenServerApi api,
             ObjectProvider<SslBundles> bundles,
+            ObjectProvider<ServerProperties> serverProperties,
             ConfigurableEnvironment environment) {
         int port = properties.getPort();
         if (port < 0 || port > 65_535) {
@@ -39,28 +43,57 @@ class GrpcServerConfiguration {
                     "must be 0 or more",
                     "Set idgen.server.grpc.shutdown-grace-period to how long calls in flight may finish, e.g. 10s");
         }
+        ServerProperties server = serverProperties.getIfAvailable();
         return new GrpcServerLifecycle(
-                properties, new IdgenGrpcService(api), sslBundle(properties, bundles, environment), environment);
+                properties,
+                new IdgenGrpcService(api),
+                tls(properties, server == null ? null : server.getSsl(), bundles),
+                address(properties, server),
+                environment);
     }
 
     /**
-     * The gRPC face's bundle, by default HTTP's ({@code server.ssl.bundle}): a server that serves HTTPS would
-     * otherwise take the same bearer tokens over gRPC in plain text.
+     * gRPC's TLS: {@code idgen.server.grpc.ssl-bundle} when set, else whatever HTTP serves, be it
+     * {@code server.ssl.bundle} or the classic {@code server.ssl.key-store} or {@code server.ssl.certificate}: a server
+     * that serves HTTPS would otherwise take the same bearer tokens over gRPC in plain text.
+     *
+     * @return the TLS to serve, or {@code null} for plain text (HTTP serves plain text too)
      */
-    private static SslBundle sslBundle(
-            GrpcServerProperties properties, ObjectProvider<SslBundles> bundles, ConfigurableEnvironment environment) {
-        String name = properties.getSslBundle();
-        if (name == null || name.isBlank()) {
-            name = environment.getProperty("server.ssl.bundle");
+    static GrpcTls tls(GrpcServerProperties properties, Ssl ssl, ObjectProvider<SslBundles> bundles) {
+        String own = properties.getSslBundle();
+        if (own != null && !own.isBlank()) {
+            SslBundle bundle = SslBundleProperty.require("idgen.server.grpc.ssl-bundle", own, bundles);
+            return new GrpcTls(bundle, bundle.getStores().getTrustStore() != null);
         }
-        if (name == null || name.isBlank()) {
+        if (!Ssl.isEnabled(ssl)) {
             return null;
         }
-        return SslBundleProperty.require(
-                properties.getSslBundle() == null || properties.getSslBundle().isBlank()
-                        ? "server.ssl.bundle"
-                        : "idgen.server.grpc.ssl-bundle",
-                name,
-                bundles);
+        String property = ssl.getBundle() != null && !ssl.getBundle().isBlank()
+                ? "server.ssl.bundle"
+                : ssl.getKeyStore() != null ? "server.ssl.key-store" : "server.ssl.certificate";
+        SslBundle bundle;
+        try {
+            bundle = WebServerSslBundle.get(ssl, bundles.getIfAvailable());
+        } catch (RuntimeException e) {
+            throw new IdgenPropertyValueException(
+                    property,
+                    property.equals("server.ssl.bundle") ? ssl.getBundle() : "(see server.ssl.*)",
+                    "gRPC serves the same TLS as HTTP, and it cannot be read: " + e.getMessage(),
+                    "Fix server.ssl.*, or give gRPC a bundle of its own with idgen.server.grpc.ssl-bundle.");
+        }
+        boolean clientAuth = property.equals("server.ssl.bundle")
+                ? bundle.getStores().getTrustStore() != null
+                : ssl.getClientAuth() == Ssl.ClientAuth.NEED;
+        return new GrpcTls(bundle, clientAuth);
+    }
+
+    /** gRPC's address: {@code idgen.server.grpc.address} when set, else HTTP's {@code server.address}, else every one. */
+    static String address(GrpcServerProperties properties, ServerProperties server) {
+        if (!properties.getAddress().isBlank()) {
+            return properties.getAddress();
+        }
+        return server == null || server.getAddress() == null
+                ? ""
+                : server.getAddress().getHostAddress();
     }
 }

@@ -37,7 +37,10 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
 
     private final IdgenGrpcService service;
 
-    private final SslBundle sslBundle;
+    private final GrpcTls tls;
+
+    /** The address to bind, empty for every one. */
+    private final String address;
 
     private final HealthStatusManager health = new HealthStatusManager();
 
@@ -46,24 +49,26 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
     private volatile Server server;
 
     /**
-     * @param sslBundle the bundle whose key serves TLS, or {@code null} for plain text
+     * @param tls the TLS to serve, or {@code null} for plain text
+     * @param address the address to bind, empty for every one
      * @param environment where the chosen port is published as {@value #LOCAL_PORT_PROPERTY}
      */
     GrpcServerLifecycle(
             GrpcServerProperties properties,
             IdgenGrpcService service,
-            SslBundle sslBundle,
+            GrpcTls tls,
+            String address,
             ConfigurableEnvironment environment) {
         this.properties = properties;
         this.service = service;
-        this.sslBundle = sslBundle;
+        this.tls = tls;
+        this.address = address;
         this.environment = environment;
     }
 
     @Override
     public void start() {
         int port = properties.getPort();
-        String address = properties.getAddress();
         InetSocketAddress bound =
                 address.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(address, port);
         NettyServerBuilder builder = NettyServerBuilder.forAddress(bound, credentials());
@@ -86,20 +91,23 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
         environment
                 .getPropertySources()
                 .addFirst(new MapPropertySource("idgen.grpc.local", Map.of(LOCAL_PORT_PROPERTY, started.getPort())));
-        LOG.info("idgen gRPC server listening on port " + started.getPort() + (sslBundle == null ? "" : " (TLS)"));
+        LOG.info("idgen gRPC server listening on port " + started.getPort()
+                + (address.isEmpty() ? "" : " of " + address) + (tls == null ? "" : " (TLS)"));
     }
 
     private ServerCredentials credentials() {
-        if (sslBundle == null) {
+        if (tls == null) {
             return InsecureServerCredentials.create();
         }
-        TlsServerCredentials.Builder tls = TlsServerCredentials.newBuilder()
-                .keyManager(sslBundle.getManagers().getKeyManagers());
-        if (sslBundle.getStores().getTrustStore() != null) {
-            tls.trustManager(sslBundle.getManagers().getTrustManagers())
+        SslBundle bundle = tls.bundle();
+        TlsServerCredentials.Builder credentials = TlsServerCredentials.newBuilder()
+                .keyManager(bundle.getManagers().getKeyManagers());
+        if (tls.requireClientCertificate()) {
+            credentials
+                    .trustManager(bundle.getManagers().getTrustManagers())
                     .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
         }
-        return tls.build();
+        return credentials.build();
     }
 
     @Override

@@ -13,13 +13,13 @@ public class GrpcServerProperties {
     /** The port gRPC listens on, 1 to 65535; 0 picks a free one (tests). */
     private int port = 9090;
 
-    /** The address gRPC binds to; empty binds every interface. */
+    /** The address gRPC binds to; empty binds where HTTP does (server.address), and without that every interface. */
     private String address = "";
 
     /**
-     * The SSL bundle (spring.ssl.bundle.*) whose key serves gRPC over TLS; empty takes HTTP's server.ssl.bundle, and
-     * without that serves plain text. With a trust store in the bundle, clients must present a certificate it trusts
-     * (mutual TLS).
+     * The SSL bundle (spring.ssl.bundle.*) whose key serves gRPC over TLS; empty serves whatever TLS HTTP serves
+     * (server.ssl.bundle, server.ssl.key-store or server.ssl.certificate), and plain text only when HTTP does. With a
+     * trust store in the bundle, clients must present a certificate it trusts (mutual TLS).
      */
     private String sslBundle = "";
 
