@@ -6,9 +6,32 @@ package dev.idgen.server;
  *
  * @param client the client's id, the tag of its meters
  * @param transport {@code http} or {@code grpc}, the tag of its meters
+ * @param deadlineNanos the {@link System#nanoTime()} after which the caller no longer waits, or {@link #NO_DEADLINE}
  */
-public record Caller(String client, String transport) {
+public record Caller(String client, String transport, long deadlineNanos) {
 
     /** The client id of a request without a token, on a server with {@code idgen.server.anonymous=true}. */
     public static final String ANONYMOUS = "anonymous";
+
+    /** The deadline of a caller that set none: only the server's own request timeout bounds its wait. */
+    public static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    /** A caller without a deadline of its own. */
+    public Caller(String client, String transport) {
+        this(client, transport, NO_DEADLINE);
+    }
+
+    /** @return this caller, waiting until {@code nanoTime} at most */
+    public Caller withDeadline(long nanoTime) {
+        return new Caller(client, transport, nanoTime);
+    }
+
+    /**
+     * @param timeoutNanos the server's own bound on a request
+     * @param now {@link System#nanoTime()}
+     * @return how long the caller's work may wait from now, at most {@code timeoutNanos}; 0 or less when it passed
+     */
+    public long waitNanos(long timeoutNanos, long now) {
+        return deadlineNanos == NO_DEADLINE ? timeoutNanos : Math.min(timeoutNanos, deadlineNanos - now);
+    }
 }

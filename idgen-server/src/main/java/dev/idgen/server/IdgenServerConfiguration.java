@@ -8,6 +8,7 @@ import dev.idgen.server.access.ServerClients;
 import dev.idgen.server.metrics.ServerMeters;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -41,29 +42,55 @@ public class IdgenServerConfiguration {
         return new ServerMeters(registry);
     }
 
+    @Bean(destroyMethod = "close")
+    StoreWork idgenServerStoreWork(IdgenServerProperties properties) {
+        int threads = (int) inRange("idgen.server.store-threads", properties.getStoreThreads(), 1, 1024);
+        int queue = (int) inRange("idgen.server.store-queue", properties.getStoreQueue(), 0, 10_000);
+        return new StoreWork(threads, queue);
+    }
+
     @Bean
     IdgenServerService idgenServerService(
             IdgenServerProperties properties,
+            StoreWork storeWork,
             IdService idService,
             IdForms forms,
             ServerClients clients,
             ServerMeters meters,
             Environment environment) {
-        int maxCount = (int) inRange("idgen.server.max-count", properties.getMaxCount(), IdService.MAX_BATCH_SIZE);
-        long maxBlockSize = inRange("idgen.server.max-block-size", properties.getMaxBlockSize(), MAX_BLOCK_SIZE);
+        int maxCount = (int) inRange("idgen.server.max-count", properties.getMaxCount(), 1, IdService.MAX_BATCH_SIZE);
+        long maxBlockSize = inRange("idgen.server.max-block-size", properties.getMaxBlockSize(), 1, MAX_BLOCK_SIZE);
+        Duration timeout = properties.getRequestTimeout();
+        if (timeout == null
+                || timeout.compareTo(Duration.ofMillis(1)) < 0
+                || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IdgenPropertyValueException(
+                    "idgen.server.request-timeout",
+                    timeout,
+                    "must be from 1ms to 1m",
+                    "Set idgen.server.request-timeout to how long a request may wait for a store, e.g. 5s.");
+        }
         // The starter checks the jump's range; a store without one still loses no more than a lagging replica did.
         long failoverJump = environment.getProperty("idgen.jdbc.failover-jump", Long.class, DEFAULT_FAILOVER_JUMP);
         return new IdgenServerService(
-                idService, forms, clients, meters, maxCount, maxBlockSize, Math.max(0, failoverJump));
+                idService,
+                forms,
+                clients,
+                meters,
+                maxCount,
+                maxBlockSize,
+                Math.max(0, failoverJump),
+                storeWork,
+                timeout);
     }
 
-    private static long inRange(String property, long value, long max) {
-        if (value < 1 || value > max) {
+    private static long inRange(String property, long value, long min, long max) {
+        if (value < min || value > max) {
             throw new IdgenPropertyValueException(
                     property,
                     value,
-                    "must be between 1 and " + max,
-                    "Set " + property + " to a value from 1 to " + max + ".");
+                    "must be between " + min + " and " + max,
+                    "Set " + property + " to a value from " + min + " to " + max + ".");
         }
         return value;
     }

@@ -40,6 +40,48 @@ public class IdgenServerProperties {
      */
     private long maxBlockSize = 1_000_000_000;
 
+    /**
+     * The requests that wait for a store at once, 1 to 1024; with store-queue, how many request threads a slow or
+     * paused store can hold. Requests whose IDs are in memory never wait for a store, so they keep answering.
+     */
+    private int storeThreads = 16;
+
+    /**
+     * The requests that may wait for a store thread, 0 to 10000; past it a request is refused at once (503 with
+     * Retry-After, gRPC RESOURCE_EXHAUSTED) instead of queueing.
+     */
+    private int storeQueue = 64;
+
+    /**
+     * How long a request waits for a store at most, from 1ms to 1m (a gRPC caller's earlier deadline shortens it);
+     * then it is refused as unavailable and the IDs the store answers later are never handed out.
+     */
+    private java.time.Duration requestTimeout = java.time.Duration.ofSeconds(5);
+
+    public int getStoreThreads() {
+        return storeThreads;
+    }
+
+    public void setStoreThreads(int storeThreads) {
+        this.storeThreads = storeThreads;
+    }
+
+    public int getStoreQueue() {
+        return storeQueue;
+    }
+
+    public void setStoreQueue(int storeQueue) {
+        this.storeQueue = storeQueue;
+    }
+
+    public java.time.Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    public void setRequestTimeout(java.time.Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+    }
+
     public boolean isAnonymous() {
         return anonymous;
     }

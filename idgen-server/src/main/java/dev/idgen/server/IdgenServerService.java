@@ -1,5 +1,6 @@
 package dev.idgen.server;
 
+import dev.idgen.core.AsyncCalls;
 import dev.idgen.core.ClockBackwardsException;
 import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdGenerationException;
@@ -11,6 +12,7 @@ import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.server.ServerRefusal.Reason;
 import dev.idgen.server.access.ClientAccess;
 import dev.idgen.server.access.ServerClients;
@@ -20,6 +22,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.commons.logging.Log;
@@ -67,6 +74,10 @@ public final class IdgenServerService implements IdgenServerApi {
 
     private final BlockCeilings ceilings;
 
+    private final StoreWork storeWork;
+
+    private final long requestTimeoutNanos;
+
     /**
      * @param ids the starter's service, routing when there are named generators
      * @param forms every generator's form
@@ -76,6 +87,8 @@ public final class IdgenServerService implements IdgenServerApi {
      * @param maxBlockSize the most IDs per block, already checked
      * @param failoverJump how far the stores jump past what a failover may have lost: with the block size, how far
      *     above the IDs issued a client's floor may legitimately lie
+     * @param storeWork where requests wait for a store, bounded
+     * @param requestTimeout how long a request waits for a store at most (less when the caller's deadline is sooner)
      */
     public IdgenServerService(
             IdService ids,
@@ -84,7 +97,9 @@ public final class IdgenServerService implements IdgenServerApi {
             ServerMeters meters,
             int maxCount,
             long maxBlockSize,
-            long failoverJump) {
+            long failoverJump,
+            StoreWork storeWork,
+            Duration requestTimeout) {
         this.ids = ids;
         this.generators = RoutingIdService.generatorsOf(ids);
         this.forms = forms;
@@ -92,6 +107,8 @@ public final class IdgenServerService implements IdgenServerApi {
         this.meters = meters;
         this.maxCount = maxCount;
         this.maxBlockSize = maxBlockSize;
+        this.storeWork = storeWork;
+        this.requestTimeoutNanos = requestTimeout.toNanos();
         this.ceilings = new BlockCeilings(
                 failoverJump, maxBlockSize, (name, last) -> meters.remaining(name, Math.max(0, HIGHEST_ID - last)));
     }
@@ -109,14 +126,21 @@ public final class IdgenServerService implements IdgenServerApi {
             }
             IdForm form = forms.form(checked);
             if (shardKey == null && form.form().equals("number")) {
-                long[] numbers = ids.nextIds(checked, count);
+                // IDs in memory come at once on this thread; only a wait for the store takes a StoreWork thread.
+                long[] numbers = await(caller, ids.nextIdsAsync(checked, count, storeWork));
                 List<String> texts = new ArrayList<>(numbers.length);
                 for (long id : numbers) {
                     texts.add(Long.toString(id));
                 }
                 return new IssuedIds(texts, numbers);
             }
-            return new IssuedIds(List.of(shardKey == null ? form.next(count) : form.next(count, shardKey)), null);
+            String[] texts = await(
+                    caller,
+                    AsyncCalls.offload(
+                            () -> shardKey == null ? form.next(count) : form.next(count, shardKey),
+                            storeWork,
+                            form.form()));
+            return new IssuedIds(List.of(texts), null);
         });
     }
 
@@ -198,42 +222,53 @@ public final class IdgenServerService implements IdgenServerApi {
                         "Blocks are plain numbers, but the IDs of '" + checked + "' have the form '" + form.form()
                                 + "': take them with GET /ids/" + checked);
             }
-            // One request must not end a name for everyone: 'above' may reach no higher than a client can hold.
-            long ceiling = ceilings.ceiling(checked, above, segments.store());
-            if (above > ceiling) {
-                throw badArgument(
-                        "above",
-                        "above must be at most the highest ID issued for '" + checked + "' plus the failover jump"
-                                + " and one largest block (" + ceiling + " now), but was " + above
-                                + ": no client can have served IDs that high");
-            }
-            // One allocation, never retried here: the store returns only what it has made durable, and a repeated
-            // call could only waste a range, which the caller would not know of.
-            Segment block = segments.store().allocateAbove(checked, size, above);
-            ceilings.issued(checked, block.last());
-            // A store that cannot keep a floor (Redis, dual) may answer at or below it: a caller told "above" would
-            // hand those IDs out again.
-            if (block.first() <= above) {
-                throw new StoreUnavailableException("The segment store of '" + generator + "' answered " + block
-                        + " to a request for " + size + " IDs above " + above + "; refused, not handed out");
-            }
-            if (block.size() > size) {
-                // A leftover of an interleaved store, taken for a larger request: the caller gets what it asked for,
-                // and the rest is never handed out (lost IDs, never repeated ones).
-                block = new Segment(block.first(), block.first() + size - 1);
-            }
-            if (block.last() > HIGHEST_ID) {
-                // Past the limit the segment buffer itself refuses to serve: a caller would refuse the name for good.
-                throw new ServerRefusal(
-                        Reason.UNAVAILABLE,
-                        null,
-                        null,
-                        "No IDs left for '" + checked + "': its store's counter passed " + HIGHEST_ID
-                                + ", the highest ID a block may reach");
-            }
-            meters.block(caller.client(), checked, block.size());
-            return block;
+            // Every block waits for the store: on a StoreWork thread, so that a slow store holds a bounded number.
+            // Every block waits for the store: on a StoreWork thread, so that a slow store holds a bounded number.
+            SegmentStore store = segments.store();
+            Segment taken = await(
+                    caller,
+                    AsyncCalls.offload(() -> block(store, generator, checked, size, above), storeWork, "segment"));
+            meters.block(caller.client(), checked, taken.size());
+            return taken;
         });
+    }
+
+    /** One block of {@code name} from {@code store}, checked before it is handed out. */
+    private Segment block(SegmentStore store, String generator, String name, long size, long above) {
+        // One request must not end a name for everyone: 'above' may reach no higher than a client can hold.
+        long ceiling = ceilings.ceiling(name, above, store);
+        if (above > ceiling) {
+            throw badArgument(
+                    "above",
+                    "above must be at most the highest ID issued for '" + name + "' plus the failover jump and one"
+                            + " largest block (" + ceiling + " now), but was " + above
+                            + ": no client can have served IDs that high");
+        }
+        // One allocation, never retried here: the store returns only what it has made durable, and a repeated call
+        // could only waste a range, which the caller would not know of.
+        Segment block = store.allocateAbove(name, size, above);
+        ceilings.issued(name, block.last());
+        // A store that cannot keep a floor (Redis, dual) may answer at or below it: a caller told "above" would hand
+        // those IDs out again.
+        if (block.first() <= above) {
+            throw new StoreUnavailableException("The segment store of '" + generator + "' answered " + block
+                    + " to a request for " + size + " IDs above " + above + "; refused, not handed out");
+        }
+        if (block.size() > size) {
+            // A leftover of an interleaved store, taken for a larger request: the caller gets what it asked for, and
+            // the rest is never handed out (lost IDs, never repeated ones).
+            block = new Segment(block.first(), block.first() + size - 1);
+        }
+        if (block.last() > HIGHEST_ID) {
+            // Past the limit the segment buffer itself refuses to serve: a caller would refuse the name for good.
+            throw new ServerRefusal(
+                    Reason.UNAVAILABLE,
+                    null,
+                    null,
+                    "No IDs left for '" + name + "': its store's counter passed " + HIGHEST_ID
+                            + ", the highest ID a block may reach");
+        }
+        return block;
     }
 
     /**
@@ -310,6 +345,53 @@ public final class IdgenServerService implements IdgenServerApi {
                     outcome,
                     System.nanoTime() - start);
         }
+    }
+
+    /**
+     * @return the work's result: at once when it is done (IDs from memory), else within the caller's deadline and the
+     *     server's request timeout
+     * @throws ServerRefusal UNAVAILABLE when it takes longer (the work goes on and its IDs are lost, never repeated),
+     *     OVERLOADED when too many requests wait for the stores already
+     */
+    private <T> T await(Caller caller, CompletableFuture<T> work) {
+        try {
+            if (work.isDone()) {
+                return work.get();
+            }
+            long wait = caller.waitNanos(requestTimeoutNanos, System.nanoTime());
+            return work.get(Math.max(0, wait), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new ServerRefusal(
+                    Reason.UNAVAILABLE,
+                    null,
+                    Duration.ofSeconds(1),
+                    "The ID store did not answer within the request's time (idgen.server.request-timeout "
+                            + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos)
+                            + " ms, or the caller's deadline); another server may");
+        } catch (ExecutionException e) {
+            throw unwrapped(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ServerRefusal(Reason.UNAVAILABLE, null, null, "The server is shutting down");
+        }
+    }
+
+    private static RuntimeException unwrapped(Throwable cause) {
+        if (cause instanceof StoreUnavailableException refused
+                && refused.getCause() instanceof RejectedExecutionException) {
+            return new ServerRefusal(
+                    Reason.OVERLOADED,
+                    null,
+                    Duration.ofSeconds(1),
+                    "Too many requests wait for the ID stores on this server; another server may answer");
+        }
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException(cause);
     }
 
     /** The core's exceptions as refusals; anything else is a fault of the server and leaves as it is. */

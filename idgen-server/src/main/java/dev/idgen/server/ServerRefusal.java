@@ -24,7 +24,12 @@ public final class ServerRefusal extends RuntimeException {
         /** The client sent more requests than its rate limit: {@link #retryAfter()} says when to try again. */
         RATE_LIMITED(429),
         /** The store cannot answer now: another server may. */
-        UNAVAILABLE(503);
+        UNAVAILABLE(503),
+        /**
+         * Too many requests wait for the stores already: refused at once rather than queued, with
+         * {@link #retryAfter()}; another server may answer.
+         */
+        OVERLOADED(503);
 
         private final int httpStatus;
 

@@ -14,9 +14,16 @@ import dev.idgen.server.access.NanoClock;
 import dev.idgen.server.access.ServerClients;
 import dev.idgen.server.metrics.ServerMeters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +35,9 @@ class IdgenServerServiceTest {
 
     /** The failover jump the stores are taken to have: a client's floor may lie this far above the IDs issued. */
     private static final long JUMP = 1_000_000;
+
+    /** Where requests wait for a store; shared by the test's services, as one server's are. */
+    private static final StoreWork STORE_WORK = new StoreWork(4, 4);
 
     /** Every name's form is the plain number, as with no form configured. */
     private static final IdForms NUMBERS = name -> form("number");
@@ -76,7 +86,9 @@ class IdgenServerServiceTest {
             new ServerMeters(registry),
             100,
             1000,
-            JUMP);
+            JUMP,
+            STORE_WORK,
+            Duration.ofSeconds(5));
 
     @AfterEach
     void close() {
@@ -172,7 +184,9 @@ class IdgenServerServiceTest {
                     new ServerMeters(registry),
                     100,
                     1000,
-                    JUMP);
+                    JUMP,
+                    STORE_WORK,
+                    Duration.ofSeconds(5));
             Caller caller = floorlessService.authenticate("Bearer grpc-token", "grpc");
             assertThat(floorlessService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
             assertRefused(() -> floorlessService.takeBlock(caller, "orders", 10, 5), Reason.UNAVAILABLE, null);
@@ -228,13 +242,82 @@ class IdgenServerServiceTest {
                     new ServerMeters(registry),
                     100,
                     1000,
-                    JUMP);
+                    JUMP,
+                    STORE_WORK,
+                    Duration.ofSeconds(5));
             Caller caller = generousService.authenticate("Bearer grpc-token", "grpc");
             assertThat(generousService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
 
             first[0] = IdgenServerService.HIGHEST_ID - 4;
             size[0] = 10;
             assertRefused(() -> generousService.takeBlock(caller, "orders", 10, 0), Reason.UNAVAILABLE, null);
+        }
+    }
+
+    @Test
+    void whileTheStoreHangsNamesInMemoryAnswerAndWaitsForItAreBounded() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        InMemorySegmentStore answering = new InMemorySegmentStore();
+        SegmentStore hanging = (name, step) -> {
+            if (name.equals("slow")) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return answering.allocate(name, step);
+        };
+        IdgenServerProperties everyName = new IdgenServerProperties();
+        IdgenServerProperties.Client client = new IdgenServerProperties.Client();
+        client.setTokenHash(ServerHttp.tokenHash("grpc-token"));
+        everyName.getClients().put("svc", client);
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try (StoreWork oneThread = new StoreWork(1, 1);
+                SegmentIdService hangingSegments =
+                        SegmentIdService.builder(hanging).build()) {
+            IdgenServerService hangingService = new IdgenServerService(
+                    hangingSegments,
+                    NUMBERS,
+                    new ServerClients(everyName, Set.of("default"), NanoClock.system()),
+                    new ServerMeters(registry),
+                    100,
+                    1000,
+                    JUMP,
+                    oneThread,
+                    Duration.ofMillis(300));
+            Caller caller = hangingService.authenticate("Bearer grpc-token", "http");
+            assertThat(hangingService.nextIds(caller, "warm", 1, null).numbers())
+                    .hasSize(1);
+            awaitInFlight(oneThread, 0); // the warm-up's first load ran on the store thread
+
+            // Two requests wait for the hanging store: one on the store thread, one in its queue of one.
+            List<Future<?>> waiting = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                waiting.add(callers.submit(() -> hangingService.nextIds(caller, "slow", 1, null)));
+            }
+            awaitInFlight(oneThread, 2);
+            // A third is refused at once, not queued; a name whose IDs are in memory is served as if nothing hung.
+            assertRefused(() -> hangingService.nextIds(caller, "slow", 1, null), Reason.OVERLOADED, null);
+            assertRefused(() -> hangingService.takeBlock(caller, "blocks", 10, 0), Reason.OVERLOADED, null);
+            assertThat(hangingService.nextIds(caller, "warm", 5, null).numbers())
+                    .hasSize(5);
+            // The two waiting end within the request timeout, refused as unavailable; their IDs are never handed out.
+            for (Future<?> call : waiting) {
+                assertThatThrownBy(() -> call.get(1, TimeUnit.MINUTES))
+                        .cause()
+                        .isInstanceOfSatisfying(
+                                ServerRefusal.class,
+                                refusal -> assertThat(refusal.reason()).isEqualTo(Reason.UNAVAILABLE));
+            }
+            // Once the store answers, the two calls it held leave the pool, and the name is served again.
+            release.countDown();
+            awaitInFlight(oneThread, 0);
+            assertThat(hangingService.nextIds(caller, "slow", 1, null).numbers())
+                    .hasSize(1);
+        } finally {
+            release.countDown();
+            callers.shutdownNow();
         }
     }
 
@@ -248,9 +331,21 @@ class IdgenServerServiceTest {
                 new ServerMeters(registry),
                 100,
                 1000,
-                JUMP);
+                JUMP,
+                STORE_WORK,
+                Duration.ofSeconds(5));
         Caller caller = textService.authenticate("Bearer grpc-token", "grpc");
         assertRefused(() -> textService.takeBlock(caller, "orders", 10, 0), Reason.NOT_FOUND, null);
+    }
+
+    private static void awaitInFlight(StoreWork work, int calls) {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (work.inFlight() != calls) {
+            assertThat(System.nanoTime() - deadline)
+                    .as("%d calls in the store's pool, not %d", work.inFlight(), calls)
+                    .isNegative();
+            Thread.onSpinWait();
+        }
     }
 
     private static void assertRefused(Runnable call, Reason reason, String parameter) {

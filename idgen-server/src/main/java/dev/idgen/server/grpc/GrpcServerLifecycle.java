@@ -13,7 +13,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.ssl.SslBundle;
@@ -48,6 +51,17 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
 
     private volatile Server server;
 
+    private volatile ThreadPoolExecutor executor;
+
+    /** The most calls queued for a gRPC thread; past it, a call starts on the transport's own thread. */
+    static final int QUEUE = 10_000;
+
+    /** The largest request: a name, a count, a key; nothing near this. */
+    static final int MAX_MESSAGE_BYTES = 16 * 1024;
+
+    /** The largest header block: a bearer token and a few entries. */
+    static final int MAX_METADATA_BYTES = 16 * 1024;
+
     /**
      * @param tls the TLS to serve, or {@code null} for plain text
      * @param address the address to bind, empty for every one
@@ -71,7 +85,29 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
         int port = properties.getPort();
         InetSocketAddress bound =
                 address.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(address, port);
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(bound, credentials());
+        AtomicInteger number = new AtomicInteger();
+        // Bounded threads and queue, where grpc-java's default is an unbounded pool. A call past the queue runs on the
+        // caller's (Netty's) thread rather than being rejected, which grpc-java cannot answer (grpc-java#636); it is
+        // short either way, since waits for a store are bounded by StoreWork and each request's timeout.
+        ThreadPoolExecutor calls = new ThreadPoolExecutor(
+                properties.getThreads(),
+                properties.getThreads(),
+                60,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(QUEUE),
+                task -> {
+                    Thread thread = new Thread(task, "idgen-grpc-" + number.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                },
+                new ThreadPoolExecutor.CallerRunsPolicy());
+        calls.allowCoreThreadTimeOut(true);
+        executor = calls;
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(bound, credentials())
+                .executor(calls)
+                .maxConcurrentCallsPerConnection(properties.getMaxCallsPerConnection())
+                .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+                .maxInboundMetadataSize(MAX_METADATA_BYTES);
         Server started;
         try {
             started = builder.addService(ServerInterceptors.intercept(service, new AuthorizationInterceptor()))
@@ -80,6 +116,8 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
                     .build()
                     .start();
         } catch (IOException e) {
+            calls.shutdownNow();
+            executor = null;
             throw new UncheckedIOException(
                     "idgen's gRPC server could not listen on " + (address.isEmpty() ? "*" : address) + ":" + port
                             + " (idgen.server.grpc.port, idgen.server.grpc.address): " + e.getMessage(),
@@ -127,6 +165,11 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
             Thread.currentThread().interrupt();
         }
         server = null;
+        ThreadPoolExecutor calls = executor;
+        if (calls != null) {
+            calls.shutdownNow();
+            executor = null;
+        }
     }
 
     @Override

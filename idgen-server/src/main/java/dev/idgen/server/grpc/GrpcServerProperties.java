@@ -26,6 +26,31 @@ public class GrpcServerProperties {
     /** How long a shutdown lets calls in flight finish before it cancels them. */
     private Duration shutdownGracePeriod = Duration.ofSeconds(10);
 
+    /**
+     * The threads that run gRPC calls, 4 to 4096. Calls waiting for a store hold at most idgen.server.store-threads plus
+     * idgen.server.store-queue of them, so keep this above that sum: the rest answer names served from memory.
+     */
+    private int threads = 128;
+
+    /** The calls one connection may have open at once, 1 to 10000 (HTTP/2's MAX_CONCURRENT_STREAMS). */
+    private int maxCallsPerConnection = 100;
+
+    public int getThreads() {
+        return threads;
+    }
+
+    public void setThreads(int threads) {
+        this.threads = threads;
+    }
+
+    public int getMaxCallsPerConnection() {
+        return maxCallsPerConnection;
+    }
+
+    public void setMaxCallsPerConnection(int maxCallsPerConnection) {
+        this.maxCallsPerConnection = maxCallsPerConnection;
+    }
+
     public boolean isEnabled() {
         return enabled;
     }

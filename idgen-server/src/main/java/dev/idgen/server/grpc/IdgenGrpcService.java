@@ -13,12 +13,15 @@ import dev.idgen.server.grpc.v1.IdgenGrpc;
 import dev.idgen.server.grpc.v1.NextIdsRequest;
 import dev.idgen.server.grpc.v1.NextIdsResponse;
 import dev.idgen.server.grpc.v1.TakeBlockRequest;
+import io.grpc.Context;
+import io.grpc.Deadline;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -81,8 +84,16 @@ final class IdgenGrpcService extends IdgenGrpc.IdgenImplBase {
         });
     }
 
+    /** The authenticated caller, with the call's deadline: no store work outlives what the caller waits for. */
     private Caller caller() {
-        return api.authenticate(AuthorizationInterceptor.AUTHORIZATION.get(), TRANSPORT);
+        Caller caller = api.authenticate(AuthorizationInterceptor.AUTHORIZATION.get(), TRANSPORT);
+        Deadline deadline = Context.current().getDeadline();
+        if (deadline == null) {
+            return caller;
+        }
+        // A deadline days away is none: the server's own request timeout is shorter, and nanoTime must not overflow.
+        long remaining = Math.min(deadline.timeRemaining(TimeUnit.NANOSECONDS), TimeUnit.DAYS.toNanos(1));
+        return caller.withDeadline(System.nanoTime() + remaining);
     }
 
     private static String text(Object value) {
@@ -125,6 +136,7 @@ final class IdgenGrpcService extends IdgenGrpc.IdgenImplBase {
             case NOT_FOUND -> Status.NOT_FOUND;
             case RATE_LIMITED -> Status.RESOURCE_EXHAUSTED;
             case UNAVAILABLE -> Status.UNAVAILABLE;
+            case OVERLOADED -> Status.RESOURCE_EXHAUSTED;
         };
         Metadata trailers = parameter(refusal.parameter());
         if (refusal.retryAfter() != null) {
