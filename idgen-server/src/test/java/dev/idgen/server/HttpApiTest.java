@@ -305,6 +305,46 @@ class HttpApiTest {
         assertThat(health.response().body()).doesNotContain("details", "jdbc:", "Exception");
     }
 
+    @Test
+    void tomcatsOwnRefusalsAreProblemJsonToo() throws Exception {
+        // Refused by Tomcat before Spring sees them: its error page used to be HTML.
+        String[] requests = {
+            "GET /ids/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + "t".repeat(9_000) + "\r\n\r\n",
+            "GET /ids/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /" + "a".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
+        };
+        for (String request : requests) {
+            String answer = rawExchange(request);
+            String shown = answer.substring(0, Math.min(300, answer.length()));
+            assertThat(answer).as(shown).startsWith("HTTP/1.1 4");
+            assertThat(answer.toLowerCase(java.util.Locale.ROOT))
+                    .as(shown)
+                    .contains("content-type: application/problem+json")
+                    .doesNotContain("<html");
+            assertThat(answer).as(shown).contains("\"status\":4");
+        }
+    }
+
+    /** @return everything the server answers to {@code request}, sent as it is over a plain socket */
+    private String rawExchange(String request) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            // The server closes the connection after such an error, or the body ends with the closing brace.
+            for (int read; (read = socket.getInputStream().read(buffer)) > 0; ) {
+                answer.write(buffer, 0, read);
+                String text = answer.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+                if (text.contains("\r\n\r\n") && text.trim().endsWith("}")) {
+                    break;
+                }
+            }
+            return answer.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+    }
+
     static void assertProblem(Answer answer, int status, String parameter) {
         assertThat(answer.status()).as(answer.toString()).isEqualTo(status);
         assertThat(answer.contentType()).as(answer.toString()).startsWith("application/problem+json");
