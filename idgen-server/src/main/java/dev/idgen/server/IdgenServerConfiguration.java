@@ -37,6 +37,11 @@ public class IdgenServerConfiguration {
                 properties, RoutingIdService.generatorsOf(idService).keySet(), clock.getIfAvailable(NanoClock::system));
     }
 
+    @Bean(destroyMethod = "close")
+    IdleNames idgenServerIdleNames(IdgenServerProperties properties, ServerClients clients, IdService idService) {
+        return new IdleNames(clients, idService, properties.getNameIdle());
+    }
+
     @Bean
     ServerMeters idgenServerMeters(MeterRegistry registry) {
         return new ServerMeters(registry);

@@ -58,6 +58,20 @@ public class IdgenServerProperties {
      */
     private java.time.Duration requestTimeout = java.time.Duration.ofSeconds(5);
 
+    /**
+     * How long a name a client has not asked for stays in its names in use (idgen.server.clients.<id>.max-names) and
+     * in the server's memory, from 1s to 30d. The store's rows stay: a name asked for again goes on from where it was.
+     */
+    private java.time.Duration nameIdle = java.time.Duration.ofHours(1);
+
+    public java.time.Duration getNameIdle() {
+        return nameIdle;
+    }
+
+    public void setNameIdle(java.time.Duration nameIdle) {
+        this.nameIdle = nameIdle;
+    }
+
     public int getStoreThreads() {
         return storeThreads;
     }
@@ -139,6 +153,24 @@ public class IdgenServerProperties {
          * server answers 429 with Retry-After.
          */
         private double rateLimit = 0;
+
+        /**
+         * For a client allowed every name ('*', or names left empty) or every name of its generators: the most names
+         * it may have in use at once, 1 to 100000. A name it has not asked for in idgen.server.name-idle is released.
+         * Past it, a new name is refused with 403 for this client only. Listed names always count as in use.
+         */
+        private int maxNames = DEFAULT_MAX_NAMES;
+
+        /** {@code max-names}' default. */
+        public static final int DEFAULT_MAX_NAMES = 100;
+
+        public int getMaxNames() {
+            return maxNames;
+        }
+
+        public void setMaxNames(int maxNames) {
+            this.maxNames = maxNames;
+        }
 
         public String getTokenHash() {
             return tokenHash;

@@ -327,6 +327,16 @@ public final class IdgenServerService implements IdgenServerApi {
                         retryAfter,
                         "The client '" + access.client() + "' sent more requests than its rate limit");
             }
+            if (!operation.equals("decode") && !access.admit(checked)) {
+                throw new ServerRefusal(
+                        Reason.FORBIDDEN,
+                        null,
+                        null,
+                        "The client '" + access.client() + "' has "
+                                + access.inUse().max()
+                                + " names in use already (idgen.server.clients." + access.client()
+                                + ".max-names); a name it has not asked for in idgen.server.name-idle is released");
+            }
             return work.apply(checked);
         } catch (ServerRefusal e) {
             outcome = outcome(e.reason());

@@ -322,6 +322,57 @@ class IdgenServerServiceTest {
     }
 
     @Test
+    void aClientAllowedEveryNameHasACapOfNamesInUseAndOnlyItIsRefused() {
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        IdgenServerProperties capped = new IdgenServerProperties();
+        IdgenServerProperties.Client greedy = new IdgenServerProperties.Client();
+        greedy.setTokenHash(ServerHttp.tokenHash("greedy-token"));
+        greedy.setMaxNames(2);
+        capped.getClients().put("greedy", greedy);
+        IdgenServerProperties.Client other = new IdgenServerProperties.Client();
+        other.setTokenHash(ServerHttp.tokenHash("other-token"));
+        capped.getClients().put("other", other);
+        capped.setNameIdle(Duration.ofMinutes(10));
+        ServerClients clients = new ServerClients(capped, Set.of("default"), nanos::get);
+        IdgenServerService cappedService = new IdgenServerService(
+                segments,
+                NUMBERS,
+                clients,
+                new ServerMeters(registry),
+                100,
+                1000,
+                JUMP,
+                STORE_WORK,
+                Duration.ofSeconds(5));
+        Caller greedyCaller = cappedService.authenticate("Bearer greedy-token", "http");
+        Caller otherCaller = cappedService.authenticate("Bearer other-token", "http");
+
+        cappedService.nextIds(greedyCaller, "junk-1", 1, null);
+        cappedService.takeBlock(greedyCaller, "junk-2", 10, 0);
+        // Its third name, by IDs or by block, is refused; the names it has keep working, and other clients are not
+        // touched by its cap.
+        assertRefused(() -> cappedService.nextIds(greedyCaller, "junk-3", 1, null), Reason.FORBIDDEN, null);
+        assertRefused(() -> cappedService.takeBlock(greedyCaller, "junk-3", 10, 0), Reason.FORBIDDEN, null);
+        assertThat(cappedService.nextIds(greedyCaller, "junk-1", 1, null).numbers())
+                .hasSize(1);
+        assertThat(cappedService.nextIds(otherCaller, "orders", 1, null).numbers())
+                .hasSize(1);
+        assertThat(segments.nameCount()).isEqualTo(2); // junk-1 and orders: blocks hold no buffer
+
+        // Names it stopped asking for are released, and their buffers leave the server's memory; the store's rows stay.
+        nanos.addAndGet(Duration.ofMinutes(11).toNanos());
+        cappedService.nextIds(otherCaller, "orders", 1, null);
+        try (IdleNames idle = new IdleNames(clients, segments, Duration.ofMinutes(10))) {
+            assertThat(idle.sweep()).isEqualTo(1); // junk-1; orders is in use by 'other'
+        }
+        assertThat(segments.nameCount()).isEqualTo(1);
+        long again = cappedService.nextIds(greedyCaller, "junk-3", 1, null).numbers()[0];
+        assertThat(again).isEqualTo(1);
+        long junk1 = cappedService.nextIds(greedyCaller, "junk-1", 1, null).numbers()[0];
+        assertThat(junk1).as("a forgotten name goes on above what it issued").isGreaterThan(2);
+    }
+
+    @Test
     void noBlocksOfANameWhoseIdsHaveAnotherForm() {
         IdForms base62 = name -> form("base62");
         IdgenServerService textService = new IdgenServerService(

@@ -50,6 +50,27 @@ class StartupFailureTest {
     }
 
     @Test
+    void boundsOfWorkAndNamesOutOfRange(CapturedOutput output) {
+        assertFailsNaming("idgen.server.store-threads", output, APP_HASH, "--idgen.server.store-threads=0")
+                .hasMessageContaining("between 1 and 1024");
+        assertFailsNaming("idgen.server.store-queue", output, APP_HASH, "--idgen.server.store-queue=-1");
+        assertFailsNaming("idgen.server.request-timeout", output, APP_HASH, "--idgen.server.request-timeout=0s");
+        assertFailsNaming("idgen.server.grpc.threads", output, APP_HASH, "--idgen.server.grpc.threads=1");
+        assertFailsNaming(
+                "idgen.server.grpc.max-calls-per-connection",
+                output,
+                APP_HASH,
+                "--idgen.server.grpc.max-calls-per-connection=0");
+        assertFailsNaming(
+                        "idgen.server.clients.app.max-names",
+                        output,
+                        APP_HASH,
+                        "--idgen.server.clients.app.max-names=0")
+                .hasMessageContaining("between 1 and 100000");
+        assertFailsNaming("idgen.server.name-idle", output, APP_HASH, "--idgen.server.name-idle=0s");
+    }
+
+    @Test
     void anUnknownGenerator(CapturedOutput output) {
         assertFailsNaming(
                         "idgen.server.clients.app.generators",

@@ -13,19 +13,34 @@ import java.util.function.Function;
  * @param generators the generators whose names it may use
  * @param everyName whether it may use every name ({@code *}, or neither names nor generators configured)
  * @param limiter its rate limit, or {@code null} for none
+ * @param inUse the names it has in use, capped, when it may use more than its listed names; else {@code null}
  */
 public record ClientAccess(
-        String client, Set<String> names, Set<String> generators, boolean everyName, RateLimiter limiter) {
+        String client,
+        Set<String> names,
+        Set<String> generators,
+        boolean everyName,
+        RateLimiter limiter,
+        ClientNames inUse) {
 
     /** The name in {@code idgen.server.clients.<id>.names} that stands for every name. */
     public static final String EVERY_NAME = "*";
 
     /**
      * @param client the client's id
+     * @param inUse the names it has in use, capped
      * @return a client that may use every name, without a rate limit
      */
-    public static ClientAccess unlimited(String client) {
-        return new ClientAccess(client, Set.of(), Set.of(), true, null);
+    public static ClientAccess unlimited(String client, ClientNames inUse) {
+        return new ClientAccess(client, Set.of(), Set.of(), true, null, inUse);
+    }
+
+    /**
+     * @param name a name the client may use
+     * @return whether it may use it now: always for a listed name, within its cap of names in use otherwise
+     */
+    public boolean admit(String name) {
+        return inUse == null || names.contains(name) || inUse.admit(name);
     }
 
     /**

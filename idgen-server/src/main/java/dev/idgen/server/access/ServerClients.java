@@ -38,6 +38,9 @@ public final class ServerClients {
     /** Keyed by the digest's bytes ({@link ByteBuffer} compares by content), so a request formats no hex. */
     private final Map<ByteBuffer, Known> byDigest;
 
+    /** The largest {@code idgen.server.clients.<id>.max-names}. */
+    static final int MAX_NAMES = 100_000;
+
     /** The lowest rate limit other than none: one request in 1,000 seconds. */
     static final double MIN_RATE = 0.001;
 
@@ -70,6 +73,16 @@ public final class ServerClients {
                             + " token: printf %s \"$TOKEN\" | sha256sum), or set idgen.server.anonymous=true to let"
                             + " requests without a token in.");
         }
+        java.time.Duration idle = properties.getNameIdle();
+        if (idle == null
+                || idle.compareTo(java.time.Duration.ofSeconds(1)) < 0
+                || idle.compareTo(java.time.Duration.ofDays(30)) > 0) {
+            throw new IdgenPropertyValueException(
+                    "idgen.server.name-idle",
+                    idle,
+                    "must be from 1s to 30d",
+                    "Set how long a name a client has not asked for stays in memory, e.g. 1h.");
+        }
         this.anonymous = properties.isAnonymous();
         Map<ByteBuffer, Known> digests = new HashMap<>();
         Map<String, ClientAccess> ids = new HashMap<>();
@@ -83,7 +96,7 @@ public final class ServerClients {
                         "Give the client another id; idgen.server.anonymous=true lets requests without a token in.");
             }
             String hex = tokenHash(id, client.getTokenHash());
-            ClientAccess access = access(id, client, generatorNames, clock);
+            ClientAccess access = access(id, client, generatorNames, clock, properties.getNameIdle());
             byte[] digest = HexFormat.of().parseHex(hex);
             if (digests.putIfAbsent(ByteBuffer.wrap(digest), new Known(digest, access)) != null) {
                 throw invalid(
@@ -96,7 +109,14 @@ public final class ServerClients {
             ids.put(id, access);
         });
         if (anonymous) {
-            ids.putIfAbsent(Caller.ANONYMOUS, ClientAccess.unlimited(Caller.ANONYMOUS));
+            ids.putIfAbsent(
+                    Caller.ANONYMOUS,
+                    ClientAccess.unlimited(
+                            Caller.ANONYMOUS,
+                            new ClientNames(
+                                    IdgenServerProperties.Client.DEFAULT_MAX_NAMES,
+                                    properties.getNameIdle().toNanos(),
+                                    clock)));
         }
         this.byDigest = Collections.unmodifiableMap(digests);
         this.byId = Collections.unmodifiableMap(ids);
@@ -125,6 +145,24 @@ public final class ServerClients {
             throw unauthenticated("The bearer token belongs to no client of this server");
         }
         return new Caller(known.access().client(), transport);
+    }
+
+    /**
+     * Releases the names each client has not asked for in the idle time.
+     *
+     * @return the names released that no client has in use any more
+     */
+    public java.util.List<String> releaseIdleNames() {
+        java.util.List<String> released = new java.util.ArrayList<>();
+        byId.values().forEach(access -> {
+            if (access.inUse() != null) {
+                released.addAll(access.inUse().releaseIdle());
+            }
+        });
+        released.removeIf(name -> byId.values().stream()
+                .anyMatch(access -> access.names().contains(name)
+                        || access.inUse() != null && access.inUse().holds(name)));
+        return released;
     }
 
     /**
@@ -158,7 +196,11 @@ public final class ServerClients {
     }
 
     private static ClientAccess access(
-            String id, IdgenServerProperties.Client client, Set<String> generatorNames, NanoClock clock) {
+            String id,
+            IdgenServerProperties.Client client,
+            Set<String> generatorNames,
+            NanoClock clock,
+            java.time.Duration nameIdle) {
         Set<String> names = new LinkedHashSet<>();
         boolean everyName = client.getNames().contains(ClientAccess.EVERY_NAME);
         for (String name : client.getNames()) {
@@ -192,12 +234,23 @@ public final class ServerClients {
                     "Set a rate of 0, or of " + MIN_RATE + " or more.");
         }
         everyName |= names.isEmpty() && client.getGenerators().isEmpty();
+        int maxNames = client.getMaxNames();
+        if (maxNames < 1 || maxNames > MAX_NAMES) {
+            throw invalid(
+                    id,
+                    "max-names",
+                    maxNames,
+                    "must be between 1 and " + MAX_NAMES,
+                    "Set how many names the client may have in use at once, from 1 to " + MAX_NAMES + ".");
+        }
+        boolean open = everyName || !client.getGenerators().isEmpty();
         return new ClientAccess(
                 id,
                 Collections.unmodifiableSet(names),
                 Set.copyOf(client.getGenerators()),
                 everyName,
-                rate == 0 ? null : new RateLimiter(rate, clock));
+                rate == 0 ? null : new RateLimiter(rate, clock),
+                open ? new ClientNames(maxNames, nameIdle.toNanos(), clock) : null);
     }
 
     private static IdgenPropertyValueException invalid(
