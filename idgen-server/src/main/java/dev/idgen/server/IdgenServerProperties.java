@@ -1,5 +1,6 @@
 package dev.idgen.server;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,19 +57,19 @@ public class IdgenServerProperties {
      * How long a request waits for a store at most, from 1ms to 1m (a gRPC caller's earlier deadline shortens it);
      * then it is refused as unavailable and the IDs the store answers later are never handed out.
      */
-    private java.time.Duration requestTimeout = java.time.Duration.ofSeconds(5);
+    private Duration requestTimeout = Duration.ofSeconds(5);
 
     /**
      * How long a name a client has not asked for stays in its names in use (idgen.server.clients.<id>.max-names) and
      * in the server's memory, from 1s to 30d. The store's rows stay: a name asked for again goes on from where it was.
      */
-    private java.time.Duration nameIdle = java.time.Duration.ofHours(1);
+    private Duration nameIdle = Duration.ofHours(1);
 
-    public java.time.Duration getNameIdle() {
+    public Duration getNameIdle() {
         return nameIdle;
     }
 
-    public void setNameIdle(java.time.Duration nameIdle) {
+    public void setNameIdle(Duration nameIdle) {
         this.nameIdle = nameIdle;
     }
 
@@ -88,11 +89,11 @@ public class IdgenServerProperties {
         this.storeQueue = storeQueue;
     }
 
-    public java.time.Duration getRequestTimeout() {
+    public Duration getRequestTimeout() {
         return requestTimeout;
     }
 
-    public void setRequestTimeout(java.time.Duration requestTimeout) {
+    public void setRequestTimeout(Duration requestTimeout) {
         this.requestTimeout = requestTimeout;
     }
 

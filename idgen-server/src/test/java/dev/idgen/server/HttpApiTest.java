@@ -8,8 +8,12 @@ import dev.idgen.test.services.TestServices;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.io.ByteArrayOutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -317,7 +321,7 @@ class HttpApiTest {
             String answer = rawExchange(request);
             String shown = answer.substring(0, Math.min(300, answer.length()));
             assertThat(answer).as(shown).startsWith("HTTP/1.1 4");
-            assertThat(answer.toLowerCase(java.util.Locale.ROOT))
+            assertThat(answer.toLowerCase(Locale.ROOT))
                     .as(shown)
                     .contains("content-type: application/problem+json")
                     .doesNotContain("<html");
@@ -327,21 +331,21 @@ class HttpApiTest {
 
     /** @return everything the server answers to {@code request}, sent as it is over a plain socket */
     private String rawExchange(String request) throws Exception {
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(30_000);
-            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
-            java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream answer = new ByteArrayOutputStream();
             byte[] buffer = new byte[8192];
             // The server closes the connection after such an error, or the body ends with the closing brace.
             for (int read; (read = socket.getInputStream().read(buffer)) > 0; ) {
                 answer.write(buffer, 0, read);
-                String text = answer.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+                String text = answer.toString(StandardCharsets.ISO_8859_1);
                 if (text.contains("\r\n\r\n") && text.trim().endsWith("}")) {
                     break;
                 }
             }
-            return answer.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+            return answer.toString(StandardCharsets.ISO_8859_1);
         }
     }
 

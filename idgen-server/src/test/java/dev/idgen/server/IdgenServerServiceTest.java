@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -323,7 +324,7 @@ class IdgenServerServiceTest {
 
     @Test
     void aClientAllowedEveryNameHasACapOfNamesInUseAndOnlyItIsRefused() {
-        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong nanos = new AtomicLong();
         IdgenServerProperties capped = new IdgenServerProperties();
         IdgenServerProperties.Client greedy = new IdgenServerProperties.Client();
         greedy.setTokenHash(ServerHttp.tokenHash("greedy-token"));

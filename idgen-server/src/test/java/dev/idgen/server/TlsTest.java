@@ -16,6 +16,13 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.MetadataUtils;
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
@@ -90,25 +97,25 @@ class TlsTest {
             assertGrpcServesTlsOnly(server, certificates);
             // gRPC binds where HTTP binds: loopback here, so this host's other addresses refuse the connection.
             int grpcPort = server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class);
-            java.net.InetAddress external = java.net.NetworkInterface.networkInterfaces()
+            InetAddress external = NetworkInterface.networkInterfaces()
                     .filter(network -> {
                         try {
                             return network.isUp() && !network.isLoopback();
-                        } catch (java.net.SocketException e) {
+                        } catch (SocketException e) {
                             return false;
                         }
                     })
-                    .flatMap(java.net.NetworkInterface::inetAddresses)
-                    .filter(address -> address instanceof java.net.Inet4Address)
+                    .flatMap(NetworkInterface::inetAddresses)
+                    .filter(address -> address instanceof Inet4Address)
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("this test needs an address other than loopback"));
             assertThatThrownBy(() -> {
-                        try (java.net.Socket socket = new java.net.Socket()) {
-                            socket.connect(new java.net.InetSocketAddress(external, grpcPort), 5_000);
+                        try (Socket socket = new Socket()) {
+                            socket.connect(new InetSocketAddress(external, grpcPort), 5_000);
                         }
                     })
                     .as("gRPC on " + external + ":" + grpcPort)
-                    .isInstanceOf(java.net.ConnectException.class);
+                    .isInstanceOf(ConnectException.class);
         }
     }
 

@@ -10,10 +10,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -73,10 +76,8 @@ public final class ServerClients {
                             + " token: printf %s \"$TOKEN\" | sha256sum), or set idgen.server.anonymous=true to let"
                             + " requests without a token in.");
         }
-        java.time.Duration idle = properties.getNameIdle();
-        if (idle == null
-                || idle.compareTo(java.time.Duration.ofSeconds(1)) < 0
-                || idle.compareTo(java.time.Duration.ofDays(30)) > 0) {
+        Duration idle = properties.getNameIdle();
+        if (idle == null || idle.compareTo(Duration.ofSeconds(1)) < 0 || idle.compareTo(Duration.ofDays(30)) > 0) {
             throw new IdgenPropertyValueException(
                     "idgen.server.name-idle",
                     idle,
@@ -152,8 +153,8 @@ public final class ServerClients {
      *
      * @return the names released that no client has in use any more
      */
-    public java.util.List<String> releaseIdleNames() {
-        java.util.List<String> released = new java.util.ArrayList<>();
+    public List<String> releaseIdleNames() {
+        List<String> released = new ArrayList<>();
         byId.values().forEach(access -> {
             if (access.inUse() != null) {
                 released.addAll(access.inUse().releaseIdle());
@@ -200,7 +201,7 @@ public final class ServerClients {
             IdgenServerProperties.Client client,
             Set<String> generatorNames,
             NanoClock clock,
-            java.time.Duration nameIdle) {
+            Duration nameIdle) {
         Set<String> names = new LinkedHashSet<>();
         boolean everyName = client.getNames().contains(ClientAccess.EVERY_NAME);
         for (String name : client.getNames()) {

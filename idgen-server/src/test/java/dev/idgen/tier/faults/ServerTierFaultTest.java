@@ -6,6 +6,7 @@ import dev.idgen.test.ChildJvm;
 import dev.idgen.test.WorkerProcesses;
 import dev.idgen.test.services.TestServices;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -223,10 +224,10 @@ class ServerTierFaultTest {
 
         Server(int port) {
             this.port = port;
-            try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            try (ServerSocket socket = new ServerSocket(0)) {
                 this.managementPort = socket.getLocalPort();
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         }
 
