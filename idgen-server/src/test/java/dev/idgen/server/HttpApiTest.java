@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.Timer;
 import java.io.ByteArrayOutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -159,6 +161,30 @@ class HttpApiTest {
                 .counter();
         assertThat(counted).isNotNull();
         assertThat(counted.count()).isEqualTo(1010);
+    }
+
+    @Test
+    void aFloorAboveARowThatWentBackIsServedAndOneNoClientCanHoldIsRefused() throws Exception {
+        Answer block = http.post("/blocks/" + name + "?size=100", APP);
+        long served = Long.parseLong(block.json().get("last").stringValue());
+        // What a failover to a lagging replica leaves: the row behind IDs a client already served.
+        try (Connection connection = TestServices.mariadb().connect();
+                PreparedStatement back =
+                        connection.prepareStatement("UPDATE idgen_server_test_segment SET max_id = 1 WHERE name = ?")) {
+            back.setString(1, name);
+            assertThat(back.executeUpdate()).isEqualTo(1);
+        }
+        Answer above = http.post("/blocks/" + name + "?size=10&above=" + served, APP);
+        assertThat(above.status()).as(above.toString()).isEqualTo(200);
+        assertThat(Long.parseLong(above.json().get("first").stringValue())).isGreaterThan(served);
+
+        // Far past what any client can hold (the IDs issued, the failover jump, one largest block): refused, and the
+        // name goes on for everyone.
+        assertProblem(http.post("/blocks/" + name + "?size=10&above=10000000000000", APP), 400, "above");
+        assertProblem(http.post("/blocks/" + name + "?size=1&above=9223372032559808510", APP), 400, "above");
+        Answer ids = http.get("/ids/" + name + "?count=3", APP);
+        assertThat(ids.status()).as(ids.toString()).isEqualTo(200);
+        assertThat(Long.parseLong(ids.json().get(0).stringValue())).isLessThan(1_000_000_000_000L);
     }
 
     @Test
