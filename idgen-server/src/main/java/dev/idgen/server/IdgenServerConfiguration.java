@@ -5,6 +5,7 @@ import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.server.access.NanoClock;
 import dev.idgen.server.access.ServerClients;
+import dev.idgen.server.metrics.NamesRunningOutHealth;
 import dev.idgen.server.metrics.ServerMeters;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,6 +41,11 @@ public class IdgenServerConfiguration {
     @Bean(destroyMethod = "close")
     IdleNames idgenServerIdleNames(IdgenServerProperties properties, ServerClients clients, IdService idService) {
         return new IdleNames(clients, idService, properties.getNameIdle());
+    }
+
+    @Bean
+    NamesRunningOutHealth idgenNamesHealthIndicator(ServerMeters meters) {
+        return new NamesRunningOutHealth(meters, IdgenServerService.HIGHEST_ID);
     }
 
     @Bean

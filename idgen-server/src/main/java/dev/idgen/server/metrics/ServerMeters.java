@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -99,6 +100,21 @@ public final class ServerMeters {
                     return value;
                 })
                 .set(ids);
+    }
+
+    /**
+     * @param below a count of IDs
+     * @return the tagged names with fewer IDs than {@code below} left, with how many, as last seen
+     */
+    public Map<String, Long> namesWithLessThan(long below) {
+        Map<String, Long> low = new TreeMap<>();
+        remaining.forEach((name, ids) -> {
+            long left = ids.get();
+            if (left < below) {
+                low.put(name, left);
+            }
+        });
+        return low;
     }
 
     /** The name itself while fewer than {@link #MAX_NAME_TAGS} are tagged (a race may pass it by a few). */

@@ -3,6 +3,7 @@ package dev.idgen.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ServerMetersTest {
@@ -28,5 +29,23 @@ class ServerMetersTest {
                         .timer()
                         .count())
                 .isEqualTo(2);
+    }
+
+    @Test
+    void aNameWithLessThanOnePercentOfItsIdsLeftIsRunningOutInHealthAndItsGauge() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ServerMeters meters = new ServerMeters(registry);
+        NamesRunningOutHealth health = new NamesRunningOutHealth(meters, 1_000_000);
+        meters.remaining("orders", 500_000);
+        assertThat(health.health().getStatus().getCode()).isEqualTo("UP");
+
+        meters.remaining("payments", 9_999);
+        assertThat(health.health().getStatus().getCode()).isEqualTo(NamesRunningOutHealth.RUNNING_OUT);
+        assertThat(health.health().getDetails()).containsEntry("remaining", Map.of("payments", 9_999L));
+        assertThat(registry.get(ServerMeters.NAME_REMAINING)
+                        .tag("name", "payments")
+                        .gauge()
+                        .value())
+                .isEqualTo(9_999);
     }
 }
