@@ -236,12 +236,12 @@ class ServerAbuseIT {
                 out.flush();
             }
             // Idle connections, on both faces.
-            for (int i = 0; i < 1500; i++) {
+            for (int i = 0; i < 2500; i++) {
                 sockets.add(new Socket("127.0.0.1", i % 2 == 0 ? port : grpcPort));
             }
-            assertGoodIsServed("while 1,800 connections are held open");
+            assertGoodIsServed("while 2,800 connections are held open");
             int threads = threads();
-            measured.add("threads with 1,800 connections held: " + threads);
+            measured.add("threads with 2,800 connections held: " + threads);
             assertThat(threads).isLessThan(THREAD_BOUND);
         } finally {
             for (Socket socket : sockets) {
