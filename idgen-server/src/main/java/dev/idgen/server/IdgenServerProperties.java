@@ -158,7 +158,8 @@ public class IdgenServerProperties {
         /**
          * For a client allowed every name ('*', or names left empty) or every name of its generators: the most names
          * it may have in use at once, 1 to 100000. A name it has not asked for in idgen.server.name-idle is released.
-         * Past it, a new name is refused with 403 for this client only. Listed names always count as in use.
+         * Past it, a new name is refused with 429 (Retry-After) for this client only. Listed names always count as in
+         * use.
          */
         private int maxNames = DEFAULT_MAX_NAMES;
 

@@ -10,6 +10,7 @@ import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
+import dev.idgen.core.segment.InterleavedSegmentStore;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentStore;
@@ -110,7 +111,10 @@ public final class IdgenServerService implements IdgenServerApi {
         this.storeWork = storeWork;
         this.requestTimeoutNanos = requestTimeout.toNanos();
         this.ceilings = new BlockCeilings(
-                failoverJump, maxBlockSize, (name, last) -> meters.remaining(name, Math.max(0, HIGHEST_ID - last)));
+                failoverJump,
+                maxBlockSize,
+                (name, last) -> meters.remaining(name, Math.max(0, HIGHEST_ID - last)),
+                System::nanoTime);
     }
 
     @Override
@@ -127,7 +131,7 @@ public final class IdgenServerService implements IdgenServerApi {
             IdForm form = forms.form(checked);
             if (shardKey == null && form.form().equals("number")) {
                 // IDs in memory come at once on this thread; only a wait for the store takes a StoreWork thread.
-                long[] numbers = await(caller, ids.nextIdsAsync(checked, count, storeWork));
+                long[] numbers = await(caller, ids.nextIdsAsync(checked, count, storeWork.forClient(caller.client())));
                 List<String> texts = new ArrayList<>(numbers.length);
                 for (long id : numbers) {
                     texts.add(Long.toString(id));
@@ -138,7 +142,7 @@ public final class IdgenServerService implements IdgenServerApi {
                     caller,
                     AsyncCalls.offload(
                             () -> shardKey == null ? form.next(count) : form.next(count, shardKey),
-                            storeWork,
+                            storeWork.forClient(caller.client()),
                             form.form()));
             return new IssuedIds(List.of(texts), null);
         });
@@ -223,11 +227,13 @@ public final class IdgenServerService implements IdgenServerApi {
                                 + "': take them with GET /ids/" + checked);
             }
             // Every block waits for the store: on a StoreWork thread, so that a slow store holds a bounded number.
-            // Every block waits for the store: on a StoreWork thread, so that a slow store holds a bounded number.
             SegmentStore store = segments.store();
             Segment taken = await(
                     caller,
-                    AsyncCalls.offload(() -> block(store, generator, checked, size, above), storeWork, "segment"));
+                    AsyncCalls.offload(
+                            () -> block(store, generator, checked, size, above),
+                            storeWork.forClient(caller.client()),
+                            "segment"));
             meters.block(caller.client(), checked, taken.size());
             return taken;
         });
@@ -236,13 +242,26 @@ public final class IdgenServerService implements IdgenServerApi {
     /** One block of {@code name} from {@code store}, checked before it is handed out. */
     private Segment block(SegmentStore store, String generator, String name, long size, long above) {
         // One request must not end a name for everyone: 'above' may reach no higher than a client can hold.
-        long ceiling = ceilings.ceiling(name, above, store);
-        if (above > ceiling) {
-            throw badArgument(
-                    "above",
-                    "above must be at most the highest ID issued for '" + name + "' plus the failover jump and one"
-                            + " largest block (" + ceiling + " now), but was " + above
-                            + ": no client can have served IDs that high");
+        switch (ceilings.judge(name, above, store)) {
+            case ALLOWED -> {}
+            case LATER ->
+                throw new ServerRefusal(
+                        Reason.UNAVAILABLE,
+                        null,
+                        Duration.ofNanos(BlockCeilings.JUMP_INTERVAL_NANOS),
+                        "above lies past one block over the highest ID issued for '" + name + "' ("
+                                + ceilings.plainCeiling(name) + "), as after a failover to a lagging replica; such a"
+                                + " floor is let through once a minute per name, and another was just now");
+            case REFUSED -> {
+                String detail = "above must be at most the highest ID issued for '" + name + "' plus one largest block"
+                        + " and the failover jump (" + ceilings.jumpCeiling(name) + " now), but was " + above
+                        + ": no client can have served IDs that high";
+                if (store instanceof InterleavedSegmentStore) {
+                    // Its probe read one database's counter, which may lag another's: another server may know better.
+                    throw new ServerRefusal(Reason.UNAVAILABLE, null, Duration.ofSeconds(1), detail);
+                }
+                throw badArgument("above", detail);
+            }
         }
         // One allocation, never retried here: the store returns only what it has made durable, and a repeated call
         // could only waste a range, which the caller would not know of.
@@ -329,13 +348,17 @@ public final class IdgenServerService implements IdgenServerApi {
             }
             if (!operation.equals("decode") && !access.admit(checked)) {
                 throw new ServerRefusal(
-                        Reason.FORBIDDEN,
+                        Reason.TOO_MANY_NAMES,
                         null,
-                        null,
+                        Duration.ofNanos(access.inUse().nanosUntilRelease()),
                         "The client '" + access.client() + "' has "
                                 + access.inUse().max()
                                 + " names in use already (idgen.server.clients." + access.client()
                                 + ".max-names); a name it has not asked for in idgen.server.name-idle is released");
+            }
+            if (caller.deadlineNanos() != Caller.NO_DEADLINE && caller.deadlineNanos() - System.nanoTime() <= 0) {
+                // The caller stopped waiting while the call queued: no ID is taken for nobody.
+                throw timedOut();
             }
             return work.apply(checked);
         } catch (ServerRefusal e) {
@@ -369,15 +392,20 @@ public final class IdgenServerService implements IdgenServerApi {
                 return work.get();
             }
             long wait = caller.waitNanos(requestTimeoutNanos, System.nanoTime());
-            return work.get(Math.max(0, wait), TimeUnit.NANOSECONDS);
+            if (wait <= 0) {
+                throw timedOut();
+            }
+            // The request's thread is held from here: bounded across the server and per client, whatever store.
+            if (!storeWork.tryWait(caller.client())) {
+                throw overloaded();
+            }
+            try {
+                return work.get(wait, TimeUnit.NANOSECONDS);
+            } finally {
+                storeWork.endWait(caller.client());
+            }
         } catch (TimeoutException e) {
-            throw new ServerRefusal(
-                    Reason.UNAVAILABLE,
-                    null,
-                    Duration.ofSeconds(1),
-                    "The ID store did not answer within the request's time (idgen.server.request-timeout "
-                            + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos)
-                            + " ms, or the caller's deadline); another server may");
+            throw timedOut();
         } catch (ExecutionException e) {
             throw unwrapped(e.getCause());
         } catch (InterruptedException e) {
@@ -386,14 +414,28 @@ public final class IdgenServerService implements IdgenServerApi {
         }
     }
 
+    private ServerRefusal timedOut() {
+        return new ServerRefusal(
+                Reason.UNAVAILABLE,
+                null,
+                Duration.ofSeconds(1),
+                "The ID store did not answer within the request's time (idgen.server.request-timeout "
+                        + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos)
+                        + " ms, or the caller's deadline); another server may");
+    }
+
+    private static ServerRefusal overloaded() {
+        return new ServerRefusal(
+                Reason.OVERLOADED,
+                null,
+                Duration.ofSeconds(1),
+                "Too many requests wait for the ID stores on this server; another server may answer");
+    }
+
     private static RuntimeException unwrapped(Throwable cause) {
         if (cause instanceof StoreUnavailableException refused
                 && refused.getCause() instanceof RejectedExecutionException) {
-            return new ServerRefusal(
-                    Reason.OVERLOADED,
-                    null,
-                    Duration.ofSeconds(1),
-                    "Too many requests wait for the ID stores on this server; another server may answer");
+            return overloaded();
         }
         if (cause instanceof RuntimeException runtime) {
             return runtime;

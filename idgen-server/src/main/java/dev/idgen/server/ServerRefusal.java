@@ -23,6 +23,11 @@ public final class ServerRefusal extends RuntimeException {
         NOT_FOUND(404),
         /** The client sent more requests than its rate limit: {@link #retryAfter()} says when to try again. */
         RATE_LIMITED(429),
+        /**
+         * The client has as many names in use as it may: {@link #retryAfter()} says when its least recently used
+         * one is released.
+         */
+        TOO_MANY_NAMES(429),
         /** The store cannot answer now: another server may. */
         UNAVAILABLE(503),
         /**

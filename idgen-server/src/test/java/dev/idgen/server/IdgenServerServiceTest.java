@@ -222,10 +222,12 @@ class IdgenServerServiceTest {
         Caller caller = service.authenticate("Bearer grpc-token", "grpc");
         // After a failover to a replica that lagged, a client's floor lies above the store's counter (here 0).
         assertThat(service.takeBlock(caller, "orders", 10, JUMP)).isEqualTo(new Segment(JUMP + 1, JUMP + 10));
+        // Such a floor passes once a minute per name: a client repeating it cannot walk the name up to 2^63.
+        assertRefused(() -> service.takeBlock(caller, "orders", 10, 2 * JUMP), Reason.UNAVAILABLE, null);
         // Another server moved the counter far on, unseen by this one: its store is asked before 'above' is judged.
         store.allocateAbove("orders", 10, 50 * JUMP);
-        Segment block = service.takeBlock(caller, "orders", 10, 50 * JUMP + 10 + JUMP);
-        assertThat(block.first()).isEqualTo(50 * JUMP + 10 + JUMP + 1);
+        Segment block = service.takeBlock(caller, "orders", 10, 50 * JUMP + 500);
+        assertThat(block.first()).isEqualTo(50 * JUMP + 501);
     }
 
     @Test
@@ -273,8 +275,11 @@ class IdgenServerServiceTest {
         IdgenServerProperties.Client client = new IdgenServerProperties.Client();
         client.setTokenHash(ServerHttp.tokenHash("grpc-token"));
         everyName.getClients().put("svc", client);
-        ExecutorService callers = Executors.newFixedThreadPool(2);
-        try (StoreWork oneThread = new StoreWork(1, 1);
+        IdgenServerProperties.Client second = new IdgenServerProperties.Client();
+        second.setTokenHash(ServerHttp.tokenHash("other-token"));
+        everyName.getClients().put("other", second);
+        ExecutorService callers = Executors.newFixedThreadPool(3);
+        try (StoreWork oneThread = new StoreWork(2, 2);
                 SegmentIdService hangingSegments =
                         SegmentIdService.builder(hanging).build()) {
             IdgenServerService hangingService = new IdgenServerService(
@@ -292,18 +297,22 @@ class IdgenServerServiceTest {
                     .hasSize(1);
             awaitInFlight(oneThread, 0); // the warm-up's first load ran on the store thread
 
-            // Two requests wait for the hanging store: one on the store thread, one in its queue of one.
+            // Two requests of svc wait for the hanging store: its half of the two threads and two queued calls.
             List<Future<?>> waiting = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 waiting.add(callers.submit(() -> hangingService.nextIds(caller, "slow", 1, null)));
             }
             awaitInFlight(oneThread, 2);
-            // A third is refused at once, not queued; a name whose IDs are in memory is served as if nothing hung.
+            // Its third is refused at once, not queued; a name whose IDs are in memory is served as if nothing hung.
             assertRefused(() -> hangingService.nextIds(caller, "slow", 1, null), Reason.OVERLOADED, null);
             assertRefused(() -> hangingService.takeBlock(caller, "blocks", 10, 0), Reason.OVERLOADED, null);
+            // Another client still has its half: its request reaches the store (and waits for it like the others).
+            Caller other = hangingService.authenticate("Bearer other-token", "http");
+            waiting.add(callers.submit(() -> hangingService.nextIds(other, "slow", 1, null)));
+            awaitInFlight(oneThread, 3);
             assertThat(hangingService.nextIds(caller, "warm", 5, null).numbers())
                     .hasSize(5);
-            // The two waiting end within the request timeout, refused as unavailable; their IDs are never handed out.
+            // The three waiting end within the request timeout, refused as unavailable; their IDs are never handed out.
             for (Future<?> call : waiting) {
                 assertThatThrownBy(() -> call.get(1, TimeUnit.MINUTES))
                         .cause()
@@ -311,7 +320,7 @@ class IdgenServerServiceTest {
                                 ServerRefusal.class,
                                 refusal -> assertThat(refusal.reason()).isEqualTo(Reason.UNAVAILABLE));
             }
-            // Once the store answers, the two calls it held leave the pool, and the name is served again.
+            // Once the store answers, the calls it held leave the pool, and the name is served again.
             release.countDown();
             awaitInFlight(oneThread, 0);
             assertThat(hangingService.nextIds(caller, "slow", 1, null).numbers())
@@ -352,8 +361,8 @@ class IdgenServerServiceTest {
         cappedService.takeBlock(greedyCaller, "junk-2", 10, 0);
         // Its third name, by IDs or by block, is refused; the names it has keep working, and other clients are not
         // touched by its cap.
-        assertRefused(() -> cappedService.nextIds(greedyCaller, "junk-3", 1, null), Reason.FORBIDDEN, null);
-        assertRefused(() -> cappedService.takeBlock(greedyCaller, "junk-3", 10, 0), Reason.FORBIDDEN, null);
+        assertRefused(() -> cappedService.nextIds(greedyCaller, "junk-3", 1, null), Reason.TOO_MANY_NAMES, null);
+        assertRefused(() -> cappedService.takeBlock(greedyCaller, "junk-3", 10, 0), Reason.TOO_MANY_NAMES, null);
         assertThat(cappedService.nextIds(greedyCaller, "junk-1", 1, null).numbers())
                 .hasSize(1);
         assertThat(cappedService.nextIds(otherCaller, "orders", 1, null).numbers())
@@ -361,14 +370,16 @@ class IdgenServerServiceTest {
         assertThat(segments.nameCount()).isEqualTo(2); // junk-1 and orders: blocks hold no buffer
 
         // Names it stopped asking for are released, and their buffers leave the server's memory; the store's rows stay.
+        // A new name at the cap releases them at once (so the client gets it), and the sweep hands them on too.
         nanos.addAndGet(Duration.ofMinutes(11).toNanos());
         cappedService.nextIds(otherCaller, "orders", 1, null);
-        try (IdleNames idle = new IdleNames(clients, segments, Duration.ofMinutes(10))) {
-            assertThat(idle.sweep()).isEqualTo(1); // junk-1; orders is in use by 'other'
-        }
-        assertThat(segments.nameCount()).isEqualTo(1);
         long again = cappedService.nextIds(greedyCaller, "junk-3", 1, null).numbers()[0];
         assertThat(again).isEqualTo(1);
+        assertThat(segments.nameCount()).isEqualTo(3);
+        try (IdleNames idle = new IdleNames(clients, segments, Duration.ofMinutes(10))) {
+            assertThat(idle.sweep()).isEqualTo(1); // junk-1; orders is in use by 'other', junk-3 by greedy
+        }
+        assertThat(segments.nameCount()).isEqualTo(2);
         long junk1 = cappedService.nextIds(greedyCaller, "junk-1", 1, null).numbers()[0];
         assertThat(junk1).as("a forgotten name goes on above what it issued").isGreaterThan(2);
     }

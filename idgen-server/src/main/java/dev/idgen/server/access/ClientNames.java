@@ -3,6 +3,7 @@ package dev.idgen.server.access;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -23,6 +24,13 @@ public final class ClientNames {
 
     /** Per name, when the client last asked for it. */
     private final ConcurrentHashMap<String, AtomicLong> lastUsed = new ConcurrentHashMap<>();
+
+    /**
+     * The names released by {@link #admit(String)} to make room, until the next {@link #releaseIdle()} hands them on:
+     * the generators must forget them too, or the server's name table would fill with names no client holds. At most
+     * {@code max} per admit, and emptied by the sweep every minute.
+     */
+    private final ConcurrentLinkedQueue<String> releasedToMakeRoom = new ConcurrentLinkedQueue<>();
 
     /**
      * @param max the most names in use at once, at least 1
@@ -53,7 +61,7 @@ public final class ClientNames {
                 return true;
             }
             if (lastUsed.size() >= max) {
-                releaseIdle(now);
+                releasedToMakeRoom.addAll(releaseIdle(now));
                 if (lastUsed.size() >= max) {
                     return false;
                 }
@@ -63,9 +71,23 @@ public final class ClientNames {
         }
     }
 
-    /** @return the names released because the client has not asked for them for the idle time */
+    /** @return the names released because the client has not asked for them for the idle time, since the last call */
     public List<String> releaseIdle() {
-        return releaseIdle(clock.nanos());
+        List<String> released = releaseIdle(clock.nanos());
+        for (String name; (name = releasedToMakeRoom.poll()) != null; ) {
+            released.add(name);
+        }
+        return released;
+    }
+
+    /** @return how long until the name the client used longest ago is released, at least 1 ns */
+    public long nanosUntilRelease() {
+        long now = clock.nanos();
+        long soonest = idleNanos;
+        for (AtomicLong used : lastUsed.values()) {
+            soonest = Math.min(soonest, used.getOpaque() + idleNanos - now);
+        }
+        return Math.max(1, soonest);
     }
 
     private List<String> releaseIdle(long now) {

@@ -134,7 +134,7 @@ final class IdgenGrpcService extends IdgenGrpc.IdgenImplBase {
             case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
             case FORBIDDEN -> Status.PERMISSION_DENIED;
             case NOT_FOUND -> Status.NOT_FOUND;
-            case RATE_LIMITED -> Status.RESOURCE_EXHAUSTED;
+            case RATE_LIMITED, TOO_MANY_NAMES -> Status.RESOURCE_EXHAUSTED;
             case UNAVAILABLE -> Status.UNAVAILABLE;
             case OVERLOADED -> Status.RESOURCE_EXHAUSTED;
         };

@@ -99,7 +99,7 @@ public final class ServerMeters {
                             .register(registry);
                     return value;
                 })
-                .set(ids);
+                .accumulateAndGet(ids, Math::min); // concurrent rises may arrive out of order
     }
 
     /**
