@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idgen.server.grpc.v1.IdgenGrpc;
 import dev.idgen.server.grpc.v1.NextIdsRequest;
 import dev.idgen.server.grpc.v1.NextIdsResponse;
-import dev.idgen.test.ChildJvm;
 import dev.idgen.test.services.OwnMariaDb;
 import io.grpc.ClientInterceptor;
 import io.grpc.Grpc;
@@ -16,13 +15,9 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -59,8 +54,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ServerAbuseIT {
 
-    private static final Path JAR = Path.of("target", "idgen-server.jar");
-
     private static final String TABLE = "idgen_abuse";
 
     /** More than the server can have at default settings: Tomcat's 200, gRPC's 128, the stores' 16, and its own. */
@@ -77,7 +70,7 @@ class ServerAbuseIT {
 
     private OwnMariaDb database;
 
-    private Process server;
+    private ServerJarProcess server;
 
     private int port;
 
@@ -93,54 +86,25 @@ class ServerAbuseIT {
 
     @BeforeAll
     void start() throws Exception {
-        assertThat(JAR)
-                .as(
-                        "the server's jar: failsafe runs this after the package phase (./mvnw -B -pl idgen-server -am verify)")
-                .isRegularFile();
         database = OwnMariaDb.start();
-        port = freePort();
-        managementPort = freePort();
-        grpcPort = freePort();
-        List<String> command = ChildJvm.command("256m");
-        command.addAll(List.of(
-                "-jar",
-                JAR.toString(),
-                "--server.address=127.0.0.1",
-                "--server.port=" + port,
-                "--management.server.port=" + managementPort,
-                "--idgen.server.grpc.port=" + grpcPort,
-                "--idgen.server.clients.good.token-hash=" + ServerHttp.tokenHash(good),
-                "--idgen.server.clients.good.names=orders",
-                "--idgen.server.clients.star.token-hash=" + ServerHttp.tokenHash(star),
-                "--idgen.server.clients.star.names=*",
-                "--idgen.server.clients.star2.token-hash=" + ServerHttp.tokenHash(star2),
-                "--idgen.server.clients.star2.names=*",
-                "--idgen.strategy=segment",
-                "--idgen.jdbc.table=" + TABLE,
-                "--spring.datasource.url=" + database.url(),
-                "--spring.datasource.username=" + database.endpoint().username(),
-                "--spring.datasource.password=" + database.endpoint().password()));
-        Path log = Files.createDirectories(Path.of("target", "abuse")).resolve("server.log");
-        server = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        ServerHttp management = new ServerHttp("http://127.0.0.1:" + managementPort);
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3); // JVM start-up on a loaded machine
-        while (true) {
-            assertThat(server.isAlive()).as("the server runs; see " + log).isTrue();
-            try {
-                if (management.get("/actuator/health", null).status() == 200) {
-                    break;
-                }
-            } catch (IllegalStateException notYet) {
-                // Not listening yet.
-            }
-            assertThat(System.nanoTime() - deadline)
-                    .as("the server answers within 3 minutes; see " + log)
-                    .isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // a poll interval
-        }
+        server = new ServerJarProcess(
+                "abuse",
+                List.of(
+                        "--idgen.server.clients.good.token-hash=" + ServerHttp.tokenHash(good),
+                        "--idgen.server.clients.good.names=orders",
+                        "--idgen.server.clients.star.token-hash=" + ServerHttp.tokenHash(star),
+                        "--idgen.server.clients.star.names=*",
+                        "--idgen.server.clients.star2.token-hash=" + ServerHttp.tokenHash(star2),
+                        "--idgen.server.clients.star2.names=*",
+                        "--idgen.strategy=segment",
+                        "--idgen.jdbc.table=" + TABLE,
+                        "--spring.datasource.url=" + database.url(),
+                        "--spring.datasource.username=" + database.endpoint().username(),
+                        "--spring.datasource.password=" + database.endpoint().password()));
+        port = server.port;
+        managementPort = server.managementPort;
+        grpcPort = server.grpcPort;
+        server.awaitHealthy(new ServerHttp("http://127.0.0.1:" + managementPort));
         http = new ServerHttp("http://127.0.0.1:" + port);
         channel = Grpc.newChannelBuilderForAddress("127.0.0.1", grpcPort, InsecureChannelCredentials.create())
                 .build();
@@ -154,10 +118,7 @@ class ServerAbuseIT {
             channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         }
         if (server != null) {
-            server.destroy();
-            if (!server.waitFor(30, TimeUnit.SECONDS)) {
-                server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            server.close();
         }
         if (database != null) {
             database.resume();
@@ -430,12 +391,6 @@ class ServerAbuseIT {
         assertThat(answer.contentType()).as(answer.toString()).startsWith("application/problem+json");
         if (parameter != null) {
             assertThat(answer.json().get("parameter").stringValue()).isEqualTo(parameter);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

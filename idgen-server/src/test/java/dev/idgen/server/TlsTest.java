@@ -96,33 +96,42 @@ class TlsTest {
                 "--server.ssl.certificate-private-key=file:" + certificates.serverKey())) {
             assertGrpcServesTlsOnly(server, certificates);
             // gRPC binds where HTTP binds: loopback here, so this host's other addresses refuse the connection.
-            int grpcPort = server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class);
-            InetAddress external = NetworkInterface.networkInterfaces()
-                    .filter(network -> {
-                        try {
-                            return network.isUp() && !network.isLoopback();
-                        } catch (SocketException e) {
-                            return false;
-                        }
-                    })
-                    .flatMap(NetworkInterface::inetAddresses)
-                    .filter(address -> address instanceof Inet4Address)
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("this test needs an address other than loopback"));
-            assertThatThrownBy(() -> {
-                        try (Socket socket = new Socket()) {
-                            socket.connect(new InetSocketAddress(external, grpcPort), 5_000);
-                        }
-                    })
-                    .as("gRPC on " + external + ":" + grpcPort)
-                    .isInstanceOf(ConnectException.class);
+            assertRefusedBeyondLoopback(server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class));
         }
+    }
+
+    /** This host's addresses other than loopback refuse connections to {@code port}. */
+    static void assertRefusedBeyondLoopback(int port) throws Exception {
+        InetAddress external = NetworkInterface.networkInterfaces()
+                .filter(network -> {
+                    try {
+                        return network.isUp() && !network.isLoopback();
+                    } catch (SocketException e) {
+                        return false;
+                    }
+                })
+                .flatMap(NetworkInterface::inetAddresses)
+                .filter(address -> address instanceof Inet4Address)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("this test needs an address other than loopback"));
+        assertThatThrownBy(() -> {
+                    try (Socket socket = new Socket()) {
+                        socket.connect(new InetSocketAddress(external, port), 5_000);
+                    }
+                })
+                .as("gRPC on " + external + ":" + port)
+                .isInstanceOf(ConnectException.class);
     }
 
     /** A gRPC client trusting the test's authority is served; one in plain text gets no answer. */
     private static void assertGrpcServesTlsOnly(ConfigurableApplicationContext server, TestCertificates certificates)
             throws Exception {
-        int grpcPort = server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class);
+        assertGrpcServesTlsOnly(
+                server.getEnvironment().getRequiredProperty("local.grpc.port", Integer.class), certificates);
+    }
+
+    /** A gRPC client trusting the test's authority is served on {@code grpcPort}; one in plain text gets no answer. */
+    static void assertGrpcServesTlsOnly(int grpcPort, TestCertificates certificates) throws Exception {
         ManagedChannel channel = Grpc.newChannelBuilderForAddress(
                         "localhost",
                         grpcPort,
