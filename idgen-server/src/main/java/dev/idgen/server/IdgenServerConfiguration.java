@@ -95,7 +95,11 @@ public class IdgenServerConfiguration {
                 timeout);
     }
 
-    private static long inRange(String property, long value, long min, long max) {
+    /**
+     * @return {@code value}, checked
+     * @throws IdgenPropertyValueException naming {@code property} and its range when {@code value} lies outside it
+     */
+    public static long inRange(String property, long value, long min, long max) {
         if (value < min || value > max) {
             throw new IdgenPropertyValueException(
                     property,

@@ -3,6 +3,7 @@ package dev.idgen.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idgen.core.IdService;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.core.segment.InMemorySegmentStore;
@@ -80,16 +81,22 @@ class IdgenServerServiceTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-    private final IdgenServerService service = new IdgenServerService(
-            segments,
-            NUMBERS,
-            new ServerClients(properties(), Set.of("default"), NanoClock.system()),
-            new ServerMeters(registry),
-            100,
-            1000,
-            JUMP,
-            STORE_WORK,
-            Duration.ofSeconds(5));
+    private final IdgenServerService service = service(segments, NUMBERS);
+
+    /** A service over {@code ids} for the client {@code svc}, with the test's limits. */
+    private IdgenServerService service(IdService ids, IdForms forms) {
+        return service(
+                ids,
+                forms,
+                new ServerClients(properties(), Set.of("default"), NanoClock.system()),
+                STORE_WORK,
+                Duration.ofSeconds(5));
+    }
+
+    private IdgenServerService service(
+            IdService ids, IdForms forms, ServerClients clients, StoreWork work, Duration timeout) {
+        return new IdgenServerService(ids, forms, clients, new ServerMeters(registry), 100, 1000, JUMP, work, timeout);
+    }
 
     @AfterEach
     void close() {
@@ -178,16 +185,7 @@ class IdgenServerServiceTest {
         SegmentStore floorless = (name, step) -> new Segment(1, step);
         try (SegmentIdService floorlessSegments =
                 SegmentIdService.builder(floorless).build()) {
-            IdgenServerService floorlessService = new IdgenServerService(
-                    floorlessSegments,
-                    NUMBERS,
-                    new ServerClients(properties(), Set.of("default"), NanoClock.system()),
-                    new ServerMeters(registry),
-                    100,
-                    1000,
-                    JUMP,
-                    STORE_WORK,
-                    Duration.ofSeconds(5));
+            IdgenServerService floorlessService = service(floorlessSegments, NUMBERS);
             Caller caller = floorlessService.authenticate("Bearer grpc-token", "grpc");
             assertThat(floorlessService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
             assertRefused(() -> floorlessService.takeBlock(caller, "orders", 10, 5), Reason.UNAVAILABLE, null);
@@ -238,16 +236,7 @@ class IdgenServerServiceTest {
         SegmentStore generous = (name, step) -> new Segment(first[0], first[0] + size[0] - 1);
         try (SegmentIdService generousSegments =
                 SegmentIdService.builder(generous).build()) {
-            IdgenServerService generousService = new IdgenServerService(
-                    generousSegments,
-                    NUMBERS,
-                    new ServerClients(properties(), Set.of("default"), NanoClock.system()),
-                    new ServerMeters(registry),
-                    100,
-                    1000,
-                    JUMP,
-                    STORE_WORK,
-                    Duration.ofSeconds(5));
+            IdgenServerService generousService = service(generousSegments, NUMBERS);
             Caller caller = generousService.authenticate("Bearer grpc-token", "grpc");
             assertThat(generousService.takeBlock(caller, "orders", 10, 0)).isEqualTo(new Segment(1, 10));
 
@@ -282,14 +271,10 @@ class IdgenServerServiceTest {
         try (StoreWork oneThread = new StoreWork(2, 2);
                 SegmentIdService hangingSegments =
                         SegmentIdService.builder(hanging).build()) {
-            IdgenServerService hangingService = new IdgenServerService(
+            IdgenServerService hangingService = service(
                     hangingSegments,
                     NUMBERS,
                     new ServerClients(everyName, Set.of("default"), NanoClock.system()),
-                    new ServerMeters(registry),
-                    100,
-                    1000,
-                    JUMP,
                     oneThread,
                     Duration.ofMillis(300));
             Caller caller = hangingService.authenticate("Bearer grpc-token", "http");
@@ -344,16 +329,7 @@ class IdgenServerServiceTest {
         capped.getClients().put("other", other);
         capped.setNameIdle(Duration.ofMinutes(10));
         ServerClients clients = new ServerClients(capped, Set.of("default"), nanos::get);
-        IdgenServerService cappedService = new IdgenServerService(
-                segments,
-                NUMBERS,
-                clients,
-                new ServerMeters(registry),
-                100,
-                1000,
-                JUMP,
-                STORE_WORK,
-                Duration.ofSeconds(5));
+        IdgenServerService cappedService = service(segments, NUMBERS, clients, STORE_WORK, Duration.ofSeconds(5));
         Caller greedyCaller = cappedService.authenticate("Bearer greedy-token", "http");
         Caller otherCaller = cappedService.authenticate("Bearer other-token", "http");
 
@@ -387,16 +363,7 @@ class IdgenServerServiceTest {
     @Test
     void noBlocksOfANameWhoseIdsHaveAnotherForm() {
         IdForms base62 = name -> form("base62");
-        IdgenServerService textService = new IdgenServerService(
-                segments,
-                base62,
-                new ServerClients(properties(), Set.of("default"), NanoClock.system()),
-                new ServerMeters(registry),
-                100,
-                1000,
-                JUMP,
-                STORE_WORK,
-                Duration.ofSeconds(5));
+        IdgenServerService textService = service(segments, base62);
         Caller caller = textService.authenticate("Bearer grpc-token", "grpc");
         assertRefused(() -> textService.takeBlock(caller, "orders", 10, 0), Reason.NOT_FOUND, null);
     }

@@ -1,6 +1,7 @@
 package dev.idgen.server.grpc;
 
 import dev.idgen.server.IdgenServerApi;
+import dev.idgen.server.IdgenServerConfiguration;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.SslBundleProperty;
 import org.springframework.beans.factory.ObjectProvider;
@@ -43,8 +44,9 @@ class GrpcServerConfiguration {
                     "must be 0 or more",
                     "Set idgen.server.grpc.shutdown-grace-period to how long calls in flight may finish, e.g. 10s");
         }
-        requireRange("idgen.server.grpc.threads", properties.getThreads(), 4, 4096);
-        requireRange("idgen.server.grpc.max-calls-per-connection", properties.getMaxCallsPerConnection(), 1, 10_000);
+        IdgenServerConfiguration.inRange("idgen.server.grpc.threads", properties.getThreads(), 4, 4096);
+        IdgenServerConfiguration.inRange(
+                "idgen.server.grpc.max-calls-per-connection", properties.getMaxCallsPerConnection(), 1, 10_000);
         ServerProperties server = serverProperties.getIfAvailable();
         return new GrpcServerLifecycle(
                 properties,
@@ -97,15 +99,5 @@ class GrpcServerConfiguration {
         return server == null || server.getAddress() == null
                 ? ""
                 : server.getAddress().getHostAddress();
-    }
-
-    private static void requireRange(String property, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IdgenPropertyValueException(
-                    property,
-                    value,
-                    "must be between " + min + " and " + max,
-                    "Set " + property + " to a value from " + min + " to " + max + ".");
-        }
     }
 }
