@@ -51,6 +51,7 @@ class GrpcServerConfiguration {
         return new GrpcServerLifecycle(
                 properties,
                 new IdgenGrpcService(api),
+                api,
                 tls(properties, server == null ? null : server.getSsl(), bundles),
                 address(properties, server),
                 environment);

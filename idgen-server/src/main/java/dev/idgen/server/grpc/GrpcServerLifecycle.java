@@ -1,5 +1,6 @@
 package dev.idgen.server.grpc;
 
+import dev.idgen.server.IdgenServerApi;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
@@ -27,7 +28,8 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Runs the gRPC server with the Spring context: it starts listening once the context is ready and stops (letting
  * calls in flight finish for the grace period) before the generators close. Besides {@code idgen.v1.Idgen} it serves
- * the standard health service and server reflection, so that {@code grpcurl} and load balancers need no proto file.
+ * the standard health service (without a token: load balancers probe it, and it tells nothing but SERVING) and server
+ * reflection (with a client's token), so that {@code grpcurl} and load balancers need no proto file.
  */
 public final class GrpcServerLifecycle implements SmartLifecycle {
 
@@ -39,6 +41,9 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
     private final GrpcServerProperties properties;
 
     private final IdgenGrpcService service;
+
+    /** Checks the tokens of the services beside the API's own. */
+    private final IdgenServerApi api;
 
     private final GrpcTls tls;
 
@@ -70,11 +75,13 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
     GrpcServerLifecycle(
             GrpcServerProperties properties,
             IdgenGrpcService service,
+            IdgenServerApi api,
             GrpcTls tls,
             String address,
             ConfigurableEnvironment environment) {
         this.properties = properties;
         this.service = service;
+        this.api = api;
         this.tls = tls;
         this.address = address;
         this.environment = environment;
@@ -112,7 +119,8 @@ public final class GrpcServerLifecycle implements SmartLifecycle {
         try {
             started = builder.addService(ServerInterceptors.intercept(service, new AuthorizationInterceptor()))
                     .addService(health.getHealthService())
-                    .addService(ProtoReflectionServiceV1.newInstance())
+                    .addService(ServerInterceptors.intercept(
+                            ProtoReflectionServiceV1.newInstance(), new TokenRequired(api)))
                     .build()
                     .start();
         } catch (IOException e) {

@@ -20,13 +20,18 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.reflection.v1.ServerReflectionGrpc;
+import io.grpc.reflection.v1.ServerReflectionRequest;
+import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -255,6 +260,48 @@ class IdgenGrpcServiceTest {
                         assertThat(refused.getStatus().getDescription()).contains(parameter);
                     }
                 });
+    }
+
+    @Test
+    void serverReflectionAnswersOnlyWithAToken() throws Exception {
+        assertThat(listServices(null)).isEqualTo("UNAUTHENTICATED");
+        assertThat(listServices("not-a-token")).isEqualTo("UNAUTHENTICATED");
+        assertThat(listServices(TOKEN)).contains("idgen.v1.Idgen");
+    }
+
+    /** @return the services reflection lists, or the status code it refused with */
+    private String listServices(String token) throws Exception {
+        ServerReflectionGrpc.ServerReflectionStub reflection = ServerReflectionGrpc.newStub(channel);
+        if (token != null) {
+            Metadata headers = new Metadata();
+            headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+            reflection = reflection.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+        }
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        StreamObserver<ServerReflectionRequest> requests = reflection
+                .withDeadlineAfter(30, TimeUnit.SECONDS)
+                .serverReflectionInfo(new StreamObserver<>() {
+                    @Override
+                    public void onNext(ServerReflectionResponse response) {
+                        answer.complete(response.getListServicesResponse()
+                                .getServiceList()
+                                .toString());
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        answer.complete(Status.fromThrowable(t).getCode().name());
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        answer.complete("completed without an answer");
+                    }
+                });
+        requests.onNext(
+                ServerReflectionRequest.newBuilder().setListServices("*").build());
+        requests.onCompleted();
+        return answer.get(1, TimeUnit.MINUTES);
     }
 
     @Test
