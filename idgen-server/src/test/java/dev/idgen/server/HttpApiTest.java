@@ -313,7 +313,8 @@ class HttpApiTest {
         assertThat(prometheus.response().body())
                 .contains("idgen_server_requests_seconds_count{")
                 .contains("name=\"" + name + "\"")
-                .contains("idgen_server_block_ids_total{");
+                .contains("idgen_server_block_ids_total{")
+                .contains("idgen_server_name_remaining_ids{name=\"" + name + "\"");
         assertThat(management.get("/actuator/health", null).status()).isEqualTo(200);
     }
 

@@ -54,7 +54,8 @@ class OperationsKitTest {
             "idgen_server_requests_seconds_sum",
             "idgen_server_requests_seconds_max",
             "idgen_server_requests_seconds_bucket",
-            "idgen_server_block_ids_total");
+            "idgen_server_block_ids_total",
+            "idgen_server_name_remaining_ids");
 
     private static final Pattern METRIC = Pattern.compile("idgen_[a-z_]+");
 
