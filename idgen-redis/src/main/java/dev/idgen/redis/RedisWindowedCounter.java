@@ -162,6 +162,9 @@ public final class RedisWindowedCounter {
     /** The most callers of one name that one {@code INCRBY n} serves (fewer when the window is smaller). */
     public static final int MAX_COALESCED = 1024;
 
+    /** Coalesced round trips of one name in flight at once. */
+    static final int ROUND_TRIPS_IN_FLIGHT = 4;
+
     /** A name's keys, the coalescer of its {@link #next} callers, and its window work. */
     private final class Counter {
         final byte[][] keys;
@@ -221,7 +224,7 @@ public final class RedisWindowedCounter {
                     maxCoalesced,
                     // Four round trips in flight on the one connection (Redis runs them in the order sent): Lettuce's
                     // event loop hands one out while Redis runs the next.
-                    4,
+                    ROUND_TRIPS_IN_FLIGHT,
                     maxQueueWait,
                     // The increment (and a connect) within the timeout each, then any window work.
                     WINDOW_WORK_TIMEOUT.plus(maxQueueWait),
@@ -306,7 +309,11 @@ public final class RedisWindowedCounter {
         this.windows = windows;
         this.prefix = RedisKeys.checkPrefix(prefix);
         this.windowSize = windowSize;
-        this.maxCoalesced = (int) Math.min(MAX_COALESCED, windowSize);
+        // Every round trip in flight, and the one that reserved a window, fit in one window together: with a round of a
+        // whole window, the rounds of this one process took each new window from the round that had reserved it, and
+        // after MAX_WINDOWS_PER_CALL such windows a call failed with no fault anywhere (seen with window-size 100 under
+        // thousands of virtual threads). The default window (100,000) is far above MAX_COALESCED times five.
+        this.maxCoalesced = (int) Math.min(MAX_COALESCED, Math.max(1, windowSize / (ROUND_TRIPS_IN_FLIGHT + 1)));
         this.maxQueueWait = redis.timeout().multipliedBy(2);
     }
 
