@@ -63,7 +63,9 @@ public final class IdWorkerMain {
                                 0,
                                 1,
                                 true,
-                                Duration.ofSeconds(5),
+                                // Generous: the test proves uniqueness and density, which a call failing on a slow
+                                // shared MariaDB would break (seen beside stress-ng at 5 s) without any fault injected.
+                                Duration.ofSeconds(30),
                                 Duration.ofSeconds(1),
                                 TimeSource.system())),
                         false);
