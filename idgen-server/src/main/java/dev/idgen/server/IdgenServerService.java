@@ -356,7 +356,7 @@ public final class IdgenServerService implements IdgenServerApi {
                                 + " names in use already (idgen.server.clients." + access.client()
                                 + ".max-names); a name it has not asked for in idgen.server.name-idle is released");
             }
-            if (caller.deadlineNanos() != Caller.NO_DEADLINE && caller.deadlineNanos() - System.nanoTime() <= 0) {
+            if (caller.waitNanos(requestTimeoutNanos, System.nanoTime()) <= 0) {
                 // The caller stopped waiting while the call queued: no ID is taken for nobody.
                 throw timedOut();
             }
