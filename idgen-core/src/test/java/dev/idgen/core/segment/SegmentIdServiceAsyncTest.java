@@ -113,7 +113,19 @@ class SegmentIdServiceAsyncTest {
         while (stats(ids).nextRemaining() == 0 && !stats(ids).loading()) {
             assertThat(ids.nextIdAsync("orders", blocking)).isCompleted();
         }
-        eventually(() -> stats(ids).nextRemaining() == 10);
+        // The second block ready, and the loader settled: done, or parked in the store waiting for a permit. A load
+        // that grew the prefetch depth starts another at once, and its bookkeeping holds the buffer's lock for a
+        // moment; a switch that finds the lock held goes to the blocking executor by design (the caller's thread never
+        // waits), and on a busy machine that moment can meet the switch (seen once in .ci/run, stripe 0, the call
+        // that switched).
+        // Held over three polls in a row: between one load's end and the start of the next it started, the loader
+        // is neither loading nor parked for a moment.
+        int[] settledPolls = {0};
+        eventually(() -> {
+            boolean settled = stats(ids).nextRemaining() == 10 && (!stats(ids).loading() || loads.hasQueuedThreads());
+            settledPolls[0] = settled ? settledPolls[0] + 1 : 0;
+            return settledPolls[0] >= 3;
+        });
         int before = blocking.calls();
         List<Long> served = new ArrayList<>();
         // Into the second block, and two calls more.
