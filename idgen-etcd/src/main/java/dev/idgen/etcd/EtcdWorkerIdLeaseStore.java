@@ -35,7 +35,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * <li>{@code fence}, bound to lease B of {@code ttl + reuseDelay}, renewed together with (and always after) A, so it
  * outlives A by at least the reuse delay: the worker id stays unusable for {@code reuseDelay} after its owner lease
  * lapsed. Its value is the reuse delay in seconds, so a release from any instance knows it;</li>
- * <li>{@code last}, persistent, the highest last timestamp any owner recorded.</li>
+ * <li>{@code last}, persistent, the highest last timestamp any owner recorded;</li>
+ * <li>{@code state}, persistent, {@code held <ttl ms>} from an acquisition, {@code released} from a release: an id
+ * taken while it says held lapsed unreleased and is granted as taken over (see {@link Acquisition}), so its new owner
+ * waits that ttl plus the reuse delay by its own monotonic clock before it issues. etcd's lease countdown needs no
+ * synchronised clocks, but an etcd without the fix of etcd-io/etcd#15247 (3.4.31, 3.5.13) can have a stale leader
+ * revoke a lease that is still renewed; the wait covers a holder whose renewals fail from then on.</li>
  * </ul>
  * Why two leases: etcd tells nobody when a lease expired, so "expired at least reuseDelay ago" cannot be judged from
  * the owner key alone; the fence is a second lease that ends that much later. A worker id is free when both keys are
@@ -188,7 +193,12 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
                                                 fenceKey,
                                                 EtcdCalls.bytes(Long.toString(delaySeconds)),
                                                 lease(fenceLease)),
-                                        Op.get(EtcdCalls.bytes(base + "last"), GetOption.DEFAULT))
+                                        Op.get(EtcdCalls.bytes(base + "last"), GetOption.DEFAULT),
+                                        Op.get(EtcdCalls.bytes(base + "state"), GetOption.DEFAULT),
+                                        Op.put(
+                                                EtcdCalls.bytes(base + "state"),
+                                                EtcdCalls.bytes(HELD + ttl.toMillis()),
+                                                PutOption.DEFAULT))
                                 .Else(Op.get(EtcdCalls.bytes(prefix), prefixOption()))
                                 .commit(),
                         deadline,
@@ -203,7 +213,9 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
                                     txn.getHeader().getRevision()));
                     granted = true;
                     List<KeyValue> last = txn.getGetResponses().get(0).getKvs();
-                    return Acquisition.granted(candidate, last.isEmpty() ? -1 : parseLast(last.get(0)));
+                    List<KeyValue> state = txn.getGetResponses().get(1).getKvs();
+                    long lastTimestamp = last.isEmpty() ? -1 : parseLast(last.get(0));
+                    return grant(candidate, lastTimestamp, last.isEmpty(), state.isEmpty() ? null : state.get(0));
                 }
                 slots = slots(txn.getGetResponses().get(0).getKvs());
                 candidate = lowestFree(slots, maxWorkerId);
@@ -304,6 +316,7 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
             long stored = slot.last == null ? -1 : parseLast(slot.last);
             List<Op> then = new ArrayList<>();
             then.add(Op.delete(ownerKey, DeleteOption.DEFAULT));
+            then.add(Op.put(EtcdCalls.bytes(base + "state"), EtcdCalls.bytes(RELEASED), PutOption.DEFAULT));
             long newFence = -1;
             if (delaySeconds > 0) {
                 newFence =
@@ -407,6 +420,37 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
             }
         }
         return -1;
+    }
+
+    /** The {@code state} key's value once released; while held it is {@link #HELD} and the lease's ttl in ms. */
+    private static final String RELEASED = "released";
+
+    private static final String HELD = "held ";
+
+    /**
+     * @param neverRecorded whether the id has no {@code last} key
+     * @param state the {@code state} key as it was before the acquisition, or null when it had none
+     */
+    private static Acquisition grant(long workerId, long lastTimestamp, boolean neverRecorded, KeyValue state) {
+        if (state == null) {
+            // Never leased; or leased before this store kept the state, ttl unknown.
+            return neverRecorded
+                    ? Acquisition.grantedFree(workerId, lastTimestamp)
+                    : Acquisition.grantedTakenOver(workerId, lastTimestamp, Acquisition.UNKNOWN_TTL);
+        }
+        String value = EtcdCalls.string(state.getValue());
+        if (value.equals(RELEASED)) {
+            return Acquisition.grantedFree(workerId, lastTimestamp);
+        }
+        long ttlMillis = Acquisition.UNKNOWN_TTL;
+        if (value.startsWith(HELD)) {
+            try {
+                ttlMillis = Long.parseLong(value.substring(HELD.length()));
+            } catch (NumberFormatException e) {
+                // unknown
+            }
+        }
+        return Acquisition.grantedTakenOver(workerId, lastTimestamp, ttlMillis);
     }
 
     /** @return the keys under {@code <namespace>workers/} by worker id; keys of another shape are ignored */

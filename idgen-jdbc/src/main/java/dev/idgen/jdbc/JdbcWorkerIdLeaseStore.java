@@ -18,7 +18,11 @@ import javax.sql.DataSource;
  * <p>A row holds the worker id's {@code owner}, when its lease ends ({@code expires_at}, epoch milliseconds), the last
  * timestamp its owners recorded ({@code last_timestamp}, -1 for none) and a {@code version} bumped by every change.
  * Expiry is judged by the database server's clock, read inside each statement, so instances whose own clocks disagree
- * still agree on who holds what.
+ * still agree on who holds what. That clock may step (or a failover may move to a server whose clock is ahead), and
+ * make a live lease look expired: so a row taken while it still names an owner (it lapsed unreleased) is granted as
+ * taken over, and its new owner waits a ttl plus the reuse delay by its own monotonic clock before it issues (see
+ * {@link Acquisition}). A release clears the owner: such a row is granted free. The table records no ttl, so the new
+ * owner waits its own: instances sharing one table should use one ttl, or the longest where they differ.
  *
  * <p>Every statement commits on its own, and none holds a lock beyond itself. Taking a worker id is optimistic:
  * {@link #acquire} reads the rows, then inserts the lowest missing one or takes the lowest expired one with an
@@ -74,7 +78,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return new Sql(
                     stamped,
                     "SELECT worker_id, expires_at, last_timestamp, version, " + now
-                            + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + " FROM " + table
+                            + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + ", owner FROM " + table
                             + " WHERE worker_id BETWEEN " + FAILOVER_MARK + " AND ?",
                     "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer + ")"
                             + " VALUES (?, ?, " + now + " + ?, ?, 0" + (stamped ? ", " + identity : "") + ")",
@@ -83,8 +87,10 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                     "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?,"
                             + " last_timestamp = GREATEST(last_timestamp, ?), version = version + 1" + stamp
                             + " WHERE worker_id = ? AND owner = ? AND expires_at > " + now + writtenHere,
-                    "UPDATE " + table + " SET expires_at = " + now + ", last_timestamp = GREATEST(last_timestamp, ?),"
-                            + " version = version + 1" + stamp + " WHERE worker_id = ? AND owner = ?" + writtenHere,
+                    // The owner cleared: a row without one was released by a holder that had stopped.
+                    "UPDATE " + table + " SET owner = NULL, expires_at = " + now
+                            + ", last_timestamp = GREATEST(last_timestamp, ?), version = version + 1" + stamp
+                            + " WHERE worker_id = ? AND owner = ?" + writtenHere,
                     // Every row another server wrote counts as held for one more lease from now: its holder (if
                     // any) either renews it here meanwhile or, its renewals refused, stops before the lease ends.
                     "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?),"
@@ -99,8 +105,12 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
     }
 
-    /** A row as {@link #acquire} read it. */
-    private record Row(long expiresAt, long lastTimestamp, long version) {}
+    /**
+     * A row as {@link #acquire} read it.
+     *
+     * @param released whether it has no owner: released by its holder (or never held)
+     */
+    private record Row(long expiresAt, long lastTimestamp, long version, boolean released) {}
 
     private final JdbcFailovers failovers;
     /** The longest lease asked for so far: how long a release that finds the table promoted fences it. */
@@ -156,12 +166,19 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 Row row = rows.get(workerId);
                 if (row == null) {
                     if (fenceLeft <= 0 && insert(connection, sql, workerId, owner, ttlMillis, -1)) {
-                        return Acquisition.granted(workerId, -1);
+                        // After a failover, an id without a row may have been held on the lost primary.
+                        return mark == null
+                                ? Acquisition.grantedFree(workerId, -1)
+                                : Acquisition.grantedTakenOver(workerId, -1, Acquisition.UNKNOWN_TTL);
                     }
                 } else if (row.expiresAt() + reuseDelayMillis <= now[0]
                         && take(connection, sql, workerId, owner, ttlMillis, reuseDelayMillis, row.version())) {
-                    // The version matched, so the row is exactly as read: its last timestamp is the one to hand on.
-                    return Acquisition.granted(workerId, row.lastTimestamp());
+                    // The version matched, so the row is exactly as read: its last timestamp is the one to hand on,
+                    // and whether it was released, or lapsed held by the database's clock (which may have stepped).
+                    // The table does not record a lease's ttl: the new owner assumes its own.
+                    return row.released() && mark == null
+                            ? Acquisition.grantedFree(workerId, row.lastTimestamp())
+                            : Acquisition.grantedTakenOver(workerId, row.lastTimestamp(), Acquisition.UNKNOWN_TTL);
                 }
             }
             return Acquisition.none(Math.max(0, fenceLeft));
@@ -183,7 +200,13 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             select.setLong(1, maxWorkerId);
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
-                    rows.put(result.getLong(1), new Row(result.getLong(2), result.getLong(3), result.getLong(4)));
+                    rows.put(
+                            result.getLong(1),
+                            new Row(
+                                    result.getLong(2),
+                                    result.getLong(3),
+                                    result.getLong(4),
+                                    result.getString(sql.stamped() ? 8 : 6) == null));
                     now[0] = result.getLong(5);
                     if (sql.stamped()) {
                         String writer = result.getString(6);

@@ -7,8 +7,12 @@ import java.util.List;
 
 /**
  * Worker id leases in one Redis hash, {@code prefix{workers}}: per worker id its owner ({@code o:<id>}), expiry
- * ({@code e:<id>}, Redis server time in ms) and last used timestamp ({@code t:<id>}). Every operation is one Lua
- * script, so allocation is atomic, and expiry is judged by the Redis server's clock alone.
+ * ({@code e:<id>}, Redis server time in ms), last used timestamp ({@code t:<id>}) and the lease's ttl ({@code l:<id>},
+ * 0 once released). Every operation is one Lua script, so allocation is atomic, and expiry is judged by the Redis
+ * server's clock alone. That clock may step, and make a live lease look expired: so an id taken from a lease that
+ * lapsed unreleased is granted as taken over, with its ttl, and its new owner waits that ttl plus the reuse delay by
+ * its own monotonic clock before it issues (see {@link Acquisition}). Ids never leased, or released, are granted free.
+ * A hash written before {@code l:} existed reports an unknown ttl (the new owner assumes its own).
  *
  * <p>A Redis without persistence forgets every lease when it restarts, while the holders keep generating. So the hash
  * records when the Redis server started ({@code born}, from {@code INFO server}'s uptime) and, until {@code ttl +
@@ -78,23 +82,28 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             local ttl = tonumber(ARGV[3])
             local delay = tonumber(ARGV[4])
             local warm = born(ttl) + ttl + delay
-            if now < warm then return {-1, -1, warm - now} end
+            if now < warm then return {-1, -1, warm - now, 0} end
             local free
             for id = 0, tonumber(ARGV[2]) do
               local expires = redis.call('HGET', KEYS[1], 'e:' .. id)
               if expires and tonumber(expires) > now and redis.call('HGET', KEYS[1], 'o:' .. id) == ARGV[1] then
-                redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now + ttl))
+                redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now + ttl), 'l:' .. id, fmt(ttl))
                 local last = redis.call('HGET', KEYS[1], 't:' .. id)
-                return {id, tonumber(last or '-1'), 0}
+                return {id, tonumber(last or '-1'), 0, tonumber(redis.call('HGET', KEYS[1], 'l:' .. id) or '-1')}
               end
               if not free and (not expires or tonumber(expires) + delay <= now) then free = id end
             end
             if free then
-              redis.call('HSET', KEYS[1], 'o:' .. free, ARGV[1], 'e:' .. free, fmt(now + ttl))
+              -- Taken over (the lapsed lease's ttl, -1 unknown) unless never leased or released ('l:' is 0).
+              local previous = 0
+              if redis.call('HEXISTS', KEYS[1], 'e:' .. free) == 1 then
+                previous = tonumber(redis.call('HGET', KEYS[1], 'l:' .. free) or '-1')
+              end
+              redis.call('HSET', KEYS[1], 'o:' .. free, ARGV[1], 'e:' .. free, fmt(now + ttl), 'l:' .. free, fmt(ttl))
               local last = redis.call('HGET', KEYS[1], 't:' .. free)
-              return {free, tonumber(last or '-1'), 0}
+              return {free, tonumber(last or '-1'), 0, previous}
             end
-            return {-1, -1, 0}
+            return {-1, -1, 0, 0}
             """);
 
     // ARGV: workerId, owner, ttl ms, reuse delay ms, last timestamp, held validly (1/0) -> 1 held, 0 refused.
@@ -114,7 +123,8 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             end
             local last = tonumber(redis.call('HGET', KEYS[1], 't:' .. id) or '-1')
             if tonumber(ARGV[5]) > last then last = tonumber(ARGV[5]) end
-            redis.call('HSET', KEYS[1], 'o:' .. id, ARGV[2], 'e:' .. id, fmt(now + ttl), 't:' .. id, fmt(last))
+            redis.call('HSET', KEYS[1], 'o:' .. id, ARGV[2], 'e:' .. id, fmt(now + ttl), 't:' .. id, fmt(last),
+              'l:' .. id, fmt(ttl))
             return 1
             """);
 
@@ -124,7 +134,7 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             if redis.call('HGET', KEYS[1], 'o:' .. id) ~= ARGV[2] then return 0 end
             local last = tonumber(redis.call('HGET', KEYS[1], 't:' .. id) or '-1')
             if tonumber(ARGV[3]) > last then last = tonumber(ARGV[3]) end
-            redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now), 't:' .. id, fmt(last))
+            redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now), 't:' .. id, fmt(last), 'l:' .. id, '0')
             return 1
             """);
 
@@ -147,9 +157,14 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
         List<Object> result = redis.evalList(
                 ACQUIRE, key, bytes(owner), bytes(maxWorkerId), bytes(ttl.toMillis()), bytes(reuseDelay.toMillis()));
         long workerId = ((Number) result.get(0)).longValue();
-        return workerId >= 0
-                ? Acquisition.granted(workerId, ((Number) result.get(1)).longValue())
-                : Acquisition.none(((Number) result.get(2)).longValue());
+        if (workerId < 0) {
+            return Acquisition.none(((Number) result.get(2)).longValue());
+        }
+        long last = ((Number) result.get(1)).longValue();
+        long previousTtl = ((Number) result.get(3)).longValue();
+        return previousTtl == 0
+                ? Acquisition.grantedFree(workerId, last)
+                : Acquisition.grantedTakenOver(workerId, last, previousTtl);
     }
 
     @Override

@@ -135,6 +135,33 @@ public abstract class WorkerIdLeaseStoreContract {
     }
 
     @Test
+    void aGrantSaysWhetherSomeoneMayStillIssueUnderTheId() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String first = owner();
+        Acquisition fresh = store.acquire(first, 0, ttl(), reuseDelay());
+        assertThat(fresh.isTakenOver()).as("never leased before").isFalse();
+        store.release(fresh.workerId(), first, 1000);
+        pass(reuseDelay().plusMillis(50));
+        String second = owner();
+        Acquisition released = store.acquire(second, 0, ttl(), reuseDelay());
+        assertThat(released.workerId()).isEqualTo(fresh.workerId());
+        assertThat(released.isTakenOver())
+                .as("released by a holder that had stopped: usable at once")
+                .isFalse();
+        pass(ttl().plus(reuseDelay()).plusMillis(50));
+        Acquisition lapsed = store.acquire(owner(), 0, ttl(), reuseDelay());
+        assertThat(lapsed.workerId()).isEqualTo(fresh.workerId());
+        assertThat(lapsed.isTakenOver())
+                .as("lapsed unreleased, judged by the store's clock: its holder may still issue if that clock ran fast")
+                .isTrue();
+        assertThat(lapsed.previousTtlMillis())
+                .as("the lapsed lease's ttl, or unknown")
+                .satisfiesAnyOf(
+                        ttlMillis -> assertThat(ttlMillis).isEqualTo(Acquisition.UNKNOWN_TTL),
+                        ttlMillis -> assertThat(ttlMillis).isGreaterThanOrEqualTo(ttl().toMillis()));
+    }
+
+    @Test
     void releaseFreesAfterTheReuseDelayAndOnlyForTheOwner() throws InterruptedException {
         WorkerIdLeaseStore store = store();
         String owner = owner();

@@ -47,8 +47,11 @@ import org.apache.zookeeper.data.Stat;
  * "now" first and refuses a lease expired by then; after its versioned write it checks the write's own mtime again,
  * and a renewal that landed after the expiry (a slow round trip) answers false, leaving the node held by the old owner
  * until its new expiry (longer than needed, never shorter). When the leader changes, another server's clock becomes
- * "now": on one machine it is the same clock; in production the servers' clocks are NTP-synchronised, and the reuse
- * delay is the margin for their disagreement, as for instances' clocks in the other stores.
+ * "now". ZooKeeper never requires the servers' clocks to agree, and a leader's clock may step: a clock ahead makes
+ * live leases look expired. So an id taken from a lease that lapsed {@code HELD} is granted as taken over, with that
+ * lease's ttl, and its new owner waits that ttl plus the reuse delay by its own monotonic clock before issuing (see
+ * {@link Acquisition}); its holder's renewals are refused meanwhile, and it stops by its own clock. An id
+ * {@code RELEASED} was given up by a holder that had stopped, and is granted free.
  *
  * <p><b>Why a compare and set is enough.</b> An acquirer and the holder's renewal may run at once: both read the
  * node at some version, both read "now", both write on that version. ZooKeeper applies writes in one order and
@@ -189,14 +192,20 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
             if (node == null) {
                 Lease lease = new Lease(State.HELD, ttlMillis, reuseDelayMillis, -1, nonce(), owner);
                 if (take(what, deadline, workerId, lease, -1)) {
-                    return Acquisition.granted(workerId, -1);
+                    return Acquisition.grantedFree(workerId, -1);
                 }
             } else if (now >= node.freeAt(reuseDelayMillis)) {
                 Lease lease = new Lease(
                         State.HELD, ttlMillis, reuseDelayMillis, node.lease().lastTimestamp(), nonce(), owner);
                 if (take(what, deadline, workerId, lease, node.version())) {
-                    // The version matched, so the node was exactly as read: its last timestamp is the one to hand on.
-                    return Acquisition.granted(workerId, node.lease().lastTimestamp());
+                    // The version matched, so the node was exactly as read: its last timestamp is the one to hand on,
+                    // and whether it was released or lapsed held (by the leader's clock, which may have stepped).
+                    return node.lease().state() == State.RELEASED
+                            ? Acquisition.grantedFree(workerId, node.lease().lastTimestamp())
+                            : Acquisition.grantedTakenOver(
+                                    workerId,
+                                    node.lease().lastTimestamp(),
+                                    node.lease().ttlMillis());
                 }
             } else if (node.lease().state() == State.RELEASED || now >= node.expiresAt() || !live.contains(workerId)) {
                 // Expired or released, waiting out its reuse delay; or held by a session that ended, so its lease

@@ -13,7 +13,8 @@ import java.util.Map;
  */
 public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
-    private record Entry(String owner, long expiresAt, long lastTimestamp) {}
+    /** @param ttlMillis the lease's ttl, or 0 once released */
+    private record Entry(String owner, long expiresAt, long lastTimestamp, long ttlMillis) {}
 
     private final TimeSource clock;
     private final Map<Long, Entry> entries = new HashMap<>();
@@ -41,8 +42,10 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
             Entry entry = entries.get(id);
             if (entry == null || entry.expiresAt() + reuseDelay.toMillis() <= now) {
                 long last = entry == null ? -1 : entry.lastTimestamp();
-                entries.put(id, new Entry(owner, now + ttl.toMillis(), last));
-                return Acquisition.granted(id, last);
+                entries.put(id, new Entry(owner, now + ttl.toMillis(), last, ttl.toMillis()));
+                return entry == null || entry.ttlMillis() == 0
+                        ? Acquisition.grantedFree(id, last)
+                        : Acquisition.grantedTakenOver(id, last, entry.ttlMillis());
             }
         }
         return Acquisition.none(0);
@@ -63,7 +66,7 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return false;
         }
         long last = Math.max(lastTimestamp, entry == null ? -1 : entry.lastTimestamp());
-        entries.put(workerId, new Entry(owner, now + ttl.toMillis(), last));
+        entries.put(workerId, new Entry(owner, now + ttl.toMillis(), last, ttl.toMillis()));
         return true;
     }
 
@@ -74,7 +77,7 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
         if (entry != null && entry.owner().equals(owner)) {
             entries.put(
                     workerId,
-                    new Entry(owner, clock.currentTimeMillis(), Math.max(lastTimestamp, entry.lastTimestamp())));
+                    new Entry(owner, clock.currentTimeMillis(), Math.max(lastTimestamp, entry.lastTimestamp()), 0));
         }
     }
 

@@ -27,6 +27,14 @@ import java.util.concurrent.locks.LockSupport;
  * reuseDelay} before another may start with its worker id. The margin covers the store's clock running faster than
  * this one over one lease; the reuse delay covers the wall clocks of two hosts disagreeing, and the heartbeat records
  * the newest timestamp in use (plus the most a generator can run ahead of its clock) for the next holder.
+ *
+ * <p>All of that assumes the store's clock runs true. It may not: a store judges expiry by its own wall clock (a
+ * ZooKeeper leader's, a database server's, Redis's), and one that steps forward, or fails over to a server whose clock
+ * is ahead, sees live leases as expired. So an id the store grants from a lease that lapsed unreleased is not used at
+ * once: {@link #acquire} waits that lease's ttl plus the reuse delay by this process's monotonic clock (see
+ * {@link Acquisition}), by when its holder has stopped whatever the store's clock did. Ids never leased, or released,
+ * are used at once. Taking over a crashed holder's id thus costs one ttl and one reuse delay more; a store clock that
+ * stepped back delays it by the step.
  */
 public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -55,6 +63,8 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 builder.safetyMargin != null ? builder.safetyMargin : max(Duration.ofMillis(500), ttl.dividedBy(10));
         this.reuseDelay = builder.reuseDelay;
         // Long enough for the longest wait a store imposes on newcomers: 2 ttl + reuse delay after a Redis failover.
+        // (The
+        // wait for the previous holder of an id taken over comes on top: it is bounded by that holder's ttl.)
         this.acquireTimeout = builder.acquireTimeout != null
                 ? builder.acquireTimeout
                 : ttl.multipliedBy(2).plus(reuseDelay).plusSeconds(5);
@@ -141,11 +151,17 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 acquisition = Acquisition.none(200);
             }
             if (acquisition.isGranted()) {
+                long grantedAt = timeSource.nanoTime();
                 LOG.log(
                         System.Logger.Level.INFO,
                         "Leased worker id " + acquisition.workerId() + " as '" + instanceId + "' for " + ttl
                                 + ", renewed every " + renewInterval);
-                return new RenewingWorkerIdLease(this, acquisition.workerId(), acquisition.lastUsedTimestamp(), sent);
+                RenewingWorkerIdLease lease =
+                        new RenewingWorkerIdLease(this, acquisition.workerId(), acquisition.lastUsedTimestamp(), sent);
+                if (!acquisition.isTakenOver() || awaitPreviousHolder(lease, acquisition, grantedAt)) {
+                    return lease;
+                }
+                continue; // lost while waiting: the loop acquires afresh, within the acquire timeout
             }
             long waited = timeSource.nanoTime() - started;
             if (acquisition.retryAfterMillis() <= 0 || waited >= timeoutNanos) {
@@ -166,6 +182,50 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
             if (Thread.interrupted()) {
                 Thread.currentThread().interrupt();
                 throw new IdGenerationException("Interrupted while waiting for a free worker id");
+            }
+        }
+    }
+
+    /**
+     * Waits until the holder of a lease that lapsed unreleased has surely stopped: one of its ttls plus the reuse delay
+     * after the grant, by this process's monotonic clock. That holder's last successful renewal reached the store
+     * before this grant did (the take is conditional on the lease as read, so a renewal after it is refused), it was
+     * sent earlier still, and the holder stops by its own monotonic clock a ttl minus its safety margin after sending
+     * it. The store's clock plays no part, so a store whose clock stepped forward, and judged a live lease expired,
+     * still never has two owners issue under one id; the reuse delay is the margin for the two hosts' wall clocks, as
+     * for a released id. Meanwhile the heartbeat renews the new lease.
+     *
+     * @return whether the lease is still held; false when it was lost meanwhile (closed here)
+     */
+    private boolean awaitPreviousHolder(RenewingWorkerIdLease lease, Acquisition acquisition, long grantedAt) {
+        long previousTtlNanos = acquisition.previousTtlMillis() > 0
+                ? TimeUnit.MILLISECONDS.toNanos(acquisition.previousTtlMillis())
+                : ttl.toNanos();
+        long until = grantedAt + previousTtlNanos + reuseDelay.toNanos();
+        LOG.log(
+                System.Logger.Level.INFO,
+                "Worker id " + acquisition.workerId() + " was taken over from a lease that lapsed unreleased"
+                        + (acquisition.previousTtlMillis() > 0
+                                ? " (ttl " + acquisition.previousTtlMillis() + " ms)"
+                                : " (ttl unknown; assumed " + ttl + ")")
+                        + ": no IDs are issued under it for " + TimeUnit.NANOSECONDS.toMillis(until - grantedAt)
+                        + " ms, until its previous holder has surely stopped, whatever the store's clock did");
+        while (true) {
+            if (lease.isLost()) {
+                lease.close();
+                return false;
+            }
+            long left = until - timeSource.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            // Short naps, so that a lease lost meanwhile is noticed and a test's manual clock is followed.
+            LockSupport.parkNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+            if (Thread.interrupted()) {
+                lease.close();
+                Thread.currentThread().interrupt();
+                throw new IdGenerationException("Interrupted while waiting for the previous holder of worker id "
+                        + acquisition.workerId() + " to stop");
             }
         }
     }

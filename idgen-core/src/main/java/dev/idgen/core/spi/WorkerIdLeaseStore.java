@@ -10,7 +10,8 @@ import java.time.Duration;
  * <ul>
  * <li>each operation is atomic (a script or a transaction): two owners never both succeed in taking one worker id;</li>
  * <li>a worker id is free for a new owner only once its lease expired (or was released) at least {@code reuseDelay}
- * ago, by the store's own clock;</li>
+ * ago, by the store's own clock; a grant says whether the id was taken over from a lease that lapsed unreleased
+ * (see {@link Acquisition}), so that a store clock that steps never lets two owners issue under one id;</li>
  * <li>the last timestamp an owner recorded outlives its lease, for the next owner, and never goes down;</li>
  * <li>a lease is renewed only by its owner while valid: once it lapsed, the owner has to acquire afresh.</li>
  * </ul>
@@ -61,23 +62,65 @@ public interface WorkerIdLeaseStore {
     /**
      * The outcome of {@link #acquire}.
      *
+     * <p><b>Taken over.</b> A store judges that a lease expired by its own clock, and a store's clock can step (a
+     * leader whose clock jumps, a failover to a server whose clock is ahead): a holder that still renews and issues
+     * may then look expired. So a grant says whether anybody may still be issuing under the worker id. An id never
+     * leased, or released by its holder (which stops before it releases), is {@linkplain #grantedFree free}. An id
+     * taken from a lease that lapsed unreleased is {@linkplain #grantedTakenOver taken over}: its holder stops by its
+     * own monotonic clock no later than one of its ttls after its last successful renewal was sent, and every such
+     * renewal reached the store before the take did, so the new owner waits that ttl plus the reuse delay by its own
+     * monotonic clock before it issues, whatever the store's clock did.
+     *
      * @param workerId the worker id taken, or -1 when none was
      * @param lastUsedTimestamp the last timestamp a previous owner recorded, or -1 when none is known
      * @param retryAfterMillis when none was taken: how long until one may become free (0 when all are held by live
      *        owners), for example while a store that lost its data waits out the leases it forgot
+     * @param previousTtlMillis when taken: {@link #FREE} (0) when nobody may still issue under it, the ttl of the
+     *        lapsed lease it was taken from, or {@link #UNKNOWN_TTL} (-1) when taken over from a lease whose ttl the
+     *        store did not record (the new owner then assumes its own)
      */
-    record Acquisition(long workerId, long lastUsedTimestamp, long retryAfterMillis) {
+    record Acquisition(long workerId, long lastUsedTimestamp, long retryAfterMillis, long previousTtlMillis) {
 
+        /** {@link #previousTtlMillis()} of an id nobody may still be issuing under. */
+        public static final long FREE = 0;
+
+        /** {@link #previousTtlMillis()} of an id taken over from a lease whose ttl is not known. */
+        public static final long UNKNOWN_TTL = -1;
+
+        /**
+         * The safe grant when a store cannot tell how the id became free: as {@link #grantedTakenOver} with an
+         * unknown ttl.
+         */
         public static Acquisition granted(long workerId, long lastUsedTimestamp) {
-            return new Acquisition(workerId, lastUsedTimestamp, 0);
+            return grantedTakenOver(workerId, lastUsedTimestamp, UNKNOWN_TTL);
+        }
+
+        /** A grant of an id never leased, or released by its holder: usable at once. */
+        public static Acquisition grantedFree(long workerId, long lastUsedTimestamp) {
+            return new Acquisition(workerId, lastUsedTimestamp, 0, FREE);
+        }
+
+        /**
+         * A grant of an id whose lease lapsed unreleased: usable once its holder has surely stopped.
+         *
+         * @param previousTtlMillis the lapsed lease's ttl, or {@link #UNKNOWN_TTL}
+         */
+        public static Acquisition grantedTakenOver(long workerId, long lastUsedTimestamp, long previousTtlMillis) {
+            return new Acquisition(
+                    workerId, lastUsedTimestamp, 0, previousTtlMillis > 0 ? previousTtlMillis : UNKNOWN_TTL);
         }
 
         public static Acquisition none(long retryAfterMillis) {
-            return new Acquisition(-1, -1, Math.max(0, retryAfterMillis));
+            return new Acquisition(-1, -1, Math.max(0, retryAfterMillis), FREE);
         }
 
         public boolean isGranted() {
             return workerId >= 0;
+        }
+
+        /** @return whether a previous holder may still be issuing under the granted id */
+        public boolean isTakenOver() {
+            return isGranted() && previousTtlMillis != FREE;
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +59,20 @@ class LeasingWorkerIdAssignerTest {
         }
     }
 
+    /**
+     * {@link #store}, reporting every grant as free: for the tests of the first holder's fence, whose second holder
+     * would otherwise wait out the first's ttl by the manual clock (that wait has a test of its own).
+     */
+    private final WorkerIdLeaseStore grantsFree = new ForwardingStore() {
+        @Override
+        public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
+            Acquisition acquisition = super.acquire(owner, maxWorkerId, ttl, reuseDelay);
+            return acquisition.isGranted()
+                    ? Acquisition.grantedFree(acquisition.workerId(), acquisition.lastUsedTimestamp())
+                    : acquisition;
+        }
+    };
+
     @AfterEach
     void closeGenerators() {
         generators.forEach(SnowflakeGenerator::close);
@@ -65,7 +80,7 @@ class LeasingWorkerIdAssignerTest {
 
     /** 30 s leases, 3 s margin; the heartbeat's own schedule (real time) is far off, tests renew by hand. */
     private LeasingWorkerIdAssigner assigner(String instanceId) {
-        return LeasingWorkerIdAssigner.builder(store)
+        return LeasingWorkerIdAssigner.builder(grantsFree)
                 .instanceId(instanceId)
                 .ttl(Duration.ofSeconds(30))
                 .renewInterval(Duration.ofSeconds(13))
@@ -174,6 +189,90 @@ class LeasingWorkerIdAssignerTest {
         clock.advanceMillis(1);
         assertThat(first.nextId()).isGreaterThan(before);
         assertThat(second.nextId()).isPositive();
+    }
+
+    @Test
+    void anIdTakenOverFromALeaseThatLookedExpiredToAStoreWhoseClockSteppedIsUsedOnlyOnceItsHolderStopped()
+            throws Exception {
+        // The store judges expiry by its own clock, which steps ten minutes forward while A holds worker id 0.
+        ManualTimeSource storeClock = new ManualTimeSource(clock.currentTimeMillis());
+        InMemoryWorkerIdLeaseStore steppingStore = new InMemoryWorkerIdLeaseStore(storeClock);
+        SnowflakeGenerator a = SnowflakeGenerator.builder()
+                .layout(TWO_WORKERS)
+                .timeSource(clock)
+                .workerIdAssigner(LeasingWorkerIdAssigner.builder(steppingStore)
+                        .instanceId("a")
+                        .ttl(Duration.ofSeconds(10))
+                        .safetyMargin(Duration.ofSeconds(1))
+                        .renewInterval(Duration.ofSeconds(4))
+                        .reuseDelay(Duration.ofSeconds(5))
+                        .acquireTimeout(Duration.ZERO)
+                        .timeSource(clock)
+                        .build())
+                .build();
+        generators.add(a);
+        steppingStore.acquire("other", 1, Duration.ofMinutes(30), Duration.ofSeconds(5)); // worker id 1: taken
+        clock.advanceMillis(1);
+        long before = a.nextId();
+        storeClock.advanceMillis(600_000);
+        SnowflakeGenerator[] b = new SnowflakeGenerator[1];
+        Thread starting = new Thread(() -> b[0] = SnowflakeGenerator.builder()
+                .layout(TWO_WORKERS)
+                .timeSource(clock)
+                .workerIdAssigner(LeasingWorkerIdAssigner.builder(steppingStore)
+                        .instanceId("b")
+                        .ttl(Duration.ofSeconds(30))
+                        .safetyMargin(Duration.ofSeconds(3))
+                        .renewInterval(Duration.ofSeconds(13))
+                        .reuseDelay(Duration.ofSeconds(5))
+                        .acquireTimeout(Duration.ZERO)
+                        .timeSource(clock)
+                        .build())
+                .build());
+        starting.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (starting.getState() != Thread.State.TIMED_WAITING && starting.isAlive()) {
+            assertThat(System.nanoTime() - deadline).as("B waits within 30 s").isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        assertThat(starting.isAlive())
+                .as("B was granted A's worker id, which the store thinks expired, but may not issue while A can")
+                .isTrue();
+        clock.advanceMillis(1);
+        assertThat(a.decode(a.nextId()).workerId()).as("A still issues under 0").isEqualTo(0);
+        assertThat(lease(a).renewNow())
+                .as("the store refuses A: it sees the lease expired")
+                .isFalse();
+        assertThatThrownBy(a::nextId).isInstanceOf(LeaseLostException.class);
+        clock.advanceMillis(14_000);
+        assertThat(starting.isAlive())
+                .as("A's 10 s ttl and the 5 s reuse delay have not yet passed")
+                .isTrue();
+        clock.advanceMillis(1_000);
+        starting.join(30_000);
+        assertThat(starting.isAlive()).isFalse();
+        generators.add(b[0]);
+        assertThat(b[0].workerId()).isEqualTo(0);
+        clock.advanceMillis(1);
+        assertThat(b[0].nextId()).isGreaterThan(before);
+    }
+
+    @Test
+    void anIdReleasedByItsHolderIsUsedAtOnce() {
+        SnowflakeGenerator first = SnowflakeGenerator.builder()
+                .layout(TWO_WORKERS)
+                .timeSource(clock)
+                .workerIdAssigner(LeasingWorkerIdAssigner.builder(store)
+                        .instanceId("first")
+                        .acquireTimeout(Duration.ZERO)
+                        .timeSource(clock)
+                        .build())
+                .build();
+        first.close();
+        clock.advanceMillis(5_000);
+        assertThat(store.acquire("second", 0, Duration.ofSeconds(30), Duration.ofSeconds(5))
+                        .isTakenOver())
+                .isFalse();
     }
 
     @Test
