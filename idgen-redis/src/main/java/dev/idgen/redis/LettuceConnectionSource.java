@@ -12,6 +12,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.List;
 
@@ -66,6 +67,16 @@ final class LettuceConnectionSource implements RedisConnectionSource {
      * @throws InvalidArgumentException naming {@code uri} when it is null, names no sentinel or no master
      */
     static LettuceConnectionSource sentinel(RedisURI uri) {
+        return sentinel(uri, null);
+    }
+
+    /**
+     * {@link #sentinel(RedisURI)} over the given client resources (which {@link #close()} leaves to their owner), so
+     * that a test can route the client's connections (its {@code SocketAddressResolver}).
+     *
+     * @param resources the client's resources, or {@code null} for a client with resources of its own
+     */
+    static LettuceConnectionSource sentinel(RedisURI uri, ClientResources resources) {
         if (uri == null
                 || uri.getSentinels().isEmpty()
                 || uri.getSentinelMasterId() == null
@@ -77,7 +88,10 @@ final class LettuceConnectionSource implements RedisConnectionSource {
                             + " (redis-sentinel://host:26379,host:26379#master), but was " + uri);
         }
         return new LettuceConnectionSource(
-                Topology.SENTINEL, RedisClient.create(), uri, List.copyOf(uri.getSentinels()));
+                Topology.SENTINEL,
+                resources == null ? RedisClient.create() : RedisClient.create(resources),
+                uri,
+                List.copyOf(uri.getSentinels()));
     }
 
     /**
