@@ -5,6 +5,7 @@ import dev.idgen.redis.RedisScriptExecutor.Topology;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -148,17 +149,29 @@ final class LettuceConnectionSource implements RedisConnectionSource {
         return connection(connection.async(), connection);
     }
 
-    private static Connection connection(RedisClusterAsyncCommands<byte[], byte[]> commands, AutoCloseable connection) {
+    private static Connection connection(
+            RedisClusterAsyncCommands<byte[], byte[]> commands, StatefulConnection<byte[], byte[]> connection) {
         return new Connection() {
             @Override
             public RedisClusterAsyncCommands<byte[], byte[]> commands() {
                 return commands;
             }
 
+            /** Waits for the channel's event loop to close the channel: never on that event loop or under a lock. */
             @Override
             public void close() {
                 try {
                     connection.close();
+                } catch (Exception e) {
+                    // already unusable
+                }
+            }
+
+            /** Lettuce's own asynchronous close: the channel's event loop closes it later. */
+            @Override
+            public void closeAsync() {
+                try {
+                    connection.closeAsync();
                 } catch (Exception e) {
                     // already unusable
                 }
