@@ -5,6 +5,7 @@ import dev.idgen.redis.RedisScriptExecutor.Topology;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -12,6 +13,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.List;
 
@@ -66,6 +68,16 @@ final class LettuceConnectionSource implements RedisConnectionSource {
      * @throws InvalidArgumentException naming {@code uri} when it is null, names no sentinel or no master
      */
     static LettuceConnectionSource sentinel(RedisURI uri) {
+        return sentinel(uri, null);
+    }
+
+    /**
+     * {@link #sentinel(RedisURI)} over the given client resources (which {@link #close()} leaves to their owner), so
+     * that a test can route the client's connections (its {@code SocketAddressResolver}).
+     *
+     * @param resources the client's resources, or {@code null} for a client with resources of its own
+     */
+    static LettuceConnectionSource sentinel(RedisURI uri, ClientResources resources) {
         if (uri == null
                 || uri.getSentinels().isEmpty()
                 || uri.getSentinelMasterId() == null
@@ -77,7 +89,10 @@ final class LettuceConnectionSource implements RedisConnectionSource {
                             + " (redis-sentinel://host:26379,host:26379#master), but was " + uri);
         }
         return new LettuceConnectionSource(
-                Topology.SENTINEL, RedisClient.create(), uri, List.copyOf(uri.getSentinels()));
+                Topology.SENTINEL,
+                resources == null ? RedisClient.create() : RedisClient.create(resources),
+                uri,
+                List.copyOf(uri.getSentinels()));
     }
 
     /**
@@ -134,17 +149,29 @@ final class LettuceConnectionSource implements RedisConnectionSource {
         return connection(connection.async(), connection);
     }
 
-    private static Connection connection(RedisClusterAsyncCommands<byte[], byte[]> commands, AutoCloseable connection) {
+    private static Connection connection(
+            RedisClusterAsyncCommands<byte[], byte[]> commands, StatefulConnection<byte[], byte[]> connection) {
         return new Connection() {
             @Override
             public RedisClusterAsyncCommands<byte[], byte[]> commands() {
                 return commands;
             }
 
+            /** Waits for the channel's event loop to close the channel: never on that event loop or under a lock. */
             @Override
             public void close() {
                 try {
                     connection.close();
+                } catch (Exception e) {
+                    // already unusable
+                }
+            }
+
+            /** Lettuce's own asynchronous close: the channel's event loop closes it later. */
+            @Override
+            public void closeAsync() {
+                try {
+                    connection.closeAsync();
                 } catch (Exception e) {
                     // already unusable
                 }

@@ -29,6 +29,13 @@ public sealed interface RedisConnectionSource extends AutoCloseable
 
         /** Gives the connection up; a connection that is already unusable is closed quietly. */
         void close();
+
+        /**
+         * Gives the connection up without blocking the caller, which may be an event-loop thread or hold a lock that
+         * one takes: the close completes in the background, and a connection that is already unusable is closed
+         * quietly.
+         */
+        void closeAsync();
     }
 
     /**

@@ -619,24 +619,20 @@ public final class RedisScriptExecutor implements AutoCloseable {
         // A copy: the caller's timeout must not fail the attempt that other callers share.
         attempt.copy().orTimeout(left, TimeUnit.NANOSECONDS).whenComplete((connected, thrown) -> {
             if (thrown == null) {
-                synchronized (this) {
-                    if (connecting == attempt) {
-                        cached = connected;
-                        connecting = null;
-                        result.complete(connected.commands());
-                        return;
+                // This may run on an event-loop thread (an attempt already done when a round trip chained to it):
+                // the monitor only decides, and the connection given up is closed after it, without waiting.
+                Connection current = cache(attempt, connected);
+                if (current != null) {
+                    if (current != connected) {
+                        // A reset gave this attempt up meanwhile, and a newer one is in place: use that.
+                        connected.closeAsync();
                     }
-                    if (cached != null) {
-                        if (cached != connected) {
-                            closeQuietly(connected);
-                        }
-                        result.complete(cached.commands());
-                        return;
-                    }
+                    result.complete(current.commands());
+                    return;
                 }
                 // A reset gave this attempt up (it may lead to the old master): try once more, within what is left,
                 // as the blocking path does.
-                closeQuietly(connected);
+                connected.closeAsync();
                 if (System.nanoTime() - started >= timeoutNanos) {
                     roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
                     result.completeExceptionally(new RedisUnavailableException(
@@ -657,12 +653,7 @@ public final class RedisScriptExecutor implements AutoCloseable {
             Throwable cause = unwrap(thrown);
             if (cause instanceof TimeoutException) {
                 roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
-                synchronized (this) {
-                    if (connecting == attempt && System.nanoTime() - connectingSince > 2 * timeoutNanos) {
-                        connecting = null;
-                        attempt.thenAccept(RedisScriptExecutor::closeQuietly);
-                    }
-                }
+                giveUpIfHanging(attempt);
                 result.completeExceptionally(new RedisUnavailableException(
                         describe() + " did not accept a connection within " + timeout + " (idgen.redis.timeout)",
                         cause));
@@ -702,31 +693,20 @@ public final class RedisScriptExecutor implements AutoCloseable {
         }
         try {
             Connection connected = attempt.get(timeoutNanos - (System.nanoTime() - started), TimeUnit.NANOSECONDS);
-            synchronized (this) {
-                if (connecting == attempt) {
-                    cached = connected;
-                    connecting = null;
-                    return connected.commands();
-                }
-                if (cached != null) {
+            Connection current = cache(attempt, connected);
+            if (current != null) {
+                if (current != connected) {
                     // A reset gave this attempt up meanwhile, and a newer one is in place: use that.
-                    closeQuietly(connected);
-                    return cached.commands();
+                    connected.closeAsync();
                 }
+                return current.commands();
             }
             // A reset gave this attempt up (it may lead to the old master): try once more, within what is left.
-            closeQuietly(connected);
+            connected.closeAsync();
             return connectAgain(started);
         } catch (TimeoutException e) {
             roundTrips.record(Outcome.TIMEOUT, System.nanoTime() - started);
-            synchronized (this) {
-                // An attempt that hangs (a frozen master that accepted the connection) is given up after two timeouts,
-                // so that a later call tries again rather than waiting on it; it is never cached when it ends.
-                if (connecting == attempt && System.nanoTime() - connectingSince > 2 * timeoutNanos) {
-                    connecting = null;
-                    attempt.thenAccept(RedisScriptExecutor::closeQuietly);
-                }
-            }
+            giveUpIfHanging(attempt);
             throw new RedisUnavailableException(
                     describe() + " did not accept a connection within " + timeout
                             + " (idgen.redis.timeout); Lettuce's own connect timeout (its SocketOptions,"
@@ -791,12 +771,48 @@ public final class RedisScriptExecutor implements AutoCloseable {
         return connect(started);
     }
 
-    private static void closeQuietly(Connection connection) {
-        try {
-            connection.close();
-        } catch (RuntimeException ignored) {
-            // already unusable
+    /**
+     * Caches what {@code attempt} connected if it is still the attempt under way.
+     *
+     * @return the connection to use: {@code connected} now cached, or the one a newer attempt cached meanwhile (the
+     *         caller then closes {@code connected}); {@code null} when a reset gave the attempt up and nothing is
+     *         cached
+     */
+    private synchronized Connection cache(CompletableFuture<Connection> attempt, Connection connected) {
+        if (connecting == attempt) {
+            cached = connected;
+            connecting = null;
         }
+        return cached;
+    }
+
+    /**
+     * Gives up an attempt that hangs (a frozen master that accepted the connection) after two timeouts, so that a
+     * later call tries again rather than waiting on it; it is never cached when it ends, and its connection is closed
+     * then, outside this executor's monitor and without waiting.
+     */
+    private void giveUpIfHanging(CompletableFuture<Connection> attempt) {
+        boolean givenUp;
+        synchronized (this) {
+            givenUp = connecting == attempt && System.nanoTime() - connectingSince > 2 * timeoutNanos;
+            if (givenUp) {
+                connecting = null;
+            }
+        }
+        if (givenUp) {
+            closeWhenConnected(attempt);
+        }
+    }
+
+    /**
+     * Closes the connection {@code attempt} makes, now if it is done (on this thread) or when it is (on the connector
+     * thread), without waiting for the close. Never called under this executor's monitor: an event-loop thread takes
+     * it on its way to a connection ({@code AsyncRangeCoalescer.sendIfIdle}, {@link #evalListAsync}, then
+     * {@code connectAsync}), and Lettuce's blocking close waits for an event loop, so a close under it could deadlock
+     * the two.
+     */
+    private static void closeWhenConnected(CompletableFuture<Connection> attempt) {
+        attempt.thenAccept(Connection::closeAsync);
     }
 
     /**
@@ -840,20 +856,23 @@ public final class RedisScriptExecutor implements AutoCloseable {
                     return;
                 }
                 Connection current;
+                CompletableFuture<Connection> abandoned;
                 synchronized (this) {
                     current = cached;
                     cached = null;
                     // An attempt under way may still hand out the old connection: connect() caches only the current
                     // one.
-                    if (connecting != null) {
-                        connecting.thenAccept(RedisScriptExecutor::closeQuietly);
-                    }
+                    abandoned = connecting;
                     connecting = null;
                 }
-                // Outside this executor's lock: resetting takes the source's lock (Spring's connection factory), which
-                // a connection attempt holds.
+                // Outside this executor's monitor, which an event-loop thread may be waiting for (see
+                // closeWhenConnected), and without waiting for the event loops. Resetting also takes the source's lock
+                // (Spring's connection factory), which a connection attempt holds.
+                if (abandoned != null) {
+                    closeWhenConnected(abandoned);
+                }
                 if (current != null) {
-                    closeQuietly(current);
+                    current.closeAsync();
                 }
                 source.reset();
             } catch (RuntimeException e) {

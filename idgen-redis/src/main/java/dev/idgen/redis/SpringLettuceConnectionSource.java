@@ -102,6 +102,25 @@ public final class SpringLettuceConnectionSource implements RedisConnectionSourc
             public void close() {
                 connection.close();
             }
+
+            /**
+             * On a thread of its own: closing Spring's connection releases it (a dedicated connection goes back to
+             * its provider, which may close it and wait for that).
+             */
+            @Override
+            public void closeAsync() {
+                Thread closer = new Thread(
+                        () -> {
+                            try {
+                                connection.close();
+                            } catch (RuntimeException e) {
+                                // already unusable
+                            }
+                        },
+                        "idgen-redis-close");
+                closer.setDaemon(true);
+                closer.start();
+            }
         };
     }
 
