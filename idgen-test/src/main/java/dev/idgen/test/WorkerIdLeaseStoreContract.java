@@ -87,9 +87,16 @@ public abstract class WorkerIdLeaseStoreContract {
         WorkerIdLeaseStore store = store();
         String owner = owner();
         long id = store.acquire(owner, 0, ttl(), reuseDelay()).workerId();
+        long acquired = nowMillis();
         pass(ttl().dividedBy(2));
         long renewing = nowMillis();
-        assertThat(store.renew(id, owner, ttl(), reuseDelay(), 1000, true)).isTrue();
+        boolean renewed = store.renew(id, owner, ttl(), reuseDelay(), 1000, true);
+        // A refusal says something only if the renewal was answered within the first ttl: seen in .ci/run's JDK 25
+        // pass beside JCStress, a stalled renewal landed after the lease expired and was rightly refused.
+        Assumptions.assumeTrue(
+                renewed || nowMillis() - acquired < ttl().toMillis(),
+                "the machine stalled past the first ttl before the renewal was answered");
+        assertThat(renewed).isTrue();
         pass(ttl().dividedBy(2).plus(reuseDelay()).plusMillis(50));
         Acquisition other = store.acquire(owner(), 0, ttl(), reuseDelay());
         long answered = nowMillis();
