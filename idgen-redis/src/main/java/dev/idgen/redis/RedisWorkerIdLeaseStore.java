@@ -37,7 +37,8 @@ import java.util.List;
  * <p><b>A script that runs twice.</b> Lettuce resends a command whose answer was lost with the connection, after it
  * reconnects, possibly to a node that restarted empty or to a promoted replica. Each script is harmless the second
  * time: a second {@link #ACQUIRE} on the same dataset finds the first run's lease, the owner's and unexpired, and grants
- * that one again (extended by a ttl) rather than a second id: an owner whose acquisition timed out after it ran would
+ * that one again (extended by a ttl, and granted as taken over with that ttl, since the first run's answer, free
+ * or not, is lost) rather than a second id: an owner whose acquisition timed out after it ran would
  * otherwise hold an orphan lease for a ttl, and with every other id taken find none left. A lease with the owner's
  * name could only come from its own acquisition or renewal, so nobody else held the id in between, and the generator
  * keeps its IDs increasing across a lease on the same id. On a node that
@@ -89,7 +90,7 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
               if expires and tonumber(expires) > now and redis.call('HGET', KEYS[1], 'o:' .. id) == ARGV[1] then
                 redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now + ttl), 'l:' .. id, fmt(ttl))
                 local last = redis.call('HGET', KEYS[1], 't:' .. id)
-                return {id, tonumber(last or '-1'), 0, tonumber(redis.call('HGET', KEYS[1], 'l:' .. id) or '-1')}
+                return {id, tonumber(last or '-1'), 0, ttl}
               end
               if not free and (not expires or tonumber(expires) + delay <= now) then free = id end
             end

@@ -63,8 +63,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 builder.safetyMargin != null ? builder.safetyMargin : max(Duration.ofMillis(500), ttl.dividedBy(10));
         this.reuseDelay = builder.reuseDelay;
         // Long enough for the longest wait a store imposes on newcomers: 2 ttl + reuse delay after a Redis failover.
-        // (The
-        // wait for the previous holder of an id taken over comes on top: it is bounded by that holder's ttl.)
+        // The wait for the previous holder of an id taken over comes on top, bounded by that holder's ttl.
         this.acquireTimeout = builder.acquireTimeout != null
                 ? builder.acquireTimeout
                 : ttl.multipliedBy(2).plus(reuseDelay).plusSeconds(5);

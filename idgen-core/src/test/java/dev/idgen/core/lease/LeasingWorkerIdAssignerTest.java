@@ -78,25 +78,35 @@ class LeasingWorkerIdAssignerTest {
         generators.forEach(SnowflakeGenerator::close);
     }
 
-    /** 30 s leases, 3 s margin; the heartbeat's own schedule (real time) is far off, tests renew by hand. */
-    private LeasingWorkerIdAssigner assigner(String instanceId) {
-        return LeasingWorkerIdAssigner.builder(grantsFree)
+    /**
+     * 30 s leases, 3 s margin, on the test clock; the heartbeat's own schedule (real time) is far off, tests renew by
+     * hand.
+     */
+    private LeasingWorkerIdAssigner.Builder assignerOn(WorkerIdLeaseStore leaseStore, String instanceId) {
+        return LeasingWorkerIdAssigner.builder(leaseStore)
                 .instanceId(instanceId)
                 .ttl(Duration.ofSeconds(30))
                 .renewInterval(Duration.ofSeconds(13))
                 .safetyMargin(Duration.ofSeconds(3))
                 .reuseDelay(Duration.ofSeconds(5))
                 .acquireTimeout(Duration.ZERO)
+                .timeSource(clock);
+    }
+
+    private LeasingWorkerIdAssigner assigner(String instanceId) {
+        return assignerOn(grantsFree, instanceId).build();
+    }
+
+    private SnowflakeGenerator generatorWith(LeasingWorkerIdAssigner.Builder assigner) {
+        return SnowflakeGenerator.builder()
+                .layout(TWO_WORKERS)
                 .timeSource(clock)
+                .workerIdAssigner(assigner.build())
                 .build();
     }
 
     private SnowflakeGenerator generator(String instanceId) {
-        SnowflakeGenerator generator = SnowflakeGenerator.builder()
-                .layout(TWO_WORKERS)
-                .timeSource(clock)
-                .workerIdAssigner(assigner(instanceId))
-                .build();
+        SnowflakeGenerator generator = generatorWith(assignerOn(grantsFree, instanceId));
         generators.add(generator);
         return generator;
     }
@@ -197,38 +207,17 @@ class LeasingWorkerIdAssignerTest {
         // The store judges expiry by its own clock, which steps ten minutes forward while A holds worker id 0.
         ManualTimeSource storeClock = new ManualTimeSource(clock.currentTimeMillis());
         InMemoryWorkerIdLeaseStore steppingStore = new InMemoryWorkerIdLeaseStore(storeClock);
-        SnowflakeGenerator a = SnowflakeGenerator.builder()
-                .layout(TWO_WORKERS)
-                .timeSource(clock)
-                .workerIdAssigner(LeasingWorkerIdAssigner.builder(steppingStore)
-                        .instanceId("a")
-                        .ttl(Duration.ofSeconds(10))
-                        .safetyMargin(Duration.ofSeconds(1))
-                        .renewInterval(Duration.ofSeconds(4))
-                        .reuseDelay(Duration.ofSeconds(5))
-                        .acquireTimeout(Duration.ZERO)
-                        .timeSource(clock)
-                        .build())
-                .build();
+        SnowflakeGenerator a = generatorWith(assignerOn(steppingStore, "a")
+                .ttl(Duration.ofSeconds(10))
+                .safetyMargin(Duration.ofSeconds(1))
+                .renewInterval(Duration.ofSeconds(4)));
         generators.add(a);
         steppingStore.acquire("other", 1, Duration.ofMinutes(30), Duration.ofSeconds(5)); // worker id 1: taken
         clock.advanceMillis(1);
         long before = a.nextId();
         storeClock.advanceMillis(600_000);
         SnowflakeGenerator[] b = new SnowflakeGenerator[1];
-        Thread starting = new Thread(() -> b[0] = SnowflakeGenerator.builder()
-                .layout(TWO_WORKERS)
-                .timeSource(clock)
-                .workerIdAssigner(LeasingWorkerIdAssigner.builder(steppingStore)
-                        .instanceId("b")
-                        .ttl(Duration.ofSeconds(30))
-                        .safetyMargin(Duration.ofSeconds(3))
-                        .renewInterval(Duration.ofSeconds(13))
-                        .reuseDelay(Duration.ofSeconds(5))
-                        .acquireTimeout(Duration.ZERO)
-                        .timeSource(clock)
-                        .build())
-                .build());
+        Thread starting = new Thread(() -> b[0] = generatorWith(assignerOn(steppingStore, "b")));
         starting.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (starting.getState() != Thread.State.TIMED_WAITING && starting.isAlive()) {
@@ -259,15 +248,7 @@ class LeasingWorkerIdAssignerTest {
 
     @Test
     void anIdReleasedByItsHolderIsUsedAtOnce() {
-        SnowflakeGenerator first = SnowflakeGenerator.builder()
-                .layout(TWO_WORKERS)
-                .timeSource(clock)
-                .workerIdAssigner(LeasingWorkerIdAssigner.builder(store)
-                        .instanceId("first")
-                        .acquireTimeout(Duration.ZERO)
-                        .timeSource(clock)
-                        .build())
-                .build();
+        SnowflakeGenerator first = generatorWith(assignerOn(store, "first"));
         first.close();
         clock.advanceMillis(5_000);
         assertThat(store.acquire("second", 0, Duration.ofSeconds(30), Duration.ofSeconds(5))
@@ -352,18 +333,7 @@ class LeasingWorkerIdAssignerTest {
                 store.release(workerId, owner, lastTimestamp);
             }
         };
-        SnowflakeGenerator generator = SnowflakeGenerator.builder()
-                .layout(TWO_WORKERS)
-                .timeSource(clock)
-                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow)
-                        .instanceId("a")
-                        .ttl(Duration.ofSeconds(30))
-                        .renewInterval(Duration.ofSeconds(13))
-                        .reuseDelay(Duration.ofSeconds(5))
-                        .acquireTimeout(Duration.ZERO)
-                        .timeSource(clock)
-                        .build())
-                .build();
+        SnowflakeGenerator generator = generatorWith(assignerOn(slow, "a"));
         Thread renewal = new Thread(() -> lease(generator).renewNow());
         renewal.start();
         assertThat(renewing.await(30, TimeUnit.SECONDS)).isTrue();
@@ -401,19 +371,7 @@ class LeasingWorkerIdAssignerTest {
                 return held;
             }
         };
-        SnowflakeGenerator generator = SnowflakeGenerator.builder()
-                .layout(TWO_WORKERS)
-                .timeSource(clock)
-                .workerIdAssigner(LeasingWorkerIdAssigner.builder(slow)
-                        .instanceId("a")
-                        .ttl(Duration.ofSeconds(30))
-                        .renewInterval(Duration.ofSeconds(13))
-                        .safetyMargin(Duration.ofSeconds(3))
-                        .reuseDelay(Duration.ofSeconds(5))
-                        .acquireTimeout(Duration.ZERO)
-                        .timeSource(clock)
-                        .build())
-                .build();
+        SnowflakeGenerator generator = generatorWith(assignerOn(slow, "a"));
         generators.add(generator);
         RenewingWorkerIdLease lease = lease(generator);
         clock.advanceMillis(26_000);
