@@ -86,6 +86,11 @@ class SentinelReconnectBlockHoundTest {
                 // arms CompletableFuture.orTimeout on a scheduler whose run-state lock spins for a moment.
                 .allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
                 .allowBlockingCallsInside("java.util.concurrent.ForkJoinPool", "scheduleDelayedTask")
+                // JDK 17 arms and cancels orTimeout on a ScheduledThreadPoolExecutor; Reactor's integration allows its
+                // queue's offer and take, and a cancel (a command answered before its timeout) removes the task under
+                // the
+                // same lock, held for the moment a heap operation takes (JDK 17's CI pass caught it on an event loop).
+                .allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "remove")
                 // Netty's adaptive allocator takes a magazine's lock for a moment when it grows its magazines.
                 .allowBlockingCallsInside(
                         "io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines")

@@ -372,6 +372,9 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
             return thread;
         });
         executor.setRemoveOnCancelPolicy(true);
+        // A caller that starts a load (a reactive subscriber among them) must not be the one that creates a loader
+        // thread: that takes the pool's main lock, which a caller on an event loop may have to wait for.
+        executor.prestartAllCoreThreads();
         return executor;
     }
 

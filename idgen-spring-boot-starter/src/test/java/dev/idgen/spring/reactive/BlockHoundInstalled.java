@@ -39,6 +39,14 @@ public final class BlockHoundInstalled implements BeforeAllCallback, BeforeEachC
                     // run-state lock spins (Thread.onSpinWait) for the moment another thread holds it: a hand-off to
                     // the JDK's timer, not a wait for I/O (JDK 25's CI pass caught it on a Redis round trip's timeout).
                     .allowBlockingCallsInside("java.util.concurrent.ForkJoinPool", "scheduleDelayedTask")
+                    // JDK 17 arms and cancels orTimeout on a ScheduledThreadPoolExecutor; Reactor's integration allows
+                    // its
+                    // queue's offer and take, and a cancel (a command answered before its timeout) removes the task
+                    // under the
+                    // same lock, held for the moment a heap operation takes (JDK 17's CI pass caught it on an event
+                    // loop).
+                    .allowBlockingCallsInside(
+                            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "remove")
                     .blockingMethodCallback(method -> {
                         BlockingOperationError error = new BlockingOperationError(method);
                         SEEN.add(error);
