@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One {@code mariadbd} of a test's own: a data directory made by {@code mariadb-install-db}, a free loopback port, the
@@ -26,13 +27,16 @@ final class MariaDbProcess {
     private final Path dir;
     private final int port;
     private final List<String> serverOptions;
+    private final Map<String, String> environment;
     private volatile Process process;
 
-    private MariaDbProcess(String name, Path dir, int port, List<String> serverOptions) {
+    private MariaDbProcess(
+            String name, Path dir, int port, List<String> serverOptions, Map<String, String> environment) {
         this.name = name;
         this.dir = dir;
         this.port = port;
         this.serverOptions = List.copyOf(serverOptions);
+        this.environment = Map.copyOf(environment);
     }
 
     /**
@@ -42,6 +46,12 @@ final class MariaDbProcess {
      * @throws IllegalStateException naming what to install when MariaDB's server binaries are missing
      */
     static MariaDbProcess install(String name, Path dir, List<String> serverOptions) throws Exception {
+        return install(name, dir, serverOptions, Map.of());
+    }
+
+    /** As {@link #install(String, Path, List)}, the server started with {@code environment} (e.g. a shifted clock). */
+    static MariaDbProcess install(String name, Path dir, List<String> serverOptions, Map<String, String> environment)
+            throws Exception {
         OwnProcesses.require("apt-get install mariadb-server", MARIADBD, INSTALL_DB);
         // A temporary directory of its own: bootstraps that run at once in one /tmp (the suite runs test classes and
         // methods side by side) removed each other's temporary tables, and one failed ("Unknown table
@@ -59,7 +69,7 @@ final class MariaDbProcess {
                 dir,
                 dir.resolve("install.log"),
                 Duration.ofSeconds(120));
-        return new MariaDbProcess(name, dir, OwnProcesses.freePort(false), serverOptions);
+        return new MariaDbProcess(name, dir, OwnProcesses.freePort(false), serverOptions, environment);
     }
 
     /** Starts the server (again, after a stop or kill: same port, same data) and waits until it answers. */
@@ -80,7 +90,7 @@ final class MariaDbProcess {
                 "--innodb-buffer-pool-size=16M",
                 "--log-error=" + errorLog()));
         command.addAll(serverOptions);
-        Process started = OwnProcesses.startServer(command, dir, dir.resolve("stdout.log"));
+        Process started = OwnProcesses.startServer(command, environment, dir, dir.resolve("stdout.log"));
         process = started;
         OwnProcesses.await(START_DEADLINE, "own " + name + " on port " + port + " to answer", () -> {
             if (!started.isAlive()) {

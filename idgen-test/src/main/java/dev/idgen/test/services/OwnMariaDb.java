@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A MariaDB server of the test's own on a free loopback port, which the test may stop and start again to simulate an
@@ -27,10 +28,21 @@ public final class OwnMariaDb implements AutoCloseable {
      * @throws IllegalStateException when MariaDB's server binaries are not installed
      */
     public static OwnMariaDb start() throws Exception {
+        return start(Map.of());
+    }
+
+    /**
+     * As {@link #start()}, the server on {@code clock}: the test steps the server's wall clock (its {@code NOW()}).
+     */
+    public static OwnMariaDb startOn(ShiftedClock clock) throws Exception {
+        return start(clock.environment());
+    }
+
+    private static OwnMariaDb start(Map<String, String> environment) throws Exception {
         Path dir = OwnProcesses.createTempDir("idgen-mariadb-");
         OwnMariaDb own = null;
         try {
-            own = new OwnMariaDb(dir, MariaDbProcess.install("MariaDB", dir, List.of("--skip-log-bin")));
+            own = new OwnMariaDb(dir, MariaDbProcess.install("MariaDB", dir, List.of("--skip-log-bin"), environment));
             own.startServer();
             try (Connection connection = own.connect();
                     Statement statement = connection.createStatement()) {

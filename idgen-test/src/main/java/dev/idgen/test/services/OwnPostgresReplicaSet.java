@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A PostgreSQL 15 primary and one streaming replica of the test's own, each its own {@code postgres} with its own
@@ -40,6 +41,7 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
     private final boolean asRoot;
     private final int primaryPort;
     private final int replicaPort;
+    private Map<String, String> primaryEnvironment = Map.of();
     private Process primary;
     private Process replica;
 
@@ -69,7 +71,20 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
         return start(true);
     }
 
+    /**
+     * Starts a primary alone, on {@code clock}: the test steps the server's wall clock (its {@code clock_timestamp()})
+     * for every backend. {@link #primaryUrl()} names it; it has no replica.
+     */
+    public static OwnPostgresReplicaSet startPrimaryOn(ShiftedClock clock) throws Exception {
+        return start(false, false, clock.environment());
+    }
+
     private static OwnPostgresReplicaSet start(boolean synchronous) throws Exception {
+        return start(synchronous, true, Map.of());
+    }
+
+    private static OwnPostgresReplicaSet start(
+            boolean synchronous, boolean withReplica, Map<String, String> primaryEnvironment) throws Exception {
         OwnProcesses.require("apt-get install postgresql-15", BIN + "initdb", BIN + "postgres", BIN + "pg_basebackup");
         boolean asRoot = "root".equals(System.getProperty("user.name"));
         if (asRoot) {
@@ -94,8 +109,12 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
                     "UTF8",
                     "--locale=C.UTF-8");
             set.configure(set.primaryData(), set.primaryPort, "cluster_name = 'primary'");
-            set.primary = set.startServer(set.primaryData(), "primary");
+            set.primaryEnvironment = primaryEnvironment;
+            set.primary = set.startServer(set.primaryData(), "primary", primaryEnvironment);
             execute(set.connectPrimary("postgres"), "CREATE DATABASE test");
+            if (!withReplica) {
+                return set;
+            }
             set.run(
                     Duration.ofSeconds(120),
                     "basebackup",
@@ -118,7 +137,7 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
                     set.replicaPort,
                     "cluster_name = '" + REPLICA_NAME + "'",
                     "synchronous_standby_names = ''");
-            set.replica = set.startServer(set.replicaData(), "replica");
+            set.replica = set.startServer(set.replicaData(), "replica", Map.of());
             OwnProcesses.await(
                     START_DEADLINE,
                     "the replica to stream from the primary",
@@ -178,9 +197,15 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
         Files.write(data.resolve("postgresql.conf"), lines, StandardOpenOption.APPEND);
     }
 
-    private Process startServer(Path data, String name) throws Exception {
+    private Process startServer(Path data, String name, Map<String, String> environment) throws Exception {
         Path log = dir.resolve(name + ".log");
-        Process started = OwnProcesses.startServer(asPostgres(BIN + "postgres", "-D", data.toString()), dir, log);
+        // The environment is set by env(1) after setpriv has dropped root: libfaketime in a root process would create
+        // its shared semaphore as root, which the server, running as postgres, then cannot open.
+        List<String> server = new ArrayList<>();
+        server.add("env");
+        environment.forEach((variable, value) -> server.add(variable + "=" + value));
+        server.addAll(List.of(BIN + "postgres", "-D", data.toString()));
+        Process started = OwnProcesses.startServer(asPostgres(server.toArray(String[]::new)), dir, log);
         int port = data.equals(primaryData()) ? primaryPort : replicaPort;
         OwnProcesses.await(START_DEADLINE, "own PostgreSQL " + name + " on port " + port + " to answer", () -> {
             if (!started.isAlive()) {
@@ -300,7 +325,7 @@ public final class OwnPostgresReplicaSet implements OwnReplicaSet {
      */
     public void restartPrimary() throws Exception {
         if (primary == null || !primary.isAlive()) {
-            primary = startServer(primaryData(), "primary");
+            primary = startServer(primaryData(), "primary", primaryEnvironment);
         }
     }
 

@@ -92,8 +92,15 @@ final class OwnProcesses {
 
     /** Starts a server process in the foreground, its output appended to {@code log}; the shutdown hook knows it. */
     static Process startServer(List<String> command, Path workDir, Path log) throws IOException {
-        Process process = new ProcessBuilder(command)
-                .directory(workDir.toFile())
+        return startServer(command, Map.of(), workDir, log);
+    }
+
+    /** As {@link #startServer(List, Path, Path)}, with {@code environment} added to this JVM's. */
+    static Process startServer(List<String> command, Map<String, String> environment, Path workDir, Path log)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        Process process = builder.directory(workDir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 
 /**
@@ -50,6 +51,7 @@ public final class OwnZooKeeperCluster implements AutoCloseable {
     private final Path[] dataDirs;
     private final Path[] configs;
     private final Process[] processes;
+    private final ShiftedClock[] clocks;
 
     private OwnZooKeeperCluster(Path root, int servers) throws IOException {
         this.root = root;
@@ -57,6 +59,7 @@ public final class OwnZooKeeperCluster implements AutoCloseable {
         this.dataDirs = new Path[servers];
         this.configs = new Path[servers];
         this.processes = new Process[servers];
+        this.clocks = new ShiftedClock[servers];
         int[] quorumPorts = new int[servers];
         int[] electionPorts = new int[servers];
         for (int i = 0; i < servers; i++) {
@@ -191,6 +194,25 @@ public final class OwnZooKeeperCluster implements AutoCloseable {
     }
 
     /**
+     * Makes server {@code server} the leader: kills the leader and starts it again until {@code server} wins an
+     * election (one that compares equal logs picks the highest {@code myid}, so it may take more than one).
+     *
+     * @throws IllegalStateException when {@code server} does not lead within {@code deadline}
+     */
+    public void makeLeader(int server, Duration deadline) throws Exception {
+        long until = System.nanoTime() + deadline.toNanos();
+        for (int leader = leader(); leader != server; leader = leader()) {
+            if (System.nanoTime() - until > 0) {
+                throw new IllegalStateException(
+                        "ZooKeeper server " + server + " did not become leader within " + deadline.toSeconds() + " s");
+            }
+            kill(leader);
+            awaitQuorum(deadline);
+            startServer(leader);
+        }
+    }
+
+    /**
      * Waits until a leader and a majority of the servers (counting the leader) serve.
      *
      * @throws IllegalStateException when they do not within {@code deadline}
@@ -246,7 +268,18 @@ public final class OwnZooKeeperCluster implements AutoCloseable {
                 "org.apache.zookeeper.server.quorum.QuorumPeerMain",
                 configs[server].toString());
         Path dir = configs[server].getParent();
-        processes[server] = OwnProcesses.startServer(command, dir, dir.resolve("server.log"));
+        Map<String, String> environment = clocks[server] == null ? Map.of() : clocks[server].environment();
+        processes[server] = OwnProcesses.startServer(command, environment, dir, dir.resolve("server.log"));
+    }
+
+    /**
+     * Kills server {@code server} and starts it again on {@code clock} (for this and every later start), without
+     * waiting for it to join: as leader, it stamps every change ({@code mtime}) by that clock.
+     */
+    public void restartOn(int server, ShiftedClock clock) throws Exception {
+        kill(server);
+        clocks[server] = clock;
+        startServer(server);
     }
 
     /** Pauses server {@code server} (SIGSTOP): it keeps its sockets but answers nothing until resumed. */
