@@ -3,6 +3,7 @@ package dev.idgen.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.idgen.core.ClockBackwardsException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.lease.LeasingWorkerIdAssigner;
@@ -34,8 +35,9 @@ import org.junit.jupiter.api.Test;
  * <li>A holds id 0; the store's clock steps 10 minutes back: a second instance is refused for a ttl and the reuse delay
  * while A renews
  * and issues on;</li>
- * <li>the store's clock steps to 10 minutes ahead (20 minutes forward): A's lease looks long expired to the store, so
- * B is granted id 0 while A still issues, and must not issue before A has stopped;</li>
+ * <li>the store's clock steps to 10 minutes ahead (20 minutes forward) while A's renewals are held up: A's lease
+ * looks long expired to the store, so B is granted id 0 while A still issues, and must not issue before A has
+ * stopped;</li>
  * <li>B loses its store for good (its calls fail, as when its host is cut off), so it stops by its own clock without a
  * release; C takes id 0 over within the documented time, and not before B stopped.</li>
  * </ol>
@@ -43,8 +45,6 @@ import org.junit.jupiter.api.Test;
  * not show (two requests must also land in one millisecond), and that every ID is distinct.
  */
 public abstract class LeaseStoreClockStepContract {
-
-    protected static final Duration RENEW_INTERVAL = Duration.ofSeconds(1);
 
     protected static final Duration REUSE_DELAY = Duration.ofSeconds(1);
 
@@ -68,6 +68,14 @@ public abstract class LeaseStoreClockStepContract {
      */
     protected Duration ttl() {
         return Duration.ofSeconds(4);
+    }
+
+    /**
+     * A quarter of the ttl: long enough that a new holder that did not wait for the old one would issue beside it for
+     * a while (the old one stops only when its next renewal is refused), so that the test sees the overlap.
+     */
+    private Duration renewInterval() {
+        return ttl().dividedBy(4);
     }
 
     /**
@@ -108,7 +116,7 @@ public abstract class LeaseStoreClockStepContract {
                         .workerId())
                 .as("worker id 1 is held for the whole test")
                 .isEqualTo(1);
-        awaitCondition(Duration.ofSeconds(30), "A to issue", () -> a.issued() > 100);
+        a.awaitIssued(100);
 
         // 1. Back by 10 minutes: leases look longer to the store; nobody else gets A's id. B keeps asking from now
         // on, every 50 ms, so that it asks before A's next renewal once the clock steps ahead.
@@ -117,7 +125,7 @@ public abstract class LeaseStoreClockStepContract {
         CompletableFuture<Issuer> contender = contend("b", newStoreClient());
         LockSupport.parkNanos(ttl().plus(REUSE_DELAY).toNanos());
         awaitCondition(
-                RENEW_INTERVAL.plus(SLACK),
+                renewInterval().multipliedBy(2).plus(SLACK),
                 "A to renew on the clock 10 minutes behind",
                 () -> a.lease().renewals() >= renewalsBefore + 2);
         assertThat(contender)
@@ -125,14 +133,18 @@ public abstract class LeaseStoreClockStepContract {
                 .isNotDone();
         assertThat(a.failure()).as("A issues on").isNull();
 
-        // 2. Ahead by 10 minutes: A's lease looks long expired to the store while A still issues under it.
+        // 2. Ahead by 10 minutes: A's lease looks long expired to the store while A still issues under it. A's
+        // renewals are held up meanwhile (a slow network, a pause of its heartbeat thread), so that B is granted the id
+        // while A may still issue for most of a ttl by its own clock, whichever of them would otherwise ask first.
+        a.renewalsHeld.set(true);
         stepStoreClock(STEP);
         Issuer b = contender.get(ttl().plus(REUSE_DELAY).plus(SLACK).toSeconds(), TimeUnit.SECONDS);
         assertThat(b.generator.lease().workerId())
                 .as("B is granted A's worker id")
                 .isZero();
         b.startIssuing();
-        awaitCondition(Duration.ofSeconds(30), "B to issue", () -> b.issued() > 100);
+        b.awaitIssued(100);
+        a.renewalsHeld.set(false);
         awaitCondition(ttl().plus(SLACK), "A to stop, its renewal refused", () -> a.failure() != null);
 
         // 3. B's store goes away for good: B stops by its own clock without a release; C takes the id over.
@@ -145,7 +157,7 @@ public abstract class LeaseStoreClockStepContract {
                 .as("C takes B's worker id over")
                 .isZero();
         taker.startIssuing();
-        awaitCondition(Duration.ofSeconds(30), "C to issue", () -> taker.issued() > 100);
+        taker.awaitIssued(100);
         assertThat(Duration.ofNanos(taker.firstIssuedNanos[0] - b.lastIssuedNanos[0]))
                 .as("C issues under worker id 0 within 2 × (ttl + reuse delay) after B's last ID")
                 .isLessThan(ttl().plus(REUSE_DELAY).multipliedBy(2).plus(SLACK));
@@ -219,7 +231,7 @@ public abstract class LeaseStoreClockStepContract {
                 .workerIdAssigner(LeasingWorkerIdAssigner.builder(store)
                         .instanceId(name + "-" + System.nanoTime())
                         .ttl(ttl())
-                        .renewInterval(RENEW_INTERVAL)
+                        .renewInterval(renewInterval())
                         .safetyMargin(Duration.ofMillis(500))
                         .reuseDelay(REUSE_DELAY)
                         .acquireTimeout(acquireTimeout)
@@ -257,6 +269,7 @@ public abstract class LeaseStoreClockStepContract {
 
         final String name;
         final AtomicBoolean cutOff = new AtomicBoolean();
+        final AtomicBoolean renewalsHeld = new AtomicBoolean();
         final SnowflakeGenerator generator;
         final long[] firstIssuedNanos = new long[2];
         final long[] lastIssuedNanos = new long[2];
@@ -270,8 +283,10 @@ public abstract class LeaseStoreClockStepContract {
 
         Issuer(String name, WorkerIdLeaseStore store) {
             this.name = name;
-            this.generator =
-                    generator(name, new SeverableStore(store, cutOff, new AtomicBoolean()), ttl().plus(REUSE_DELAY));
+            this.generator = generator(
+                    name,
+                    new SeverableStore(store, cutOff, renewalsHeld, new AtomicBoolean()),
+                    ttl().plus(REUSE_DELAY));
         }
 
         RenewingWorkerIdLease lease() {
@@ -290,6 +305,10 @@ public abstract class LeaseStoreClockStepContract {
                 long id;
                 try {
                     id = generator.nextId();
+                } catch (ClockBackwardsException e) {
+                    // A new holder waits for the clock to pass the timestamps its predecessor recorded; so do callers.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                    continue;
                 } catch (RuntimeException e) {
                     failure = e;
                     return;
@@ -316,6 +335,16 @@ public abstract class LeaseStoreClockStepContract {
             return issued;
         }
 
+        /** Waits until this instance issued more than {@code count} IDs; fails at once, with why, if it stopped. */
+        void awaitIssued(long count) {
+            awaitCondition(Duration.ofSeconds(30), name + " to issue", () -> {
+                if (failure != null && issued <= count) {
+                    throw new AssertionError(name + " stopped after " + issued + " IDs", failure);
+                }
+                return issued > count;
+            });
+        }
+
         RuntimeException failure() {
             return failure;
         }
@@ -340,11 +369,13 @@ public abstract class LeaseStoreClockStepContract {
     }
 
     /**
-     * A store client that fails every call once cut off, as for an instance whose host lost the network, and that
+     * A store client that fails every call once cut off, as for an instance whose host lost the network, that holds
+     * renewals up while told to (at most a minute), and that
      * grants an instance one worker id only: an instance whose lease was lost would otherwise race the next
      * contender for the one id the test watches.
      */
-    private record SeverableStore(WorkerIdLeaseStore store, AtomicBoolean cutOff, AtomicBoolean granted)
+    private record SeverableStore(
+            WorkerIdLeaseStore store, AtomicBoolean cutOff, AtomicBoolean renewalsHeld, AtomicBoolean granted)
             implements WorkerIdLeaseStore {
 
         private void check() {
@@ -374,6 +405,10 @@ public abstract class LeaseStoreClockStepContract {
                 Duration reuseDelay,
                 long lastTimestamp,
                 boolean heldValidly) {
+            long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (renewalsHeld.get() && System.nanoTime() - until < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
             check();
             return store.renew(workerId, owner, ttl, reuseDelay, lastTimestamp, heldValidly);
         }
