@@ -53,8 +53,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * of jetcd: renewals are driven by the owner's heartbeat, so a stopped or dead owner lets the lease lapse), and raises
  * {@code last} in a transaction that compares the owner key's value and revision with the acquisition's. An expired
  * lease (etcd answers "lease not found") refuses the renewal: etcd never revives a lease. The lease ids of each
- * acquisition are known only to the store instance that made it (the owner's process); a store instance that does
- * not know them refuses to renew. A renewal whose keep-alive of A arrived but whose keep-alive of B did not answer in
+ * acquisition are known only to the store instance that made it (the owner's process), or gave it back; a store
+ * instance that does not know them refuses to renew. A renewal whose keep-alive of A arrived but whose keep-alive of B did not answer in
  * time throws, so the owner does not count it: its own deadline still stems from the last renewal that reached both
  * leases, and the worker id, held until A lapses, is free no sooner than the reuse delay after that deadline.
  * {@link #release} deletes the owner key, moves the fence to a fresh lease of the
@@ -75,7 +75,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>Timeouts.</b> Every call returns or throws {@link EtcdUnavailableException} within {@code timeout}, see
  * {@link EtcdCalls}. An acquisition whose transaction was applied but whose answer was lost leaves leases nobody
  * renews: its keys lapse after the ttl and the reuse delay (this store also tries to revoke them), and the owner,
- * having been told nothing was granted, never used the id.
+ * having been told nothing was granted, never used the id. When the owner asks again while they live, it gets them
+ * back (see {@link WorkerIdLeaseStore#acquire}): {@link #acquire} first looks for an owner key in its name, keeps its
+ * two leases alive, and checks in a transaction that the key is still the one it read. The owner is unique per process
+ * (instance id plus nonce), so no other process gets them. A revocation of those leases that arrives after they were
+ * given back ends the lease; the owner's next renewal is refused and it acquires afresh, while whoever takes the id
+ * meanwhile takes it over (its state says held) and waits out the owner's ttl.
  */
 public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
@@ -165,6 +170,10 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long deadline = calls.deadline();
         Map<Long, Slot> slots = slots(calls.await(kv.get(EtcdCalls.bytes(prefix), prefixOption()), deadline, what)
                 .getKvs());
+        Acquisition own = ownLease(slots, owner, maxWorkerId, deadline, what);
+        if (own != null) {
+            return own;
+        }
         long candidate = lowestFree(slots, maxWorkerId);
         if (candidate < 0) {
             return Acquisition.none(retryAfter(slots, maxWorkerId, deadline));
@@ -355,6 +364,50 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
             }
             slot = slots(txn.getGetResponses().get(0).getKvs()).get(workerId);
         }
+    }
+
+    /**
+     * Gives {@code owner} its own live lease back, the keys of an earlier acquisition whose answer was lost: keeps both
+     * its leases alive (owner lease first, as a renewal does), then checks in a transaction that the owner key is still
+     * the one read, so that a lease released or lapsed meanwhile is not handed out.
+     *
+     * @return the grant, free; or null when {@code owner} holds no live lease on an id up to {@code maxWorkerId}
+     */
+    private Acquisition ownLease(Map<Long, Slot> slots, String owner, long maxWorkerId, long deadline, String what) {
+        for (Map.Entry<Long, Slot> entry : slots.entrySet()) {
+            long workerId = entry.getKey();
+            Slot slot = entry.getValue();
+            if (workerId > maxWorkerId
+                    || slot.owner == null
+                    || slot.fence == null
+                    || !owner.equals(EtcdCalls.string(slot.owner.getValue()))) {
+                continue;
+            }
+            if (!keepAlive(slot.owner.getLease(), deadline, what)
+                    || !keepAlive(slot.fence.getLease(), deadline, what)) {
+                continue; // gone, or going: its keys lapse with it, and the id is acquired as anyone would
+            }
+            String base = prefix + workerId + "/";
+            TxnResponse txn = calls.await(
+                    kv.txn()
+                            .If(new Cmp(
+                                    EtcdCalls.bytes(base + "owner"),
+                                    Cmp.Op.EQUAL,
+                                    CmpTarget.modRevision(slot.owner.getModRevision())))
+                            .Then(Op.get(EtcdCalls.bytes(base + "last"), GetOption.DEFAULT))
+                            .commit(),
+                    deadline,
+                    what);
+            if (!txn.isSucceeded()) {
+                continue;
+            }
+            held.put(
+                    key(workerId, owner),
+                    new Held(slot.owner.getLease(), slot.fence.getLease(), slot.owner.getModRevision()));
+            List<KeyValue> last = txn.getGetResponses().get(0).getKvs();
+            return Acquisition.grantedFree(workerId, last.isEmpty() ? -1 : parseLast(last.get(0)));
+        }
+        return null;
     }
 
     /** @return whether {@code slot}'s owner key is the one {@code owner}'s acquisition wrote */

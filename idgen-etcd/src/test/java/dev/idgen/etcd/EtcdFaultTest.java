@@ -419,7 +419,7 @@ class EtcdFaultTest {
             await(Duration.ofSeconds(15), "A's lease to be lost for good", leaseA::isLost);
             assertThat(leaseA.renewNow()).isFalse();
             assertThat(leaseA.isValid()).isFalse();
-            assertThat(storeA.renew(workerId, "instance-a", ttl, reuseDelay, System.currentTimeMillis(), true))
+            assertThat(storeA.renew(workerId, leaseA.owner(), ttl, reuseDelay, System.currentTimeMillis(), true))
                     .as("A's store, even told the lease is valid, does not take B's worker id")
                     .isFalse();
             assertThat(storeB.renew(workerId, "instance-b", ttl, reuseDelay, System.currentTimeMillis(), true))

@@ -11,7 +11,8 @@ import java.util.List;
  * 0 once released). Every operation is one Lua script, so allocation is atomic, and expiry is judged by the Redis
  * server's clock alone. That clock may step, and make a live lease look expired: so an id taken from a lease that
  * lapsed unreleased is granted as taken over, with its ttl, and its new owner waits that ttl plus the reuse delay by
- * its own monotonic clock before it issues (see {@link Acquisition}). Ids never leased, or released, are granted free.
+ * its own monotonic clock before it issues (see {@link Acquisition}). Ids never leased, or released, are granted free,
+ * and so is an owner's own unexpired lease, given back when it asks again.
  * A hash written before {@code l:} existed reports an unknown ttl (the new owner assumes its own).
  *
  * <p>A Redis without persistence forgets every lease when it restarts, while the holders keep generating. So the hash
@@ -36,13 +37,13 @@ import java.util.List;
  *
  * <p><b>A script that runs twice.</b> Lettuce resends a command whose answer was lost with the connection, after it
  * reconnects, possibly to a node that restarted empty or to a promoted replica. Each script is harmless the second
- * time: a second {@link #ACQUIRE} on the same dataset finds the first run's lease, the owner's and unexpired, and grants
- * that one again (extended by a ttl, and granted as taken over with that ttl, since the first run's answer, free
- * or not, is lost) rather than a second id: an owner whose acquisition timed out after it ran would
- * otherwise hold an orphan lease for a ttl, and with every other id taken find none left. A lease with the owner's
- * name could only come from its own acquisition or renewal, so nobody else held the id in between, and the generator
- * keeps its IDs increasing across a lease on the same id. On a node that
- * restarted empty or was promoted it meets the warm-up above, like any acquisition there. A second {@link #RENEW}
+ * time: a second {@link #ACQUIRE} on the same dataset finds the first run's lease, the owner's and unexpired, and gives
+ * that one back (extended by a ttl, granted free) rather than a second id, as it does for an owner that asks again
+ * after its acquisition timed out: see {@link WorkerIdLeaseStore#acquire}. The owner is unique per process (instance
+ * id plus nonce), so a lease in its name could only come from its own acquisition or renewal: nobody else held the id
+ * in between, the owner issued nothing under it while it acquired, and the generator keeps its IDs increasing across
+ * a lease on the same id. On a node that restarted empty or was promoted it meets the warm-up above, like any
+ * acquisition there. A second {@link #RENEW}
  * extends the same owner's lease again from the node's clock, later than the holder's own reckoning (the holder stops
  * earlier than the hash says, the safe side); it renews nothing another owner took, since it checks the owner and the
  * expiry. A second {@link #RELEASE} sets the expiry to now again, only while the owner still holds the id.
@@ -77,7 +78,9 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             end
             """;
 
-    // ARGV: owner, maxWorkerId, ttl ms, reuse delay ms -> {workerId or -1, last timestamp or -1, retry after ms}
+    // ARGV: owner, maxWorkerId, ttl ms, reuse delay ms -> {workerId or -1, last timestamp or -1, retry after ms,
+    // previous ttl: 0 free (never leased, released, or the owner's own unexpired lease), -1 unknown, else the ttl of
+    // the lapsed lease it was taken over from}
     static final RedisScript ACQUIRE =
             RedisScript.of("idgen-lease-acquire", RedisScript.REPLICATION + NOW + BORN + """
             local ttl = tonumber(ARGV[3])
@@ -90,7 +93,7 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
               if expires and tonumber(expires) > now and redis.call('HGET', KEYS[1], 'o:' .. id) == ARGV[1] then
                 redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now + ttl), 'l:' .. id, fmt(ttl))
                 local last = redis.call('HGET', KEYS[1], 't:' .. id)
-                return {id, tonumber(last or '-1'), 0, ttl}
+                return {id, tonumber(last or '-1'), 0, 0}
               end
               if not free and (not expires or tonumber(expires) + delay <= now) then free = id end
             end

@@ -2,6 +2,8 @@ package dev.idgen.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idgen.core.lease.LeasingWorkerIdAssigner;
+import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import java.time.Duration;
@@ -28,6 +30,8 @@ public abstract class WorkerIdLeaseStoreContract {
     protected static final Duration TTL = Duration.ofMillis(1500);
 
     protected static final Duration REUSE_DELAY = Duration.ofMillis(1500);
+
+    private static final Duration ORPHAN_SLACK = Duration.ofSeconds(3);
 
     /**
      * @return the lease lifetime the tests use; a store whose leases count in coarser units (etcd's whole seconds)
@@ -166,6 +170,73 @@ public abstract class WorkerIdLeaseStoreContract {
                 .satisfiesAnyOf(
                         ttlMillis -> assertThat(ttlMillis).isEqualTo(Acquisition.UNKNOWN_TTL),
                         ttlMillis -> assertThat(ttlMillis).isGreaterThanOrEqualTo(ttl().toMillis()));
+    }
+
+    @Test
+    void anOwnerWhoseGrantWasLostGetsTheSameIdBackAndHoldsOnlyOne() {
+        WorkerIdLeaseStore store = store();
+        String process = "svc-" + UUID.randomUUID() + "#n1";
+        Acquisition lost = store.acquire(process, 1, ttl(), reuseDelay());
+        assertThat(lost.isGranted()).isTrue();
+        // The answer never reached the process, which asks again under the same owner.
+        Acquisition retried = store.acquire(process, 1, ttl(), reuseDelay());
+        assertThat(retried.workerId())
+                .as("its own unexpired lease, not a second id")
+                .isEqualTo(lost.workerId());
+        assertThat(retried.isTakenOver())
+                .as("the owner asking is not issuing under any id: usable at once")
+                .isFalse();
+        assertThat(store.renew(retried.workerId(), process, ttl(), reuseDelay(), 1000, true))
+                .as("held, and renewed by its owner")
+                .isTrue();
+        Acquisition other = store.acquire(owner(), 1, ttl(), reuseDelay());
+        assertThat(other.isGranted()).as("the retry left the other id free").isTrue();
+        assertThat(other.workerId()).isNotEqualTo(lost.workerId());
+    }
+
+    @Test
+    void twoProcessesSharingAnInstanceIdNeverShareAnId() {
+        WorkerIdLeaseStore store = store();
+        String instanceId = "svc-" + UUID.randomUUID();
+        LeasingWorkerIdAssigner first = assigner(store, instanceId);
+        LeasingWorkerIdAssigner second = assigner(store, instanceId);
+        assertThat(first.owner()).isNotEqualTo(second.owner());
+        try (WorkerIdLease one = first.acquire(3);
+                WorkerIdLease two = second.acquire(3)) {
+            assertThat(two.workerId()).isNotEqualTo(one.workerId());
+        }
+    }
+
+    /** An assigner whose grants free are used at once, as two processes with one configured instance id would. */
+    private LeasingWorkerIdAssigner assigner(WorkerIdLeaseStore store, String instanceId) {
+        return LeasingWorkerIdAssigner.builder(store)
+                .instanceId(instanceId)
+                .ttl(ttl())
+                .reuseDelay(reuseDelay())
+                .acquireTimeout(Duration.ZERO)
+                .build();
+    }
+
+    @Test
+    void anOrphanedGrantIsFreeForOthersWithinOneTtl() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        // Granted, but the answer was lost: nobody renews or releases it.
+        Acquisition orphan = store.acquire(owner(), 0, ttl(), reuseDelay());
+        long granted = nowMillis();
+        assertThat(orphan.isGranted()).isTrue();
+        Acquisition next = store.acquire(owner(), 0, ttl(), reuseDelay());
+        if (nowMillis() - granted < ttl().toMillis()) {
+            assertThat(next.isGranted()).as("held while the orphan lease lives").isFalse();
+        }
+        // Judged by the store's clock, which may lag this one, and late by etcd's lessor: a few seconds' slack.
+        long deadline = granted + ttl().plus(reuseDelay()).toMillis() + ORPHAN_SLACK.toMillis();
+        while (!next.isGranted() && nowMillis() < deadline) {
+            pass(Duration.ofMillis(100));
+            next = store.acquire(owner(), 0, ttl(), reuseDelay());
+        }
+        assertThat(next.workerId())
+                .as("free for another owner within ttl + reuse delay (+ %s) of the orphan grant", ORPHAN_SLACK)
+                .isEqualTo(orphan.workerId());
     }
 
     @Test

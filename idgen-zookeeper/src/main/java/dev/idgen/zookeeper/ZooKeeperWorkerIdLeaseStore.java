@@ -62,9 +62,10 @@ import org.apache.zookeeper.data.Stat;
  * <p><b>Lost answers.</b> A write whose answer was lost (connection loss) may or may not have happened; Curator may
  * also send it again after a reconnect, when the version check or the create fails. Either way the store reads the
  * node again: if it carries this write's nonce, the write happened, and its outcome is used. An acquisition that timed
- * out after it was applied leaves an orphan lease in the owner's name, which lapses after its ttl and the reuse delay:
- * it is never granted again, not even to the same owner name, which another process may carry too (a configured
- * instance id, a pod restarted while the old one was only frozen).
+ * out after it was applied leaves a lease in the owner's name: when that owner asks again while it is unexpired, it
+ * gets that lease back (see {@link WorkerIdLeaseStore#acquire}), by a write on the version read; otherwise it lapses
+ * after its ttl and the reuse delay. The owner is unique per process (instance id plus nonce), so no other process
+ * gets it back, not one with the same configured instance id nor a pod restarted while the old one was only frozen.
  *
  * <p>Every call returns or throws {@link ZooKeeperUnavailableException} within the timeout (plus a few milliseconds),
  * also while the ensemble has no quorum or no server answers.
@@ -183,9 +184,26 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long now = now(what, deadline);
         Map<Long, Node> nodes = readWorkers(what, deadline, maxWorkerId);
         Set<Long> live = children(what, deadline, holdersPath);
-        // No lease is ever granted again to an owner that asks again, not even its own: another process may carry the
-        // same owner name (a configured instance id, a restarted pod), and this one cannot tell. An acquisition whose
-        // answer was lost leaves a lease nobody renews; it lapses after its ttl and the reuse delay.
+        for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
+            for (Node node = nodes.get(workerId);
+                    node != null && node.heldBy(owner) && now < node.expiresAt();
+                    node = nodes.get(workerId)) {
+                // Its own earlier grant, whose answer was lost: the same id again, written on the version read, so
+                // whatever changed the node in between is read again and judged afresh.
+                Lease lease = new Lease(
+                        State.HELD,
+                        ttlMillis,
+                        Math.max(reuseDelayMillis, node.lease().reuseDelayMillis()),
+                        node.lease().lastTimestamp(),
+                        nonce(),
+                        owner);
+                if (take(what, deadline, workerId, lease, node.version())) {
+                    return Acquisition.grantedFree(workerId, node.lease().lastTimestamp());
+                }
+                calls.checkDeadline(what, deadline);
+                nodes.put(workerId, read(what, deadline, workerId));
+            }
+        }
         long wait = Long.MAX_VALUE;
         for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
             Node node = nodes.get(workerId);

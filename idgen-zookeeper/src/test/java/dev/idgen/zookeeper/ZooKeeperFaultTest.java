@@ -324,7 +324,7 @@ class ZooKeeperFaultTest {
             assertThat(storeA.lastSuccessfulRenewalSentMillis.get())
                     .as("A never renewed after the pause")
                     .isEqualTo(lastRenewalSent);
-            assertThat(storeA.renew(0, "instance-a", ttl, reuseDelay, System.currentTimeMillis(), true))
+            assertThat(storeA.renew(0, lease.owner(), ttl, reuseDelay, System.currentTimeMillis(), true))
                     .as("even claiming to be valid, A cannot take it back from B")
                     .isFalse();
             assertThat(storeB.renew(0, "instance-b", ttl, reuseDelay, System.currentTimeMillis(), true))

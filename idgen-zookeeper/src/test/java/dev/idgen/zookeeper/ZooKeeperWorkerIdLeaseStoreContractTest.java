@@ -87,14 +87,14 @@ class ZooKeeperWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract
     }
 
     @Test
-    void anOwnerThatAsksAgainNeverGetsALiveLeaseTwice() {
-        // Two processes may carry one owner name (a configured instance id): neither may get the other's live lease.
+    void anOwnerGetsItsLiveLeaseBackThroughAnotherStoreInstance() {
+        // An owner is one process (instance id plus nonce), whichever session its retry goes through.
         WorkerIdLeaseStore first = store();
         WorkerIdLeaseStore second = store();
-        Acquisition one = first.acquire("same-name", 3, ttl(), reuseDelay());
-        Acquisition two = second.acquire("same-name", 3, ttl(), reuseDelay());
-        Acquisition three = first.acquire("same-name", 3, ttl(), reuseDelay());
-        assertThat(List.of(one.workerId(), two.workerId(), three.workerId())).doesNotHaveDuplicates();
+        Acquisition lost = first.acquire("svc#n1", 3, ttl(), reuseDelay());
+        Acquisition retried = second.acquire("svc#n1", 3, ttl(), reuseDelay());
+        assertThat(retried.workerId()).isEqualTo(lost.workerId());
+        assertThat(retried.isTakenOver()).isFalse();
     }
 
     @Test

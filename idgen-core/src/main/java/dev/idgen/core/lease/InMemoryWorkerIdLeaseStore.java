@@ -40,6 +40,14 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         for (long id = 0; id <= maxWorkerId; id++) {
             Entry entry = entries.get(id);
+            if (entry != null && entry.owner().equals(owner) && entry.expiresAt() > now && entry.ttlMillis() > 0) {
+                // Its own earlier grant, whose answer was lost: the same id again, not a second one.
+                entries.put(id, new Entry(owner, now + ttl.toMillis(), entry.lastTimestamp(), ttl.toMillis()));
+                return Acquisition.grantedFree(id, entry.lastTimestamp());
+            }
+        }
+        for (long id = 0; id <= maxWorkerId; id++) {
+            Entry entry = entries.get(id);
             if (entry == null || entry.expiresAt() + reuseDelay.toMillis() <= now) {
                 long last = entry == null ? -1 : entry.lastTimestamp();
                 entries.put(id, new Entry(owner, now + ttl.toMillis(), last, ttl.toMillis()));

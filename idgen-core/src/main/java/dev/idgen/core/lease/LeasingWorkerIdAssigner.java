@@ -10,7 +10,9 @@ import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import java.net.InetAddress;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -35,16 +37,32 @@ import java.util.concurrent.locks.LockSupport;
  * {@link Acquisition}), by when its holder has stopped whatever the store's clock did. Ids never leased, or released,
  * are used at once. Taking over a crashed holder's id thus costs one ttl and one reuse delay more; a store clock that
  * stepped back delays it by the step.
+ *
+ * <p><b>Owner.</b> The store knows this assigner by {@link #owner()}: the {@linkplain #instanceId() instance id} plus
+ * a random nonce of this assigner's own. Two processes configured with one instance id (or a pod replaced while the
+ * old one is only frozen) are thus two owners, and never share a worker id; and a store that granted an id whose
+ * answer was lost (the connection dropped after the store committed) gives that same id back when this assigner asks
+ * again, rather than leave it held by nobody for a ttl and grant a second one.
  */
 public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
     /** The most a Snowflake generator's timestamps run ahead of its clock (see its {@code maxBorrow}). */
     static final long MAX_AHEAD_MILLIS = 1000;
 
+    /** The longest instance id: with the separator and the nonce, an owner fits the lease stores' 128 characters. */
+    static final int MAX_INSTANCE_ID_LENGTH = 115;
+
+    private static final char OWNER_SEPARATOR = '#';
+
+    private static final int NONCE_BYTES = 6;
+
+    private static final SecureRandom NONCES = new SecureRandom();
+
     private static final System.Logger LOG = System.getLogger(LeasingWorkerIdAssigner.class.getName());
 
     private final WorkerIdLeaseStore store;
     private final String instanceId;
+    private final String owner;
     private final Duration ttl;
     private final Duration renewInterval;
     private final Duration safetyMargin;
@@ -95,10 +113,15 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 acquireTimeout,
                 !acquireTimeout.isNegative() && acquireTimeout.compareTo(Duration.ofHours(1)) <= 0,
                 "between 0 and 1h");
-        if (instanceId.isBlank() || instanceId.length() > 128) {
+        if (instanceId.isBlank() || instanceId.length() > MAX_INSTANCE_ID_LENGTH) {
             throw new InvalidArgumentException(
-                    "instanceId", instanceId, "instanceId must be 1 to 128 characters, but was '" + instanceId + "'");
+                    "instanceId",
+                    instanceId,
+                    "instanceId must be 1 to " + MAX_INSTANCE_ID_LENGTH + " characters, but was '" + instanceId + "'");
         }
+        byte[] nonce = new byte[NONCE_BYTES];
+        NONCES.nextBytes(nonce);
+        this.owner = instanceId + OWNER_SEPARATOR + HexFormat.of().formatHex(nonce);
     }
 
     /**
@@ -114,7 +137,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
      * The default instance identity: host name and process id for people to read, and a random UUID because in
      * containers both repeat (every container's process is PID 1, and cloned hosts share names and addresses).
      *
-     * @return {@code host/pid/uuid}
+     * @return {@code host/pid/uuid}, cut from the front to {@value #MAX_INSTANCE_ID_LENGTH} characters
      */
     public static String defaultInstanceId() {
         String host;
@@ -124,7 +147,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
             host = "unknown-host";
         }
         String id = host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID();
-        return id.length() <= 128 ? id : id.substring(id.length() - 128);
+        return id.length() <= MAX_INSTANCE_ID_LENGTH ? id : id.substring(id.length() - MAX_INSTANCE_ID_LENGTH);
     }
 
     @Override
@@ -135,7 +158,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
             long sent = timeSource.nanoTime();
             Acquisition acquisition;
             try {
-                acquisition = store.acquire(instanceId, maxWorkerId, ttl, reuseDelay);
+                acquisition = store.acquire(owner, maxWorkerId, ttl, reuseDelay);
             } catch (StoreUnavailableException e) {
                 // A store that is still starting, or a first connection that is slow, is worth waiting for.
                 if (timeSource.nanoTime() - started >= timeoutNanos) {
@@ -153,7 +176,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 long grantedAt = timeSource.nanoTime();
                 LOG.log(
                         System.Logger.Level.INFO,
-                        "Leased worker id " + acquisition.workerId() + " as '" + instanceId + "' for " + ttl
+                        "Leased worker id " + acquisition.workerId() + " as '" + owner + "' for " + ttl
                                 + ", renewed every " + renewInterval);
                 RenewingWorkerIdLease lease =
                         new RenewingWorkerIdLease(this, acquisition.workerId(), acquisition.lastUsedTimestamp(), sent);
@@ -172,7 +195,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                         : "all of them are held by live instances or wait out their reuse delay of " + reuseDelay
                                 + ". Stop an instance, or give the layout more worker bits";
                 throw new WorkerIdsExhaustedException(
-                        "No worker id from 0 to " + maxWorkerId + " is free for '" + instanceId + "': " + why + ".");
+                        "No worker id from 0 to " + maxWorkerId + " is free for '" + owner + "': " + why + ".");
             }
             long sleepNanos =
                     Math.min(TimeUnit.MILLISECONDS.toNanos(acquisition.retryAfterMillis()), timeoutNanos - waited);
@@ -252,8 +275,21 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         return store;
     }
 
+    /**
+     * @return the configured (or {@linkplain #defaultInstanceId() default}) instance identity, as people name this
+     *         process
+     */
     public String instanceId() {
         return instanceId;
+    }
+
+    /**
+     * @return the identity this assigner holds its leases under in the store: the instance id, {@code '#'}, and a
+     *         random nonce of 12 hex digits made when the assigner was built, unique per assigner even when instance
+     *         ids repeat
+     */
+    public String owner() {
+        return owner;
     }
 
     public Duration ttl() {
@@ -278,7 +314,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
     @Override
     public String toString() {
-        return "LeasingWorkerIdAssigner[store=" + store + ", instanceId=" + instanceId + ", ttl=" + ttl + "]";
+        return "LeasingWorkerIdAssigner[store=" + store + ", owner=" + owner + ", ttl=" + ttl + "]";
     }
 
     private static Duration max(Duration a, Duration b) {
@@ -310,8 +346,10 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         }
 
         /**
-         * @param instanceId this process's identity in the store, unique among running processes; null for the
-         *        {@linkplain #defaultInstanceId() default}
+         * @param instanceId this process's identity, 1 to {@value LeasingWorkerIdAssigner#MAX_INSTANCE_ID_LENGTH}
+         *        characters, best unique among running processes (the store tells processes apart by a nonce added to
+         *        it, see {@link LeasingWorkerIdAssigner#owner()}); null for the {@linkplain #defaultInstanceId()
+         *        default}
          * @return this builder
          */
         public Builder instanceId(String instanceId) {

@@ -89,7 +89,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     @Override
     public void checkValid() {
         if (timeSource.nanoTime() - validUntilNanos >= 0) {
-            throw new LeaseLostException("The lease on worker id " + workerId + " held by '" + assigner.instanceId()
+            throw new LeaseLostException("The lease on worker id " + workerId + " held by '" + assigner.owner()
                     + "' is not known to be valid ("
                     + (lost
                             ? lastProblem
@@ -137,10 +137,11 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     }
 
     /**
-     * @return the instance identity the lease is held under
+     * @return the owner the lease is held under in the store: the instance id plus its assigner's nonce (see
+     *         {@link LeasingWorkerIdAssigner#owner()})
      */
     public String owner() {
-        return assigner.instanceId();
+        return assigner.owner();
     }
 
     /**
@@ -187,8 +188,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                         timeSource.currentTimeMillis() + LeasingWorkerIdAssigner.MAX_AHEAD_MILLIS);
                 boolean held;
                 try {
-                    held = store.renew(
-                            workerId, assigner.instanceId(), assigner.ttl(), assigner.reuseDelay(), record, true);
+                    held = store.renew(workerId, assigner.owner(), assigner.ttl(), assigner.reuseDelay(), record, true);
                 } catch (RuntimeException e) {
                     lastProblem = "the last renewal failed: " + e.getMessage();
                     assigner.countRenewal(false);
@@ -245,7 +245,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
             lostActions.clear();
             try {
                 // The store only releases for this owner, so a lost lease that someone else took is left alone.
-                store.release(workerId, assigner.instanceId(), newestTimestamp.get());
+                store.release(workerId, assigner.owner(), newestTimestamp.get());
             } catch (RuntimeException e) {
                 LOG.log(
                         System.Logger.Level.WARNING,
@@ -257,7 +257,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
 
     @Override
     public String toString() {
-        return "RenewingWorkerIdLease[workerId=" + workerId + ", owner=" + assigner.instanceId() + "]";
+        return "RenewingWorkerIdLease[workerId=" + workerId + ", owner=" + assigner.owner() + "]";
     }
 
     /** Called under the lock: fences the lease for good and hands back the actions to run outside it. */

@@ -13,16 +13,26 @@ import java.time.Duration;
  * ago, by the store's own clock; a grant says whether the id was taken over from a lease that lapsed unreleased
  * (see {@link Acquisition}), so that a store clock that steps never lets two owners issue under one id;</li>
  * <li>the last timestamp an owner recorded outlives its lease, for the next owner, and never goes down;</li>
- * <li>a lease is renewed only by its owner while valid: once it lapsed, the owner has to acquire afresh.</li>
+ * <li>a lease is renewed only by its owner while valid: once it lapsed, the owner has to acquire afresh;</li>
+ * <li>an owner that acquires while it holds an unexpired lease gets that lease back, never a second one: so an
+ * acquisition whose answer was lost leaves no id held by nobody, and the owner never holds two.</li>
  * </ul>
  * Operations throw {@link dev.idgen.core.StoreUnavailableException} when the store cannot answer in time.
  */
 public interface WorkerIdLeaseStore {
 
     /**
-     * Takes the lowest free worker id.
+     * Takes the lowest free worker id; or, when {@code owner} holds an unexpired lease, gives that one back.
      *
-     * @param owner the instance identity, unique per running process
+     * <p>An owner is unique per process: the instance id plus a nonce of the process's own (see
+     * {@link dev.idgen.core.lease.LeasingWorkerIdAssigner#owner()}), so two processes sharing an instance id are two
+     * owners. The only way an owner acquires while its lease is live is that the answer to its own earlier acquisition
+     * was lost (the store committed the grant, then the connection dropped). The store then gives it that lease back,
+     * the same worker id, extended to a ttl from now and with the last timestamp recorded, rather than grant a second
+     * id and leave the first held by nobody for a ttl. It is granted {@linkplain Acquisition#grantedFree free}: the
+     * owner, while it acquires, issues under no id. This check and the grant are one atomic step, like every other.
+     *
+     * @param owner the owner's identity, unique per process (instance id plus nonce)
      * @param maxWorkerId the largest worker id to consider
      * @param ttl how long the lease lasts unrenewed
      * @param reuseDelay how long a worker id stays unused after its lease expired or was released
@@ -38,7 +48,7 @@ public interface WorkerIdLeaseStore {
      * recorded last timestamp only ever grows: a lower {@code lastTimestamp} than the stored one leaves it as it is.
      *
      * @param workerId the worker id
-     * @param owner the instance identity that holds it
+     * @param owner the owner that holds it, as in {@link #acquire}
      * @param ttl the new lifetime from now
      * @param reuseDelay as in {@link #acquire}
      * @param lastTimestamp the newest timestamp the owner may have used, in epoch milliseconds
@@ -54,7 +64,7 @@ public interface WorkerIdLeaseStore {
      * the reuse delay. Does nothing if {@code owner} does not hold it.
      *
      * @param workerId the worker id
-     * @param owner the instance identity that holds it
+     * @param owner the owner that holds it, as in {@link #acquire}
      * @param lastTimestamp the newest timestamp the owner used, in epoch milliseconds
      */
     void release(long workerId, String owner, long lastTimestamp);
@@ -65,7 +75,8 @@ public interface WorkerIdLeaseStore {
      * <p><b>Taken over.</b> A store judges that a lease expired by its own clock, and a store's clock can step (a
      * leader whose clock jumps, a failover to a server whose clock is ahead): a holder that still renews and issues
      * may then look expired. So a grant says whether anybody may still be issuing under the worker id. An id never
-     * leased, or released by its holder (which stops before it releases), is {@linkplain #grantedFree free}. An id
+     * leased, released by its holder (which stops before it releases), or given back to its own owner (whose earlier
+     * grant of it was lost, see {@link WorkerIdLeaseStore#acquire}), is {@linkplain #grantedFree free}. An id
      * taken from a lease that lapsed unreleased is {@linkplain #grantedTakenOver taken over}: its holder stops by its
      * own monotonic clock no later than one of its ttls after its last successful renewal was sent, and every such
      * renewal reached the store before the take did, so the new owner waits that ttl plus the reuse delay by its own
@@ -95,7 +106,10 @@ public interface WorkerIdLeaseStore {
             return grantedTakenOver(workerId, lastUsedTimestamp, UNKNOWN_TTL);
         }
 
-        /** A grant of an id never leased, or released by its holder: usable at once. */
+        /**
+         * A grant of an id never leased, released by its holder, or given back to the owner of its unexpired lease:
+         * usable at once.
+         */
         public static Acquisition grantedFree(long workerId, long lastUsedTimestamp) {
             return new Acquisition(workerId, lastUsedTimestamp, 0, FREE);
         }

@@ -7,6 +7,7 @@ import dev.idgen.core.ClockBackwardsException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.LeaseLostException;
 import dev.idgen.core.ManualTimeSource;
+import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeLayout;
@@ -139,7 +140,7 @@ class LeasingWorkerIdAssignerTest {
         assertThatThrownBy(generator::nextId)
                 .isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("worker id 0")
-                .hasMessageContaining("'a'");
+                .hasMessageContaining("'" + expired.owner() + "'");
         assertThat(expired.isValid()).isFalse();
         assertThat(expired.renewNow())
                 .as("expired by its own clock: never renewed again, though nobody took it")
@@ -425,7 +426,7 @@ class LeasingWorkerIdAssignerTest {
         generator("b");
         assertThatThrownBy(() -> generator("c"))
                 .isInstanceOf(WorkerIdsExhaustedException.class)
-                .hasMessageContaining("No worker id from 0 to 1 is free for 'c'")
+                .hasMessageMatching("No worker id from 0 to 1 is free for 'c#[0-9a-f]{12}'.*")
                 .hasMessageContaining("more worker bits");
     }
 
@@ -479,6 +480,60 @@ class LeasingWorkerIdAssignerTest {
                         .build())
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("reuseDelay");
+    }
+
+    @Test
+    void theOwnerIsTheInstanceIdPlusANonceOfItsOwnSoSharedInstanceIdsNeverShareAWorkerId() {
+        LeasingWorkerIdAssigner first = assigner("svc");
+        LeasingWorkerIdAssigner second = assigner("svc");
+        assertThat(first.instanceId()).isEqualTo("svc");
+        assertThat(first.owner()).matches("svc#[0-9a-f]{12}");
+        assertThat(second.owner()).isNotEqualTo(first.owner());
+        try (RenewingWorkerIdLease one = (RenewingWorkerIdLease) first.acquire(1);
+                RenewingWorkerIdLease two = (RenewingWorkerIdLease) second.acquire(1)) {
+            assertThat(one.owner()).isEqualTo(first.owner());
+            assertThat(two.workerId()).isNotEqualTo(one.workerId());
+        }
+    }
+
+    @Test
+    void anAcquisitionWhoseAnswerWasLostIsRetriedAndGetsTheSameWorkerIdUsableAtOnce() {
+        List<Acquisition> granted = new ArrayList<>();
+        WorkerIdLeaseStore losesTheFirstAnswer = new ForwardingStore() {
+            @Override
+            public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
+                Acquisition acquisition = super.acquire(owner, maxWorkerId, ttl, reuseDelay);
+                granted.add(acquisition);
+                if (granted.size() == 1) {
+                    throw new StoreUnavailableException("the connection dropped before the answer arrived");
+                }
+                return acquisition;
+            }
+        };
+        LeasingWorkerIdAssigner assigner = assignerOn(losesTheFirstAnswer, "svc")
+                .acquireTimeout(Duration.ofSeconds(10))
+                .build();
+        try (RenewingWorkerIdLease lease = (RenewingWorkerIdLease) assigner.acquire(1)) {
+            assertThat(granted).hasSize(2);
+            assertThat(lease.workerId()).isEqualTo(granted.get(0).workerId());
+            assertThat(granted.get(1).isTakenOver()).isFalse();
+            assertThat(lease.isValid()).as("usable at once").isTrue();
+            assertThat(store.acquire("newcomer#1", 1, Duration.ofSeconds(30), Duration.ofSeconds(5))
+                            .isGranted())
+                    .as("the other worker id is still free")
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void anInstanceIdLeavesRoomForTheNonceInTheStoresOwnerColumns() {
+        String longest = "i".repeat(LeasingWorkerIdAssigner.MAX_INSTANCE_ID_LENGTH);
+        assertThat(assigner(longest).owner()).hasSize(128);
+        assertThatThrownBy(() -> assigner(longest + "i"))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("instanceId must be 1 to 115 characters");
+        assertThat(LeasingWorkerIdAssigner.defaultInstanceId().length())
+                .isLessThanOrEqualTo(LeasingWorkerIdAssigner.MAX_INSTANCE_ID_LENGTH);
     }
 
     @Test

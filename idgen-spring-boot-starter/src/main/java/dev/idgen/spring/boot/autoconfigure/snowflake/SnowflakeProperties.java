@@ -279,8 +279,8 @@ public class SnowflakeProperties {
         private Duration acquireTimeout;
 
         /**
-         * This process's identity in the lease store, unique among running processes, at most 128 characters.
-         * Defaults to host name, process id and a random UUID, which stays unique in containers where every
+         * This process's identity, 1 to 115 characters. The lease store knows the process by it plus a random nonce
+         * of the process's own, so processes that share it never share a worker id. Defaults to host name, process id and a random UUID, which stays unique in containers where every
          * process is PID 1 and host names repeat.
          */
         private String instanceId;

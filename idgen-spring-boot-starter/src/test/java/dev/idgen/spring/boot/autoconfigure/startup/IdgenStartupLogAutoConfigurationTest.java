@@ -46,7 +46,7 @@ class IdgenStartupLogAutoConfigurationTest {
     void aLeasedWorkerIdIsLoggedWithItsOwner(CapturedOutput output) {
         runner.withUserConfiguration(LeasedWorkerIds.class)
                 .run(context -> assertThat(output.getAll())
-                        .contains("idgen ready: strategy=snowflake, workerId=0 (leased as 'host-a/42/test'"));
+                        .contains("idgen ready: strategy=snowflake, workerId=0 (leased as 'host-a/42/test#"));
     }
 
     @Test
