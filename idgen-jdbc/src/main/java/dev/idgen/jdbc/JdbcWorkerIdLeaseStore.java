@@ -73,10 +73,15 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      * @param stamped whether the table has the writer column; the statements then stamp and check it
      * @param recordsTtl whether the table has the {@link #LEASE_MS} column; the statements then write it, each with
      *        one parameter more for it, after those of its {@code SET} clause (its {@code VALUES} in an insert)
+     * @param ownerWidth how many characters the table's owner column holds
+     * @param widenOwner the statement that widens it to {@link #MAX_OWNER_LENGTH}, or {@code null} where it is wide
+     *        enough
      */
     private record Sql(
             boolean stamped,
             boolean recordsTtl,
+            int ownerWidth,
+            String widenOwner,
             String select,
             String longestTtl,
             String insert,
@@ -89,7 +94,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             String mark,
             String extendMark) {
 
-        static Sql of(DatabaseDialect dialect, String table, boolean stamped, boolean recordsTtl) {
+        static Sql of(DatabaseDialect dialect, String table, boolean stamped, boolean recordsTtl, int ownerWidth) {
+            String widenOwner = ownerWidth < MAX_OWNER_LENGTH ? ownerWidening(dialect, table) : null;
             String now = nowMillis(dialect);
             String identity = WriterColumn.identity(dialect);
             String writer = stamped ? ", " + WriterColumn.NAME : "";
@@ -105,6 +111,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return new Sql(
                     stamped,
                     recordsTtl,
+                    ownerWidth,
+                    widenOwner,
                     "SELECT worker_id, expires_at, last_timestamp, version, " + now + ", owner, "
                             + (recordsTtl ? LEASE_MS.name() : "CAST(NULL AS BIGINT)")
                             + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + " FROM " + table
@@ -190,7 +198,59 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
                         + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
                         + " sharing the table must all use one ttl");
-        return Sql.of(dialect, table, stamped, recordsTtl);
+        return Sql.of(dialect, table, stamped, recordsTtl, ownerWidth(connection, dialect));
+    }
+
+    /**
+     * @return how many characters the table's owner column holds: {@link #MAX_OWNER_LENGTH} in a table from this
+     *         version, 128 in one from an earlier version, which is logged with the statement that widens it
+     */
+    private int ownerWidth(Connection connection, DatabaseDialect dialect) throws SQLException {
+        int width;
+        try (PreparedStatement select = statements.prepare(connection, "SELECT owner FROM " + table + " WHERE 1 = 0");
+                ResultSet result = select.executeQuery()) {
+            width = result.getMetaData().getPrecision(1);
+        }
+        if (width <= 0 || width >= MAX_OWNER_LENGTH) {
+            return MAX_OWNER_LENGTH;
+        }
+        System.getLogger(JdbcWorkerIdLeaseStore.class.getName())
+                .log(
+                        System.Logger.Level.WARNING,
+                        () -> "The worker id lease table " + table + " holds owners of up to " + width
+                                + " characters, from an earlier version of idgen: an instance whose identity is longer"
+                                + " cannot lease a worker id. Widen the column with: " + ownerWidening(dialect, table));
+        return width;
+    }
+
+    /**
+     * @return the statement that widens the owner column of a table from an earlier version of idgen to
+     *         {@link #MAX_OWNER_LENGTH} characters, keeping its character set and collation (a change of length only,
+     *         which none of the databases rewrites the table for)
+     */
+    static String ownerWidening(DatabaseDialect dialect, String table) {
+        String type = "VARCHAR(" + MAX_OWNER_LENGTH + ")";
+        return switch (dialect) {
+            case MYSQL ->
+                "ALTER TABLE " + table + " MODIFY owner " + type + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL";
+            case POSTGRESQL -> "ALTER TABLE " + table + " ALTER COLUMN owner TYPE " + type;
+            case H2 -> "ALTER TABLE " + table + " ALTER COLUMN owner SET DATA TYPE " + type;
+        };
+    }
+
+    /**
+     * Refuses an owner the table's owner column cannot hold, rather than let a database that is not in strict mode cut
+     * it short, which would leave a lease its owner can never renew or release.
+     */
+    private void checkOwnerFits(Sql sql, String owner) {
+        if (owner.length() > sql.ownerWidth()) {
+            throw new InvalidArgumentException(
+                    "owner",
+                    owner,
+                    "owner '" + owner + "' is " + owner.length() + " characters long, but the owner column of the"
+                            + " worker id lease table " + table + " holds only " + sql.ownerWidth()
+                            + ": widen it with " + sql.widenOwner());
+        }
     }
 
     /**
@@ -206,6 +266,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long reuseDelayMillis = reuseDelay.toMillis();
         longestTtlMillis = Math.max(longestTtlMillis, ttlMillis);
         return statements.execute("acquire a worker id", (connection, sql) -> {
+            checkOwnerFits(sql, owner);
             Map<Long, Row> rows = new HashMap<>();
             long[] now = {Long.MIN_VALUE};
             if (read(connection, sql, maxWorkerId, rows, now) == ELSEWHERE) {
@@ -381,6 +442,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         long ttlMillis = ttl.toMillis();
         return statements.execute("renew worker id " + workerId, (connection, sql) -> {
+            checkOwnerFits(sql, owner);
             if (renewOnce(connection, sql, workerId, owner, ttlMillis, lastTimestamp)) {
                 return true;
             }
@@ -419,6 +481,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     public void release(long workerId, String owner, long lastTimestamp) {
         checkOwner(owner);
         statements.execute("release worker id " + workerId, (connection, sql) -> {
+            checkOwnerFits(sql, owner);
             for (int attempt = 0; attempt < 2; attempt++) {
                 try (PreparedStatement release = statements.prepare(connection, sql.release())) {
                     release.setLong(1, lastTimestamp);

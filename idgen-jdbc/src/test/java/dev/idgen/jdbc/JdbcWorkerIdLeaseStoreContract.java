@@ -292,6 +292,33 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
         assertThat(other.workerId()).as("another owner").isNotEqualTo(id);
     }
 
+    @Test
+    void anOwnerColumnFromAnEarlierVersionRefusesLongerOwnersUntilWidened() throws Exception {
+        DatabaseDialect dialect;
+        try (Connection connection = endpoint().connect()) {
+            dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
+        }
+        execute(dialect.ddl("worker", table).replace("owner VARCHAR(255)", "owner VARCHAR(128)"));
+        // An instance id of 128 characters and a process nonce.
+        String longOwner = "o".repeat(128) + "#" + "n".repeat(12);
+        JdbcWorkerIdLeaseStore narrow = store(pool(2), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        assertThatThrownBy(() -> narrow.acquire(longOwner, 3, TTL, REUSE_DELAY))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("holds only 128")
+                .hasMessageContaining(JdbcWorkerIdLeaseStore.ownerWidening(dialect, table));
+        assertThat(narrow.acquire("o".repeat(128), 3, TTL, REUSE_DELAY).workerId())
+                .isZero();
+
+        execute(JdbcWorkerIdLeaseStore.ownerWidening(dialect, table));
+        JdbcWorkerIdLeaseStore widened = store(pool(2), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        long id = widened.acquire(longOwner, 3, TTL, REUSE_DELAY).workerId();
+        assertThat(id).isEqualTo(1);
+        assertThat(widened.renew(id, longOwner, TTL, REUSE_DELAY, 1000, true)).isTrue();
+        assertThat(count("SELECT COUNT(*) FROM " + table + " WHERE owner = '" + longOwner + "'"))
+                .as("stored whole")
+                .isEqualTo(1);
+    }
+
     private void execute(String sql) throws SQLException {
         try (Connection connection = endpoint().connect();
                 Statement statement = connection.createStatement()) {
