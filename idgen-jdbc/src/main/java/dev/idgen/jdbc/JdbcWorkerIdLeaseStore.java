@@ -114,7 +114,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                     ownerWidth,
                     widenOwner,
                     "SELECT worker_id, expires_at, last_timestamp, version, " + now + ", owner, "
-                            + (recordsTtl ? LEASE_MS.name() : "CAST(NULL AS BIGINT)")
+                            + (recordsTtl ? LEASE_MS.name() : "NULL")
                             + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + " FROM " + table
                             + " WHERE worker_id BETWEEN " + FAILOVER_MARK + " AND ?",
                     recordsTtl ? "SELECT MAX(" + LEASE_MS.name() + ") FROM " + table : null,
@@ -331,7 +331,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             select.setLong(1, maxWorkerId);
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
-                    long ttlMillis = result.getLong(7);
+                    long recordedTtl = result.getLong(7);
+                    long ttlMillis = result.wasNull() || recordedTtl <= 0 ? Acquisition.UNKNOWN_TTL : recordedTtl;
                     rows.put(
                             result.getLong(1),
                             new Row(
@@ -339,7 +340,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                                     result.getLong(3),
                                     result.getLong(4),
                                     result.getString(6),
-                                    result.wasNull() || ttlMillis <= 0 ? Acquisition.UNKNOWN_TTL : ttlMillis));
+                                    ttlMillis));
                     now[0] = result.getLong(5);
                     if (sql.stamped()) {
                         String writer = result.getString(8);

@@ -293,6 +293,35 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
     }
 
     @Test
+    void aTableWithoutTheTtlColumnWorksAsBeforeAndGetsItWhereIdgenManagesTheSchema() throws Exception {
+        DatabaseDialect dialect;
+        try (Connection connection = endpoint().connect()) {
+            dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
+        }
+        String ddl = dialect.ddl("worker", table);
+        execute(ddl.replace(",\n  lease_ms BIGINT NULL", ""));
+        assertThat(ddl).as("the column the earlier table lacks").contains("lease_ms");
+        WorkerIdLeaseStore unmanaged = store(pool(2), SchemaInitialization.NEVER, Duration.ofSeconds(5));
+        long id = unmanaged
+                .acquire(owner(), 0, Duration.ofSeconds(6), REUSE_DELAY)
+                .workerId();
+        execute("UPDATE " + table + " SET expires_at = expires_at - 60000 WHERE worker_id = " + id);
+        Acquisition takenOver = unmanaged.acquire(owner(), 0, Duration.ofSeconds(2), REUSE_DELAY);
+        assertThat(takenOver.workerId()).isEqualTo(id);
+        assertThat(takenOver.previousTtlMillis())
+                .as("no ttl recorded: the new owner assumes its own")
+                .isEqualTo(Acquisition.UNKNOWN_TTL);
+
+        WorkerIdLeaseStore managed = store(pool(2), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        assertThat(managed.acquire(owner(), 1, Duration.ofSeconds(6), REUSE_DELAY)
+                        .workerId())
+                .isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM " + table + " WHERE lease_ms = 6000"))
+                .as("the column added, and written")
+                .isEqualTo(1);
+    }
+
+    @Test
     void anOwnerColumnFromAnEarlierVersionRefusesLongerOwnersUntilWidened() throws Exception {
         DatabaseDialect dialect;
         try (Connection connection = endpoint().connect()) {
