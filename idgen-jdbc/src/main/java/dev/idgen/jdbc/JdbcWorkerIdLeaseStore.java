@@ -282,8 +282,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                         && owner.equals(row.owner())
                         && row.expiresAt() > now[0]
                         && reclaim(connection, sql, workerId, owner, ttlMillis, row.version())) {
-                    // Its holder stopped at no point: it is this owner. After a failover, though, the row may be a
-                    // stale copy of one that this owner released on the lost primary and another instance took.
+                    // Nobody but this owner can have issued under it since it was granted. After a failover, though,
+                    // the row may be a stale copy of one this owner released on the lost primary, and another took.
                     return mark == null
                             ? Acquisition.grantedFree(workerId, row.lastTimestamp())
                             : Acquisition.grantedTakenOver(workerId, row.lastTimestamp(), row.ttlMillis());
@@ -397,8 +397,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         failovers.record("The worker id lease table " + table + " holds " + fenced + " rows another database server"
                 + " wrote: this one is a promoted copy that may have lost leases, so every such worker id counts as"
-                + " held for " + fenceMillis + " ms more (the longest ttl the table records), and none without a row"
-                + " is handed out before then");
+                + " held for " + fenceMillis + " ms more (the longest ttl the table records, or this instance's where"
+                + " longer), and none without a row is handed out before then");
     }
 
     private static void bindFence(Sql sql, PreparedStatement statement, long fenceMillis) throws SQLException {
