@@ -444,8 +444,12 @@ abstract class LaggingPromotionContract {
         HikariDataSource freshPool = new Instance("fresh").pool;
         JdbcWorkerIdLeaseStore fresh =
                 new JdbcWorkerIdLeaseStore(freshPool, "idgen_worker", SchemaInitialization.ALWAYS, TIMEOUT);
+        // c is of another service, with a shorter ttl, and notices the promotion first: the fence still lasts the
+        // ttl of a and b, which the replica's row of a records.
+        Duration shorterTtl = Duration.ofSeconds(10);
+        long noticed = System.nanoTime();
         // While a and b hold their leases (by their own clocks), a fresh instance gets neither worker id.
-        Acquisition c = awaitAnswer(() -> fresh.acquire("c", 7, ttl, reuseDelay));
+        Acquisition c = awaitAnswer(() -> fresh.acquire("c", 7, shorterTtl, reuseDelay));
         assertThat(c.workerId())
                 .as("no worker id for c while the leases the lost primary knew may be held")
                 .isEqualTo(-1);
@@ -468,11 +472,18 @@ abstract class LaggingPromotionContract {
             assertThat(firstStore.renew(0, "a", ttl, reuseDelay, 0, true))
                     .as("a renews while c waits")
                     .isTrue();
-            later = fresh.acquire("c", 7, ttl, reuseDelay);
+            later = fresh.acquire("c", 7, shorterTtl, reuseDelay);
         } while (!later.isGranted() && System.nanoTime() < deadline);
         assertThat(later.workerId())
                 .as("c gets a free worker id once the fence ended")
                 .isEqualTo(2);
+        // The database's clock is read in whole milliseconds: a millisecond or two either way.
+        assertThat(Duration.ofNanos(System.nanoTime() - noticed).toMillis())
+                .as("not before the holders' ttl and the reuse delay have passed, by c's clock")
+                .isGreaterThanOrEqualTo(ttl.plus(reuseDelay).toMillis() - 2);
+        assertThat(later.previousTtlMillis())
+                .as("b's lost lease may have had any ttl of the fleet: c waits the longest known")
+                .isEqualTo(ttl.toMillis());
     }
 
     /** Calls until the database answers (the pool reconnects after the failover), within the deadline. */

@@ -387,21 +387,14 @@ final class JdbcStatements<S> {
      * @return whether the column is there
      */
     boolean writerColumn(Connection connection, DatabaseDialect dialect) throws SQLException {
-        boolean present = WriterColumn.ensure(
+        boolean present = addedColumn(
                 connection,
-                table,
-                schemaInitialization.createsTableOn(
-                        dialect, connection.getMetaData().getURL()),
-                timeoutSeconds);
+                dialect,
+                WriterColumn.COLUMN,
+                "a failover to a replica that lagged behind cannot be recognised, and could repeat IDs");
         System.Logger log = System.getLogger(JdbcStatements.class.getName());
         String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
-        if (!present) {
-            log.log(
-                    System.Logger.Level.WARNING,
-                    () -> what + " has no column " + WriterColumn.NAME + ": a failover"
-                            + " to a replica that lagged behind cannot be recognised, and could repeat IDs. Add it with: "
-                            + WriterColumn.addStatement(table));
-        } else {
+        if (present) {
             String unreadable = WriterColumn.identityUnreadable(connection, dialect, timeoutSeconds);
             if (unreadable != null) {
                 present = false;
@@ -414,6 +407,32 @@ final class JdbcStatements<S> {
             }
         }
         writerColumnPresent = present;
+        return present;
+    }
+
+    /**
+     * Makes sure the table has a column a later version of idgen added, adding it where idgen manages the schema. A
+     * table without it works without what the column is for: that is logged once, with the statement that adds it.
+     *
+     * @param withoutIt what is lost without the column, for the log
+     * @return whether the column is there
+     */
+    boolean addedColumn(Connection connection, DatabaseDialect dialect, AddedColumn column, String withoutIt)
+            throws SQLException {
+        boolean present = column.ensure(
+                connection,
+                table,
+                schemaInitialization.createsTableOn(
+                        dialect, connection.getMetaData().getURL()),
+                timeoutSeconds);
+        if (!present) {
+            String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
+            System.getLogger(JdbcStatements.class.getName())
+                    .log(
+                            System.Logger.Level.WARNING,
+                            () -> what + " has no column " + column.name() + ": " + withoutIt + ". Add it with: "
+                                    + column.addStatement(table));
+        }
         return present;
     }
 

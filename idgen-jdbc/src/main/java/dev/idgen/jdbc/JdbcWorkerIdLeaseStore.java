@@ -15,19 +15,27 @@ import javax.sql.DataSource;
  * A {@link WorkerIdLeaseStore} on a database table with one row per worker id, through plain JDBC on a
  * {@link DataSource}: MySQL, MariaDB, PostgreSQL and H2, with the DDL in {@code META-INF/idgen/worker-*.sql}.
  *
- * <p>A row holds the worker id's {@code owner}, when its lease ends ({@code expires_at}, epoch milliseconds), the last
- * timestamp its owners recorded ({@code last_timestamp}, -1 for none) and a {@code version} bumped by every change.
- * Expiry is judged by the database server's clock, read inside each statement, so instances whose own clocks disagree
- * still agree on who holds what. That clock may step (or a failover may move to a server whose clock is ahead), and
- * make a live lease look expired: so a row taken while it still names an owner (it lapsed unreleased) is granted as
- * taken over, and its new owner waits a ttl plus the reuse delay by its own monotonic clock before it issues (see
- * {@link Acquisition}). A release clears the owner: such a row is granted free. The table records no ttl, so the new
- * owner waits its own: instances sharing one table should use one ttl, or the longest where they differ.
+ * <p>A row holds the worker id's {@code owner}, when its lease ends ({@code expires_at}, epoch milliseconds), the
+ * lease's ttl ({@code lease_ms}), the last timestamp its owners recorded ({@code last_timestamp}, -1 for none) and a
+ * {@code version} bumped by every change. Expiry is judged by the database server's clock, read inside each statement,
+ * so instances whose own clocks disagree still agree on who holds what. That clock may step (or a failover may move to
+ * a server whose clock is ahead), and make a live lease look expired: so a row taken while it still names an owner (it
+ * lapsed unreleased) is granted as taken over, with the ttl its row records, and its new owner waits that ttl plus the
+ * reuse delay by its own monotonic clock before it issues (see {@link Acquisition}); instances sharing one table may
+ * use different ttls. A release clears the owner: such a row is granted free. A row written before idgen recorded the
+ * ttl (or in a table without the column, which idgen adds where it manages the schema) is granted with an unknown
+ * ttl, and its new owner waits its own.
+ *
+ * <p>After a failover to a promoted copy (recognised by the {@link WriterColumn writer column}), every row the lost
+ * primary wrote counts as held for the longest ttl the table records (or the noticing instance's own, where longer)
+ * from then on, and no worker id without a row is handed out before then: whoever holds it on the lost primary may have
+ * taken it during the copy's lag, with any ttl of the fleet.
  *
  * <p>Every statement commits on its own, and none holds a lock beyond itself. Taking a worker id is optimistic:
- * {@link #acquire} reads the rows, then inserts the lowest missing one or takes the lowest expired one with an
- * {@code UPDATE} conditional on the version it read; losing either race to another instance only moves it on to the
- * next worker id. {@link #renew} and {@link #release} are one conditional {@code UPDATE} each.
+ * {@link #acquire} reads the rows, then extends the owner's own unexpired lease if it has one (an earlier acquisition
+ * whose answer was lost), or inserts the lowest missing one or takes the lowest expired one, each with an
+ * {@code UPDATE} conditional on the version it read; losing a race to another instance only moves it on to the next
+ * worker id. {@link #renew} and {@link #release} are one conditional {@code UPDATE} each.
  *
  * <p>Give it a plain {@code DataSource} (a connection pool), not a transaction-aware proxy: each operation borrows a
  * connection of its own and switches it to auto-commit while it works, so a lease never joins, and is never rolled
@@ -41,7 +49,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /** The table used unless another is configured. */
     public static final String DEFAULT_TABLE = "idgen_worker";
 
-    private static final int MAX_OWNER_LENGTH = 128;
+    private static final int MAX_OWNER_LENGTH = 255;
 
     private final JdbcStatements<Sql> statements;
     private final String table;
@@ -53,15 +61,32 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     static final long FAILOVER_MARK = -1;
 
     /**
+     * The column that records each lease's ttl in milliseconds, written by every statement that grants or extends a
+     * lease: how long whoever holds or last held the worker id goes on issuing after its last renewal. {@code null} in
+     * rows written before idgen recorded it.
+     */
+    static final AddedColumn LEASE_MS = new AddedColumn("lease_ms", "BIGINT NULL");
+
+    /**
      * The statements of one dialect, read once the database is known.
      *
      * @param stamped whether the table has the writer column; the statements then stamp and check it
+     * @param recordsTtl whether the table has the {@link #LEASE_MS} column; the statements then write it, each with
+     *        one parameter more for it, after those of its {@code SET} clause (its {@code VALUES} in an insert)
+     * @param ownerWidth how many characters the table's owner column holds
+     * @param widenOwner the statement that widens it to {@link #MAX_OWNER_LENGTH}, or {@code null} where it is wide
+     *        enough
      */
     private record Sql(
             boolean stamped,
+            boolean recordsTtl,
+            int ownerWidth,
+            String widenOwner,
             String select,
+            String longestTtl,
             String insert,
             String take,
+            String reclaim,
             String renew,
             String release,
             String fence,
@@ -69,51 +94,76 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             String mark,
             String extendMark) {
 
-        static Sql of(DatabaseDialect dialect, String table, boolean stamped) {
+        static Sql of(DatabaseDialect dialect, String table, boolean stamped, boolean recordsTtl, int ownerWidth) {
+            String widenOwner = ownerWidth < MAX_OWNER_LENGTH ? ownerWidening(dialect, table) : null;
             String now = nowMillis(dialect);
             String identity = WriterColumn.identity(dialect);
             String writer = stamped ? ", " + WriterColumn.NAME : "";
             String stamp = stamped ? ", " + WriterColumn.NAME + " = " + identity : "";
             String writtenHere = stamped ? " AND " + WriterColumn.NAME + " = " + identity : "";
+            String ttl = recordsTtl ? ", " + LEASE_MS.name() + " = ?" : "";
+            String ttlColumn = recordsTtl ? ", " + LEASE_MS.name() : "";
+            String ttlValue = recordsTtl ? ", ?" : "";
+            // A fence raises a row's recorded ttl to the fence's: whoever holds the row on the lost primary may have
+            // any ttl of the fleet, and a take-over of the row waits the recorded one.
+            String atLeastTtl =
+                    recordsTtl ? ", " + LEASE_MS.name() + " = GREATEST(COALESCE(" + LEASE_MS.name() + ", 0), ?)" : "";
             return new Sql(
                     stamped,
-                    "SELECT worker_id, expires_at, last_timestamp, version, " + now
-                            + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + ", owner FROM " + table
+                    recordsTtl,
+                    ownerWidth,
+                    widenOwner,
+                    "SELECT worker_id, expires_at, last_timestamp, version, " + now + ", owner, "
+                            + (recordsTtl ? LEASE_MS.name() : "NULL")
+                            + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + " FROM " + table
                             + " WHERE worker_id BETWEEN " + FAILOVER_MARK + " AND ?",
-                    "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer + ")"
-                            + " VALUES (?, ?, " + now + " + ?, ?, 0" + (stamped ? ", " + identity : "") + ")",
-                    "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?, version = version + 1" + stamp
-                            + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now + writtenHere,
+                    recordsTtl ? "SELECT MAX(" + LEASE_MS.name() + ") FROM " + table : null,
+                    "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer
+                            + ttlColumn + ") VALUES (?, ?, " + now + " + ?, ?, 0" + (stamped ? ", " + identity : "")
+                            + ttlValue + ")",
+                    "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?, version = version + 1" + ttl
+                            + stamp + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now
+                            + writtenHere,
+                    "UPDATE " + table + " SET expires_at = " + now + " + ?, version = version + 1" + ttl + stamp
+                            + " WHERE worker_id = ? AND version = ? AND owner = ? AND expires_at > " + now
+                            + writtenHere,
                     "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?,"
-                            + " last_timestamp = GREATEST(last_timestamp, ?), version = version + 1" + stamp
+                            + " last_timestamp = GREATEST(last_timestamp, ?), version = version + 1" + ttl + stamp
                             + " WHERE worker_id = ? AND owner = ? AND expires_at > " + now + writtenHere,
-                    // The owner cleared: a row without one was released by a holder that had stopped.
+                    // The owner cleared: a row without one was released by a holder that had stopped. Its ttl stays,
+                    // one more sign of the ttls the fleet uses when a failover is fenced.
                     "UPDATE " + table + " SET owner = NULL, expires_at = " + now
                             + ", last_timestamp = GREATEST(last_timestamp, ?), version = version + 1" + stamp
                             + " WHERE worker_id = ? AND owner = ?" + writtenHere,
                     // Every row another server wrote counts as held for one more lease from now: its holder (if
                     // any) either renews it here meanwhile or, its renewals refused, stops before the lease ends.
-                    "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?),"
-                            + " version = version + 1" + stamp + " WHERE " + WriterColumn.NAME + " <> " + identity,
+                    "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?)" + atLeastTtl
+                            + ", version = version + 1" + stamp + " WHERE " + WriterColumn.NAME + " <> " + identity,
                     "UPDATE " + table + " SET " + WriterColumn.NAME + " = " + identity + " WHERE " + WriterColumn.NAME
                             + " IS NULL",
-                    "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer + ")"
-                            + " VALUES (" + FAILOVER_MARK + ", NULL, " + now + " + ?, -1, 0"
-                            + (stamped ? ", " + identity : "") + ")",
-                    "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?), version = version + 1"
-                            + stamp + " WHERE worker_id = " + FAILOVER_MARK);
+                    "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer
+                            + ttlColumn + ") VALUES (" + FAILOVER_MARK + ", NULL, " + now + " + ?, -1, 0"
+                            + (stamped ? ", " + identity : "") + ttlValue + ")",
+                    "UPDATE " + table + " SET expires_at = GREATEST(expires_at, " + now + " + ?)" + atLeastTtl
+                            + ", version = version + 1" + stamp + " WHERE worker_id = " + FAILOVER_MARK);
         }
     }
 
     /**
      * A row as {@link #acquire} read it.
      *
-     * @param released whether it has no owner: released by its holder (or never held)
+     * @param owner its holder, or {@code null} when released by its holder (or never held)
+     * @param ttlMillis the ttl recorded with its lease, or {@link Acquisition#UNKNOWN_TTL} where none was
      */
-    private record Row(long expiresAt, long lastTimestamp, long version, boolean released) {}
+    private record Row(long expiresAt, long lastTimestamp, long version, String owner, long ttlMillis) {
+
+        boolean released() {
+            return owner == null;
+        }
+    }
 
     private final JdbcFailovers failovers;
-    /** The longest lease asked for so far: how long a release that finds the table promoted fences it. */
+    /** The longest lease asked for so far: the least a release that finds the table promoted fences it for. */
     private volatile long longestTtlMillis = 60_000;
 
     /**
@@ -140,9 +190,75 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
-        return Sql.of(dialect, table, statements.writerColumn(connection, dialect));
+        boolean stamped = statements.writerColumn(connection, dialect);
+        boolean recordsTtl = statements.addedColumn(
+                connection,
+                dialect,
+                LEASE_MS,
+                "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
+                        + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
+                        + " sharing the table must all use one ttl");
+        return Sql.of(dialect, table, stamped, recordsTtl, ownerWidth(connection, dialect));
     }
 
+    /**
+     * @return how many characters the table's owner column holds: {@link #MAX_OWNER_LENGTH} in a table from this
+     *         version, 128 in one from an earlier version, which is logged with the statement that widens it
+     */
+    private int ownerWidth(Connection connection, DatabaseDialect dialect) throws SQLException {
+        int width;
+        try (PreparedStatement select = statements.prepare(connection, "SELECT owner FROM " + table + " WHERE 1 = 0");
+                ResultSet result = select.executeQuery()) {
+            width = result.getMetaData().getPrecision(1);
+        }
+        if (width <= 0 || width >= MAX_OWNER_LENGTH) {
+            return MAX_OWNER_LENGTH;
+        }
+        System.getLogger(JdbcWorkerIdLeaseStore.class.getName())
+                .log(
+                        System.Logger.Level.WARNING,
+                        () -> "The worker id lease table " + table + " holds owners of up to " + width
+                                + " characters, from an earlier version of idgen: an instance whose identity is longer"
+                                + " cannot lease a worker id. Widen the column with: " + ownerWidening(dialect, table));
+        return width;
+    }
+
+    /**
+     * @return the statement that widens the owner column of a table from an earlier version of idgen to
+     *         {@link #MAX_OWNER_LENGTH} characters, keeping its character set and collation (a change of length only,
+     *         which none of the databases rewrites the table for)
+     */
+    static String ownerWidening(DatabaseDialect dialect, String table) {
+        String type = "VARCHAR(" + MAX_OWNER_LENGTH + ")";
+        return switch (dialect) {
+            case MYSQL ->
+                "ALTER TABLE " + table + " MODIFY owner " + type + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL";
+            case POSTGRESQL -> "ALTER TABLE " + table + " ALTER COLUMN owner TYPE " + type;
+            case H2 -> "ALTER TABLE " + table + " ALTER COLUMN owner SET DATA TYPE " + type;
+        };
+    }
+
+    /**
+     * Refuses an owner the table's owner column cannot hold, rather than let a database that is not in strict mode cut
+     * it short, which would leave a lease its owner can never renew or release.
+     */
+    private void checkOwnerFits(Sql sql, String owner) {
+        if (owner.length() > sql.ownerWidth()) {
+            throw new InvalidArgumentException(
+                    "owner",
+                    owner,
+                    "owner '" + owner + "' is " + owner.length() + " characters long, but the owner column of the"
+                            + " worker id lease table " + table + " holds only " + sql.ownerWidth()
+                            + ": widen it with " + sql.widenOwner());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>An owner that still holds an unexpired lease gets that worker id back, its lease extended, instead of a second
+     * one: only a lost answer to its own earlier acquisition leaves it holding one it does not know of.
+     */
     @Override
     public Acquisition acquire(String owner, long maxWorkerId, Duration ttl, Duration reuseDelay) {
         checkOwner(owner);
@@ -150,6 +266,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         long reuseDelayMillis = reuseDelay.toMillis();
         longestTtlMillis = Math.max(longestTtlMillis, ttlMillis);
         return statements.execute("acquire a worker id", (connection, sql) -> {
+            checkOwnerFits(sql, owner);
             Map<Long, Row> rows = new HashMap<>();
             long[] now = {Long.MIN_VALUE};
             if (read(connection, sql, maxWorkerId, rows, now) == ELSEWHERE) {
@@ -159,6 +276,19 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 read(connection, sql, maxWorkerId, rows, now);
             }
             Row mark = rows.get(FAILOVER_MARK);
+            for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
+                Row row = rows.get(workerId);
+                if (row != null
+                        && owner.equals(row.owner())
+                        && row.expiresAt() > now[0]
+                        && reclaim(connection, sql, workerId, owner, ttlMillis, row.version())) {
+                    // Nobody but this owner can have issued under it since it was granted. After a failover, though,
+                    // the row may be a stale copy of one this owner released on the lost primary, and another took.
+                    return mark == null
+                            ? Acquisition.grantedFree(workerId, row.lastTimestamp())
+                            : Acquisition.grantedTakenOver(workerId, row.lastTimestamp(), row.ttlMillis());
+                }
+            }
             // Until the fence ends, a worker id without a row may still be held by an instance whose lease row only
             // the lost primary had: no such row is inserted before then.
             long fenceLeft = mark == null ? 0 : mark.expiresAt() + reuseDelayMillis - now[0];
@@ -166,19 +296,20 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 Row row = rows.get(workerId);
                 if (row == null) {
                     if (fenceLeft <= 0 && insert(connection, sql, workerId, owner, ttlMillis, -1)) {
-                        // After a failover, an id without a row may have been held on the lost primary.
+                        // After a failover, an id without a row may have been held on the lost primary, with any ttl
+                        // of the fleet: the mark records the longest known.
                         return mark == null
                                 ? Acquisition.grantedFree(workerId, -1)
-                                : Acquisition.grantedTakenOver(workerId, -1, Acquisition.UNKNOWN_TTL);
+                                : Acquisition.grantedTakenOver(workerId, -1, mark.ttlMillis());
                     }
                 } else if (row.expiresAt() + reuseDelayMillis <= now[0]
                         && take(connection, sql, workerId, owner, ttlMillis, reuseDelayMillis, row.version())) {
                     // The version matched, so the row is exactly as read: its last timestamp is the one to hand on,
-                    // and whether it was released, or lapsed held by the database's clock (which may have stepped).
-                    // The table does not record a lease's ttl: the new owner assumes its own.
+                    // whether it was released or lapsed held by the database's clock (which may have stepped), and
+                    // the ttl of the lease that lapsed, which its holder stops within.
                     return row.released() && mark == null
                             ? Acquisition.grantedFree(workerId, row.lastTimestamp())
-                            : Acquisition.grantedTakenOver(workerId, row.lastTimestamp(), Acquisition.UNKNOWN_TTL);
+                            : Acquisition.grantedTakenOver(workerId, row.lastTimestamp(), row.ttlMillis());
                 }
             }
             return Acquisition.none(Math.max(0, fenceLeft));
@@ -200,18 +331,21 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             select.setLong(1, maxWorkerId);
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
+                    long recordedTtl = result.getLong(7);
+                    long ttlMillis = result.wasNull() || recordedTtl <= 0 ? Acquisition.UNKNOWN_TTL : recordedTtl;
                     rows.put(
                             result.getLong(1),
                             new Row(
                                     result.getLong(2),
                                     result.getLong(3),
                                     result.getLong(4),
-                                    result.getString(sql.stamped() ? 8 : 6) == null));
+                                    result.getString(6),
+                                    ttlMillis));
                     now[0] = result.getLong(5);
                     if (sql.stamped()) {
-                        String writer = result.getString(6);
+                        String writer = result.getString(8);
                         unstamped |= writer == null;
-                        elsewhere |= writer != null && !writer.equals(result.getString(7));
+                        elsewhere |= writer != null && !writer.equals(result.getString(9));
                     }
                 }
             }
@@ -226,21 +360,24 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     private static final int ELSEWHERE = 2;
 
     /**
-     * Treats every row another server wrote as held for one more {@code ttlMillis} from now, and marks the table so
-     * that no missing row is inserted before then.
+     * Treats every row another server wrote as held for one more lease from now, and marks the table so that no
+     * missing row is inserted before then. The lease is the longest the table records, or {@code ttlMillis} where
+     * that is longer: whoever holds a row on the lost primary may have taken it there, during the replica's lag, with
+     * any ttl the fleet uses, and not the one (if any) the promoted copy records for that row.
      */
     private void fence(Connection connection, Sql sql, long ttlMillis) throws SQLException {
+        long fenceMillis = Math.max(ttlMillis, longestRecordedTtl(connection, sql));
         // The mark first, each statement committing on its own: once any row is stamped with this server, an
         // instance that reads the table sees no sign of the promotion but the mark, so the mark must already be there
         // (and if this instance dies between the two, the rows still show the promotion to the next one).
         int marked;
         try (PreparedStatement extend = statements.prepare(connection, sql.extendMark())) {
-            extend.setLong(1, ttlMillis);
+            bindFence(sql, extend, fenceMillis);
             marked = extend.executeUpdate();
         }
         if (marked == 0) {
             try (PreparedStatement mark = statements.prepare(connection, sql.mark())) {
-                mark.setLong(1, ttlMillis);
+                bindFence(sql, mark, fenceMillis);
                 mark.executeUpdate();
             } catch (SQLException e) {
                 // Another instance marked it at the same moment; its fence reaches as far.
@@ -251,7 +388,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         int fenced;
         try (PreparedStatement fence = statements.prepare(connection, sql.fence())) {
-            fence.setLong(1, ttlMillis);
+            bindFence(sql, fence, fenceMillis);
             fenced = fence.executeUpdate();
         }
         update(connection, sql.adopt());
@@ -260,7 +397,29 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         failovers.record("The worker id lease table " + table + " holds " + fenced + " rows another database server"
                 + " wrote: this one is a promoted copy that may have lost leases, so every such worker id counts as"
-                + " held for " + ttlMillis + " ms more, and none without a row is handed out before then");
+                + " held for " + fenceMillis + " ms more (the longest ttl the table records, or this instance's where"
+                + " longer), and none without a row is handed out before then");
+    }
+
+    private static void bindFence(Sql sql, PreparedStatement statement, long fenceMillis) throws SQLException {
+        statement.setLong(1, fenceMillis);
+        if (sql.recordsTtl()) {
+            statement.setLong(2, fenceMillis);
+        }
+    }
+
+    /**
+     * @return the longest ttl recorded in the table (the failover mark's included, which keeps the longest of an
+     *         earlier fence), or 0 where none is
+     */
+    private long longestRecordedTtl(Connection connection, Sql sql) throws SQLException {
+        if (!sql.recordsTtl()) {
+            return 0;
+        }
+        try (PreparedStatement select = statements.prepare(connection, sql.longestTtl());
+                ResultSet result = select.executeQuery()) {
+            return result.next() ? Math.max(0, result.getLong(1)) : 0;
+        }
     }
 
     private int update(Connection connection, String sql) throws SQLException {
@@ -284,6 +443,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         long ttlMillis = ttl.toMillis();
         return statements.execute("renew worker id " + workerId, (connection, sql) -> {
+            checkOwnerFits(sql, owner);
             if (renewOnce(connection, sql, workerId, owner, ttlMillis, lastTimestamp)) {
                 return true;
             }
@@ -305,11 +465,15 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             Connection connection, Sql sql, long workerId, String owner, long ttlMillis, long lastTimestamp)
             throws SQLException {
         try (PreparedStatement renew = statements.prepare(connection, sql.renew())) {
-            renew.setString(1, owner);
-            renew.setLong(2, ttlMillis);
-            renew.setLong(3, lastTimestamp);
-            renew.setLong(4, workerId);
-            renew.setString(5, owner);
+            int parameter = 1;
+            renew.setString(parameter++, owner);
+            renew.setLong(parameter++, ttlMillis);
+            renew.setLong(parameter++, lastTimestamp);
+            if (sql.recordsTtl()) {
+                renew.setLong(parameter++, ttlMillis);
+            }
+            renew.setLong(parameter++, workerId);
+            renew.setString(parameter, owner);
             return renew.executeUpdate() > 0;
         }
     }
@@ -318,6 +482,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     public void release(long workerId, String owner, long lastTimestamp) {
         checkOwner(owner);
         statements.execute("release worker id " + workerId, (connection, sql) -> {
+            checkOwnerFits(sql, owner);
             for (int attempt = 0; attempt < 2; attempt++) {
                 try (PreparedStatement release = statements.prepare(connection, sql.release())) {
                     release.setLong(1, lastTimestamp);
@@ -387,6 +552,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             insert.setString(2, owner);
             insert.setLong(3, ttlMillis);
             insert.setLong(4, lastTimestamp);
+            if (sql.recordsTtl()) {
+                insert.setLong(5, ttlMillis);
+            }
             insert.executeUpdate();
             return true;
         } catch (SQLException e) {
@@ -412,14 +580,36 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             long version)
             throws SQLException {
         try (PreparedStatement take = statements.prepare(connection, sql.take())) {
-            take.setString(1, owner);
-            take.setLong(2, ttlMillis);
-            take.setLong(3, workerId);
-            take.setLong(4, version);
+            int parameter = 1;
+            take.setString(parameter++, owner);
+            take.setLong(parameter++, ttlMillis);
+            if (sql.recordsTtl()) {
+                take.setLong(parameter++, ttlMillis);
+            }
+            take.setLong(parameter++, workerId);
+            take.setLong(parameter++, version);
             // Checked again, though the version alone proves the row unchanged, so that a row edited by hand
             // without a new version is still never taken while its lease lasts.
-            take.setLong(5, reuseDelayMillis);
+            take.setLong(parameter, reuseDelayMillis);
             return take.executeUpdate() > 0;
+        }
+    }
+
+    /**
+     * @return whether {@code owner} still held the row, unchanged since it was read, and extended its lease
+     */
+    private boolean reclaim(Connection connection, Sql sql, long workerId, String owner, long ttlMillis, long version)
+            throws SQLException {
+        try (PreparedStatement reclaim = statements.prepare(connection, sql.reclaim())) {
+            int parameter = 1;
+            reclaim.setLong(parameter++, ttlMillis);
+            if (sql.recordsTtl()) {
+                reclaim.setLong(parameter++, ttlMillis);
+            }
+            reclaim.setLong(parameter++, workerId);
+            reclaim.setLong(parameter++, version);
+            reclaim.setString(parameter, owner);
+            return reclaim.executeUpdate() > 0;
         }
     }
 

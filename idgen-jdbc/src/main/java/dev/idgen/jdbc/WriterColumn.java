@@ -36,6 +36,9 @@ final class WriterColumn {
      */
     static final String MARKER = "#idgen-writer";
 
+    /** The column as a table from an older version of idgen lacks it. */
+    static final AddedColumn COLUMN = new AddedColumn(NAME, "VARCHAR(64) NULL");
+
     private WriterColumn() {}
 
     /**
@@ -55,37 +58,6 @@ final class WriterColumn {
     }
 
     /**
-     * Makes sure the table has the column: adds it when the schema is idgen's to manage, otherwise reports it missing.
-     *
-     * @param manage whether idgen creates the table here ({@link SchemaInitialization})
-     * @return whether the column is there now
-     */
-    static boolean ensure(Connection connection, String table, boolean manage, int timeoutSeconds) throws SQLException {
-        if (present(connection, table, timeoutSeconds)) {
-            return true;
-        }
-        if (!manage) {
-            return false;
-        }
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.execute(addStatement(table));
-        } catch (SQLException e) {
-            // Another instance may have added it at the same moment; or idgen's user may not alter the table (no
-            // ALTER privilege, not the owner), which leaves the table as it was: detection off, said in the log.
-            return present(connection, table, timeoutSeconds);
-        }
-        return true;
-    }
-
-    /**
-     * @return the statement that adds the column to a table from an older version of idgen
-     */
-    static String addStatement(String table) {
-        return "ALTER TABLE " + table + " ADD " + NAME + " VARCHAR(64) NULL";
-    }
-
-    /**
      * @return why this server's identity cannot be read here (a managed PostgreSQL that withholds
      *         {@code pg_control_system()}), or {@code null} when it can
      */
@@ -101,26 +73,5 @@ final class WriterColumn {
             }
             return e.getMessage();
         }
-    }
-
-    private static boolean present(Connection connection, String table, int timeoutSeconds) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement
-                    .executeQuery("SELECT " + NAME + " FROM " + table + " WHERE 1 = 0")
-                    .close();
-            return true;
-        } catch (SQLException e) {
-            if (isMissingColumn(e)) {
-                return false;
-            }
-            throw e;
-        }
-    }
-
-    /** 42S22 on MySQL and MariaDB, 42703 on PostgreSQL, 42122 on H2. */
-    private static boolean isMissingColumn(SQLException e) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        return state.equals("42S22") || state.equals("42703") || state.equals("42122") || e.getErrorCode() == 1054;
     }
 }

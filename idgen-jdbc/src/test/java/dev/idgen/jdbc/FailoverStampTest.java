@@ -188,4 +188,49 @@ class FailoverStampTest {
                         + JdbcWorkerIdLeaseStore.FAILOVER_MARK))
                 .isEqualTo(1);
     }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aFailoverIsFencedForTheLongestTtlOfTheFleetWhicheverInstanceNoticesIt(
+            Supplier<TestServices.JdbcEndpoint> database) throws Exception {
+        HikariDataSource pool = pool(database);
+        Duration longTtl = Duration.ofSeconds(6);
+        Duration shortTtl = Duration.ofSeconds(2);
+        Duration reuse = Duration.ofMillis(500);
+        JdbcWorkerIdLeaseStore longService =
+                new JdbcWorkerIdLeaseStore(pool, workers, SchemaInitialization.ALWAYS, TIMEOUT);
+        JdbcWorkerIdLeaseStore shortService =
+                new JdbcWorkerIdLeaseStore(pool, workers, SchemaInitialization.ALWAYS, TIMEOUT);
+        assertThat(longService.acquire("long", 1, longTtl, reuse).workerId()).isZero();
+        assertThat(shortService.acquire("short-earlier", 1, shortTtl, reuse).workerId())
+                .isEqualTo(1);
+        // During the replica's lag the long-ttl service took worker id 0 and renewed it, and took worker id 1 from the
+        // short-ttl instance that released it: the promoted copy has neither, so both rows look lapsed there, and the
+        // copy's row 1 records the short ttl. The long service still issues under both until its own ttl has passed.
+        promote(workers);
+        execute("UPDATE " + workers + " SET expires_at = expires_at - 60000");
+
+        JdbcWorkerIdLeaseStore noticing =
+                new JdbcWorkerIdLeaseStore(pool, workers, SchemaInitialization.ALWAYS, TIMEOUT);
+        long noticed = System.nanoTime();
+        Acquisition first = noticing.acquire("short", 1, shortTtl, reuse);
+        assertThat(first.isGranted()).as("fenced").isFalse();
+        assertThat(noticing.failovers().count()).isEqualTo(1);
+        Acquisition granted = first;
+        long deadline = noticed + Duration.ofSeconds(30).toNanos();
+        while (!granted.isGranted() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            granted = noticing.acquire("short", 1, shortTtl, reuse);
+        }
+        long waitedMillis = Duration.ofNanos(System.nanoTime() - noticed).toMillis();
+        assertThat(granted.isGranted()).as("granted once the fence passed").isTrue();
+        // The database's clock is read in whole milliseconds: a millisecond or two either way.
+        assertThat(waitedMillis)
+                .as("not before the long ttl and the reuse delay have passed, by the acquirer's clock")
+                .isGreaterThanOrEqualTo(longTtl.plus(reuse).toMillis() - 2);
+        assertThat(granted.isTakenOver()).isTrue();
+        assertThat(granted.previousTtlMillis())
+                .as("the new owner waits the long ttl too")
+                .isEqualTo(longTtl.toMillis());
+    }
 }

@@ -245,6 +245,125 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
         assertThat(store.renew(id, owner, TTL, REUSE_DELAY, 1000, true)).isTrue();
     }
 
+    @Test
+    void aTakeOverIsGrantedWithTheTtlItsLapsedLeaseRecorded() throws Exception {
+        WorkerIdLeaseStore store = store();
+        Duration longTtl = Duration.ofSeconds(6);
+        long id = store.acquire(owner(), 0, longTtl, REUSE_DELAY).workerId();
+        // Lapsed unreleased by the database's clock, as after a step forward: moved back rather than waited for.
+        execute("UPDATE " + table + " SET expires_at = expires_at - 60000 WHERE worker_id = " + id);
+        Acquisition takenOver = store.acquire(owner(), 0, Duration.ofSeconds(2), REUSE_DELAY);
+        assertThat(takenOver.workerId()).isEqualTo(id);
+        assertThat(takenOver.isTakenOver()).isTrue();
+        assertThat(takenOver.previousTtlMillis())
+                .as("the lapsed lease's own ttl, not the new owner's")
+                .isEqualTo(longTtl.toMillis());
+
+        // A row an earlier version wrote records no ttl: the new owner assumes its own.
+        execute("UPDATE " + table + " SET lease_ms = NULL, expires_at = expires_at - 60000 WHERE worker_id = " + id);
+        Acquisition unknown = store.acquire(owner(), 0, Duration.ofSeconds(2), REUSE_DELAY);
+        assertThat(unknown.workerId()).isEqualTo(id);
+        assertThat(unknown.previousTtlMillis()).isEqualTo(Acquisition.UNKNOWN_TTL);
+    }
+
+    @Test
+    void anOwnerThatAcquiresWhileItHoldsALeaseGetsThatWorkerIdBackExtended() throws Exception {
+        WorkerIdLeaseStore store = store();
+        String owner = owner();
+        Duration ttl = Duration.ofSeconds(30);
+        long id = store.acquire(owner, 7, ttl, REUSE_DELAY).workerId();
+        assertThat(store.renew(id, owner, ttl, REUSE_DELAY, 1234, true)).isTrue();
+        // Its lease nearly over, as when the answer to its acquisition was lost and the owner waited before asking
+        // again.
+        execute("UPDATE " + table + " SET expires_at = expires_at - 25000 WHERE worker_id = " + id);
+        long before = databaseNow();
+
+        Acquisition again = store.acquire(owner, 7, ttl, REUSE_DELAY);
+        assertThat(again.workerId()).as("the same worker id, not a second one").isEqualTo(id);
+        assertThat(again.isTakenOver()).as("it never stopped holding it").isFalse();
+        assertThat(again.lastUsedTimestamp()).isEqualTo(1234);
+        assertThat(expiresAt(id)).as("extended to a ttl from now").isGreaterThanOrEqualTo(before + ttl.toMillis() - 1);
+        assertThat(count("SELECT COUNT(*) FROM " + table + " WHERE owner = '" + owner + "'"))
+                .isEqualTo(1);
+        assertThat(store.renew(id, owner, ttl, REUSE_DELAY, 1234, true)).isTrue();
+
+        Acquisition other = store.acquire(owner(), 7, ttl, REUSE_DELAY);
+        assertThat(other.isGranted()).isTrue();
+        assertThat(other.workerId()).as("another owner").isNotEqualTo(id);
+    }
+
+    @Test
+    void aTableWithoutTheTtlColumnWorksAsBeforeAndGetsItWhereIdgenManagesTheSchema() throws Exception {
+        DatabaseDialect dialect;
+        try (Connection connection = endpoint().connect()) {
+            dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
+        }
+        String ddl = dialect.ddl("worker", table);
+        execute(ddl.replace(",\n  lease_ms BIGINT NULL", ""));
+        assertThat(ddl).as("the column the earlier table lacks").contains("lease_ms");
+        WorkerIdLeaseStore unmanaged = store(pool(2), SchemaInitialization.NEVER, Duration.ofSeconds(5));
+        long id = unmanaged
+                .acquire(owner(), 0, Duration.ofSeconds(6), REUSE_DELAY)
+                .workerId();
+        execute("UPDATE " + table + " SET expires_at = expires_at - 60000 WHERE worker_id = " + id);
+        Acquisition takenOver = unmanaged.acquire(owner(), 0, Duration.ofSeconds(2), REUSE_DELAY);
+        assertThat(takenOver.workerId()).isEqualTo(id);
+        assertThat(takenOver.previousTtlMillis())
+                .as("no ttl recorded: the new owner assumes its own")
+                .isEqualTo(Acquisition.UNKNOWN_TTL);
+
+        WorkerIdLeaseStore managed = store(pool(2), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        assertThat(managed.acquire(owner(), 1, Duration.ofSeconds(6), REUSE_DELAY)
+                        .workerId())
+                .isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM " + table + " WHERE lease_ms = 6000"))
+                .as("the column added, and written")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void anOwnerColumnFromAnEarlierVersionRefusesLongerOwnersUntilWidened() throws Exception {
+        DatabaseDialect dialect;
+        try (Connection connection = endpoint().connect()) {
+            dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
+        }
+        execute(dialect.ddl("worker", table).replace("owner VARCHAR(255)", "owner VARCHAR(128)"));
+        // An instance id of 128 characters and a process nonce.
+        String longOwner = "o".repeat(128) + "#" + "n".repeat(12);
+        JdbcWorkerIdLeaseStore narrow = store(pool(2), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        assertThatThrownBy(() -> narrow.acquire(longOwner, 3, TTL, REUSE_DELAY))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("holds only 128")
+                .hasMessageContaining(JdbcWorkerIdLeaseStore.ownerWidening(dialect, table));
+        assertThat(narrow.acquire("o".repeat(128), 3, TTL, REUSE_DELAY).workerId())
+                .isZero();
+
+        execute(JdbcWorkerIdLeaseStore.ownerWidening(dialect, table));
+        JdbcWorkerIdLeaseStore widened = store(pool(2), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
+        long id = widened.acquire(longOwner, 3, TTL, REUSE_DELAY).workerId();
+        assertThat(id).isEqualTo(1);
+        assertThat(widened.renew(id, longOwner, TTL, REUSE_DELAY, 1000, true)).isTrue();
+        assertThat(count("SELECT COUNT(*) FROM " + table + " WHERE owner = '" + longOwner + "'"))
+                .as("stored whole")
+                .isEqualTo(1);
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Connection connection = endpoint().connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            assertThat(result.next()).isTrue();
+            return result.getLong(1);
+        }
+    }
+
     private long databaseNow() throws SQLException {
         try (Connection connection = endpoint().connect();
                 Statement statement = connection.createStatement();

@@ -24,9 +24,10 @@ CREATE TABLE IF NOT EXISTS idgen_ticket (
 
 CREATE TABLE IF NOT EXISTS idgen_worker (
   worker_id BIGINT NOT NULL PRIMARY KEY,
-  owner VARCHAR(128) NULL,
+  owner VARCHAR(255) NULL,
   expires_at BIGINT NOT NULL,
   last_timestamp BIGINT NOT NULL DEFAULT -1,
   version BIGINT NOT NULL DEFAULT 0,
-  writer VARCHAR(64) NULL
+  writer VARCHAR(64) NULL,
+  lease_ms BIGINT NULL
 );
