@@ -1,5 +1,6 @@
 package dev.idgen.test.services;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,8 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.StringJoiner;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 
 /**
  * A ZooKeeper ensemble of the test's own: {@code servers} {@code QuorumPeerMain} processes of Debian's
@@ -206,7 +208,9 @@ public final class OwnZooKeeperCluster implements AutoCloseable {
                 throw new IllegalStateException(
                         "ZooKeeper server " + server + " did not become leader within " + deadline.toSeconds() + " s");
             }
-            kill(leader);
+            // A clean stop: the followers see the leader go at once, not after syncLimit ticks.
+            OwnProcesses.stop(processes[leader], "ZooKeeper server " + leader, Duration.ofSeconds(30));
+            processes[leader] = null;
             awaitQuorum(deadline);
             startServer(leader);
         }
@@ -250,10 +254,16 @@ public final class OwnZooKeeperCluster implements AutoCloseable {
             return;
         }
         List<String> classpath = new ArrayList<>();
+        List<String> clockOption = new ArrayList<>();
+        if (clocks[server] != null) {
+            // Ahead of zookeeper.jar: the class whose wall time stamps every transaction, on the shifted clock.
+            classpath.add(shiftedTimeClasses().toString());
+            clockOption.add("-D" + SHIFTED_TIME_OFFSET_FILE + "=" + clocks[server].offsetFile());
+        }
         for (String jar : CLASSPATH) {
             classpath.add(JARS.resolve(jar).toString());
         }
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
                 "java",
                 "-Xmx128m",
                 "-XX:+UseSerialGC",
@@ -264,19 +274,92 @@ public final class OwnZooKeeperCluster implements AutoCloseable {
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
                 "-cp",
-                String.join(":", classpath),
-                "org.apache.zookeeper.server.quorum.QuorumPeerMain",
-                configs[server].toString());
+                String.join(":", classpath)));
+        command.addAll(clockOption);
+        command.addAll(List.of("org.apache.zookeeper.server.quorum.QuorumPeerMain", configs[server].toString()));
         Path dir = configs[server].getParent();
-        Map<String, String> environment = clocks[server] == null ? Map.of() : clocks[server].environment();
-        processes[server] = OwnProcesses.startServer(command, environment, dir, dir.resolve("server.log"));
+        processes[server] = OwnProcesses.startServer(command, dir, dir.resolve("server.log"));
     }
+
+    /**
+     * ZooKeeper's {@code org.apache.zookeeper.common.Time} (3.8's three methods), its wall time read from a
+     * {@link ShiftedClock}'s offset file: the leader stamps every transaction ({@code mtime}) with
+     * {@code currentWallTime()}, while sessions and elections count on {@code currentElapsedTime()}, left alone as a
+     * host's clock step leaves them. Compiled here once per ensemble. Not libfaketime: a ZooKeeper JVM under it burned
+     * 1.6 cores, and the other servers' elections and the other tests starved (a CI run lost a 10 s lease so).
+     */
+    private Path shiftedTimeClasses() throws IOException {
+        Path classes = root.resolve("shifted-time-classes");
+        if (Files.isRegularFile(classes.resolve("org/apache/zookeeper/common/Time.class"))) {
+            return classes;
+        }
+        Path source = Files.createDirectories(root.resolve("shifted-time-source/org/apache/zookeeper/common"))
+                .resolve("Time.java");
+        Files.writeString(source, SHIFTED_TIME_SOURCE);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            throw new IllegalStateException("Shifting a ZooKeeper server's clock compiles a class and needs a JDK's"
+                    + " compiler, but this test runs on a JRE: run it on a JDK");
+        }
+        Files.createDirectories(classes);
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        int status = javac.run(null, errors, errors, "--release", "11", "-d", classes.toString(), source.toString());
+        if (status != 0) {
+            throw new IllegalStateException("Could not compile ZooKeeper's shifted Time: " + errors);
+        }
+        return classes;
+    }
+
+    private static final String SHIFTED_TIME_OFFSET_FILE = "idgen.test.shifted-time.offset-file";
+
+    private static final String SHIFTED_TIME_SOURCE = """
+            package org.apache.zookeeper.common;
+
+            import java.nio.file.Files;
+            import java.nio.file.Path;
+            import java.util.Date;
+
+            public class Time {
+
+                private static final Path OFFSET = Path.of(System.getProperty("%s"));
+                private static volatile long offsetMillis;
+                private static volatile long readAt = System.nanoTime() - 1_000_000_000L;
+
+                public static long currentElapsedTime() {
+                    return System.nanoTime() / 1_000_000;
+                }
+
+                public static long currentWallTime() {
+                    return System.currentTimeMillis() + offsetMillis();
+                }
+
+                public static Date elapsedTimeToDate(long elapsedTime) {
+                    return new Date(currentWallTime() + elapsedTime - currentElapsedTime());
+                }
+
+                private static long offsetMillis() {
+                    long now = System.nanoTime();
+                    if (now - readAt > 100_000_000L) {
+                        try {
+                            String offset = Files.readString(OFFSET).trim();
+                            offsetMillis = Long.parseLong(offset.substring(0, offset.length() - 1).replace("+", ""))
+                                    * 1000;
+                        } catch (Exception unreadable) {
+                            // the last offset read stays
+                        }
+                        readAt = now;
+                    }
+                    return offsetMillis;
+                }
+            }
+            """.formatted(SHIFTED_TIME_OFFSET_FILE);
 
     /**
      * Kills server {@code server} and starts it again on {@code clock} (for this and every later start), without
      * waiting for it to join: as leader, it stamps every change ({@code mtime}) by that clock.
      */
     public void restartOn(int server, ShiftedClock clock) throws Exception {
+        shiftedTimeClasses();
         kill(server);
         clocks[server] = clock;
         startServer(server);

@@ -14,7 +14,8 @@ import java.util.Map;
  * preloaded into that process only, reading its offset from a file of this clock's own. Only the wall clock moves
  * ({@code FAKETIME_DONT_FAKE_MONOTONIC}), as when NTP steps a host's clock; the server's timers keep real time.
  *
- * <p>libfaketime reads the file at most once a second ({@code FAKETIME_CACHE_DURATION=1}: without a cache a JVM took
+ * <p>A server that lets its clock be replaced reads the offset file itself instead (ZooKeeper, see
+ * {@link OwnZooKeeperCluster#restartOn}). libfaketime reads the file at most once a second ({@code FAKETIME_CACHE_DURATION=1}: without a cache a JVM took
  * minutes to start), so a step shows within about a second; a test waits for it on the server's own clock. A JVM under
  * libfaketime burns much of a core: keep such a server's life short.
  */
@@ -73,6 +74,11 @@ public final class ShiftedClock implements AutoCloseable {
         Files.setPosixFilePermissions(next, PosixFilePermissions.fromString("rw-r--r--"));
         Files.move(next, offsetFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         this.offset = offset;
+    }
+
+    /** @return the file holding the offset, as {@code +600s} or {@code -600s}, for a server that reads it itself */
+    Path offsetFile() {
+        return offsetFile;
     }
 
     /** @return the offset from real time last set */
