@@ -69,9 +69,10 @@ import org.apache.zookeeper.data.Stat;
  * a lost take-over given back free would skip the wait for the holder it was taken from. The grant is recorded after
  * a '/' in the nonce token, {@code nonce/grant}, which an older version reads as an opaque nonce, so older and newer
  * versions read each other's nodes; a node an older version wrote records no grant and is given back as taken over
- * with an unknown ttl. (A sixth field would not do: an older version finds such a node unreadable and cannot acquire
- * any id while it exists.) The owner is unique per process (instance id plus nonce), so no other process
- * gets it back, not one with the same configured instance id nor a pod restarted while the old one was only frozen.
+ * with an unknown ttl. (A sixth field would not do: an older version finds such a node unreadable, and its
+ * acquisitions fail while one is among the ids they consider.) The owner is unique per process (instance id plus
+ * nonce), so no other process gets it back, not one with the same configured instance id nor a pod restarted while
+ * the old one was only frozen.
  *
  * <p>Every call returns or throws {@link ZooKeeperUnavailableException} within the timeout (plus a few milliseconds),
  * also while the ensemble has no quorum or no server answers.
