@@ -5,5 +5,6 @@ CREATE TABLE IF NOT EXISTS ${table} (
   last_timestamp BIGINT NOT NULL DEFAULT -1,
   version BIGINT NOT NULL DEFAULT 0,
   writer VARCHAR(64) NULL,
-  lease_ms BIGINT NULL
+  lease_ms BIGINT NULL,
+  grant_ms BIGINT NULL
 )

@@ -36,9 +36,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * outlives A by at least the reuse delay: the worker id stays unusable for {@code reuseDelay} after its owner lease
  * lapsed. Its value is the reuse delay in seconds, so a release from any instance knows it;</li>
  * <li>{@code last}, persistent, the highest last timestamp any owner recorded;</li>
- * <li>{@code state}, persistent, {@code held <ttl ms>} from an acquisition, {@code released} from a release: an id
- * taken while it says held lapsed unreleased and is granted as taken over (see {@link Acquisition}), so its new owner
- * waits that ttl plus the reuse delay by its own monotonic clock before it issues. etcd's lease countdown needs no
+ * <li>{@code state}, persistent, {@code held <ttl ms> <grant>} from an acquisition, {@code released} from a release:
+ * an id taken while it says held lapsed unreleased and is granted as taken over (see {@link Acquisition}), so its new
+ * owner waits that ttl plus the reuse delay by its own monotonic clock before it issues. {@code <grant>} is the
+ * {@link Acquisition#previousTtlMillis()} that acquisition answered (0 free), repeated when the owner is given its
+ * lease back; a state written by an older version, {@code held <ttl ms>} alone, gives it back as taken over with an
+ * unknown ttl, and an older version reads this version's state as held with an unknown ttl: both the safe side. etcd's lease countdown needs no
  * synchronised clocks, but an etcd without the fix of etcd-io/etcd#15247 (3.4.31, 3.5.13) can have a stale leader
  * revoke a lease that is still renewed; the wait covers a holder whose renewals fail from then on.</li>
  * </ul>
@@ -77,7 +80,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * renews: its keys lapse after the ttl and the reuse delay (this store also tries to revoke them), and the owner,
  * having been told nothing was granted, never used the id. When the owner asks again while they live, it gets them
  * back (see {@link WorkerIdLeaseStore#acquire}): {@link #acquire} first looks for an owner key in its name, keeps its
- * two leases alive, and checks in a transaction that the key is still the one it read. The owner is unique per process
+ * two leases alive, and checks in a transaction that the key is still the one it read; it is granted as its state
+ * says the lost acquisition was, so a lost take-over still waits for the holder it was taken from. The owner is unique per process
  * (instance id plus nonce), so no other process gets them. A revocation of those leases that arrives after they were
  * given back ends the lease; the owner's next renewal is refused and it acquires afresh, while whoever takes the id
  * meanwhile takes it over (its state says held) and waits out the owner's ttl.
@@ -112,6 +116,7 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
         KeyValue owner;
         KeyValue fence;
         KeyValue last;
+        KeyValue state;
 
         boolean free() {
             return owner == null && fence == null;
@@ -179,6 +184,7 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return Acquisition.none(retryAfter(slots, maxWorkerId, deadline));
         }
         long delaySeconds = EtcdCalls.ceilSeconds(reuseDelay);
+        long ttlMillis = ttl.toMillis();
         LeaseGrantResponse ownerLease =
                 calls.await(leases.grant(Math.max(1, EtcdCalls.ceilSeconds(ttl))), deadline, what);
         long fenceLease = -1;
@@ -191,11 +197,26 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 String base = prefix + candidate + "/";
                 ByteSequence ownerKey = EtcdCalls.bytes(base + "owner");
                 ByteSequence fenceKey = EtcdCalls.bytes(base + "fence");
+                ByteSequence stateKey = EtcdCalls.bytes(base + "state");
+                Slot read = slots.get(candidate);
+                KeyValue readState = read == null ? null : read.state;
+                boolean neverRecorded = read == null || read.last == null;
+                // Recorded with the lease from the state read, so the transaction requires that state unchanged.
+                long previousTtl = previousTtl(neverRecorded, readState);
                 TxnResponse txn = calls.await(
                         kv.txn()
                                 .If(
                                         new Cmp(ownerKey, Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
-                                        new Cmp(fenceKey, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                                        new Cmp(fenceKey, Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
+                                        new Cmp(
+                                                stateKey,
+                                                Cmp.Op.EQUAL,
+                                                CmpTarget.modRevision(
+                                                        readState == null ? 0 : readState.getModRevision())),
+                                        new Cmp(
+                                                EtcdCalls.bytes(base + "last"),
+                                                Cmp.Op.EQUAL,
+                                                CmpTarget.modRevision(neverRecorded ? 0 : read.last.getModRevision())))
                                 .Then(
                                         Op.put(ownerKey, EtcdCalls.bytes(owner), lease(ownerLease.getID())),
                                         Op.put(
@@ -203,10 +224,9 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
                                                 EtcdCalls.bytes(Long.toString(delaySeconds)),
                                                 lease(fenceLease)),
                                         Op.get(EtcdCalls.bytes(base + "last"), GetOption.DEFAULT),
-                                        Op.get(EtcdCalls.bytes(base + "state"), GetOption.DEFAULT),
                                         Op.put(
-                                                EtcdCalls.bytes(base + "state"),
-                                                EtcdCalls.bytes(HELD + ttl.toMillis()),
+                                                stateKey,
+                                                EtcdCalls.bytes(HELD + ttlMillis + " " + previousTtl),
                                                 PutOption.DEFAULT))
                                 .Else(Op.get(EtcdCalls.bytes(prefix), prefixOption()))
                                 .commit(),
@@ -222,9 +242,7 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
                                     txn.getHeader().getRevision()));
                     granted = true;
                     List<KeyValue> last = txn.getGetResponses().get(0).getKvs();
-                    List<KeyValue> state = txn.getGetResponses().get(1).getKvs();
-                    long lastTimestamp = last.isEmpty() ? -1 : parseLast(last.get(0));
-                    return grant(candidate, lastTimestamp, last.isEmpty(), state.isEmpty() ? null : state.get(0));
+                    return granted(candidate, last.isEmpty() ? -1 : parseLast(last.get(0)), previousTtl);
                 }
                 slots = slots(txn.getGetResponses().get(0).getKvs());
                 candidate = lowestFree(slots, maxWorkerId);
@@ -371,7 +389,8 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
      * its leases alive (owner lease first, as a renewal does), then checks in a transaction that the owner key is still
      * the one read, so that a lease released or lapsed meanwhile is not handed out.
      *
-     * @return the grant, free; or null when {@code owner} holds no live lease on an id up to {@code maxWorkerId}
+     * @return the grant, as its state records the lost one was; or null when {@code owner} holds no live lease on an
+     *         id up to {@code maxWorkerId}
      */
     private Acquisition ownLease(Map<Long, Slot> slots, String owner, long maxWorkerId, long deadline, String what) {
         for (Map.Entry<Long, Slot> entry : slots.entrySet()) {
@@ -404,8 +423,9 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
             held.put(
                     key(workerId, owner),
                     new Held(slot.owner.getLease(), slot.fence.getLease(), slot.owner.getModRevision()));
+            // The state is written only with the owner key (or after deleting it): unchanged since read, like the key.
             List<KeyValue> last = txn.getGetResponses().get(0).getKvs();
-            return Acquisition.grantedFree(workerId, last.isEmpty() ? -1 : parseLast(last.get(0)));
+            return granted(workerId, last.isEmpty() ? -1 : parseLast(last.get(0)), recordedGrant(slot.state));
         }
         return null;
     }
@@ -475,7 +495,10 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
         return -1;
     }
 
-    /** The {@code state} key's value once released; while held it is {@link #HELD} and the lease's ttl in ms. */
+    /**
+     * The {@code state} key's value once released; while held it is {@link #HELD}, the lease's ttl in ms and the
+     * previous ttl its acquisition answered.
+     */
     private static final String RELEASED = "released";
 
     private static final String HELD = "held ";
@@ -483,27 +506,49 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
     /**
      * @param neverRecorded whether the id has no {@code last} key
      * @param state the {@code state} key as it was before the acquisition, or null when it had none
+     * @return the {@link Acquisition#previousTtlMillis()} of a grant of the id
      */
-    private static Acquisition grant(long workerId, long lastTimestamp, boolean neverRecorded, KeyValue state) {
+    private static long previousTtl(boolean neverRecorded, KeyValue state) {
         if (state == null) {
             // Never leased; or leased before this store kept the state, ttl unknown.
-            return neverRecorded
-                    ? Acquisition.grantedFree(workerId, lastTimestamp)
-                    : Acquisition.grantedTakenOver(workerId, lastTimestamp, Acquisition.UNKNOWN_TTL);
+            return neverRecorded ? Acquisition.FREE : Acquisition.UNKNOWN_TTL;
         }
         String value = EtcdCalls.string(state.getValue());
         if (value.equals(RELEASED)) {
-            return Acquisition.grantedFree(workerId, lastTimestamp);
+            return Acquisition.FREE;
         }
-        long ttlMillis = Acquisition.UNKNOWN_TTL;
-        if (value.startsWith(HELD)) {
-            try {
-                ttlMillis = Long.parseLong(value.substring(HELD.length()));
-            } catch (NumberFormatException e) {
-                // unknown
-            }
+        return heldToken(value, 1);
+    }
+
+    /**
+     * @param state the {@code state} key of a live lease
+     * @return the {@link Acquisition#previousTtlMillis()} its acquisition answered; unknown when not recorded
+     */
+    private static long recordedGrant(KeyValue state) {
+        return state == null ? Acquisition.UNKNOWN_TTL : heldToken(EtcdCalls.string(state.getValue()), 2);
+    }
+
+    /** @return the number at {@code index} of a held state (0 the word held), or unknown when there is none */
+    private static long heldToken(String state, int index) {
+        if (!state.startsWith(HELD)) {
+            return Acquisition.UNKNOWN_TTL;
         }
-        return Acquisition.grantedTakenOver(workerId, lastTimestamp, ttlMillis);
+        String[] tokens = state.split(" ");
+        if (tokens.length <= index) {
+            return Acquisition.UNKNOWN_TTL;
+        }
+        try {
+            long millis = Long.parseLong(tokens[index]);
+            return millis >= 0 ? millis : Acquisition.UNKNOWN_TTL;
+        } catch (NumberFormatException e) {
+            return Acquisition.UNKNOWN_TTL;
+        }
+    }
+
+    private static Acquisition granted(long workerId, long lastTimestamp, long previousTtlMillis) {
+        return previousTtlMillis == Acquisition.FREE
+                ? Acquisition.grantedFree(workerId, lastTimestamp)
+                : Acquisition.grantedTakenOver(workerId, lastTimestamp, previousTtlMillis);
     }
 
     /** @return the keys under {@code <namespace>workers/} by worker id; keys of another shape are ignored */
@@ -530,6 +575,7 @@ public final class EtcdWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 case "owner" -> slot.owner = value;
                 case "fence" -> slot.fence = value;
                 case "last" -> slot.last = value;
+                case "state" -> slot.state = value;
                 default -> {
                     // not ours
                 }

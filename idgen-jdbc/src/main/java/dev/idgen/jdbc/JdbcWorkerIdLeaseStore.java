@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,6 +26,12 @@ import javax.sql.DataSource;
  * use different ttls. A release clears the owner: such a row is granted free. A row written before idgen recorded the
  * ttl (or in a table without the column, which idgen adds where it manages the schema) is granted with an unknown
  * ttl, and its new owner waits its own.
+ *
+ * <p>A row also records how its lease was granted ({@code grant_ms}: the {@link Acquisition#previousTtlMillis()} the
+ * acquisition answered, 0 free), written by an insert or a take and kept by renewals. An owner given its own unexpired
+ * lease back (its earlier grant's answer was lost) is granted as it was then: a lost take-over given back free would
+ * skip the wait for the holder it was taken from. A row that records no grant (written by an earlier version, or in a
+ * table without the column) is given back as taken over with an unknown ttl.
  *
  * <p>After a failover to a promoted copy (recognised by the {@link WriterColumn writer column}), every row the lost
  * primary wrote counts as held for the longest ttl the table records (or the noticing instance's own, where longer)
@@ -68,11 +75,20 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     static final AddedColumn LEASE_MS = new AddedColumn("lease_ms", "BIGINT NULL");
 
     /**
+     * The column that records how each lease was granted: the {@link Acquisition#previousTtlMillis()} its acquisition
+     * answered, written by every statement that grants a lease afresh and kept by renewals. {@code null} where it is
+     * not known (rows written before idgen recorded it).
+     */
+    static final AddedColumn GRANT_MS = new AddedColumn("grant_ms", "BIGINT NULL");
+
+    /**
      * The statements of one dialect, read once the database is known.
      *
      * @param stamped whether the table has the writer column; the statements then stamp and check it
      * @param recordsTtl whether the table has the {@link #LEASE_MS} column; the statements then write it, each with
      *        one parameter more for it, after those of its {@code SET} clause (its {@code VALUES} in an insert)
+     * @param recordsGrant whether the table has the {@link #GRANT_MS} column; an insert and a take then write it, with
+     *        one parameter more for it, after the one of {@link #LEASE_MS} (where there is one)
      * @param ownerWidth how many characters the table's owner column holds
      * @param widenOwner the statement that widens it to {@link #MAX_OWNER_LENGTH}, or {@code null} where it is wide
      *        enough
@@ -80,6 +96,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     private record Sql(
             boolean stamped,
             boolean recordsTtl,
+            boolean recordsGrant,
             int ownerWidth,
             String widenOwner,
             String select,
@@ -94,7 +111,13 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             String mark,
             String extendMark) {
 
-        static Sql of(DatabaseDialect dialect, String table, boolean stamped, boolean recordsTtl, int ownerWidth) {
+        static Sql of(
+                DatabaseDialect dialect,
+                String table,
+                boolean stamped,
+                boolean recordsTtl,
+                boolean recordsGrant,
+                int ownerWidth) {
             String widenOwner = ownerWidth < MAX_OWNER_LENGTH ? ownerWidening(dialect, table) : null;
             String now = nowMillis(dialect);
             String identity = WriterColumn.identity(dialect);
@@ -104,6 +127,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             String ttl = recordsTtl ? ", " + LEASE_MS.name() + " = ?" : "";
             String ttlColumn = recordsTtl ? ", " + LEASE_MS.name() : "";
             String ttlValue = recordsTtl ? ", ?" : "";
+            String grant = recordsGrant ? ", " + GRANT_MS.name() + " = ?" : "";
+            String grantColumn = recordsGrant ? ", " + GRANT_MS.name() : "";
+            String grantValue = recordsGrant ? ", ?" : "";
             // A fence raises a row's recorded ttl to the fence's: whoever holds the row on the lost primary may have
             // any ttl of the fleet, and a take-over of the row waits the recorded one.
             String atLeastTtl =
@@ -111,18 +137,20 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return new Sql(
                     stamped,
                     recordsTtl,
+                    recordsGrant,
                     ownerWidth,
                     widenOwner,
                     "SELECT worker_id, expires_at, last_timestamp, version, " + now + ", owner, "
-                            + (recordsTtl ? LEASE_MS.name() : "NULL")
+                            + (recordsTtl ? LEASE_MS.name() : "NULL") + ", "
+                            + (recordsGrant ? GRANT_MS.name() : "NULL")
                             + (stamped ? ", " + WriterColumn.NAME + ", " + identity : "") + " FROM " + table
                             + " WHERE worker_id BETWEEN " + FAILOVER_MARK + " AND ?",
                     recordsTtl ? "SELECT MAX(" + LEASE_MS.name() + ") FROM " + table : null,
                     "INSERT INTO " + table + " (worker_id, owner, expires_at, last_timestamp, version" + writer
-                            + ttlColumn + ") VALUES (?, ?, " + now + " + ?, ?, 0" + (stamped ? ", " + identity : "")
-                            + ttlValue + ")",
+                            + ttlColumn + grantColumn + ") VALUES (?, ?, " + now + " + ?, ?, 0"
+                            + (stamped ? ", " + identity : "") + ttlValue + grantValue + ")",
                     "UPDATE " + table + " SET owner = ?, expires_at = " + now + " + ?, version = version + 1" + ttl
-                            + stamp + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now
+                            + grant + stamp + " WHERE worker_id = ? AND version = ? AND expires_at + ? <= " + now
                             + writtenHere,
                     "UPDATE " + table + " SET expires_at = " + now + " + ?, version = version + 1" + ttl + stamp
                             + " WHERE worker_id = ? AND version = ? AND owner = ? AND expires_at > " + now
@@ -154,8 +182,16 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      *
      * @param owner its holder, or {@code null} when released by its holder (or never held)
      * @param ttlMillis the ttl recorded with its lease, or {@link Acquisition#UNKNOWN_TTL} where none was
+     * @param grantedPreviousTtlMillis the {@link Acquisition#previousTtlMillis()} its lease was granted with, or
+     *        {@link Acquisition#UNKNOWN_TTL} where none was recorded
      */
-    private record Row(long expiresAt, long lastTimestamp, long version, String owner, long ttlMillis) {
+    private record Row(
+            long expiresAt,
+            long lastTimestamp,
+            long version,
+            String owner,
+            long ttlMillis,
+            long grantedPreviousTtlMillis) {
 
         boolean released() {
             return owner == null;
@@ -198,7 +234,13 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
                         + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
                         + " sharing the table must all use one ttl");
-        return Sql.of(dialect, table, stamped, recordsTtl, ownerWidth(connection, dialect));
+        boolean recordsGrant = statements.addedColumn(
+                connection,
+                dialect,
+                GRANT_MS,
+                "an owner given back its own lease after a lost answer waits as after a take-over, its own ttl, even"
+                        + " where its lost grant was free");
+        return Sql.of(dialect, table, stamped, recordsTtl, recordsGrant, ownerWidth(connection, dialect));
     }
 
     /**
@@ -282,11 +324,16 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                         && owner.equals(row.owner())
                         && row.expiresAt() > now[0]
                         && reclaim(connection, sql, workerId, owner, ttlMillis, row.version())) {
-                    // Nobody but this owner can have issued under it since it was granted. After a failover, though,
-                    // the row may be a stale copy of one this owner released on the lost primary, and another took.
-                    return mark == null
-                            ? Acquisition.grantedFree(workerId, row.lastTimestamp())
-                            : Acquisition.grantedTakenOver(workerId, row.lastTimestamp(), row.ttlMillis());
+                    // Nobody but this owner can have issued under it since it was granted, but whoever held it
+                    // before may, if it was taken over: granted as then. After a failover, the row may also be a
+                    // stale copy of one this owner released on the lost primary, and another took.
+                    if (mark == null) {
+                        return granted(workerId, row.lastTimestamp(), row.grantedPreviousTtlMillis());
+                    }
+                    return Acquisition.grantedTakenOver(
+                            workerId,
+                            row.lastTimestamp(),
+                            Math.max(row.grantedPreviousTtlMillis(), Math.max(row.ttlMillis(), mark.ttlMillis())));
                 }
             }
             // Until the fence ends, a worker id without a row may still be held by an instance whose lease row only
@@ -295,25 +342,54 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
                 Row row = rows.get(workerId);
                 if (row == null) {
-                    if (fenceLeft <= 0 && insert(connection, sql, workerId, owner, ttlMillis, -1)) {
-                        // After a failover, an id without a row may have been held on the lost primary, with any ttl
-                        // of the fleet: the mark records the longest known.
-                        return mark == null
-                                ? Acquisition.grantedFree(workerId, -1)
-                                : Acquisition.grantedTakenOver(workerId, -1, mark.ttlMillis());
+                    // After a failover, an id without a row may have been held on the lost primary, with any ttl
+                    // of the fleet: the mark records the longest known.
+                    long previousTtl = mark == null ? Acquisition.FREE : takenOverTtl(mark.ttlMillis());
+                    if (fenceLeft <= 0 && insert(connection, sql, workerId, owner, ttlMillis, -1, previousTtl)) {
+                        return granted(workerId, -1, previousTtl);
                     }
-                } else if (row.expiresAt() + reuseDelayMillis <= now[0]
-                        && take(connection, sql, workerId, owner, ttlMillis, reuseDelayMillis, row.version())) {
-                    // The version matched, so the row is exactly as read: its last timestamp is the one to hand on,
-                    // whether it was released or lapsed held by the database's clock (which may have stepped), and
-                    // the ttl of the lease that lapsed, which its holder stops within.
-                    return row.released() && mark == null
-                            ? Acquisition.grantedFree(workerId, row.lastTimestamp())
-                            : Acquisition.grantedTakenOver(workerId, row.lastTimestamp(), row.ttlMillis());
+                } else if (row.expiresAt() + reuseDelayMillis <= now[0]) {
+                    // Taken if the version matches, so the row is exactly as read: its last timestamp is the one to
+                    // hand on, whether it was released or lapsed held by the database's clock (which may have
+                    // stepped), and the ttl of the lease that lapsed, which its holder stops within.
+                    long previousTtl =
+                            row.released() && mark == null ? Acquisition.FREE : takenOverTtl(row.ttlMillis());
+                    if (take(
+                            connection,
+                            sql,
+                            workerId,
+                            owner,
+                            ttlMillis,
+                            reuseDelayMillis,
+                            row.version(),
+                            previousTtl)) {
+                        return granted(workerId, row.lastTimestamp(), previousTtl);
+                    }
                 }
             }
             return Acquisition.none(Math.max(0, fenceLeft));
         });
+    }
+
+    /** @return a take-over's previous ttl: {@code ttlMillis} where known, else {@link Acquisition#UNKNOWN_TTL} */
+    private static long takenOverTtl(long ttlMillis) {
+        return ttlMillis > 0 ? ttlMillis : Acquisition.UNKNOWN_TTL;
+    }
+
+    private static Acquisition granted(long workerId, long lastTimestamp, long previousTtlMillis) {
+        return previousTtlMillis == Acquisition.FREE
+                ? Acquisition.grantedFree(workerId, lastTimestamp)
+                : Acquisition.grantedTakenOver(workerId, lastTimestamp, previousTtlMillis);
+    }
+
+    /** Binds a recorded grant: {@code null} for {@link Acquisition#UNKNOWN_TTL}. */
+    private static void bindGrant(PreparedStatement statement, int parameter, long previousTtlMillis)
+            throws SQLException {
+        if (previousTtlMillis < 0) {
+            statement.setNull(parameter, Types.BIGINT);
+        } else {
+            statement.setLong(parameter, previousTtlMillis);
+        }
     }
 
     /**
@@ -333,6 +409,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 while (result.next()) {
                     long recordedTtl = result.getLong(7);
                     long ttlMillis = result.wasNull() || recordedTtl <= 0 ? Acquisition.UNKNOWN_TTL : recordedTtl;
+                    long recordedGrant = result.getLong(8);
+                    long grant = result.wasNull() || recordedGrant < 0 ? Acquisition.UNKNOWN_TTL : recordedGrant;
                     rows.put(
                             result.getLong(1),
                             new Row(
@@ -340,12 +418,13 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                                     result.getLong(3),
                                     result.getLong(4),
                                     result.getString(6),
-                                    ttlMillis));
+                                    ttlMillis,
+                                    grant));
                     now[0] = result.getLong(5);
                     if (sql.stamped()) {
-                        String writer = result.getString(8);
+                        String writer = result.getString(9);
                         unstamped |= writer == null;
-                        elsewhere |= writer != null && !writer.equals(result.getString(9));
+                        elsewhere |= writer != null && !writer.equals(result.getString(10));
                     }
                 }
             }
@@ -453,8 +532,10 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                     && renewOnce(connection, sql, workerId, owner, ttlMillis, lastTimestamp)) {
                 return true;
             }
-            // No row matched: either it is missing, or someone else holds it, in which case the insert fails.
-            return insert(connection, sql, workerId, owner, ttlMillis, Math.max(-1, lastTimestamp));
+            // No row matched: either it is missing, or someone else holds it, in which case the insert fails. How
+            // the lost row's lease was granted is not known.
+            return insert(
+                    connection, sql, workerId, owner, ttlMillis, Math.max(-1, lastTimestamp), Acquisition.UNKNOWN_TTL);
         });
     }
 
@@ -542,18 +623,29 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     /**
+     * @param previousTtlMillis the grant to record, see {@link #GRANT_MS}
      * @return whether this insert created the row; false when another instance's did
      */
     private boolean insert(
-            Connection connection, Sql sql, long workerId, String owner, long ttlMillis, long lastTimestamp)
+            Connection connection,
+            Sql sql,
+            long workerId,
+            String owner,
+            long ttlMillis,
+            long lastTimestamp,
+            long previousTtlMillis)
             throws SQLException {
         try (PreparedStatement insert = statements.prepare(connection, sql.insert())) {
-            insert.setLong(1, workerId);
-            insert.setString(2, owner);
-            insert.setLong(3, ttlMillis);
-            insert.setLong(4, lastTimestamp);
+            int parameter = 1;
+            insert.setLong(parameter++, workerId);
+            insert.setString(parameter++, owner);
+            insert.setLong(parameter++, ttlMillis);
+            insert.setLong(parameter++, lastTimestamp);
             if (sql.recordsTtl()) {
-                insert.setLong(5, ttlMillis);
+                insert.setLong(parameter++, ttlMillis);
+            }
+            if (sql.recordsGrant()) {
+                bindGrant(insert, parameter, previousTtlMillis);
             }
             insert.executeUpdate();
             return true;
@@ -568,6 +660,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     /**
+     * @param previousTtlMillis the grant to record, see {@link #GRANT_MS}
      * @return whether this update took the expired row; false when another instance changed it since it was read
      */
     private boolean take(
@@ -577,7 +670,8 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             String owner,
             long ttlMillis,
             long reuseDelayMillis,
-            long version)
+            long version,
+            long previousTtlMillis)
             throws SQLException {
         try (PreparedStatement take = statements.prepare(connection, sql.take())) {
             int parameter = 1;
@@ -585,6 +679,9 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
             take.setLong(parameter++, ttlMillis);
             if (sql.recordsTtl()) {
                 take.setLong(parameter++, ttlMillis);
+            }
+            if (sql.recordsGrant()) {
+                bindGrant(take, parameter++, previousTtlMillis);
             }
             take.setLong(parameter++, workerId);
             take.setLong(parameter++, version);

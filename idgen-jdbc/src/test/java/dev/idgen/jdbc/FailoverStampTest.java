@@ -233,4 +233,34 @@ class FailoverStampTest {
                 .as("the new owner waits the long ttl too")
                 .isEqualTo(longTtl.toMillis());
     }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aLostTakeOverGivenBackAfterAFailoverWaitsTheLongerOfItsRecordedGrantAndTheFence(
+            Supplier<TestServices.JdbcEndpoint> database) throws Exception {
+        HikariDataSource pool = pool(database);
+        Duration longTtl = Duration.ofSeconds(6);
+        Duration shortTtl = Duration.ofSeconds(2);
+        Duration reuse = Duration.ofMillis(500);
+        JdbcWorkerIdLeaseStore store = new JdbcWorkerIdLeaseStore(pool, workers, SchemaInitialization.ALWAYS, TIMEOUT);
+        assertThat(store.acquire("long", 0, longTtl, reuse).workerId()).isZero();
+        execute("UPDATE " + workers + " SET expires_at = expires_at - 60000");
+        Acquisition lost = store.acquire("short", 0, shortTtl, reuse);
+        assertThat(lost.previousTtlMillis())
+                .as("taken over from the long holder")
+                .isEqualTo(longTtl.toMillis());
+        // The row now records only the short ttl, so the fence of a failover is as short.
+        promote(workers);
+        JdbcWorkerIdLeaseStore noticing =
+                new JdbcWorkerIdLeaseStore(pool, workers, SchemaInitialization.ALWAYS, TIMEOUT);
+        assertThat(noticing.acquire("other", 0, shortTtl, reuse).isGranted()).isFalse();
+        assertThat(noticing.failovers().count()).isEqualTo(1);
+
+        Acquisition retried = store.acquire("short", 0, shortTtl, reuse);
+        assertThat(retried.workerId()).isZero();
+        assertThat(retried.isTakenOver()).isTrue();
+        assertThat(retried.previousTtlMillis())
+                .as("the long holder it was taken from may still be issuing, whatever the fence's ttl")
+                .isEqualTo(longTtl.toMillis());
+    }
 }

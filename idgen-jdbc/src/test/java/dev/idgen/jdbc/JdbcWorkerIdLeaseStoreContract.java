@@ -293,14 +293,14 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
     }
 
     @Test
-    void aTableWithoutTheTtlColumnWorksAsBeforeAndGetsItWhereIdgenManagesTheSchema() throws Exception {
+    void aTableWithoutTheTtlAndGrantColumnsWorksAsBeforeAndGetsThemWhereIdgenManagesTheSchema() throws Exception {
         DatabaseDialect dialect;
         try (Connection connection = endpoint().connect()) {
             dialect = DatabaseDialect.of(connection.getMetaData().getDatabaseProductName());
         }
         String ddl = dialect.ddl("worker", table);
-        execute(ddl.replace(",\n  lease_ms BIGINT NULL", ""));
-        assertThat(ddl).as("the column the earlier table lacks").contains("lease_ms");
+        execute(ddl.replace(",\n  lease_ms BIGINT NULL,\n  grant_ms BIGINT NULL", ""));
+        assertThat(ddl).as("the columns the earlier table lacks").contains("lease_ms", "grant_ms");
         WorkerIdLeaseStore unmanaged = store(pool(2), SchemaInitialization.NEVER, Duration.ofSeconds(5));
         long id = unmanaged
                 .acquire(owner(), 0, Duration.ofSeconds(6), REUSE_DELAY)
@@ -311,13 +311,21 @@ abstract class JdbcWorkerIdLeaseStoreContract extends WorkerIdLeaseStoreContract
         assertThat(takenOver.previousTtlMillis())
                 .as("no ttl recorded: the new owner assumes its own")
                 .isEqualTo(Acquisition.UNKNOWN_TTL);
+        String lost = owner();
+        long lostId =
+                unmanaged.acquire(lost, 1, Duration.ofSeconds(6), REUSE_DELAY).workerId();
+        Acquisition givenBack = unmanaged.acquire(lost, 1, Duration.ofSeconds(6), REUSE_DELAY);
+        assertThat(givenBack.workerId()).isEqualTo(lostId);
+        assertThat(givenBack.previousTtlMillis())
+                .as("no grant recorded: given back as a take-over whose ttl is not known")
+                .isEqualTo(Acquisition.UNKNOWN_TTL);
 
         WorkerIdLeaseStore managed = store(pool(2), SchemaInitialization.ALWAYS, Duration.ofSeconds(5));
-        assertThat(managed.acquire(owner(), 1, Duration.ofSeconds(6), REUSE_DELAY)
+        assertThat(managed.acquire(owner(), 2, Duration.ofSeconds(6), REUSE_DELAY)
                         .workerId())
-                .isEqualTo(1);
-        assertThat(count("SELECT COUNT(*) FROM " + table + " WHERE lease_ms = 6000"))
-                .as("the column added, and written")
+                .isEqualTo(2);
+        assertThat(count("SELECT COUNT(*) FROM " + table + " WHERE lease_ms = 6000 AND grant_ms = 0"))
+                .as("the columns added, and written")
                 .isEqualTo(1);
     }
 

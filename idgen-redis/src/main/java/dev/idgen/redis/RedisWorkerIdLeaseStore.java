@@ -7,13 +7,16 @@ import java.util.List;
 
 /**
  * Worker id leases in one Redis hash, {@code prefix{workers}}: per worker id its owner ({@code o:<id>}), expiry
- * ({@code e:<id>}, Redis server time in ms), last used timestamp ({@code t:<id>}) and the lease's ttl ({@code l:<id>},
- * 0 once released). Every operation is one Lua script, so allocation is atomic, and expiry is judged by the Redis
+ * ({@code e:<id>}, Redis server time in ms), last used timestamp ({@code t:<id>}), the lease's ttl ({@code l:<id>},
+ * 0 once released) and how it was granted ({@code g:<id>}: the previous ttl its acquisition answered, 0 free). Every
+ * operation is one Lua script, so allocation is atomic, and expiry is judged by the Redis
  * server's clock alone. That clock may step, and make a live lease look expired: so an id taken from a lease that
  * lapsed unreleased is granted as taken over, with its ttl, and its new owner waits that ttl plus the reuse delay by
- * its own monotonic clock before it issues (see {@link Acquisition}). Ids never leased, or released, are granted free,
- * and so is an owner's own unexpired lease, given back when it asks again.
- * A hash written before {@code l:} existed reports an unknown ttl (the new owner assumes its own).
+ * its own monotonic clock before it issues (see {@link Acquisition}). Ids never leased, or released, are granted free.
+ * An owner's own unexpired lease, given back when it asks again, is granted as {@code g:} recorded it was the first
+ * time: a lost take-over given back free would skip the wait for the holder it was taken from.
+ * A hash written before {@code l:} existed reports an unknown ttl (the new owner assumes its own), and one written
+ * before {@code g:} existed gives a lease back as taken over with an unknown ttl.
  *
  * <p>A Redis without persistence forgets every lease when it restarts, while the holders keep generating. So the hash
  * records when the Redis server started ({@code born}, from {@code INFO server}'s uptime) and, until {@code ttl +
@@ -38,7 +41,7 @@ import java.util.List;
  * <p><b>A script that runs twice.</b> Lettuce resends a command whose answer was lost with the connection, after it
  * reconnects, possibly to a node that restarted empty or to a promoted replica. Each script is harmless the second
  * time: a second {@link #ACQUIRE} on the same dataset finds the first run's lease, the owner's and unexpired, and gives
- * that one back (extended by a ttl, granted free) rather than a second id, as it does for an owner that asks again
+ * that one back (extended by a ttl, granted as the first run granted it) rather than a second id, as it does for an owner that asks again
  * after its acquisition timed out: see {@link WorkerIdLeaseStore#acquire}. The owner is unique per process (instance
  * id plus nonce), so a lease in its name could only come from its own acquisition or renewal: nobody else held the id
  * in between, the owner issued nothing under it while it acquired, and the generator keeps its IDs increasing across
@@ -79,8 +82,8 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
             """;
 
     // ARGV: owner, maxWorkerId, ttl ms, reuse delay ms -> {workerId or -1, last timestamp or -1, retry after ms,
-    // previous ttl: 0 free (never leased, released, or the owner's own unexpired lease), -1 unknown, else the ttl of
-    // the lapsed lease it was taken over from}
+    // previous ttl: 0 free (never leased, or released), -1 unknown, else the ttl of the lapsed lease it was taken over
+    // from; for the owner's own unexpired lease, what its grant answered ('g:', -1 when not recorded)}
     static final RedisScript ACQUIRE =
             RedisScript.of("idgen-lease-acquire", RedisScript.REPLICATION + NOW + BORN + """
             local ttl = tonumber(ARGV[3])
@@ -93,7 +96,8 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
               if expires and tonumber(expires) > now and redis.call('HGET', KEYS[1], 'o:' .. id) == ARGV[1] then
                 redis.call('HSET', KEYS[1], 'e:' .. id, fmt(now + ttl), 'l:' .. id, fmt(ttl))
                 local last = redis.call('HGET', KEYS[1], 't:' .. id)
-                return {id, tonumber(last or '-1'), 0, 0}
+                local grant = redis.call('HGET', KEYS[1], 'g:' .. id)
+                return {id, tonumber(last or '-1'), 0, tonumber(grant or '-1')}
               end
               if not free and (not expires or tonumber(expires) + delay <= now) then free = id end
             end
@@ -103,7 +107,8 @@ public final class RedisWorkerIdLeaseStore implements WorkerIdLeaseStore {
               if redis.call('HEXISTS', KEYS[1], 'e:' .. free) == 1 then
                 previous = tonumber(redis.call('HGET', KEYS[1], 'l:' .. free) or '-1')
               end
-              redis.call('HSET', KEYS[1], 'o:' .. free, ARGV[1], 'e:' .. free, fmt(now + ttl), 'l:' .. free, fmt(ttl))
+              redis.call('HSET', KEYS[1], 'o:' .. free, ARGV[1], 'e:' .. free, fmt(now + ttl), 'l:' .. free, fmt(ttl),
+                'g:' .. free, fmt(previous))
               local last = redis.call('HGET', KEYS[1], 't:' .. free)
               return {free, tonumber(last or '-1'), 0, previous}
             end

@@ -195,6 +195,36 @@ public abstract class WorkerIdLeaseStoreContract {
     }
 
     @Test
+    void aLostTakeOverIsGivenBackAsATakeOver() throws InterruptedException {
+        WorkerIdLeaseStore store = store();
+        String holder = owner();
+        Acquisition held = store.acquire(holder, 0, ttl(), reuseDelay());
+        assertThat(held.isGranted()).isTrue();
+        long granted = nowMillis();
+        // The holder never renews: its lease lapses unreleased, so the next owner takes it over.
+        String process = "svc-" + UUID.randomUUID() + "#n1";
+        long deadline = granted + ttl().plus(reuseDelay()).toMillis() + ORPHAN_SLACK.toMillis();
+        Acquisition lost = store.acquire(process, 0, ttl(), reuseDelay());
+        while (!lost.isGranted() && nowMillis() < deadline) {
+            pass(Duration.ofMillis(100));
+            lost = store.acquire(process, 0, ttl(), reuseDelay());
+        }
+        assertThat(lost.workerId())
+                .as("taken over once the holder's lease lapsed")
+                .isEqualTo(held.workerId());
+        assertThat(lost.isTakenOver()).as("lapsed unreleased").isTrue();
+        // The answer never reached the process, which asks again under the same owner.
+        Acquisition retried = store.acquire(process, 0, ttl(), reuseDelay());
+        assertThat(retried.workerId()).as("its own unexpired lease").isEqualTo(lost.workerId());
+        assertThat(retried.isTakenOver())
+                .as(
+                        "the holder it was taken from may still be issuing: the retry waits for it as the first answer said")
+                .isTrue();
+        assertThat(retried.previousTtlMillis()).as("the first answer, repeated").isEqualTo(lost.previousTtlMillis());
+        assertThat(retried.lastUsedTimestamp()).isEqualTo(lost.lastUsedTimestamp());
+    }
+
+    @Test
     void twoProcessesSharingAnInstanceIdNeverShareAnId() {
         WorkerIdLeaseStore store = store();
         String instanceId = "svc-" + UUID.randomUUID();

@@ -26,8 +26,9 @@ import org.apache.zookeeper.data.Stat;
  * <p><b>Nodes.</b> Under {@code basePath}:
  * <ul>
  * <li>{@code workers/<id>}, persistent, one per worker id ever leased. Its data records the owner, the state
- * ({@code HELD} or {@code RELEASED}), the ttl and reuse delay of the last write, the last timestamp, and a random
- * nonce of the write. Every change of it is conditional, a {@code create} (the id was never leased) or a
+ * ({@code HELD} or {@code RELEASED}), the ttl and reuse delay of the last write, the last timestamp, a random nonce
+ * of the write, and how the lease was granted (the {@link Acquisition#previousTtlMillis()} its acquisition answered,
+ * kept by renewals). Every change of it is conditional, a {@code create} (the id was never leased) or a
  * {@code setData} on the version read (compare and set), so of two owners racing for one id only one succeeds.</li>
  * <li>{@code holders/<id>}, ephemeral, created by the holder's ZooKeeper session when it acquires (data: the owner),
  * created again by a renewal if the session changed, deleted on release. It shows operators and health checks which
@@ -64,8 +65,14 @@ import org.apache.zookeeper.data.Stat;
  * node again: if it carries this write's nonce, the write happened, and its outcome is used. An acquisition that timed
  * out after it was applied leaves a lease in the owner's name: when that owner asks again while it is unexpired, it
  * gets that lease back (see {@link WorkerIdLeaseStore#acquire}), by a write on the version read; otherwise it lapses
- * after its ttl and the reuse delay. The owner is unique per process (instance id plus nonce), so no other process
- * gets it back, not one with the same configured instance id nor a pod restarted while the old one was only frozen.
+ * after its ttl and the reuse delay. It is granted as the lost acquisition was, free or taken over with the same ttl:
+ * a lost take-over given back free would skip the wait for the holder it was taken from. The grant is recorded after
+ * a '/' in the nonce token, {@code nonce/grant}, which an older version reads as an opaque nonce, so older and newer
+ * versions read each other's nodes; a node an older version wrote records no grant and is given back as taken over
+ * with an unknown ttl. (A sixth field would not do: an older version finds such a node unreadable, and its
+ * acquisitions fail while one is among the ids they consider.) The owner is unique per process (instance id plus
+ * nonce), so no other process gets it back, not one with the same configured instance id nor a pod restarted while
+ * the old one was only frozen.
  *
  * <p>Every call returns or throws {@link ZooKeeperUnavailableException} within the timeout (plus a few milliseconds),
  * also while the ensemble has no quorum or no server answers.
@@ -85,6 +92,9 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
     private static final byte[] EMPTY = new byte[0];
 
+    /** Separates the nonce from the recorded grant in the nonce token. */
+    private static final String GRANT = "/";
+
     private final ZooKeeperCalls calls;
     private final String basePath;
     private final String workersPath;
@@ -101,11 +111,21 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
      * What a worker's node holds.
      *
      * @param nonce random, new with every write, so that a write whose answer was lost can be recognised
+     * @param grantedPreviousTtlMillis the {@link Acquisition#previousTtlMillis()} the lease was granted with,
+     *        {@link Acquisition#UNKNOWN_TTL} when not recorded
      */
-    record Lease(State state, long ttlMillis, long reuseDelayMillis, long lastTimestamp, String nonce, String owner) {
+    record Lease(
+            State state,
+            long ttlMillis,
+            long reuseDelayMillis,
+            long lastTimestamp,
+            String nonce,
+            long grantedPreviousTtlMillis,
+            String owner) {
 
         byte[] encode() {
-            return (state + " " + ttlMillis + " " + reuseDelayMillis + " " + lastTimestamp + " " + nonce + "\n" + owner)
+            return (state + " " + ttlMillis + " " + reuseDelayMillis + " " + lastTimestamp + " " + nonce + GRANT
+                            + grantedPreviousTtlMillis + "\n" + owner)
                     .getBytes(StandardCharsets.UTF_8);
         }
 
@@ -120,16 +140,33 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 return null;
             }
             try {
+                int grant = fields[4].indexOf(GRANT);
                 return new Lease(
                         State.valueOf(fields[0]),
                         Long.parseLong(fields[1]),
                         Long.parseLong(fields[2]),
                         Long.parseLong(fields[3]),
-                        fields[4],
+                        grant < 0 ? fields[4] : fields[4].substring(0, grant),
+                        grant < 0 ? Acquisition.UNKNOWN_TTL : grantedPreviousTtl(fields[4].substring(grant + 1)),
                         text.substring(newline + 1));
             } catch (IllegalArgumentException e) {
                 return null;
             }
+        }
+
+        private static long grantedPreviousTtl(String recorded) {
+            try {
+                long millis = Long.parseLong(recorded);
+                return millis >= 0 ? millis : Acquisition.UNKNOWN_TTL;
+            } catch (NumberFormatException e) {
+                return Acquisition.UNKNOWN_TTL;
+            }
+        }
+
+        Acquisition granted(long workerId) {
+            return grantedPreviousTtlMillis == Acquisition.FREE
+                    ? Acquisition.grantedFree(workerId, lastTimestamp)
+                    : Acquisition.grantedTakenOver(workerId, lastTimestamp, grantedPreviousTtlMillis);
         }
     }
 
@@ -196,9 +233,10 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                         Math.max(reuseDelayMillis, node.lease().reuseDelayMillis()),
                         node.lease().lastTimestamp(),
                         nonce(),
+                        node.lease().grantedPreviousTtlMillis(),
                         owner);
                 if (take(what, deadline, workerId, lease, node.version())) {
-                    return Acquisition.grantedFree(workerId, node.lease().lastTimestamp());
+                    return lease.granted(workerId);
                 }
                 calls.checkDeadline(what, deadline);
                 nodes.put(workerId, read(what, deadline, workerId));
@@ -208,22 +246,27 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
             Node node = nodes.get(workerId);
             if (node == null) {
-                Lease lease = new Lease(State.HELD, ttlMillis, reuseDelayMillis, -1, nonce(), owner);
+                Lease lease = new Lease(State.HELD, ttlMillis, reuseDelayMillis, -1, nonce(), Acquisition.FREE, owner);
                 if (take(what, deadline, workerId, lease, -1)) {
-                    return Acquisition.grantedFree(workerId, -1);
+                    return lease.granted(workerId);
                 }
             } else if (now >= node.freeAt(reuseDelayMillis)) {
+                // Taken if the version still matches, so the node is exactly as read: its last timestamp is the one
+                // to hand on, and whether it was released or lapsed held (by the leader's clock, which may have
+                // stepped).
+                long previousTtl = node.lease().state() == State.RELEASED
+                        ? Acquisition.FREE
+                        : node.lease().ttlMillis() > 0 ? node.lease().ttlMillis() : Acquisition.UNKNOWN_TTL;
                 Lease lease = new Lease(
-                        State.HELD, ttlMillis, reuseDelayMillis, node.lease().lastTimestamp(), nonce(), owner);
+                        State.HELD,
+                        ttlMillis,
+                        reuseDelayMillis,
+                        node.lease().lastTimestamp(),
+                        nonce(),
+                        previousTtl,
+                        owner);
                 if (take(what, deadline, workerId, lease, node.version())) {
-                    // The version matched, so the node was exactly as read: its last timestamp is the one to hand on,
-                    // and whether it was released or lapsed held (by the leader's clock, which may have stepped).
-                    return node.lease().state() == State.RELEASED
-                            ? Acquisition.grantedFree(workerId, node.lease().lastTimestamp())
-                            : Acquisition.grantedTakenOver(
-                                    workerId,
-                                    node.lease().lastTimestamp(),
-                                    node.lease().ttlMillis());
+                    return lease.granted(workerId);
                 }
             } else if (node.lease().state() == State.RELEASED || now >= node.expiresAt() || !live.contains(workerId)) {
                 // Expired or released, waiting out its reuse delay; or held by a session that ended, so its lease
@@ -293,7 +336,14 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         while (true) {
             Node node = read(what, deadline, workerId);
             if (node == null) {
-                Lease lease = new Lease(State.HELD, ttlMillis, reuseDelayMillis, lastTimestamp, nonce(), owner);
+                Lease lease = new Lease(
+                        State.HELD,
+                        ttlMillis,
+                        reuseDelayMillis,
+                        lastTimestamp,
+                        nonce(),
+                        Acquisition.UNKNOWN_TTL,
+                        owner);
                 if (take(what, deadline, workerId, lease, -1)) {
                     return true;
                 }
@@ -342,6 +392,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 Math.max(reuseDelayMillis, node.lease().reuseDelayMillis()),
                 Math.max(lastTimestamp, node.lease().lastTimestamp()),
                 nonce(),
+                node.lease().grantedPreviousTtlMillis(),
                 owner);
         CuratorEvent written = calls.writeIfVersion(what, deadline, path, node.version(), lease.encode(), ROTATE_AT);
         Code code = Code.get(written.getResultCode());
@@ -385,6 +436,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                     node.lease().reuseDelayMillis(),
                     Math.max(lastTimestamp, node.lease().lastTimestamp()),
                     nonce(),
+                    node.lease().grantedPreviousTtlMillis(),
                     owner);
             CuratorEvent written =
                     calls.writeIfVersion(what, deadline, path, node.version(), lease.encode(), ROTATE_AT);
@@ -559,7 +611,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         if (lease == null) {
             throw new ZooKeeperUnavailableException("The node " + read.getPath() + " on ZooKeeper "
                     + calls.connectString() + " holds data this store did not write: a worker id lease node holds"
-                    + " 'STATE ttl reuseDelay lastTimestamp nonce', a newline and the owner");
+                    + " 'STATE ttl reuseDelay lastTimestamp nonce/grant', a newline and the owner");
         }
         Stat stat = read.getStat();
         return new Node(lease, stat.getVersion(), stat.getMtime());

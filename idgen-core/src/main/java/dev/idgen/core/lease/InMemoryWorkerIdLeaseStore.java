@@ -13,8 +13,13 @@ import java.util.Map;
  */
 public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
-    /** @param ttlMillis the lease's ttl, or 0 once released */
-    private record Entry(String owner, long expiresAt, long lastTimestamp, long ttlMillis) {}
+    /**
+     * @param ttlMillis the lease's ttl, or 0 once released
+     * @param grantedPreviousTtlMillis the {@link Acquisition#previousTtlMillis()} the lease was granted with, repeated
+     *        when its owner asks again; {@link Acquisition#UNKNOWN_TTL} for a lease taken back after the data was lost
+     */
+    private record Entry(
+            String owner, long expiresAt, long lastTimestamp, long ttlMillis, long grantedPreviousTtlMillis) {}
 
     private final TimeSource clock;
     private final Map<Long, Entry> entries = new HashMap<>();
@@ -41,19 +46,26 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
         for (long id = 0; id <= maxWorkerId; id++) {
             Entry entry = entries.get(id);
             if (entry != null && entry.owner().equals(owner) && entry.expiresAt() > now && entry.ttlMillis() > 0) {
-                // Its own earlier grant, whose answer was lost: the same id again, not a second one.
-                entries.put(id, new Entry(owner, now + ttl.toMillis(), entry.lastTimestamp(), ttl.toMillis()));
-                return Acquisition.grantedFree(id, entry.lastTimestamp());
+                // Its own earlier grant, whose answer was lost: the same id again, not a second one, and granted as
+                // it was then, lest a lost take-over skip the wait for the holder it was taken from.
+                entries.put(
+                        id,
+                        new Entry(
+                                owner,
+                                now + ttl.toMillis(),
+                                entry.lastTimestamp(),
+                                ttl.toMillis(),
+                                entry.grantedPreviousTtlMillis()));
+                return granted(id, entry.lastTimestamp(), entry.grantedPreviousTtlMillis());
             }
         }
         for (long id = 0; id <= maxWorkerId; id++) {
             Entry entry = entries.get(id);
             if (entry == null || entry.expiresAt() + reuseDelay.toMillis() <= now) {
                 long last = entry == null ? -1 : entry.lastTimestamp();
-                entries.put(id, new Entry(owner, now + ttl.toMillis(), last, ttl.toMillis()));
-                return entry == null || entry.ttlMillis() == 0
-                        ? Acquisition.grantedFree(id, last)
-                        : Acquisition.grantedTakenOver(id, last, entry.ttlMillis());
+                long previousTtl = entry == null ? Acquisition.FREE : entry.ttlMillis();
+                entries.put(id, new Entry(owner, now + ttl.toMillis(), last, ttl.toMillis(), previousTtl));
+                return granted(id, last, previousTtl);
             }
         }
         return Acquisition.none(0);
@@ -74,8 +86,15 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return false;
         }
         long last = Math.max(lastTimestamp, entry == null ? -1 : entry.lastTimestamp());
-        entries.put(workerId, new Entry(owner, now + ttl.toMillis(), last, ttl.toMillis()));
+        long grant = entry == null ? Acquisition.UNKNOWN_TTL : entry.grantedPreviousTtlMillis();
+        entries.put(workerId, new Entry(owner, now + ttl.toMillis(), last, ttl.toMillis(), grant));
         return true;
+    }
+
+    private static Acquisition granted(long workerId, long last, long previousTtlMillis) {
+        return previousTtlMillis == Acquisition.FREE
+                ? Acquisition.grantedFree(workerId, last)
+                : Acquisition.grantedTakenOver(workerId, last, previousTtlMillis);
     }
 
     @Override
@@ -85,7 +104,12 @@ public final class InMemoryWorkerIdLeaseStore implements WorkerIdLeaseStore {
         if (entry != null && entry.owner().equals(owner)) {
             entries.put(
                     workerId,
-                    new Entry(owner, clock.currentTimeMillis(), Math.max(lastTimestamp, entry.lastTimestamp()), 0));
+                    new Entry(
+                            owner,
+                            clock.currentTimeMillis(),
+                            Math.max(lastTimestamp, entry.lastTimestamp()),
+                            0,
+                            entry.grantedPreviousTtlMillis()));
         }
     }
 

@@ -14,8 +14,9 @@ import java.time.Duration;
  * (see {@link Acquisition}), so that a store clock that steps never lets two owners issue under one id;</li>
  * <li>the last timestamp an owner recorded outlives its lease, for the next owner, and never goes down;</li>
  * <li>a lease is renewed only by its owner while valid: once it lapsed, the owner has to acquire afresh;</li>
- * <li>an owner that acquires while it holds an unexpired lease gets that lease back, never a second one: so an
- * acquisition whose answer was lost leaves no id held by nobody, and the owner never holds two.</li>
+ * <li>an owner that acquires while it holds an unexpired lease gets that lease back, never a second one, granted as
+ * it was the first time: so an acquisition whose answer was lost leaves no id held by nobody, the owner never holds
+ * two, and a lost take-over still waits for the holder it was taken from.</li>
  * </ul>
  * Operations throw {@link dev.idgen.core.StoreUnavailableException} when the store cannot answer in time.
  */
@@ -29,8 +30,12 @@ public interface WorkerIdLeaseStore {
      * owners. The only way an owner acquires while its lease is live is that the answer to its own earlier acquisition
      * was lost (the store committed the grant, then the connection dropped). The store then gives it that lease back,
      * the same worker id, extended to a ttl from now and with the last timestamp recorded, rather than grant a second
-     * id and leave the first held by nobody for a ttl. It is granted {@linkplain Acquisition#grantedFree free}: the
-     * owner, while it acquires, issues under no id. This check and the grant are one atomic step, like every other.
+     * id and leave the first held by nobody for a ttl. It is granted as the lost answer granted it, which the store
+     * records with the lease (a renewal keeps it, a fresh grant replaces it): {@linkplain Acquisition#grantedFree
+     * free} if that was free (the owner, while it acquires, issues under no id), otherwise
+     * {@linkplain Acquisition#grantedTakenOver taken over} with the same previous ttl, since the holder it was taken
+     * from may still be issuing; {@linkplain Acquisition#UNKNOWN_TTL taken over with an unknown ttl} when the store
+     * did not record it. This check and the grant are one atomic step, like every other.
      *
      * @param owner the owner's identity, unique per process (instance id plus nonce)
      * @param maxWorkerId the largest worker id to consider
@@ -75,12 +80,14 @@ public interface WorkerIdLeaseStore {
      * <p><b>Taken over.</b> A store judges that a lease expired by its own clock, and a store's clock can step (a
      * leader whose clock jumps, a failover to a server whose clock is ahead): a holder that still renews and issues
      * may then look expired. So a grant says whether anybody may still be issuing under the worker id. An id never
-     * leased, released by its holder (which stops before it releases), or given back to its own owner (whose earlier
-     * grant of it was lost, see {@link WorkerIdLeaseStore#acquire}), is {@linkplain #grantedFree free}. An id
+     * leased, or released by its holder (which stops before it releases), is {@linkplain #grantedFree free}. An id
      * taken from a lease that lapsed unreleased is {@linkplain #grantedTakenOver taken over}: its holder stops by its
      * own monotonic clock no later than one of its ttls after its last successful renewal was sent, and every such
      * renewal reached the store before the take did, so the new owner waits that ttl plus the reuse delay by its own
-     * monotonic clock before it issues, whatever the store's clock did.
+     * monotonic clock before it issues, whatever the store's clock did. An id given back to its own owner (whose
+     * earlier grant of it was lost, see {@link WorkerIdLeaseStore#acquire}) repeats that grant: free if it was free,
+     * else taken over with the same previous ttl (unknown where the store did not record it), as a retry that skipped
+     * the wait could issue while the holder it was taken from still does.
      *
      * @param workerId the worker id taken, or -1 when none was
      * @param lastUsedTimestamp the last timestamp a previous owner recorded, or -1 when none is known
@@ -107,8 +114,8 @@ public interface WorkerIdLeaseStore {
         }
 
         /**
-         * A grant of an id never leased, released by its holder, or given back to the owner of its unexpired lease:
-         * usable at once.
+         * A grant of an id never leased or released by its holder, or given back to the owner of its unexpired lease
+         * that was granted free: usable at once.
          */
         public static Acquisition grantedFree(long workerId, long lastUsedTimestamp) {
             return new Acquisition(workerId, lastUsedTimestamp, 0, FREE);

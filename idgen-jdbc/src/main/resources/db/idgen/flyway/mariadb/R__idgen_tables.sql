@@ -29,5 +29,6 @@ CREATE TABLE IF NOT EXISTS idgen_worker (
   last_timestamp BIGINT NOT NULL DEFAULT -1,
   version BIGINT NOT NULL DEFAULT 0,
   writer VARCHAR(64) NULL,
-  lease_ms BIGINT NULL
+  lease_ms BIGINT NULL,
+  grant_ms BIGINT NULL
 ) ENGINE=InnoDB;
