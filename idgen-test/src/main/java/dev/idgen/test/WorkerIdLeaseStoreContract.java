@@ -3,6 +3,7 @@ package dev.idgen.test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.core.lease.LeasingWorkerIdAssigner;
+import dev.idgen.core.lease.RenewingWorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
@@ -230,9 +231,9 @@ public abstract class WorkerIdLeaseStoreContract {
         String instanceId = "svc-" + UUID.randomUUID();
         LeasingWorkerIdAssigner first = assigner(store, instanceId);
         LeasingWorkerIdAssigner second = assigner(store, instanceId);
-        assertThat(first.owner()).isNotEqualTo(second.owner());
         try (WorkerIdLease one = first.acquire(3);
                 WorkerIdLease two = second.acquire(3)) {
+            assertThat(((RenewingWorkerIdLease) two).owner()).isNotEqualTo(((RenewingWorkerIdLease) one).owner());
             assertThat(two.workerId()).isNotEqualTo(one.workerId());
         }
     }

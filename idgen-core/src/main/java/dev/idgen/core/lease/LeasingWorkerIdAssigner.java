@@ -38,11 +38,12 @@ import java.util.concurrent.locks.LockSupport;
  * are used at once. Taking over a crashed holder's id thus costs one ttl and one reuse delay more; a store clock that
  * stepped back delays it by the step.
  *
- * <p><b>Owner.</b> The store knows this assigner by {@link #owner()}: the {@linkplain #instanceId() instance id} plus
- * a random nonce of this assigner's own. Two processes configured with one instance id (or a pod replaced while the
- * old one is only frozen) are thus two owners, and never share a worker id; and a store that granted an id whose
- * answer was lost (the connection dropped after the store committed) gives that same id back when this assigner asks
- * again, rather than leave it held by nobody for a ttl and grant a second one.
+ * <p><b>Owner.</b> The store knows each lease by its owner: the {@linkplain #instanceId() instance id} plus a random
+ * nonce made for that one {@link #acquire} call, and kept by the lease for its renewals and its release. Two processes
+ * configured with one instance id (or a pod replaced while the old one is only frozen), and two leases of one
+ * assigner, are thus two owners, and never share a worker id; a store that granted an id whose answer was lost (the
+ * connection dropped after the store committed) gives that same id back when the call asks again, rather than leave
+ * it held by nobody for a ttl and grant a second one; and a late release of a lost lease never frees a later one.
  */
 public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -62,7 +63,6 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
     private final WorkerIdLeaseStore store;
     private final String instanceId;
-    private final String owner;
     private final Duration ttl;
     private final Duration renewInterval;
     private final Duration safetyMargin;
@@ -119,9 +119,6 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                     instanceId,
                     "instanceId must be 1 to " + MAX_INSTANCE_ID_LENGTH + " characters, but was '" + instanceId + "'");
         }
-        byte[] nonce = new byte[NONCE_BYTES];
-        NONCES.nextBytes(nonce);
-        this.owner = instanceId + OWNER_SEPARATOR + HexFormat.of().formatHex(nonce);
     }
 
     /**
@@ -150,8 +147,17 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         return id.length() <= MAX_INSTANCE_ID_LENGTH ? id : id.substring(id.length() - MAX_INSTANCE_ID_LENGTH);
     }
 
+    /** @return the instance id, '#', and a random nonce of 12 hex digits: an owner no other lease has */
+    private String newOwner() {
+        byte[] nonce = new byte[NONCE_BYTES];
+        NONCES.nextBytes(nonce);
+        return instanceId + OWNER_SEPARATOR + HexFormat.of().formatHex(nonce);
+    }
+
     @Override
     public WorkerIdLease acquire(long maxWorkerId) {
+        // One owner for this call, retries included: a retry after a lost answer gets that grant back.
+        String owner = newOwner();
         long started = timeSource.nanoTime();
         long timeoutNanos = acquireTimeout.toNanos();
         for (; ; ) {
@@ -178,8 +184,8 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                         System.Logger.Level.INFO,
                         "Leased worker id " + acquisition.workerId() + " as '" + owner + "' for " + ttl
                                 + ", renewed every " + renewInterval);
-                RenewingWorkerIdLease lease =
-                        new RenewingWorkerIdLease(this, acquisition.workerId(), acquisition.lastUsedTimestamp(), sent);
+                RenewingWorkerIdLease lease = new RenewingWorkerIdLease(
+                        this, owner, acquisition.workerId(), acquisition.lastUsedTimestamp(), sent);
                 if (!acquisition.isTakenOver() || awaitPreviousHolder(lease, acquisition, grantedAt)) {
                     return lease;
                 }
@@ -217,7 +223,10 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
      * still never has two owners issue under one id; the reuse delay is the margin for the two hosts' wall clocks, as
      * for a released id. Meanwhile the heartbeat renews the new lease.
      *
-     * @return whether the lease is still held; false when it was lost meanwhile (closed here)
+     * A wait cut short (the lease lost, the thread interrupted) abandons the lease without releasing it: a release
+     * would mark the id free, and the next owner would use it at once while the previous holder may still issue.
+     *
+     * @return whether the lease is still held; false when it was lost meanwhile (abandoned here)
      */
     private boolean awaitPreviousHolder(RenewingWorkerIdLease lease, Acquisition acquisition, long grantedAt) {
         long previousTtlNanos = acquisition.previousTtlMillis() > 0
@@ -234,7 +243,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                         + " ms, until its previous holder has surely stopped, whatever the store's clock did");
         while (true) {
             if (lease.isLost()) {
-                lease.close();
+                lease.abandon();
                 return false;
             }
             long left = until - timeSource.nanoTime();
@@ -244,7 +253,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
             // Short naps, so that a lease lost meanwhile is noticed and a test's manual clock is followed.
             LockSupport.parkNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
             if (Thread.interrupted()) {
-                lease.close();
+                lease.abandon();
                 Thread.currentThread().interrupt();
                 throw new IdGenerationException("Interrupted while waiting for the previous holder of worker id "
                         + acquisition.workerId() + " to stop");
@@ -283,15 +292,6 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         return instanceId;
     }
 
-    /**
-     * @return the identity this assigner holds its leases under in the store: the instance id, {@code '#'}, and a
-     *         random nonce of 12 hex digits made when the assigner was built, unique per assigner even when instance
-     *         ids repeat
-     */
-    public String owner() {
-        return owner;
-    }
-
     public Duration ttl() {
         return ttl;
     }
@@ -314,7 +314,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
     @Override
     public String toString() {
-        return "LeasingWorkerIdAssigner[store=" + store + ", owner=" + owner + ", ttl=" + ttl + "]";
+        return "LeasingWorkerIdAssigner[store=" + store + ", instanceId=" + instanceId + ", ttl=" + ttl + "]";
     }
 
     private static Duration max(Duration a, Duration b) {
@@ -348,7 +348,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         /**
          * @param instanceId this process's identity, 1 to {@value LeasingWorkerIdAssigner#MAX_INSTANCE_ID_LENGTH}
          *        characters, best unique among running processes (the store tells processes apart by a nonce added to
-         *        it, see {@link LeasingWorkerIdAssigner#owner()}); null for the {@linkplain #defaultInstanceId()
+         *        it, see {@link RenewingWorkerIdLease#owner()}); null for the {@linkplain #defaultInstanceId()
          *        default}
          * @return this builder
          */

@@ -37,6 +37,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     private final WorkerIdLeaseStore store;
     private final TimeSource timeSource;
     private final long workerId;
+    private final String owner;
     private final long previousTimestamp;
     private final long validityNanos;
     private final ScheduledExecutorService heartbeat;
@@ -54,8 +55,10 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
 
     private volatile String lastProblem;
 
-    RenewingWorkerIdLease(LeasingWorkerIdAssigner assigner, long workerId, long previousTimestamp, long sentNanos) {
+    RenewingWorkerIdLease(
+            LeasingWorkerIdAssigner assigner, String owner, long workerId, long previousTimestamp, long sentNanos) {
         this.assigner = assigner;
+        this.owner = owner;
         this.store = assigner.store();
         this.timeSource = assigner.timeSource();
         this.workerId = workerId;
@@ -89,7 +92,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     @Override
     public void checkValid() {
         if (timeSource.nanoTime() - validUntilNanos >= 0) {
-            throw new LeaseLostException("The lease on worker id " + workerId + " held by '" + assigner.owner()
+            throw new LeaseLostException("The lease on worker id " + workerId + " held by '" + owner
                     + "' is not known to be valid ("
                     + (lost
                             ? lastProblem
@@ -137,11 +140,11 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     }
 
     /**
-     * @return the owner the lease is held under in the store: the instance id plus its assigner's nonce (see
-     *         {@link LeasingWorkerIdAssigner#owner()})
+     * @return the owner the lease is held under in the store: the instance id, {@code '#'}, and a random nonce of 12
+     *         hex digits made for the acquisition that granted it, which no other lease has
      */
     public String owner() {
-        return assigner.owner();
+        return owner;
     }
 
     /**
@@ -188,7 +191,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
                         timeSource.currentTimeMillis() + LeasingWorkerIdAssigner.MAX_AHEAD_MILLIS);
                 boolean held;
                 try {
-                    held = store.renew(workerId, assigner.owner(), assigner.ttl(), assigner.reuseDelay(), record, true);
+                    held = store.renew(workerId, owner, assigner.ttl(), assigner.reuseDelay(), record, true);
                 } catch (RuntimeException e) {
                     lastProblem = "the last renewal failed: " + e.getMessage();
                     assigner.countRenewal(false);
@@ -245,7 +248,7 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
             lostActions.clear();
             try {
                 // The store only releases for this owner, so a lost lease that someone else took is left alone.
-                store.release(workerId, assigner.owner(), newestTimestamp.get());
+                store.release(workerId, owner, newestTimestamp.get());
             } catch (RuntimeException e) {
                 LOG.log(
                         System.Logger.Level.WARNING,
@@ -255,9 +258,26 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
         }
     }
 
+    /**
+     * Stops the heartbeat without releasing the worker id: the lease lapses in the store by itself. For a lease taken
+     * over whose wait for the previous holder was cut short, which a release would mark free while that holder may
+     * still issue.
+     */
+    void abandon() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            validUntilNanos = timeSource.nanoTime();
+            heartbeat.shutdown();
+            lostActions.clear();
+        }
+    }
+
     @Override
     public String toString() {
-        return "RenewingWorkerIdLease[workerId=" + workerId + ", owner=" + assigner.owner() + "]";
+        return "RenewingWorkerIdLease[workerId=" + workerId + ", owner=" + owner + "]";
     }
 
     /** Called under the lock: fences the lease for good and hands back the actions to run outside it. */

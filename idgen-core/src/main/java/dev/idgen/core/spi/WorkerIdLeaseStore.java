@@ -25,10 +25,12 @@ public interface WorkerIdLeaseStore {
     /**
      * Takes the lowest free worker id; or, when {@code owner} holds an unexpired lease, gives that one back.
      *
-     * <p>An owner is unique per process: the instance id plus a nonce of the process's own (see
-     * {@link dev.idgen.core.lease.LeasingWorkerIdAssigner#owner()}), so two processes sharing an instance id are two
-     * owners. The only way an owner acquires while its lease is live is that the answer to its own earlier acquisition
-     * was lost (the store committed the grant, then the connection dropped). The store then gives it that lease back,
+     * <p>An owner is made for one acquisition: the instance id plus a random nonce (see
+     * {@link dev.idgen.core.lease.RenewingWorkerIdLease#owner()}), kept by the lease it gets for its renewals and its
+     * release. So two processes sharing an instance id, and two leases of one process, are different owners, and a
+     * late release of a lost lease never frees a later one. An owner acquires while its lease is live only when that
+     * acquisition asks again: the answer to its earlier try was lost (the store committed the grant, then the
+     * connection dropped), or it lost the lease by its own clock while the store still holds it. The store then gives it that lease back,
      * the same worker id, extended to a ttl from now and with the last timestamp recorded, rather than grant a second
      * id and leave the first held by nobody for a ttl. It is granted as the lost answer granted it, which the store
      * records with the lease (a renewal keeps it, a fresh grant replaces it): {@linkplain Acquisition#grantedFree
@@ -37,7 +39,7 @@ public interface WorkerIdLeaseStore {
      * from may still be issuing; {@linkplain Acquisition#UNKNOWN_TTL taken over with an unknown ttl} when the store
      * did not record it. This check and the grant are one atomic step, like every other.
      *
-     * @param owner the owner's identity, unique per process (instance id plus nonce)
+     * @param owner the owner's identity, unique per acquisition (instance id plus nonce)
      * @param maxWorkerId the largest worker id to consider
      * @param ttl how long the lease lasts unrenewed
      * @param reuseDelay how long a worker id stays unused after its lease expired or was released

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.core.ClockBackwardsException;
+import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.LeaseLostException;
 import dev.idgen.core.ManualTimeSource;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -245,6 +247,43 @@ class LeasingWorkerIdAssignerTest {
         assertThat(b[0].workerId()).isEqualTo(0);
         clock.advanceMillis(1);
         assertThat(b[0].nextId()).isGreaterThan(before);
+    }
+
+    /**
+     * B is granted A's worker id as taken over (the store's clock stepped), and B's wait is cut short: B must leave the
+     * lease to lapse, not release it, or the store would grant it free to C while A may still issue.
+     */
+    @Test
+    void aTakeOverWhoseWaitIsCutShortLeavesTheIdTakenOverForTheNextOwner() throws InterruptedException {
+        ManualTimeSource storeClock = new ManualTimeSource(clock.currentTimeMillis());
+        InMemoryWorkerIdLeaseStore steppingStore = new InMemoryWorkerIdLeaseStore(storeClock);
+        SnowflakeGenerator a = generatorWith(assignerOn(steppingStore, "a"));
+        generators.add(a);
+        steppingStore.acquire("other", 1, Duration.ofMinutes(30), Duration.ofSeconds(5)); // worker id 1: taken
+        storeClock.advanceMillis(600_000);
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        Thread starting = new Thread(() -> {
+            try {
+                generators.add(generatorWith(assignerOn(steppingStore, "b")));
+            } catch (Throwable e) {
+                outcome.set(e);
+            }
+        });
+        starting.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (starting.getState() != Thread.State.TIMED_WAITING && starting.isAlive()) {
+            assertThat(System.nanoTime() - deadline).as("B waits within 30 s").isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        starting.interrupt();
+        starting.join(30_000);
+        assertThat(outcome.get()).as("B gave up waiting").isInstanceOf(IdGenerationException.class);
+        storeClock.advanceMillis(30_000 + 5_000);
+        Acquisition c = steppingStore.acquire("c#1", 0, Duration.ofSeconds(30), Duration.ofSeconds(5));
+        assertThat(c.workerId()).isZero();
+        assertThat(c.isTakenOver())
+                .as("C waits for A too: B's lease lapsed unreleased")
+                .isTrue();
     }
 
     @Test
@@ -487,11 +526,24 @@ class LeasingWorkerIdAssignerTest {
         LeasingWorkerIdAssigner first = assigner("svc");
         LeasingWorkerIdAssigner second = assigner("svc");
         assertThat(first.instanceId()).isEqualTo("svc");
-        assertThat(first.owner()).matches("svc#[0-9a-f]{12}");
-        assertThat(second.owner()).isNotEqualTo(first.owner());
         try (RenewingWorkerIdLease one = (RenewingWorkerIdLease) first.acquire(1);
                 RenewingWorkerIdLease two = (RenewingWorkerIdLease) second.acquire(1)) {
-            assertThat(one.owner()).isEqualTo(first.owner());
+            assertThat(one.owner()).matches("svc#[0-9a-f]{12}");
+            assertThat(two.owner()).isNotEqualTo(one.owner());
+            assertThat(two.workerId()).isNotEqualTo(one.workerId());
+        }
+    }
+
+    /**
+     * One assigner shared by two generators (the SPI allows it) holds two leases: each acquisition is an owner of its
+     * own, so the store never gives the first one's live lease back to the second.
+     */
+    @Test
+    void twoAcquisitionsOfOneAssignerNeverShareAWorkerId() {
+        LeasingWorkerIdAssigner shared = assigner("svc");
+        try (RenewingWorkerIdLease one = (RenewingWorkerIdLease) shared.acquire(1);
+                RenewingWorkerIdLease two = (RenewingWorkerIdLease) shared.acquire(1)) {
+            assertThat(two.owner()).isNotEqualTo(one.owner());
             assertThat(two.workerId()).isNotEqualTo(one.workerId());
         }
     }
@@ -528,7 +580,10 @@ class LeasingWorkerIdAssignerTest {
     @Test
     void anInstanceIdLeavesRoomForTheNonceInTheStoresOwnerColumns() {
         String longest = "i".repeat(LeasingWorkerIdAssigner.MAX_INSTANCE_ID_LENGTH);
-        assertThat(assigner(longest).owner()).hasSize(128);
+        try (RenewingWorkerIdLease lease =
+                (RenewingWorkerIdLease) assigner(longest).acquire(1)) {
+            assertThat(lease.owner()).hasSize(128);
+        }
         assertThatThrownBy(() -> assigner(longest + "i"))
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("instanceId must be 1 to 115 characters");
