@@ -239,13 +239,9 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
     @Override
     public void close() {
         synchronized (this) {
-            if (closed) {
+            if (!stop()) {
                 return;
             }
-            closed = true;
-            validUntilNanos = timeSource.nanoTime();
-            heartbeat.shutdown();
-            lostActions.clear();
             try {
                 // The store only releases for this owner, so a lost lease that someone else took is left alone.
                 store.release(workerId, owner, newestTimestamp.get());
@@ -265,14 +261,24 @@ public final class RenewingWorkerIdLease implements WorkerIdLease {
      */
     void abandon() {
         synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            validUntilNanos = timeSource.nanoTime();
-            heartbeat.shutdown();
-            lostActions.clear();
+            stop();
         }
+    }
+
+    /**
+     * Called under the lock: ends the lease's validity and its heartbeat.
+     *
+     * @return false when it was already over
+     */
+    private boolean stop() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
+        validUntilNanos = timeSource.nanoTime();
+        heartbeat.shutdown();
+        lostActions.clear();
+        return true;
     }
 
     @Override
