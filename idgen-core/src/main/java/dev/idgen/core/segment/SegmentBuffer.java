@@ -47,6 +47,16 @@ final class SegmentBuffer {
 
     private final String name;
     private final SegmentStore store;
+
+    /** IDs of the name handed out before its store was in use; read once, by the first load that succeeds. */
+    private final SegmentStartFloor startFloor;
+
+    /**
+     * Whether {@link #startFloor} was read and {@link #highestAllocated} raised to it. Written and read by loads only,
+     * which never overlap (the {@code loading} flag); volatile so that a load on another loader thread sees it.
+     */
+    private volatile boolean startFloorRead;
+
     private final SegmentSettings settings;
     private final ScheduledExecutorService loader;
     private final TimeSource timeSource;
@@ -139,8 +149,19 @@ final class SegmentBuffer {
             SegmentSettings settings,
             ScheduledExecutorService loader,
             TimeSource timeSource) {
+        this(name, store, SegmentStartFloor.NONE, settings, loader, timeSource);
+    }
+
+    SegmentBuffer(
+            String name,
+            SegmentStore store,
+            SegmentStartFloor startFloor,
+            SegmentSettings settings,
+            ScheduledExecutorService loader,
+            TimeSource timeSource) {
         this.name = name;
         this.store = store;
+        this.startFloor = startFloor;
         this.settings = settings;
         this.loader = loader;
         this.timeSource = timeSource;
@@ -504,6 +525,20 @@ final class SegmentBuffer {
         Segment segment = null;
         Throwable failure = null;
         try {
+            if (!startFloorRead) {
+                // Before the name's first block: IDs handed out before this store (another store, a table's
+                // auto-increment column) count as served, so the store moves past them and a block at or below them
+                // is refused below like any block that goes back. A floor that cannot be read fails the load.
+                long above = startFloor.above(name);
+                lock.lock();
+                try {
+                    highestAllocated = Math.max(highestAllocated, above);
+                    highestAllocatedForLoad = highestAllocated;
+                } finally {
+                    lock.unlock();
+                }
+                startFloorRead = true;
+            }
             // Above every ID this instance served for the name: a store that went back (a database promoted from a
             // replica that lagged) moves past them instead of handing them out again.
             segment = store.allocateAbove(name, size * blocks, highestAllocatedForLoad);

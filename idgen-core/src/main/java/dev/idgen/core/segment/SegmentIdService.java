@@ -54,6 +54,7 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
     public static final int DEFAULT_MAX_NAMES = 1000;
 
     private final SegmentStore store;
+    private final SegmentStartFloor startFloor;
     private final SegmentSettings settings;
     private final TimeSource timeSource;
     private final ScheduledExecutorService loader;
@@ -71,6 +72,7 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
 
     private SegmentIdService(Builder builder) {
         this.store = builder.store;
+        this.startFloor = builder.startFloor;
         this.settings = builder.settings;
         this.timeSource = builder.timeSource;
         this.striped = settings.stripeSize() > 0;
@@ -343,7 +345,7 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
         SegmentBuffer fresh = buffers.computeIfAbsent(name, key -> {
             names.admit(key);
             created[0] = true;
-            return new SegmentBuffer(key, store, settings, loader, timeSource);
+            return new SegmentBuffer(key, store, startFloor, settings, loader, timeSource);
         });
         publish(name, fresh);
         if (created[0]) {
@@ -397,6 +399,7 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
         private TimeSource timeSource = TimeSource.system();
         private ScheduledExecutorService loader;
         private int maxNames = DEFAULT_MAX_NAMES;
+        private SegmentStartFloor startFloor = SegmentStartFloor.NONE;
 
         private Builder(SegmentStore store) {
             this.store = store;
@@ -431,8 +434,21 @@ public final class SegmentIdService implements IdService, ForgetsNames, AutoClos
             return this;
         }
 
+        /**
+         * @param startFloor what each name's blocks must lie above besides what the store says (IDs handed out by a
+         *        previous store, or an auto-increment column's), read on the name's first load; by default none
+         * @return this builder
+         */
+        public Builder startFloor(SegmentStartFloor startFloor) {
+            this.startFloor = startFloor;
+            return this;
+        }
+
         public SegmentIdService build() {
             NameLimit.check(maxNames);
+            if (startFloor == null) {
+                throw new InvalidArgumentException("startFloor", null, "startFloor must be set");
+            }
             if (store == null) {
                 throw new InvalidArgumentException("store", null, "store must be set");
             }
