@@ -6,6 +6,7 @@ import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.coalesce.DeadlinePassedException;
 import dev.idgen.core.coalesce.RangeCoalescer;
+import dev.idgen.core.segment.SegmentStartFloor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -98,6 +99,9 @@ public final class TicketServer implements AutoCloseable {
 
     /** How many names get their calls combined; calls for further names get one round trip each. */
     public static final int COALESCED_NAMES = 1000;
+
+    /** IDs handed out before the table was in use, per name: the floor of every round trip besides its own. */
+    private final SegmentStartFloor startFloor;
 
     private final String id;
     private final String table;
@@ -279,6 +283,41 @@ public final class TicketServer implements AutoCloseable {
             Duration retryAfter,
             TimeSource timeSource,
             long failoverJump) {
+        this(
+                id,
+                dataSource,
+                table,
+                offset,
+                increment,
+                schemaInitialization,
+                timeout,
+                retryAfter,
+                timeSource,
+                failoverJump,
+                SegmentStartFloor.NONE);
+    }
+
+    /**
+     * As {@link #TicketServer(String, DataSource, String, int, int, SchemaInitialization, Duration, Duration,
+     * TimeSource, long)}, with IDs handed out before this table was in use.
+     *
+     * @param startFloor what each name's tickets must lie above besides the row (an auto-increment column's highest
+     *        value, a start-above setting): passed as the floor of every round trip, so a new row, or one below it,
+     *        moves past it in the same statement
+     */
+    public TicketServer(
+            String id,
+            DataSource dataSource,
+            String table,
+            int offset,
+            int increment,
+            SchemaInitialization schemaInitialization,
+            Duration timeout,
+            Duration retryAfter,
+            TimeSource timeSource,
+            long failoverJump,
+            SegmentStartFloor startFloor) {
+        this.startFloor = Objects.requireNonNull(startFloor, "startFloor");
         if (failoverJump < 0 || failoverJump > JdbcSegmentStore.MAX_FAILOVER_JUMP) {
             throw new InvalidArgumentException(
                     "failoverJump",
@@ -483,8 +522,10 @@ public final class TicketServer implements AutoCloseable {
         }
         calls.increment();
         AtomicLong highestOfName = highestOf(name);
-        long floor = highestOfName == null ? 0 : highestOfName.get();
+        long served = highestOfName == null ? 0 : highestOfName.get();
         try {
+            // Inside the try: a start floor that cannot be read (its table's database is down) fails the call.
+            long floor = startFloor == SegmentStartFloor.NONE ? served : Math.max(served, startFloor.above(name));
             // A connection found broken (after a restart) is replaced once: each attempt advances the row again, so
             // a retry can waste IDs (a gap) but never repeat one.
             long last;

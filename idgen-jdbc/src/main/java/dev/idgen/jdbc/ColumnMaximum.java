@@ -1,0 +1,78 @@
+package dev.idgen.jdbc;
+
+import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.StoreUnavailableException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * The highest value of a column the application already fills, such as an auto-increment primary key or the IDs
+ * another generator wrote: what a name taken over by idgen must start above. Names a table and a column as
+ * {@code table.column} or {@code schema.table.column}, checked against a strict pattern, since they go into the SQL as
+ * text; the statement has no other input.
+ */
+public final class ColumnMaximum {
+
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+
+    private final String table;
+    private final String column;
+
+    private ColumnMaximum(String table, String column) {
+        this.table = table;
+        this.column = column;
+    }
+
+    /**
+     * @param argument the setting's name, for the error
+     * @param tableAndColumn {@code table.column} or {@code schema.table.column}
+     * @return the column
+     * @throws InvalidArgumentException naming {@code argument} when the text breaks the rule
+     */
+    public static ColumnMaximum parse(String argument, String tableAndColumn) {
+        int dot = tableAndColumn == null ? -1 : tableAndColumn.lastIndexOf('.');
+        if (dot <= 0 || !IDENTIFIER.matcher(tableAndColumn.substring(dot + 1)).matches()) {
+            throw new InvalidArgumentException(
+                    argument,
+                    tableAndColumn,
+                    argument + " must be table.column or schema.table.column, each part letters, digits and"
+                            + " underscores, but was '" + tableAndColumn + "'");
+        }
+        String table = SqlIdentifiers.checkTable(argument, tableAndColumn.substring(0, dot));
+        return new ColumnMaximum(table, tableAndColumn.substring(dot + 1));
+    }
+
+    /**
+     * Reads {@code MAX(column)}.
+     *
+     * @param dataSource the database holding the table
+     * @param timeout the longest the statement may run, rounded up to whole seconds
+     * @return the highest value, or 0 when the table is empty or holds only values below 1
+     * @throws StoreUnavailableException when the database cannot answer, the table or column is missing, or the
+     *     column's values are not whole numbers
+     */
+    public long read(DataSource dataSource, Duration timeout) {
+        String sql = "SELECT MAX(" + column + ") FROM " + table;
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                long max = result.getLong(1);
+                return result.wasNull() ? 0 : Math.max(0, max);
+            }
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("The highest " + this + " could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return table + "." + column;
+    }
+}
