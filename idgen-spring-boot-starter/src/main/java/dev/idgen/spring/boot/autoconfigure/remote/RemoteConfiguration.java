@@ -122,10 +122,11 @@ public class RemoteConfiguration {
         return bundle.createSslContext();
     }
 
-    /** @return whether {@code definition} takes its segments from idgen servers */
+    /** @return whether {@code definition} takes its segments from idgen servers, or did before a store switch */
     static boolean usesRemote(IdgenGenerators.Definition definition) {
         return definition.strategy() == IdgenProperties.Strategy.SEGMENT
-                && definition.properties().getSegment().getStore() == SegmentProperties.StoreType.REMOTE;
+                && (definition.properties().getSegment().getStore() == SegmentProperties.StoreType.REMOTE
+                        || definition.properties().getSegment().getSwitchFrom() == SegmentProperties.StoreType.REMOTE);
     }
 
     private static Set<String> users(IdgenGenerators generators) {

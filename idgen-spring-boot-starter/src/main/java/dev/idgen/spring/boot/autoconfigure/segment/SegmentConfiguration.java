@@ -5,9 +5,14 @@ import dev.idgen.core.NameLimit;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
+import dev.idgen.core.segment.SegmentStartFloor;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
+import dev.idgen.jdbc.SchemaInitialization;
+import dev.idgen.jdbc.SqlIdentifiers;
 import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
+import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
 import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorFactory;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
@@ -16,17 +21,23 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
+import dev.idgen.spring.boot.autoconfigure.jdbc.StartFloors;
 import dev.idgen.spring.boot.autoconfigure.jdbc.TableCheck;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -40,6 +51,17 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.SEGMENT)
 @Import(SegmentConfiguration.JdbcStoreConfiguration.class)
 public class SegmentConfiguration {
+
+    /**
+     * idgen's own stores, which keep the marks of {@link StoreHistory}; by name, since each is on the class path only
+     * with its module. An application's own store, and idgen servers (whose names are checked), keep none.
+     */
+    private static final Set<String> MARKED_STORES = Set.of(
+            "dev.idgen.jdbc.JdbcSegmentStore",
+            "dev.idgen.redis.RedisSegmentStore",
+            "dev.idgen.redis.DualSegmentStore",
+            "dev.idgen.etcd.EtcdSegmentStore",
+            "dev.idgen.zookeeper.ZooKeeperSegmentStore");
 
     @Bean
     IdgenGeneratorFactory idgenSegmentGenerators(
@@ -70,18 +92,113 @@ public class SegmentConfiguration {
                                     + " a JDBC driver, and set spring.datasource.url"
                                     + (definition.isDefault() ? "; or declare a SegmentStore bean" : ""));
                 }
+                SegmentStartFloor startFloor = startFloor(definition, store, defaultStore, beans, timeSource);
                 return SegmentIdService.builder(store)
                         .settings(settings)
                         .timeSource(timeSource)
                         .maxNames(maxNames)
+                        .startFloor(startFloor)
                         .build();
             }
         };
     }
 
+    /**
+     * Where each name starts: the settings' floors and, during a store switch, what the previous store handed out;
+     * behind the check of where the generator's names lived before ({@link StoreHistory}), which runs here first.
+     */
+    private static SegmentStartFloor startFloor(
+            IdgenGenerators.Definition definition,
+            SegmentStore store,
+            ObjectProvider<SegmentStore> defaultStore,
+            BeanFactory beans,
+            TimeSource timeSource) {
+        SegmentProperties segment = definition.properties().getSegment();
+        String prefix = definition.property("segment");
+        SegmentProperties.StoreType from = segment.getSwitchFrom();
+        boolean servers = SegmentServers.configured(definition);
+        if (from != null && from == segment.getStore() && !servers) {
+            throw new InvalidConfigurationPropertyValueException(
+                    prefix + ".switch-from",
+                    value(from),
+                    "is the store the generator is on (" + definition.segmentStoreSetting()
+                            + "): name the store its names were on before, or remove it once the switch is done");
+        }
+        SegmentStore previous = from == null ? null : store(from, definition, beans);
+        if (from != null && previous == null) {
+            throw IdgenStartupException.missingDataSource(
+                    prefix + ".switch-from=jdbc", "remove " + prefix + ".switch-from");
+        }
+        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+        Duration timeout = definition.properties().getJdbc().checkedTimeout(definition.property("jdbc"));
+        StartFloors.Builder floors = StartFloors.builder(prefix)
+                .startAbove(segment.getStartAbove())
+                .dataSource(dataSource, timeout)
+                .previous(previous, prefix + ".switch-from=" + (from == null ? null : value(from)));
+        segment.getNames()
+                .forEach((name, start) -> floors.name(
+                        name,
+                        start == null ? null : start.getStartAbove(),
+                        start == null ? null : start.getStartAboveMaxOf()));
+        SegmentStartFloor settings = floors.build();
+        boolean marks = !servers && MARKED_STORES.contains(store.getClass().getName());
+        List<StoreHistory.OtherStore> others = new ArrayList<>();
+        SegmentProperties.StoreType own = servers ? null : segment.getStore();
+        if (own != SegmentProperties.StoreType.JDBC && !servers && dataSource != null) {
+            JdbcProperties jdbc = definition.properties().getJdbc();
+            String table = InvalidIdgenProperty.rethrowAsProperty(
+                    definition.property("jdbc.table"), () -> SqlIdentifiers.checkTable("table", jdbc.getTable()));
+            others.add(StoreHistory.segmentTable(
+                    "jdbc (table " + table + ")",
+                    dataSource,
+                    table,
+                    () -> new JdbcSegmentStore(
+                            dataSource, table, jdbc.getInitialValue(), SchemaInitialization.NEVER, timeout),
+                    definition.isDefault()));
+        }
+        for (ConsensusEngine engine : ConsensusEngine.values()) {
+            if (!engine.is(own == null ? SegmentProperties.StoreType.JDBC : own)
+                    && ConsensusEngineInUse.users(beans.getBean(IdgenGenerators.class), engine)
+                                    .size()
+                            > 0) {
+                SegmentStore other = engine == ConsensusEngine.ETCD
+                        ? EtcdConfiguration.segmentStore(beans)
+                        : ZooKeeperConfiguration.segmentStore(beans);
+                others.add(new StoreHistory.OtherStore(engine.value(), StoreHistory.marksOf(other)));
+            }
+        }
+        StoreHistory history = new StoreHistory(
+                definition.name(),
+                servers ? "its segment servers" : value(segment.getStore()),
+                store,
+                marks,
+                others,
+                from != null || segment.getStartAbove() != null,
+                "Set " + prefix + ".switch-from to the store the generator's names are on now (jdbc, redis, dual,"
+                        + " etcd, zookeeper or remote, reachable with its usual settings), so that each name starts"
+                        + " above what it handed out; or " + prefix + ".start-above to an ID above every ID the"
+                        + " generator has issued. See docs/switching.md",
+                timeSource);
+        history.checkAtStartup();
+        return name -> {
+            history.checkBeforeLoad();
+            return settings.above(name);
+        };
+    }
+
+    private static String value(SegmentProperties.StoreType store) {
+        return store.name().toLowerCase(Locale.ROOT);
+    }
+
     /** A named generator's store, or null when its database is missing. */
     private static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
-        return switch (definition.properties().getSegment().getStore()) {
+        return store(definition.properties().getSegment().getStore(), definition, beans);
+    }
+
+    /** The store of type {@code type} with the generator's settings, or null when its database is missing. */
+    private static SegmentStore store(
+            SegmentProperties.StoreType type, IdgenGenerators.Definition definition, BeanFactory beans) {
+        return switch (type) {
             case REDIS, DUAL -> RedisBackendConfiguration.segmentStore(definition, beans);
             case ETCD -> EtcdConfiguration.segmentStore(beans);
             case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);

@@ -2,7 +2,9 @@ package dev.idgen.spring.boot.autoconfigure.segment;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Segment settings: how blocks are sized and loaded.
@@ -79,6 +81,52 @@ public class SegmentProperties {
      * blocks are capped at it; servers times slot-size at most 2^40.
      */
     private long slotSize = 1_000_000;
+
+    /**
+     * A store switch: the store this generator's names were on before 'store' (jdbc, redis, dual, etcd, zookeeper or
+     * remote, reached with its usual settings). Each name's first block in each instance starts above what that store
+     * handed out, read from it then; the store must be reachable until every name has been served once on the new
+     * one. Required when idgen sees the generator's names live on another store; remove it when the switch is done
+     * (see docs/switching.md).
+     */
+    private StoreType switchFrom;
+
+    /**
+     * Every name of this generator starts above this ID and never goes below it: the highest ID handed out by a store
+     * idgen cannot read, or by another generator. Also accepted, instead of switch-from, as the answer to a store
+     * switch. Unset by default.
+     */
+    private Long startAbove;
+
+    /**
+     * Per name (idgen.segment.names.<name>.*): start-above, or start-above-max-of a table.column whose highest value
+     * (an auto-increment column, another counter) the name's first block starts above.
+     */
+    private Map<String, NameStart> names = new LinkedHashMap<>();
+
+    public StoreType getSwitchFrom() {
+        return switchFrom;
+    }
+
+    public void setSwitchFrom(StoreType switchFrom) {
+        this.switchFrom = switchFrom;
+    }
+
+    public Long getStartAbove() {
+        return startAbove;
+    }
+
+    public void setStartAbove(Long startAbove) {
+        this.startAbove = startAbove;
+    }
+
+    public Map<String, NameStart> getNames() {
+        return names;
+    }
+
+    public void setNames(Map<String, NameStart> names) {
+        this.names = names;
+    }
 
     public List<Server> getServers() {
         return servers;
@@ -184,6 +232,40 @@ public class SegmentProperties {
 
         public void setDataSource(String dataSource) {
             this.dataSource = dataSource;
+        }
+    }
+
+    /**
+     * Where one name starts.
+     */
+    public static class NameStart {
+
+        /**
+         * The name's IDs start above this one and never go below it.
+         */
+        private Long startAbove;
+
+        /**
+         * A column the application already fills, as table.column or schema.table.column on the application's
+         * DataSource (an auto-increment primary key, another generator's IDs): the name's first block in each
+         * instance starts above its highest value, read then.
+         */
+        private String startAboveMaxOf;
+
+        public Long getStartAbove() {
+            return startAbove;
+        }
+
+        public void setStartAbove(Long startAbove) {
+            this.startAbove = startAbove;
+        }
+
+        public String getStartAboveMaxOf() {
+            return startAboveMaxOf;
+        }
+
+        public void setStartAboveMaxOf(String startAboveMaxOf) {
+            this.startAboveMaxOf = startAboveMaxOf;
         }
     }
 

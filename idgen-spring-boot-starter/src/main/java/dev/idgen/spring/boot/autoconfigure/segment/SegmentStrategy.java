@@ -33,28 +33,22 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
-        SegmentProperties.StoreType store = store(definition.properties().getSegment());
         List<Requirement> requirements = new ArrayList<>();
-        if (store.usesRedis()) {
-            requirements.add(Requirement.of(
-                    IdgenDependency.REDIS,
-                    definition.segmentStoreSetting(),
-                    definition,
-                    SegmentStore.class,
-                    IdService.class));
-        }
-        if (store == SegmentProperties.StoreType.REMOTE) {
-            requirements.add(Requirement.of(
-                    IdgenDependency.REMOTE,
-                    definition.segmentStoreSetting(),
-                    definition,
-                    SegmentStore.class,
-                    IdService.class));
+        for (SegmentProperties.StoreType store : stores(definition)) {
+            String setting = setting(definition, store);
+            if (store.usesRedis()) {
+                requirements.add(Requirement.of(
+                        IdgenDependency.REDIS, setting, definition, SegmentStore.class, IdService.class));
+            }
+            if (store == SegmentProperties.StoreType.REMOTE) {
+                requirements.add(Requirement.of(
+                        IdgenDependency.REMOTE, setting, definition, SegmentStore.class, IdService.class));
+            }
         }
         if (usesDatabase(definition)) {
             // The Redis stores keep their durable floor in the database too, unless their windows come from etcd or
             // ZooKeeper.
-            String feature = store == SegmentProperties.StoreType.JDBC
+            String feature = store(definition.properties().getSegment()) == SegmentProperties.StoreType.JDBC
                     ? definition.strategySetting()
                     : definition.segmentStoreSetting();
             requirements.add(
@@ -63,6 +57,21 @@ public final class SegmentStrategy implements IdgenStrategy {
         }
         requirements.addAll(ConsensusEngine.requirements(definition));
         return requirements;
+    }
+
+    /** The generator's store and, during a store switch, the one it switches from. */
+    private static List<SegmentProperties.StoreType> stores(IdgenGenerators.Definition definition) {
+        SegmentProperties segment = definition.properties().getSegment();
+        SegmentProperties.StoreType from = segment.getSwitchFrom();
+        return from == null || from == store(segment) ? List.of(store(segment)) : List.of(store(segment), from);
+    }
+
+    /** The setting that makes the generator use {@code store}: its store, or its switch-from. */
+    private static String setting(IdgenGenerators.Definition definition, SegmentProperties.StoreType store) {
+        return store == store(definition.properties().getSegment())
+                ? definition.segmentStoreSetting()
+                : definition.property("segment.switch-from") + "="
+                        + store.name().toLowerCase(Locale.ROOT);
     }
 
     @Override
@@ -76,26 +85,36 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public String redisUse(IdgenGenerators.Definition definition) {
-        return store(definition.properties().getSegment()).usesRedis() ? definition.segmentStoreSetting() : null;
-    }
-
-    @Override
-    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
-        SegmentProperties.StoreType store = store(definition.properties().getSegment());
-        if (engine.is(store)) {
-            return definition.segmentStoreSetting();
-        }
-        if (store.usesRedis() && engine.is(definition.redis().getWindowStore())) {
-            return definition.redisWindowStoreSetting();
+        for (SegmentProperties.StoreType store : stores(definition)) {
+            if (store.usesRedis()) {
+                return setting(definition, store);
+            }
         }
         return null;
     }
 
-    /** Whether the generator's blocks, or its Redis windows, come from the segment table. */
+    @Override
+    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
+        for (SegmentProperties.StoreType store : stores(definition)) {
+            if (engine.is(store)) {
+                return setting(definition, store);
+            }
+            if (store.usesRedis() && engine.is(definition.redis().getWindowStore())) {
+                return definition.redisWindowStoreSetting();
+            }
+        }
+        return null;
+    }
+
+    /** Whether the generator's blocks, or its Redis windows, come from the segment table, or did before a switch. */
     private static boolean usesDatabase(IdgenGenerators.Definition definition) {
-        SegmentProperties.StoreType store = store(definition.properties().getSegment());
-        return store == SegmentProperties.StoreType.JDBC
-                || (store.usesRedis() && definition.redis().getWindowStore() == RedisProperties.WindowStore.JDBC);
+        for (SegmentProperties.StoreType store : stores(definition)) {
+            if (store == SegmentProperties.StoreType.JDBC
+                    || (store.usesRedis() && definition.redis().getWindowStore() == RedisProperties.WindowStore.JDBC)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

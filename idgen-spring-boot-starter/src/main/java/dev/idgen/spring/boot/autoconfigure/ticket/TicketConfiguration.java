@@ -3,6 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.ticket;
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.segment.SegmentStartFloor;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.jdbc.TicketIdService;
 import dev.idgen.jdbc.TicketServer;
@@ -16,6 +17,7 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.jdbc.IdgenSchemaAdvice;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
+import dev.idgen.spring.boot.autoconfigure.jdbc.StartFloors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -164,6 +166,15 @@ public class TicketConfiguration {
             Duration timeout,
             TimeSource timeSource) {
         TicketProperties ticket = definition.ticket();
+        StartFloors.Builder floors = StartFloors.builder(definition.property("ticket"))
+                .startAbove(ticket.getStartAbove())
+                .dataSource(dataSource, timeout);
+        ticket.getNames()
+                .forEach((name, start) -> floors.name(
+                        name,
+                        start == null ? null : start.getStartAbove(),
+                        start == null ? null : start.getStartAboveMaxOf()));
+        SegmentStartFloor startFloor = floors.build();
         return InvalidIdgenProperty.rethrowAsProperty(
                 definition.property("ticket"),
                 () -> new TicketServer(
@@ -176,6 +187,7 @@ public class TicketConfiguration {
                         timeout,
                         ticket.getRetryAfter(),
                         timeSource,
-                        JdbcFailoverDetails.jump(definition, ticket.getFailoverJump())));
+                        JdbcFailoverDetails.jump(definition, ticket.getFailoverJump()),
+                        startFloor));
     }
 }

@@ -3,13 +3,43 @@ package dev.idgen.spring.boot.autoconfigure.ticket;
 import dev.idgen.jdbc.SchemaInitialization;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
  * Ticket-server settings ({@code idgen.strategy=ticket}).
  */
 public class TicketProperties {
+
+    /**
+     * Every name's tickets start above this one and never go below it: the highest ID handed out before the ticket
+     * table was in use (another counter, an auto-increment column). Unset by default.
+     */
+    private Long startAbove;
+
+    /**
+     * Per name (idgen.ticket.names.<name>.*): start-above, or start-above-max-of a table.column whose highest value
+     * the name's tickets start above.
+     */
+    private Map<String, NameStart> names = new LinkedHashMap<>();
+
+    public Long getStartAbove() {
+        return startAbove;
+    }
+
+    public void setStartAbove(Long startAbove) {
+        this.startAbove = startAbove;
+    }
+
+    public Map<String, NameStart> getNames() {
+        return names;
+    }
+
+    public void setNames(Map<String, NameStart> names) {
+        this.names = names;
+    }
 
     /**
      * The ticket servers, each a DataSource bean (idgen.ticket.servers[k].data-source) with an offset
@@ -108,6 +138,40 @@ public class TicketProperties {
             return jdbc;
         }
         return legacy ? SchemaInitialization.ALWAYS : SchemaInitialization.NEVER;
+    }
+
+    /**
+     * Where one name's tickets start.
+     */
+    public static class NameStart {
+
+        /**
+         * The name's tickets start above this one and never go below it.
+         */
+        private Long startAbove;
+
+        /**
+         * A column the application already fills, as table.column or schema.table.column on the ticket server's
+         * database (an auto-increment primary key, another counter): the name's tickets start above its highest
+         * value, read on the name's first call in each instance.
+         */
+        private String startAboveMaxOf;
+
+        public Long getStartAbove() {
+            return startAbove;
+        }
+
+        public void setStartAbove(Long startAbove) {
+            this.startAbove = startAbove;
+        }
+
+        public String getStartAboveMaxOf() {
+            return startAboveMaxOf;
+        }
+
+        public void setStartAboveMaxOf(String startAboveMaxOf) {
+            this.startAboveMaxOf = startAboveMaxOf;
+        }
     }
 
     /**

@@ -1,0 +1,335 @@
+package dev.idgen.spring.boot.autoconfigure.segment;
+
+import dev.idgen.core.StoreUnavailableException;
+import dev.idgen.core.TimeSource;
+import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Where a segment generator's names have lived, so that a store switch never starts them again at 1.
+ *
+ * <p><b>The signal.</b> An empty store looks the same to a fresh install and to a switch, so idgen marks, in each
+ * store a generator runs on, two counters under reserved names no user name can take (they start with an underscore):
+ * {@code _idgen.live.<generator>}, stamped with the time each start takes the store as the generator's home, and
+ * {@code _idgen.left.<generator>}, stamped when a switch moves the generator away from it. A stamp is
+ * {@value #STAMP_BASE} plus the wall time in milliseconds, written with the store's own floor (so a stamp never goes
+ * back), and read by allocating one from the counter (a counter never stamped holds the store's initial value plus
+ * the reads, far below {@value #STAMP_BASE}). At start-up, before any name is served:
+ * <ul>
+ *   <li>a store whose latest stamp is {@code live} is the generator's home: it goes on;
+ *   <li>a store whose latest stamp is {@code left} was left for another store: the generator's names went on there,
+ *       so it refuses unless the switch back is configured ({@code switch-from} or {@code start-above});
+ *   <li>a store with no stamp is new to the generator: every other store the application is configured for (its
+ *       DataSource's segment table, etcd, ZooKeeper) is read, and if one is the generator's home (or, a segment table
+ *       from before these marks, holds names) the start refuses unless the switch is configured; otherwise it is a
+ *       fresh install.
+ * </ul>
+ * A start that takes the store stamps it {@code live}; one that switches also stamps {@code left} on the store it
+ * comes from and on every other home found, so that a later start there refuses.
+ *
+ * <p>Nothing is allocated for a user's name before the check passes, so a start that refuses leaves no key or row
+ * behind to trap the next one. A store that does not answer at start-up is checked on the first load instead, which
+ * fails (and is retried) until the check passes. Stores without marks: idgen servers ({@code remote}, whose names
+ * idgen checks), segment servers, and an application's own {@link SegmentStore} bean; for them only the other
+ * stores are read. Redis is not read as another store: a Redis segment store keeps its floor in the segment table,
+ * which is.
+ */
+final class StoreHistory {
+
+    private static final Log log = LogFactory.getLog(StoreHistory.class);
+
+    /** Far above any initial value people set, far below 2^62: a counter above it holds a stamp. */
+    static final long STAMP_BASE = 1L << 52;
+
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._:-]{1,40}");
+
+    /** Another store the application is configured for, read when the generator's own store is new to it. */
+    record OtherStore(String description, MarkReader marks) {}
+
+    /** Reads (and, for a switch, stamps) one store's marks. */
+    interface MarkReader {
+
+        /** @return the {@code live} and {@code left} counters' values, 0 when absent */
+        long[] read(String live, String left);
+
+        /** @param floor the stamp, or the store's {@code live} value when that is later: the stamp must pass it */
+        void stampLeft(String left, long floor);
+
+        /** @return whether the latest {@link #read} found names but no marks: a store from before the marks */
+        default boolean heldNamesWithoutMarks() {
+            return false;
+        }
+    }
+
+    private final String generator;
+    private final String storeDescription;
+    private final SegmentStore store;
+    private final boolean marks;
+    private final List<OtherStore> others;
+    private final boolean switchConfigured;
+    private final String switchAdvice;
+    private final TimeSource clock;
+    private volatile boolean checked;
+
+    /**
+     * @param store the generator's store
+     * @param marks whether the store keeps marks (see the class comment)
+     * @param others the other stores the application is configured for
+     * @param switchConfigured whether {@code switch-from} or {@code start-above} is set
+     * @param switchAdvice what to set, for the refusal
+     */
+    StoreHistory(
+            String generator,
+            String storeDescription,
+            SegmentStore store,
+            boolean marks,
+            List<OtherStore> others,
+            boolean switchConfigured,
+            String switchAdvice,
+            TimeSource clock) {
+        this.generator = generator;
+        this.storeDescription = storeDescription;
+        this.store = store;
+        this.marks = marks;
+        this.others = others;
+        this.switchConfigured = switchConfigured;
+        this.switchAdvice = switchAdvice;
+        this.clock = clock;
+    }
+
+    /**
+     * The start-up check: refuses with an {@link IdgenStartupException}, or defers to the first load when a store does
+     * not answer.
+     */
+    void checkAtStartup() {
+        try {
+            check();
+        } catch (StoreUnavailableException e) {
+            log.warn("Where generator '" + generator + "' lived before could not be checked at start-up ("
+                    + e.getMessage() + "); its names wait for the check on their first load");
+        } catch (Refusal e) {
+            throw new IdgenStartupException(e.getMessage(), switchAdvice);
+        }
+    }
+
+    /**
+     * Before a name's first load: passes once the check has passed; otherwise checks.
+     *
+     * @throws StoreUnavailableException when the check refuses or a store does not answer
+     */
+    void checkBeforeLoad() {
+        if (checked) {
+            return;
+        }
+        try {
+            check();
+        } catch (Refusal e) {
+            throw new StoreUnavailableException(e.getMessage() + ". " + switchAdvice);
+        }
+    }
+
+    private synchronized void check() {
+        if (checked) {
+            return;
+        }
+        String live = mark("live");
+        String left = mark("left");
+        long stamp = STAMP_BASE + clock.currentTimeMillis();
+        boolean fresh = true;
+        long ownLeft = 0;
+        if (marks) {
+            long ownLive = store.allocate(live, 1).last();
+            ownLeft = store.allocate(left, 1).last();
+            State state = State.of(ownLive, ownLeft);
+            if (state == State.LEFT && !switchConfigured) {
+                throw new Refusal("Generator '" + generator + "' left " + storeDescription + " for another store at "
+                        + Instant.ofEpochMilli(ownLeft - STAMP_BASE) + " and its names went on there: starting on "
+                        + storeDescription + " again would issue their IDs again");
+            }
+            fresh = state == State.NEW;
+        }
+        List<OtherStore> homes = new ArrayList<>();
+        List<Long> homesLive = new ArrayList<>();
+        if (fresh || !marks) {
+            for (OtherStore other : others) {
+                long[] values = other.marks().read(live, left);
+                State state = State.of(values[0], values[1]);
+                if (state == State.LIVE || state == State.NEW && other.marks().heldNamesWithoutMarks()) {
+                    homes.add(other);
+                    homesLive.add(values[0]);
+                }
+            }
+        }
+        if (!homes.isEmpty() && !switchConfigured) {
+            throw new Refusal("Generator '" + generator + "' has names on "
+                    + homes.stream().map(OtherStore::description).toList() + ", but its store is now "
+                    + storeDescription + (marks ? ", which holds none of them" : "")
+                    + ": starting them again would issue their IDs again");
+        }
+        if (switchConfigured) {
+            for (int i = 0; i < homes.size(); i++) {
+                // Past the home's own live stamp, whatever the clocks say: the next start there must see it left.
+                homes.get(i).marks().stampLeft(left, Math.max(stamp, homesLive.get(i)));
+            }
+        }
+        if (marks) {
+            // Past the store's own left stamp, whatever the clocks say: a switch back makes it home again.
+            store.allocateAbove(live, 1, Math.max(stamp, ownLeft));
+        }
+        if (!homes.isEmpty()) {
+            log.info("Generator '" + generator + "' switched to " + storeDescription + " from "
+                    + homes.stream().map(OtherStore::description).toList());
+        }
+        checked = true;
+    }
+
+    /** The mark's name: the generator's name as it is when short and plain, else a digest of it. */
+    String mark(String kind) {
+        return "_idgen." + kind + "." + key(generator);
+    }
+
+    static String key(String generator) {
+        if (PLAIN.matcher(generator).matches()) {
+            return generator;
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(generator.getBytes(StandardCharsets.UTF_8));
+            return "h" + HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Marks on a segment store, read and written through its own allocations. */
+    static MarkReader marksOf(SegmentStore store) {
+        return new MarkReader() {
+            @Override
+            public long[] read(String live, String left) {
+                return new long[] {
+                    store.allocate(live, 1).last(), store.allocate(left, 1).last()
+                };
+            }
+
+            @Override
+            public void stampLeft(String left, long floor) {
+                store.allocateAbove(left, 1, floor);
+            }
+        };
+    }
+
+    /**
+     * Marks in a segment table, read with a plain query so that a table that is not idgen's store gets no row; for
+     * the default generator, a table with names but no mark of any generator (idgen from before the marks) counts as
+     * its home.
+     *
+     * @param table a checked table name
+     * @param stampLeft writes a stamp, through the table's segment store
+     * @param legacyCounts whether names without marks count as the generator's (the default generator's)
+     */
+    static OtherStore segmentTable(
+            String description,
+            DataSource dataSource,
+            String table,
+            Supplier<SegmentStore> stampLeft,
+            boolean legacyCounts) {
+        boolean[] legacy = new boolean[1];
+        MarkReader reader = new MarkReader() {
+            @Override
+            public boolean heldNamesWithoutMarks() {
+                return legacy[0];
+            }
+
+            @Override
+            public long[] read(String live, String left) {
+                long[] values = new long[2];
+                try (Connection connection = dataSource.getConnection()) {
+                    try (PreparedStatement select = connection.prepareStatement(
+                            "SELECT name, max_id FROM " + table + " WHERE name IN (?, ?)")) {
+                        select.setString(1, live);
+                        select.setString(2, left);
+                        try (ResultSet rows = select.executeQuery()) {
+                            while (rows.next()) {
+                                values[live.equals(rows.getString(1)) ? 0 : 1] = rows.getLong(2);
+                            }
+                        }
+                    }
+                    try (PreparedStatement names = connection.prepareStatement("SELECT COUNT(*), SUM(CASE WHEN name"
+                            + " LIKE '!_idgen.%' ESCAPE '!' THEN 1 ELSE 0 END) FROM " + table)) {
+                        try (ResultSet rows = names.executeQuery()) {
+                            rows.next();
+                            // Names in a table no generator ever marked: idgen from before the marks. Whose names
+                            // they are is not known, so only the default generator takes them as its history.
+                            legacy[0] = legacyCounts && rows.getLong(1) > 0 && rows.getLong(2) == 0;
+                        }
+                    }
+                } catch (SQLException e) {
+                    if (isMissingTable(e)) {
+                        return values;
+                    }
+                    throw new StoreUnavailableException(
+                            "The segment table " + table + " could not be read: " + e.getMessage(), e);
+                }
+                return values;
+            }
+
+            @Override
+            public void stampLeft(String left, long floor) {
+                stampLeft.get().allocateAbove(left, 1, floor);
+            }
+        };
+        return new OtherStore(description, reader);
+    }
+
+    private static boolean isMissingTable(SQLException e) {
+        String state = e.getSQLState();
+        String message = e.getMessage() == null ? "" : e.getMessage().toLowerCase(Locale.ROOT);
+        return "42S02".equals(state)
+                || "42P01".equals(state)
+                || "42S04".equals(state)
+                || message.contains("doesn't exist")
+                || message.contains("does not exist")
+                || message.contains("not found");
+    }
+
+    private enum State {
+        NEW,
+        LIVE,
+        LEFT;
+
+        static State of(long live, long left) {
+            boolean liveStamped = live > STAMP_BASE;
+            boolean leftStamped = left > STAMP_BASE;
+            if (!liveStamped && !leftStamped) {
+                return NEW;
+            }
+            return leftStamped && (!liveStamped || left > live) ? LEFT : LIVE;
+        }
+    }
+
+    /** The check's refusal, turned into a start-up failure or a failed load by the caller. */
+    private static final class Refusal extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        Refusal(String message) {
+            super(message, null, false, false);
+        }
+    }
+}
