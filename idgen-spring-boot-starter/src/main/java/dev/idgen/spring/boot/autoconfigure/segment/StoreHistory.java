@@ -37,9 +37,9 @@ import org.apache.commons.logging.LogFactory;
  *   <li>a store whose latest stamp is {@code left} was left for another store: the generator's names went on there,
  *       so it refuses unless the switch back is configured ({@code switch-from} or {@code start-above});
  *   <li>a store with no stamp is new to the generator: every other store the application is configured for (its
- *       DataSource's segment table, etcd, ZooKeeper) is read, and if one is the generator's home (or, a segment table
- *       from before these marks, holds names) the start refuses unless the switch is configured; otherwise it is a
- *       fresh install.
+ *       DataSource's segment table, etcd, ZooKeeper) is read, and if one is the generator's home, or was left by it
+ *       (its names went on somewhere, and not here), or is a segment table from before these marks that holds names,
+ *       the start refuses unless the switch is configured; otherwise it is a fresh install.
  * </ul>
  * A start that takes the store stamps it {@code live}; one that switches also stamps {@code left} on the store it
  * comes from and on every other home found, so that a later start there refuses.
@@ -47,16 +47,20 @@ import org.apache.commons.logging.LogFactory;
  * <p>Nothing is allocated for a user's name before the check passes, so a start that refuses leaves no key or row
  * behind to trap the next one. A store that does not answer at start-up is checked on the first load instead, which
  * fails (and is retried) until the check passes. Stores without marks: idgen servers ({@code remote}, whose names
- * idgen checks), segment servers, and an application's own {@link SegmentStore} bean; for them only the other
- * stores are read. Redis is not read as another store: a Redis segment store keeps its floor in the segment table,
+ * idgen checks), segment servers, and an application's own {@link SegmentStore} bean; for them the other stores are
+ * read at every start, and only a home found there (not a store left, which may have been left for this one) refuses.
+ * So a switch to such a store is seen only while the store it leaves is configured or is the DataSource's table. Redis is not read as another store: a Redis segment store keeps its floor in the segment table,
  * which is.
  */
 final class StoreHistory {
 
     private static final Log log = LogFactory.getLog(StoreHistory.class);
 
-    /** Far above any initial value people set, far below 2^62: a counter above it holds a stamp. */
-    static final long STAMP_BASE = 1L << 52;
+    /**
+     * Far above any initial value people set, and below 2^52 with a stamp added (Redis scripts count exactly only up
+     * to 2^52): a counter above it holds a stamp.
+     */
+    static final long STAMP_BASE = 1L << 50;
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._:-]{1,40}");
 
@@ -171,22 +175,28 @@ final class StoreHistory {
             for (OtherStore other : others) {
                 long[] values = other.marks().read(live, left);
                 State state = State.of(values[0], values[1]);
-                if (state == State.LIVE || state == State.NEW && other.marks().heldNamesWithoutMarks()) {
+                boolean home = state == State.LIVE
+                        || state == State.NEW && other.marks().heldNamesWithoutMarks();
+                // A store the generator left says its names went on somewhere: a store new to them is not a fresh
+                // install. It says nothing to a store without marks, which may be where they went.
+                if (home || state == State.LEFT && marks) {
                     homes.add(other);
-                    homesLive.add(values[0]);
+                    homesLive.add(home ? values[0] : -1L);
                 }
             }
         }
         if (!homes.isEmpty() && !switchConfigured) {
-            throw new Refusal("Generator '" + generator + "' has names on "
+            throw new Refusal("Generator '" + generator + "' has had names on "
                     + homes.stream().map(OtherStore::description).toList() + ", but its store is now "
                     + storeDescription + (marks ? ", which holds none of them" : "")
                     + ": starting them again would issue their IDs again");
         }
         if (switchConfigured) {
             for (int i = 0; i < homes.size(); i++) {
-                // Past the home's own live stamp, whatever the clocks say: the next start there must see it left.
-                homes.get(i).marks().stampLeft(left, Math.max(stamp, homesLive.get(i)));
+                if (homesLive.get(i) >= 0) {
+                    // Past the home's own live stamp, whatever the clocks say: the next start there sees it left.
+                    homes.get(i).marks().stampLeft(left, Math.max(stamp, homesLive.get(i)));
+                }
             }
         }
         if (marks) {
