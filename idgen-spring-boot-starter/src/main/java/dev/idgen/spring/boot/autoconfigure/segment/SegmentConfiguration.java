@@ -173,6 +173,9 @@ public class SegmentConfiguration {
                 store,
                 marks,
                 others,
+                previous != null && MARKED_STORES.contains(previous.getClass().getName())
+                        ? new StoreHistory.OtherStore(value(from), StoreHistory.marksOf(previous))
+                        : null,
                 from != null || segment.getStartAbove() != null,
                 "Set " + prefix + ".switch-from to the store the generator's names are on now (jdbc, redis, dual,"
                         + " etcd, zookeeper or remote, reachable with its usual settings), so that each name starts"

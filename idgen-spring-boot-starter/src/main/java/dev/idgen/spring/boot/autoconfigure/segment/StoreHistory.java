@@ -42,7 +42,8 @@ import org.apache.commons.logging.LogFactory;
  *       the start refuses unless the switch is configured; otherwise it is a fresh install.
  * </ul>
  * A start that takes the store stamps it {@code live}; one that switches also stamps {@code left} on the store it
- * comes from and on every other home found, so that a later start there refuses.
+ * comes from and on every other home found, so that a later start there refuses. A {@code switch-from} that names a
+ * store the generator left refuses too: its names went on elsewhere, above what that store handed out.
  *
  * <p>Nothing is allocated for a user's name before the check passes, so a start that refuses leaves no key or row
  * behind to trap the next one. A store that does not answer at start-up is checked on the first load instead, which
@@ -87,6 +88,7 @@ final class StoreHistory {
     private final SegmentStore store;
     private final boolean marks;
     private final List<OtherStore> others;
+    private final OtherStore previous;
     private final boolean switchConfigured;
     private final String switchAdvice;
     private final TimeSource clock;
@@ -96,6 +98,7 @@ final class StoreHistory {
      * @param store the generator's store
      * @param marks whether the store keeps marks (see the class comment)
      * @param others the other stores the application is configured for
+     * @param previous the store named by {@code switch-from} when it keeps marks, or null
      * @param switchConfigured whether {@code switch-from} or {@code start-above} is set
      * @param switchAdvice what to set, for the refusal
      */
@@ -105,6 +108,7 @@ final class StoreHistory {
             SegmentStore store,
             boolean marks,
             List<OtherStore> others,
+            OtherStore previous,
             boolean switchConfigured,
             String switchAdvice,
             TimeSource clock) {
@@ -113,6 +117,7 @@ final class StoreHistory {
         this.store = store;
         this.marks = marks;
         this.others = others;
+        this.previous = previous;
         this.switchConfigured = switchConfigured;
         this.switchAdvice = switchAdvice;
         this.clock = clock;
@@ -157,6 +162,18 @@ final class StoreHistory {
         String left = mark("left");
         long stamp = STAMP_BASE + clock.currentTimeMillis();
         boolean fresh = true;
+        long previousLive = -1;
+        if (previous != null) {
+            long[] values = previous.marks().read(live, left);
+            State state = State.of(values[0], values[1]);
+            if (state == State.LEFT) {
+                throw new Refusal("switch-from names " + previous.description() + ", but generator '" + generator
+                        + "' left it for another store at " + Instant.ofEpochMilli(values[1] - STAMP_BASE)
+                        + ": its names went on there, and starting above what " + previous.description()
+                        + " handed out would issue their IDs again. Name the store they are on now");
+            }
+            previousLive = state == State.LIVE ? values[0] : -1;
+        }
         long ownLeft = 0;
         if (marks) {
             long ownLive = store.allocate(live, 1).last();
@@ -190,6 +207,9 @@ final class StoreHistory {
                     + homes.stream().map(OtherStore::description).toList() + ", but its store is now "
                     + storeDescription + (marks ? ", which holds none of them" : "")
                     + ": starting them again would issue their IDs again");
+        }
+        if (previousLive >= 0) {
+            previous.marks().stampLeft(left, Math.max(stamp, previousLive));
         }
         if (switchConfigured) {
             for (int i = 0; i < homes.size(); i++) {
