@@ -3,6 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.segment;
 import dev.idgen.core.IdService;
 import dev.idgen.core.NameLimit;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.segment.SegmentStartFloor;
@@ -183,9 +184,17 @@ public class SegmentConfiguration {
                         + " generator has issued. See docs/switching.md",
                 timeSource);
         history.checkAtStartup();
-        return name -> {
-            history.checkBeforeLoad();
-            return settings.above(name);
+        return new SegmentStartFloor() {
+            @Override
+            public long above(String name) {
+                history.checkBeforeLoad();
+                return settings.above(name);
+            }
+
+            @Override
+            public void confirm(String name, Segment block) {
+                history.confirmStillHome();
+            }
         };
     }
 

@@ -162,18 +162,7 @@ final class StoreHistory {
         String left = mark("left");
         long stamp = STAMP_BASE + clock.currentTimeMillis();
         boolean fresh = true;
-        long previousLive = -1;
-        if (previous != null) {
-            long[] values = previous.marks().read(live, left);
-            State state = State.of(values[0], values[1]);
-            if (state == State.LEFT) {
-                throw new Refusal("switch-from names " + previous.description() + ", but generator '" + generator
-                        + "' left it for another store at " + Instant.ofEpochMilli(values[1] - STAMP_BASE)
-                        + ": its names went on there, and starting above what " + previous.description()
-                        + " handed out would issue their IDs again. Name the store they are on now");
-            }
-            previousLive = state == State.LIVE ? values[0] : -1;
-        }
+        boolean home = false;
         long ownLeft = 0;
         if (marks) {
             long ownLive = store.allocate(live, 1).last();
@@ -185,6 +174,24 @@ final class StoreHistory {
                         + storeDescription + " again would issue their IDs again");
             }
             fresh = state == State.NEW;
+            home = state == State.LIVE;
+        }
+        long previousLive = -1;
+        // Once the switch is done (this store is home), a switch-from left in place names the store left for this
+        // one: nothing to check, and its reads only pass below this store's values.
+        if (previous != null && !home) {
+            long[] values = previous.marks().read(live, left);
+            State state = State.of(values[0], values[1]);
+            if (state == State.LEFT) {
+                throw new Refusal("switch-from names " + previous.description() + ", but generator '" + generator
+                        + "' left it for another store at " + Instant.ofEpochMilli(values[1] - STAMP_BASE)
+                        + ": its names went on there, and starting above what " + previous.description()
+                        + " handed out would issue their IDs again. Name the store they are on now"
+                        + (marks ? "" : " (or, if that is " + storeDescription + ", remove switch-from)"));
+            }
+            // Stamped left even when it holds no stamp (idgen from before the marks): its instances still running
+            // refuse their next block from now on.
+            previousLive = Math.max(0, values[0]);
         }
         List<OtherStore> homes = new ArrayList<>();
         List<Long> homesLive = new ArrayList<>();
@@ -192,13 +199,13 @@ final class StoreHistory {
             for (OtherStore other : others) {
                 long[] values = other.marks().read(live, left);
                 State state = State.of(values[0], values[1]);
-                boolean home = state == State.LIVE
+                boolean otherHome = state == State.LIVE
                         || state == State.NEW && other.marks().heldNamesWithoutMarks();
                 // A store the generator left says its names went on somewhere: a store new to them is not a fresh
                 // install. It says nothing to a store without marks, which may be where they went.
-                if (home || state == State.LEFT && marks) {
+                if (otherHome || state == State.LEFT && marks) {
                     homes.add(other);
-                    homesLive.add(home ? values[0] : -1L);
+                    homesLive.add(otherHome ? values[0] : -1L);
                 }
             }
         }
@@ -228,6 +235,27 @@ final class StoreHistory {
                     + homes.stream().map(OtherStore::description).toList());
         }
         checked = true;
+    }
+
+    /**
+     * After each block from the store: refuses it when the generator has left the store since this instance started
+     * (another instance switched it), so that this instance serves only blocks the switch had already counted. The
+     * switch stamps {@code left} before it reads any name from this store, and this reads the stamp after the block
+     * was allocated: a block allocated after the switch's read of its name is always refused.
+     *
+     * @throws StoreUnavailableException when the generator left the store, or the store does not answer
+     */
+    void confirmStillHome() {
+        if (!marks) {
+            return;
+        }
+        long ownLive = store.allocate(mark("live"), 1).last();
+        long ownLeft = store.allocate(mark("left"), 1).last();
+        if (State.of(ownLive, ownLeft) == State.LEFT) {
+            throw new StoreUnavailableException("Generator '" + generator + "' left " + storeDescription
+                    + " for another store at " + Instant.ofEpochMilli(ownLeft - STAMP_BASE) + ": this instance must"
+                    + " restart on the generator's new store, and serves nothing more from this one");
+        }
     }
 
     /** The mark's name: the generator's name as it is when short and plain, else a digest of it. */
