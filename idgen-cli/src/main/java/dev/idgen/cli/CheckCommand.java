@@ -37,16 +37,21 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--jdbc-url", required = true, paramLabel = "<url>", description = "e.g. jdbc:mariadb://host/db")
     private String jdbcUrl;
 
-    @Option(names = "--user", paramLabel = "<user>")
+    @Option(names = "--user", paramLabel = "<user>", description = "The database user.")
     private String user;
 
-    @Option(names = "--password", paramLabel = "<password>")
+    // From the environment when not given: a password on the command line is in the shell's history and ps.
+    @Option(
+            names = "--password",
+            paramLabel = "<password>",
+            defaultValue = "${env:IDGEN_CLI_PASSWORD}",
+            description = "Default: the environment variable IDGEN_CLI_PASSWORD.")
     private String password;
 
     @Option(names = "--table", required = true, paramLabel = "<table>", description = "[schema.]table")
     private String table;
 
-    @Option(names = "--column", required = true, paramLabel = "<column>")
+    @Option(names = "--column", required = true, paramLabel = "<column>", description = "The ID column.")
     private String column;
 
     @Option(

@@ -37,19 +37,19 @@ final class DecodeCommand implements Callable<Integer> {
                     + " idgen (the standard layout) or all.")
     private String layout;
 
-    @Option(names = "--epoch", paramLabel = "<instant>", description = "Epoch, e.g. 2025-01-01T00:00:00Z.")
+    @Option(names = "--epoch", paramLabel = "<instant>", description = "Epoch; default 2025-01-01T00:00:00Z.")
     private String epoch;
 
-    @Option(names = "--time-unit", paramLabel = "<unit>", description = "milliseconds or seconds.")
+    @Option(names = "--time-unit", paramLabel = "<unit>", description = "milliseconds (default) or seconds.")
     private String timeUnit;
 
-    @Option(names = "--timestamp-bits", paramLabel = "<bits>")
+    @Option(names = "--timestamp-bits", paramLabel = "<bits>", description = "Bits of the tick count; default 41.")
     private Integer timestampBits;
 
-    @Option(names = "--worker-bits", paramLabel = "<bits>")
+    @Option(names = "--worker-bits", paramLabel = "<bits>", description = "Bits of the worker id; default 10.")
     private Integer workerBits;
 
-    @Option(names = "--sequence-bits", paramLabel = "<bits>")
+    @Option(names = "--sequence-bits", paramLabel = "<bits>", description = "Bits of the sequence; default 12.")
     private Integer sequenceBits;
 
     @Parameters(paramLabel = "ID", arity = "1..*", description = "IDs, decimal.")

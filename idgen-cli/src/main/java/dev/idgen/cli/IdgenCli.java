@@ -19,7 +19,12 @@ import picocli.CommandLine.UnmatchedArgumentException;
         name = "idgen-cli",
         mixinStandardHelpOptions = true,
         version = "idgen-cli 0.1.0",
-        description = "Reads IDs of idgen and of the libraries a fleet switches from, and plans the switch.")
+        description = "Reads IDs of idgen and of the libraries a fleet switches from, and plans the switch.",
+        footer = {
+            "",
+            "Exit codes: 0 done (check: no ID would be issued again), 1 check found IDs idgen would issue again,"
+                    + " 2 bad input, 3 the database could not be read."
+        })
 public final class IdgenCli implements Runnable {
 
     /** Exit code of success; of {@code check}, that no ID would be issued again. */
