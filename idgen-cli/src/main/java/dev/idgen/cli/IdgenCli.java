@@ -39,6 +39,8 @@ public final class IdgenCli implements Runnable {
     /** Exit code of a failure outside the input: the database cannot be reached or read. */
     public static final int FAILURE = 3;
 
+    private static final String MARIADB_LOGGING_DISABLE = "mariadb.logging.disable";
+
     @Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -49,6 +51,11 @@ public final class IdgenCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        // MariaDB's driver prints a warning of its own on stderr for every failed query (its console logger, as no
+        // SLF4J is in the jar): the one line the tool prints already says it. Unless the user asks for its logging.
+        if (System.getProperty(MARIADB_LOGGING_DISABLE) == null) {
+            System.setProperty(MARIADB_LOGGING_DISABLE, "true");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
