@@ -52,7 +52,9 @@ public enum SnowflakePreset {
     /**
      * Sonyflake: 39 bits of 10-millisecond units since 2014-09-01T00:00:00Z, then 8 sequence bits, then 16 machine
      * bits (the machine id is the lowest part, not the middle one). idgen's generator cannot produce this order:
-     * Sonyflake's fleets switch above its highest ID.
+     * Sonyflake's fleets switch above its highest ID. This is the default of {@code github.com/sony/sonyflake} (v1);
+     * v2 ({@code github.com/sony/sonyflake/v2}) keeps the bits and the 10 ms but counts from 2025-01-01T00:00:00Z when
+     * no start time is set: its IDs read here 10 years and 4 months early.
      */
     SONYFLAKE(1409529600000L, 10, 39, 16, 8, true, 0),
 
