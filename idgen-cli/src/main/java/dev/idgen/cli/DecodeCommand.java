@@ -33,8 +33,9 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(
             names = "--layout",
             paramLabel = "<preset>",
-            description = "A preset (twitter, hutool, mybatis-plus, leaf, cosid, uid-generator, sonyflake, yitter),"
-                    + " idgen (the standard layout) or all.")
+            description =
+                    "A preset (twitter, hutool, mybatis-plus, leaf, cosid, uid-generator, sonyflake, sonyflake-v2, yitter),"
+                            + " idgen (the standard layout) or all.")
     private String layout;
 
     @Option(names = "--epoch", paramLabel = "<instant>", description = "Epoch; default 2025-01-01T00:00:00Z.")

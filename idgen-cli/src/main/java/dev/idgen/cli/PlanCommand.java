@@ -29,7 +29,7 @@ final class PlanCommand implements Callable<Integer> {
             required = true,
             paramLabel = "<preset>",
             description = "The library the fleet runs: twitter, hutool, mybatis-plus, leaf, cosid, uid-generator,"
-                    + " sonyflake, yitter.")
+                    + " sonyflake, sonyflake-v2, yitter.")
     private String from;
 
     @Option(

@@ -53,10 +53,15 @@ public enum SnowflakePreset {
      * Sonyflake: 39 bits of 10-millisecond units since 2014-09-01T00:00:00Z, then 8 sequence bits, then 16 machine
      * bits (the machine id is the lowest part, not the middle one). idgen's generator cannot produce this order:
      * Sonyflake's fleets switch above its highest ID. This is the default of {@code github.com/sony/sonyflake} (v1);
-     * v2 ({@code github.com/sony/sonyflake/v2}) keeps the bits and the 10 ms but counts from 2025-01-01T00:00:00Z when
-     * no start time is set: its IDs read here 10 years and 4 months early.
+     * v2 is {@link #SONYFLAKE_V2}.
      */
     SONYFLAKE(1409529600000L, 10, 39, 16, 8, true, 0),
+
+    /**
+     * Sonyflake v2 ({@code github.com/sony/sonyflake/v2}) at its defaults: {@link #SONYFLAKE}'s bits and 10 ms ticks,
+     * counted from 2025-01-01T00:00:00Z when no start time is set. Decode only, as for v1.
+     */
+    SONYFLAKE_V2(1735689600000L, 10, 39, 16, 8, true, 0),
 
     /**
      * yitter's IdGenerator (its Java {@code com.github.yitter:yitter-idgenerator}) at its defaults: milliseconds since
@@ -173,7 +178,7 @@ public enum SnowflakePreset {
      * idgen's own layout for this preset, where idgen's generator can produce it: the order timestamp, worker,
      * sequence, in milliseconds or seconds. Sonyflake's order and 10-millisecond tick it cannot.
      *
-     * @return the layout, or empty for {@link #SONYFLAKE}
+     * @return the layout, or empty for {@link #SONYFLAKE} and {@link #SONYFLAKE_V2}
      */
     public Optional<SnowflakeLayout> layout() {
         if (sequenceAboveWorker) {

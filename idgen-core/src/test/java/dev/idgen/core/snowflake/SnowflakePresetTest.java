@@ -33,7 +33,7 @@ class SnowflakePresetTest {
                             .isEqualTo("preset"))
                     .hasMessageContaining("'" + bad + "'")
                     .hasMessageContaining(
-                            "twitter, hutool, mybatis-plus, leaf, cosid, uid-generator, sonyflake, yitter");
+                            "twitter, hutool, mybatis-plus, leaf, cosid, uid-generator, sonyflake, sonyflake-v2, yitter");
         }
         assertThatThrownBy(() -> SnowflakePreset.parse(null)).isInstanceOf(InvalidArgumentException.class);
     }
@@ -52,6 +52,20 @@ class SnowflakePresetTest {
         assertThat(decoded.timestamp()).isEqualTo(Instant.parse("2014-09-15T06:56:07.890Z"));
         assertThat(decoded.workerId()).isEqualTo(machine);
         assertThat(decoded.sequence()).isEqualTo(sequence);
+    }
+
+    @Test
+    void sonyflakeV2CountsFrom2025() {
+        // v2's default StartTime is 2025-01-01 UTC; the bits and the 10 ms unit are v1's.
+        long elapsed = 123_456_789; // 10 ms units
+        long id = elapsed << (8 + 16) | 3L << 16 | 42;
+
+        SnowflakeDecodedId decoded = SnowflakePreset.SONYFLAKE_V2.decode(id);
+
+        assertThat(decoded.timestamp()).isEqualTo(Instant.parse("2025-01-15T06:56:07.890Z"));
+        assertThat(decoded.workerId()).isEqualTo(42);
+        assertThat(decoded.sequence()).isEqualTo(3);
+        assertThat(SnowflakePreset.SONYFLAKE_V2.layout()).isEmpty();
     }
 
     @Test
@@ -104,6 +118,10 @@ class SnowflakePresetTest {
     void maxIdIssuedByHoldsEveryIdOfTheTickAndNoneOfTheNext() {
         Instant time = Instant.parse("2023-06-07T08:09:10.123Z");
         for (SnowflakePreset preset : SnowflakePreset.values()) {
+            if (preset.epoch().isAfter(time)) {
+                assertThat(preset.maxIdIssuedBy(time)).as(preset.key()).isNegative();
+                continue;
+            }
             long bound = preset.maxIdIssuedBy(time);
             long tick = Math.floorDiv(time.toEpochMilli() - preset.epoch().toEpochMilli(), preset.tickMillis())
                     + preset.aheadTicks();
