@@ -145,7 +145,11 @@ public class SegmentConfiguration {
         boolean marks = !servers && MARKED_STORES.contains(store.getClass().getName());
         List<StoreHistory.OtherStore> others = new ArrayList<>();
         SegmentProperties.StoreType own = servers ? null : segment.getStore();
-        if (own != SegmentProperties.StoreType.JDBC && !servers && dataSource != null) {
+        // A Redis store keeps its windows in the segment table, etcd or ZooKeeper: that is its own store, not another.
+        String windows = own != null && own.usesRedis()
+                ? definition.redis().getWindowStore().name()
+                : "";
+        if (own != SegmentProperties.StoreType.JDBC && !servers && dataSource != null && !windows.equals("JDBC")) {
             JdbcProperties jdbc = definition.properties().getJdbc();
             String table = InvalidIdgenProperty.rethrowAsProperty(
                     definition.property("jdbc.table"), () -> SqlIdentifiers.checkTable("table", jdbc.getTable()));
@@ -159,6 +163,7 @@ public class SegmentConfiguration {
         }
         for (ConsensusEngine engine : ConsensusEngine.values()) {
             if (!engine.is(own == null ? SegmentProperties.StoreType.JDBC : own)
+                    && !windows.equals(engine.name())
                     && ConsensusEngineInUse.users(beans.getBean(IdgenGenerators.class), engine)
                                     .size()
                             > 0) {

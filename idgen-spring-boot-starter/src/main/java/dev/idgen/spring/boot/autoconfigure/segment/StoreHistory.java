@@ -197,7 +197,18 @@ final class StoreHistory {
         List<Long> homesLive = new ArrayList<>();
         if (fresh || !marks) {
             for (OtherStore other : others) {
-                long[] values = other.marks().read(live, left);
+                long[] values;
+                try {
+                    values = other.marks().read(live, left);
+                } catch (StoreUnavailableException e) {
+                    if (marks) {
+                        throw e;
+                    }
+                    // Read at every start of a store without marks: another store's outage must not stop it.
+                    log.warn("Generator '" + generator + "': whether " + other.description() + " holds its names"
+                            + " could not be read (" + e.getMessage() + "); going on without it");
+                    continue;
+                }
                 State state = State.of(values[0], values[1]);
                 boolean otherHome = state == State.LIVE
                         || state == State.NEW && other.marks().heldNamesWithoutMarks();
