@@ -267,7 +267,7 @@ class SnowflakeSwitchTest {
     }
 
     @Test
-    void startAboveMaxOfIsRefusedAboveTheMaximumAndStartsBelowIt() throws Exception {
+    void startAboveMaxOfIsRefusedWhileIdgensSmallestIdIsNotAboveTheMaximum() throws Exception {
         createTable(1L << 62);
         assertThat(report(
                                 jdbcRunner,

@@ -225,15 +225,16 @@ final class SnowflakeSwitch {
                 settings.getRecheckInterval(),
                 Duration.ofMillis(10),
                 Duration.ofMinutes(1));
+        // The old generator first: its refusal reports the latest epoch that works from now on, not only now.
+        if (from != null && !rolling) {
+            checkAboveOld(definition, layout, from, timeSource.currentTimeMillis(), settings.getClockMargin());
+        }
         if (settings.getStartAbove() != null) {
             checkAbove(definition, layout, timeSource.currentTimeMillis(), "start-above", settings.getStartAbove());
         }
         if (settings.getStartAboveMaxOf() != null) {
             long max = readMax(definition, settings, from == null, dataSource);
             checkAbove(definition, layout, timeSource.currentTimeMillis(), "start-above-max-of", max);
-        }
-        if (from != null && !rolling) {
-            checkAboveOld(definition, layout, from, timeSource.currentTimeMillis(), settings.getClockMargin());
         }
     }
 
