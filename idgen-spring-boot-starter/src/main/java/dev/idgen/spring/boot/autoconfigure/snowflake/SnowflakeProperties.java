@@ -212,8 +212,9 @@ public class SnowflakeProperties {
 
         /**
          * The generator the fleet is switching from: 'twitter', 'hutool', 'mybatis-plus', 'leaf', 'cosid',
-         * 'uid-generator', 'sonyflake' or 'yitter' (at the library's default layout and epoch). With start-above or
-         * start-above-max-of, start-up checks that idgen's IDs stay above every ID it can issue from now on.
+         * 'uid-generator', 'sonyflake' or 'yitter' (at the library's default layout and epoch). Without
+         * old-worker-ids, start-up checks that idgen's IDs stay above every ID it can issue from now on (by its
+         * clock-margin) until idgen's layout runs out.
          */
         private String from;
 
