@@ -211,6 +211,26 @@ class SnowflakeSwitchTest {
     }
 
     @Test
+    void switchingFromYitterAllowsForTheMillisecondsItRunsAhead() {
+        // yitter's own shape (51/6/6 bits of milliseconds): its epoch 2020-02-19T18:20:02Z minus the minute of clock
+        // margin, minus the 2,000 ms it may borrow ahead and one more.
+        String[] shape = {
+            "idgen.snowflake.switch.from=yitter",
+            "idgen.snowflake.timestamp-bits=51",
+            "idgen.snowflake.worker-bits=6",
+            "idgen.snowflake.sequence-bits=6"
+        };
+        assertThat(report(runner.withPropertyValues(shape)).getAction())
+                .contains("idgen.snowflake.epoch: at most 2020-02-19T18:18:59.999Z");
+        assertThat(report(runner.withPropertyValues(shape), "idgen.snowflake.epoch=2020-02-19T18:19:00Z")
+                        .getDescription())
+                .contains("idgen.snowflake.switch.from");
+        runner.withPropertyValues(shape)
+                .withPropertyValues("idgen.snowflake.epoch=2020-02-19T18:18:59.999Z")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void switchingFromHutoolToIdsThatGrowMoreSlowlyIsRefusedThoughAboveNow() {
         // 2^31 IDs a second, Hutool 2^22 a millisecond: far enough above now (an epoch 37 years back), overtaken
         // before this layout runs out in 2058.
