@@ -212,11 +212,11 @@ class SnowflakeSwitchTest {
 
     @Test
     void switchingFromYitterAllowsForTheMillisecondsItRunsAhead() {
-        // yitter's own shape (51/6/6 bits of milliseconds): its epoch 2020-02-19T18:20:02Z minus the minute of clock
-        // margin, minus the 2,000 ms it may borrow ahead and one more.
+        // yitter's worker and sequence bits in 41 bits of milliseconds (so that yitter's 51 outlive them): its epoch
+        // 2020-02-19T18:20:02Z minus the minute of clock margin, minus the 2,000 ms it may borrow ahead and one more.
         String[] shape = {
             "idgen.snowflake.switch.from=yitter",
-            "idgen.snowflake.timestamp-bits=51",
+            "idgen.snowflake.timestamp-bits=41",
             "idgen.snowflake.worker-bits=6",
             "idgen.snowflake.sequence-bits=6"
         };
