@@ -132,8 +132,9 @@ class SnowflakeSwitchTest {
                 "idgen.snowflake.worker-id-assigner=ordinal",
                 "HOSTNAME=orders-2");
         assertThat(analysis.getDescription())
-                .contains("idgen.snowflake.worker-id-assigner=ordinal")
+                .contains("idgen.snowflake.worker-id-assigner=ordinal gave worker id 2")
                 .contains("idgen.snowflake.switch.old-worker-ids=0-3");
+        assertThat(analysis.getAction()).contains("idgen.snowflake.ordinal.offset");
     }
 
     @Test

@@ -145,16 +145,14 @@ public class SnowflakeConfiguration {
             StaticWorkerIdAssigner assigner =
                     InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
             if (SnowflakeSwitch.rolling(definition)) {
-                SnowflakeSwitch.refuseOldWorkerId(
-                        definition, checkedLayout(definition), workerId, definition.property("snowflake.worker-id"));
+                SnowflakeSwitch.refuseOldWorkerId(definition, checkedLayout(definition), workerId);
             }
             return assigner;
         }
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
             SnowflakeLayout layout = checkedLayout(definition);
             long workerId = IdgenOrdinalWorkerId.workerId(definition, layout, environment);
-            SnowflakeSwitch.refuseOldWorkerId(
-                    definition, layout, workerId, definition.property("snowflake.worker-id-assigner") + "=ordinal");
+            SnowflakeSwitch.refuseOldOrdinal(definition, layout, workerId);
             return new StaticWorkerIdAssigner(workerId);
         }
         // Checked before a lease is taken: a rolling switch's layouts must match whatever the assigner.

@@ -182,14 +182,12 @@ final class SnowflakeSwitch {
     }
 
     /**
-     * Refuses a worker id (static or ordinal) that the old fleet uses.
-     *
-     * @param source the property the worker id comes from, e.g. {@code idgen.snowflake.worker-id}
+     * Refuses a static worker id that the old fleet uses.
      */
-    static void refuseOldWorkerId(
-            IdgenGenerators.Definition definition, SnowflakeLayout layout, long workerId, String source) {
+    static void refuseOldWorkerId(IdgenGenerators.Definition definition, SnowflakeLayout layout, long workerId) {
         WorkerIdRanges old = oldWorkerIds(definition, layout);
         if (old.contains(workerId)) {
+            String source = definition.property("snowflake.worker-id");
             String property = definition.property("snowflake.switch.old-worker-ids");
             throw new IdgenPropertyValueException(
                     source,
@@ -198,6 +196,24 @@ final class SnowflakeSwitch {
                             + " issue the same IDs",
                     "Give this instance a worker id outside " + old + " (" + source + "), or lease one ("
                             + definition.property("snowflake.worker-id-assigner") + "), which keeps out of them");
+        }
+    }
+
+    /**
+     * Refuses an ordinal worker id that the old fleet uses: it comes from the host name, not from one property, so the
+     * failure names the assigner and the offset that moves it.
+     */
+    static void refuseOldOrdinal(IdgenGenerators.Definition definition, SnowflakeLayout layout, long workerId) {
+        WorkerIdRanges old = oldWorkerIds(definition, layout);
+        if (old.contains(workerId)) {
+            String property = definition.property("snowflake.switch.old-worker-ids");
+            throw new IdgenStartupException(
+                    definition.workerIdAssignerSetting() + " gave worker id " + workerId + ", one the old fleet uses ("
+                            + property + "=" + old + "): both would issue the same IDs",
+                    "Set " + definition.property("snowflake.ordinal.offset") + " so that every ordinal lands above "
+                            + old.max() + ", or lease worker ids ("
+                            + definition.property("snowflake.worker-id-assigner")
+                            + "), which keep out of them");
         }
     }
 
