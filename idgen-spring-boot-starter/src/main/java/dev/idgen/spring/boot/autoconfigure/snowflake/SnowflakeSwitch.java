@@ -296,9 +296,10 @@ final class SnowflakeSwitch {
      * where the old one grows faster, idgen stays above only until a time that must lie beyond idgen's own end). The
      * interval ends where idgen's layout runs out, or earlier where the old one does: after that the old library
      * issues nothing higher than its largest ID ({@code 2^(its bits) - 1}), which idgen's ever-growing smallest ID must
-     * then be above. For two layouts of one shape (same tick, same worker and sequence bits) this is exact: it holds
-     * iff {@code Ei <= Eo - margin - (ao + 1) * uo}, the latest epoch the refusal reports. The comparison is in exact
-     * integers, multiplied through by {@code ui * uo}.
+     * then be above. For two layouts of one shape in milliseconds (same worker and sequence bits, and no more timestamp
+     * bits for idgen) this is exact: it holds iff {@code Ei <= Eo - margin - (ao + 1)}, the latest epoch the refusal
+     * reports (found by bisection for any layout); for a tick of {@code ui > 1} ms, {@code S} gives away less than one
+     * tick. The comparison is in exact integers, multiplied through by {@code ui * uo}.
      */
     static void checkAboveOld(
             IdgenGenerators.Definition definition,
