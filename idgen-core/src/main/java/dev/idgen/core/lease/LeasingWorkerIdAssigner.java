@@ -5,6 +5,7 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.WorkerIdsExhaustedException;
+import dev.idgen.core.snowflake.WorkerIdRanges;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
@@ -44,6 +45,14 @@ import java.util.concurrent.locks.LockSupport;
  * assigner, are thus two owners, and never share a worker id; a store that granted an id whose answer was lost (the
  * connection dropped after the store committed) gives that same id back when the call asks again, rather than leave
  * it held by nobody for a ttl and grant a second one; and a late release of a lost lease never frees a later one.
+ *
+ * <p><b>Excluded worker ids.</b> While another fleet issues IDs in the same layout under worker ids of its own (a
+ * rolling switch to idgen), {@link Builder#excludedWorkerIds} keeps this assigner out of them without asking anything
+ * new of the stores, which only know "the lowest free id up to a maximum": a grant of an excluded id is not used, and
+ * a fresh owner asks again, which the store answers with the next free id. The skipped grant is released when it was
+ * free (nobody issues under it; it is free again after the reuse delay), and left to lapse unrenewed when it was taken
+ * over (a release would mark it free while the holder it was taken from may still issue). No IDs are ever issued under
+ * a skipped id, so the stores' invariants hold as for any lease that is released or lapses.
  */
 public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -69,6 +78,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
     private final Duration reuseDelay;
     private final Duration acquireTimeout;
     private final TimeSource timeSource;
+    private final WorkerIdRanges excludedWorkerIds;
     private final LongAdder renewals = new LongAdder();
     private final LongAdder renewalFailures = new LongAdder();
 
@@ -86,6 +96,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 ? builder.acquireTimeout
                 : ttl.multipliedBy(2).plus(reuseDelay).plusSeconds(5);
         this.timeSource = builder.timeSource;
+        this.excludedWorkerIds = builder.excludedWorkerIds;
         check(
                 "ttl",
                 ttl,
@@ -160,6 +171,12 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         String owner = newOwner();
         long started = timeSource.nanoTime();
         long timeoutNanos = acquireTimeout.toNanos();
+        if (excludedWorkerIds.countUpTo(maxWorkerId) > maxWorkerId) {
+            throw new WorkerIdsExhaustedException("No worker id from 0 to " + maxWorkerId + " is free: all of them are"
+                    + " excluded (" + excludedWorkerIds + ").");
+        }
+        long excludedCount = excludedWorkerIds.countUpTo(maxWorkerId);
+        long skipped = 0;
         for (; ; ) {
             long sent = timeSource.nanoTime();
             Acquisition acquisition;
@@ -177,6 +194,18 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                         System.Logger.Level.INFO,
                         "The worker id lease store is unavailable (" + e.getMessage() + "); retrying");
                 acquisition = Acquisition.none(200);
+            }
+            if (acquisition.isGranted() && excludedWorkerIds.contains(acquisition.workerId())) {
+                skipExcluded(owner, acquisition);
+                // A new owner: asked again, the store would give the same owner the lease it holds back.
+                owner = newOwner();
+                // Each excluded id is skipped once per walk (a released one waits out its reuse delay, a lapsing one
+                // is held): more skips mean the walk took longer than a reuse delay, and it gives up.
+                if (++skipped > excludedCount) {
+                    throw new WorkerIdsExhaustedException("No worker id from 0 to " + maxWorkerId + " outside the"
+                            + " excluded " + excludedWorkerIds + " was granted: the store kept granting excluded ids.");
+                }
+                continue;
             }
             if (acquisition.isGranted()) {
                 long grantedAt = timeSource.nanoTime();
@@ -211,6 +240,26 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
                 Thread.currentThread().interrupt();
                 throw new IdGenerationException("Interrupted while waiting for a free worker id");
             }
+        }
+    }
+
+    /**
+     * Gives up a grant of an excluded worker id without issuing under it: released when it was granted free, so that it
+     * is free again after the reuse delay; left to lapse when taken over, as a release would let the next owner use it
+     * at once while the holder it was taken from may still issue.
+     */
+    private void skipExcluded(String owner, Acquisition acquisition) {
+        LOG.log(
+                System.Logger.Level.DEBUG,
+                "Worker id " + acquisition.workerId() + " is excluded (" + excludedWorkerIds + "); asking again");
+        if (acquisition.isTakenOver()) {
+            return;
+        }
+        try {
+            store.release(acquisition.workerId(), owner, acquisition.lastUsedTimestamp());
+        } catch (StoreUnavailableException e) {
+            // Unreleased, it lapses after its ttl: held by nobody meanwhile, which costs a free id, not uniqueness.
+            LOG.log(System.Logger.Level.DEBUG, "Could not release excluded worker id " + acquisition.workerId(), e);
         }
     }
 
@@ -340,6 +389,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
         private Duration reuseDelay = Duration.ofSeconds(5);
         private Duration acquireTimeout;
         private TimeSource timeSource = TimeSource.system();
+        private WorkerIdRanges excludedWorkerIds = WorkerIdRanges.none();
 
         private Builder(WorkerIdLeaseStore store) {
             this.store = store;
@@ -406,6 +456,16 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
 
         public Builder timeSource(TimeSource timeSource) {
             this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+            return this;
+        }
+
+        /**
+         * @param excludedWorkerIds worker ids never to lease, such as those of another fleet that issues IDs in the
+         *        same layout; none by default
+         * @return this builder
+         */
+        public Builder excludedWorkerIds(WorkerIdRanges excludedWorkerIds) {
+            this.excludedWorkerIds = Objects.requireNonNull(excludedWorkerIds, "excludedWorkerIds");
             return this;
         }
 

@@ -12,6 +12,8 @@ import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.WorkerIdsExhaustedException;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.core.snowflake.WorkerIdRanges;
+import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import java.time.Duration;
@@ -94,6 +96,36 @@ class LeasingWorkerIdAssignerTest {
                 .reuseDelay(Duration.ofSeconds(5))
                 .acquireTimeout(Duration.ZERO)
                 .timeSource(clock);
+    }
+
+    /**
+     * A rolling switch from another fleet that runs worker ids 0 to 2 and 4 of the same layout: leases skip them, free
+     * grants are released again (not left held), and two instances get 3 and 5, never an excluded id.
+     */
+    @Test
+    void excludedWorkerIdsAreNeverLeased() {
+        WorkerIdRanges old = WorkerIdRanges.parse("oldWorkerIds", "0-2,4");
+        LeasingWorkerIdAssigner first =
+                assignerOn(grantsFree, "first").excludedWorkerIds(old).build();
+        LeasingWorkerIdAssigner second =
+                assignerOn(grantsFree, "second").excludedWorkerIds(old).build();
+
+        WorkerIdLease a = first.acquire(7);
+        WorkerIdLease b = second.acquire(7);
+
+        assertThat(List.of(a.workerId(), b.workerId())).containsExactly(3L, 5L);
+        clock.advance(Duration.ofSeconds(6)); // past the reuse delay: the skipped ids were released, not held
+        WorkerIdLease c = assignerOn(grantsFree, "third").build().acquire(7);
+        assertThat(c.workerId()).isZero();
+        assertThatThrownBy(() -> assignerOn(grantsFree, "fourth")
+                        .excludedWorkerIds(WorkerIdRanges.parse("oldWorkerIds", "0-7"))
+                        .build()
+                        .acquire(7))
+                .isInstanceOf(WorkerIdsExhaustedException.class)
+                .hasMessageContaining("excluded (0-7)");
+        a.close();
+        b.close();
+        c.close();
     }
 
     private LeasingWorkerIdAssigner assigner(String instanceId) {

@@ -8,6 +8,7 @@ import dev.idgen.core.lease.LeasingWorkerIdAssigner;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.core.snowflake.SnowflakeLayout;
+import dev.idgen.core.snowflake.WorkerIdRanges;
 import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
@@ -24,6 +25,7 @@ import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
@@ -73,7 +75,11 @@ public class SnowflakeConfiguration {
                         };
                 WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty);
                 try {
-                    return SnowflakeIdService.of(generator(definition, assigner, timeSource));
+                    return SnowflakeIdService.of(generator(
+                            definition,
+                            assigner,
+                            timeSource,
+                            () -> beans.getBeanProvider(DataSource.class).getIfUnique()));
                 } catch (RuntimeException e) {
                     if (assigner instanceof AutoCloseable closeable) {
                         try {
@@ -114,8 +120,11 @@ public class SnowflakeConfiguration {
         @Bean
         @ConditionalOnMissingBean
         SnowflakeGenerator idgenSnowflakeGenerator(
-                WorkerIdAssigner workerIdAssigner, TimeSource timeSource, IdgenGenerators generators) {
-            return generator(generators.defaultGenerator(), workerIdAssigner, timeSource);
+                WorkerIdAssigner workerIdAssigner,
+                TimeSource timeSource,
+                IdgenGenerators generators,
+                ObjectProvider<DataSource> dataSources) {
+            return generator(generators.defaultGenerator(), workerIdAssigner, timeSource, dataSources::getIfUnique);
         }
     }
 
@@ -133,12 +142,23 @@ public class SnowflakeConfiguration {
         String prefix = definition.property("snowflake");
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.STATIC) {
             long workerId = snowflake.getWorkerId();
-            return InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
+            StaticWorkerIdAssigner assigner =
+                    InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
+            if (SnowflakeSwitch.rolling(definition)) {
+                SnowflakeSwitch.refuseOldWorkerId(definition, checkedLayout(definition), workerId);
+            }
+            return assigner;
         }
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
-            return new StaticWorkerIdAssigner(
-                    IdgenOrdinalWorkerId.workerId(definition, checkedLayout(definition), environment));
+            SnowflakeLayout layout = checkedLayout(definition);
+            long workerId = IdgenOrdinalWorkerId.workerId(definition, layout, environment);
+            SnowflakeSwitch.refuseOldOrdinal(definition, layout, workerId);
+            return new StaticWorkerIdAssigner(workerId);
         }
+        // Checked before a lease is taken: a rolling switch's layouts must match whatever the assigner.
+        WorkerIdRanges oldWorkerIds = SnowflakeSwitch.rolling(definition)
+                ? SnowflakeSwitch.oldWorkerIds(definition, checkedLayout(definition))
+                : WorkerIdRanges.none();
         if (store == null) {
             String feature = definition.workerIdAssignerSetting();
             SnowflakeProperties.WorkerIdAssignerType type = snowflake.getWorkerIdAssigner();
@@ -173,14 +193,26 @@ public class SnowflakeConfiguration {
                         .reuseDelay(lease.getReuseDelay())
                         .acquireTimeout(lease.getAcquireTimeout())
                         .timeSource(timeSource)
+                        .excludedWorkerIds(oldWorkerIds)
                         .build());
     }
 
+    /**
+     * @param dataSource the application's single DataSource, or null: read only for
+     *        {@code snowflake.switch.start-above-max-of}
+     */
     static SnowflakeGenerator generator(
-            IdgenGenerators.Definition definition, WorkerIdAssigner workerIdAssigner, TimeSource timeSource) {
+            IdgenGenerators.Definition definition,
+            WorkerIdAssigner workerIdAssigner,
+            TimeSource timeSource,
+            Supplier<DataSource> dataSource) {
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
         SnowflakeLayout layout = checkedLayout(definition);
+        SnowflakeSwitch.refuseShortLived(definition, layout, timeSource.currentTimeMillis());
+        // Checked once, before the first ID: the generator never goes back in time, so IDs above the bound now stay
+        // above it.
+        SnowflakeSwitch.checkStartAbove(definition, layout, timeSource, dataSource);
         try {
             return InvalidIdgenProperty.rethrowAsProperty(
                     prefix,
@@ -244,6 +276,7 @@ public class SnowflakeConfiguration {
      *         the property that breaks the layout's rules
      */
     static SnowflakeLayout checkedLayout(IdgenGenerators.Definition definition) {
+        SnowflakeSwitch.refuseUnproducible(definition);
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
         return InvalidIdgenProperty.rethrowAsProperty(
                 definition.property("snowflake"),
@@ -260,6 +293,8 @@ public class SnowflakeConfiguration {
         SnowflakeLayout.Builder builder = (switch (preset) {
                     case STANDARD -> SnowflakeLayout.standard();
                     case JAVASCRIPT_SAFE -> SnowflakeLayout.javascriptSafe();
+                    // Another library's layout, epoch included (Sonyflake's, which has none, is refused before).
+                    default -> SnowflakeSwitch.peer(preset).layout().orElseThrow();
                 })
                 .toBuilder();
         if (snowflake.getEpoch() != null) {

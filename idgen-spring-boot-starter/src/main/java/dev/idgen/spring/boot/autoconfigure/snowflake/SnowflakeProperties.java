@@ -14,7 +14,9 @@ public class SnowflakeProperties {
 
     /**
      * The layout to start from: 'standard' (41/10/12 bits, milliseconds) or 'javascript-safe' (31/6/16 bits,
-     * seconds; IDs below 2^53). The settings below override single parts of it.
+     * seconds; IDs below 2^53); or another library's layout and epoch, to keep issuing in it while switching to idgen:
+     * 'twitter', 'hutool', 'mybatis-plus', 'leaf', 'cosid', 'uid-generator', 'yitter' ('sonyflake' is refused: idgen
+     * cannot produce its bit order). The settings below override single parts of it.
      */
     private Preset preset = Preset.STANDARD;
 
@@ -74,8 +76,15 @@ public class SnowflakeProperties {
 
     private final Ordinal ordinal = new Ordinal();
 
+    private final Switch switching = new Switch();
+
     public Ordinal getOrdinal() {
         return ordinal;
+    }
+
+    /** @return idgen.snowflake.switch.*: the Snowflake generator a fleet is switching from */
+    public Switch getSwitch() {
+        return switching;
     }
 
     public WorkerIdAssignerType getWorkerIdAssigner() {
@@ -191,6 +200,102 @@ public class SnowflakeProperties {
         /** Whether the worker id is leased from a store. */
         boolean leases() {
             return this == REDIS || this == JDBC || this == ETCD || this == ZOOKEEPER;
+        }
+    }
+
+    /**
+     * Switching a fleet to idgen from another Snowflake generator without a repeat: either keep the old layout and
+     * disjoint worker ids (old-worker-ids), or issue above the old IDs (start-above, start-above-max-of). Both are
+     * checked at start-up.
+     */
+    public static class Switch {
+
+        /**
+         * The generator the fleet is switching from: 'twitter', 'hutool', 'mybatis-plus', 'leaf', 'cosid',
+         * 'uid-generator', 'sonyflake' or 'yitter' (at the library's default layout and epoch). Without
+         * old-worker-ids, start-up checks that idgen's IDs stay above every ID it can issue from now on (by its
+         * clock-margin) until idgen's layout runs out.
+         */
+        private String from;
+
+        /**
+         * The worker ids the old fleet uses, as ids and ranges: '0-31,40'. idgen then keeps out of them: a static or
+         * ordinal worker id inside them fails start-up, leases never grant one. Needs switch.from, and preset (or the
+         * layout) equal to its layout: disjoint worker ids only keep IDs apart within one layout.
+         */
+        private String oldWorkerIds;
+
+        /**
+         * An ID idgen's IDs must stay above, such as the highest ID the old generator issued: start-up fails while
+         * idgen's smallest ID now (this tick, worker 0, sequence 0) is not above it.
+         */
+        private Long startAbove;
+
+        /**
+         * 'table.column' whose MAX, read at start-up from the application's DataSource, idgen's IDs must stay above.
+         * Without switch.from it is read twice, recheck-interval apart, and start-up fails if it moved: stop the old
+         * writers first, or set switch.from.
+         */
+        private String startAboveMaxOf;
+
+        /**
+         * How far the old fleet's clocks may be ahead of this host's, from 0 to 1h: with switch.from, idgen's IDs must
+         * stay above the highest ID the old generator can issue by now plus this margin.
+         */
+        private Duration clockMargin = Duration.ofMinutes(1);
+
+        /**
+         * With start-above-max-of and no switch.from: how long start-up waits between its two reads of the MAX, from
+         * 10ms to 1m.
+         */
+        private Duration recheckInterval = Duration.ofSeconds(1);
+
+        public String getFrom() {
+            return from;
+        }
+
+        public void setFrom(String from) {
+            this.from = from;
+        }
+
+        public String getOldWorkerIds() {
+            return oldWorkerIds;
+        }
+
+        public void setOldWorkerIds(String oldWorkerIds) {
+            this.oldWorkerIds = oldWorkerIds;
+        }
+
+        public Long getStartAbove() {
+            return startAbove;
+        }
+
+        public void setStartAbove(Long startAbove) {
+            this.startAbove = startAbove;
+        }
+
+        public String getStartAboveMaxOf() {
+            return startAboveMaxOf;
+        }
+
+        public void setStartAboveMaxOf(String startAboveMaxOf) {
+            this.startAboveMaxOf = startAboveMaxOf;
+        }
+
+        public Duration getClockMargin() {
+            return clockMargin;
+        }
+
+        public void setClockMargin(Duration clockMargin) {
+            this.clockMargin = clockMargin;
+        }
+
+        public Duration getRecheckInterval() {
+            return recheckInterval;
+        }
+
+        public void setRecheckInterval(Duration recheckInterval) {
+            this.recheckInterval = recheckInterval;
         }
     }
 
@@ -343,7 +448,31 @@ public class SnowflakeProperties {
         STANDARD,
 
         /** IDs below 2^53: 31 timestamp bits of seconds, 6 worker bits, 16 sequence bits. */
-        JAVASCRIPT_SAFE
+        JAVASCRIPT_SAFE,
+
+        /** Twitter's Snowflake: 41/10/12 bits of milliseconds since 2010-11-04T01:42:54.657Z. */
+        TWITTER,
+
+        /** Hutool's Snowflake: Twitter's layout and epoch. */
+        HUTOOL,
+
+        /** MyBatis-Plus's Sequence: Twitter's layout and epoch. */
+        MYBATIS_PLUS,
+
+        /** Meituan Leaf's snowflake mode: Twitter's layout and epoch. */
+        LEAF,
+
+        /** CosId's MillisecondSnowflakeId: 41/10/12 bits of milliseconds since 2019-12-24T16:00:00Z. */
+        COSID,
+
+        /** Baidu uid-generator: 28/22/13 bits of seconds since 2016-05-19T16:00:00Z; ran out on 2024-11-20. */
+        UID_GENERATOR,
+
+        /** Sonyflake: refused, as idgen cannot produce its bit order; switch above its IDs instead. */
+        SONYFLAKE,
+
+        /** yitter's IdGenerator: 51/6/6 bits of milliseconds since 2020-02-19T18:20:02Z. */
+        YITTER
     }
 
     /**
