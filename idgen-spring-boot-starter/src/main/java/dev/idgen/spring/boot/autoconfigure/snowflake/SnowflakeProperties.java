@@ -471,6 +471,9 @@ public class SnowflakeProperties {
         /** Sonyflake: refused, as idgen cannot produce its bit order; switch above its IDs instead. */
         SONYFLAKE,
 
+        /** Sonyflake v2 (counted from 2025-01-01): refused as Sonyflake is; switch above its IDs instead. */
+        SONYFLAKE_V2,
+
         /** yitter's IdGenerator: 51/6/6 bits of milliseconds since 2020-02-19T18:20:02Z. */
         YITTER
     }
