@@ -18,7 +18,10 @@ import javax.sql.DataSource;
  */
 public final class ColumnMaximum {
 
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final String IDENTIFIER = "[A-Za-z_][A-Za-z0-9_]{0,63}";
+
+    private static final Pattern TABLE_COLUMN =
+            Pattern.compile("(" + IDENTIFIER + "\\.)?" + IDENTIFIER + "\\." + IDENTIFIER);
 
     private final String table;
     private final String column;
@@ -35,14 +38,14 @@ public final class ColumnMaximum {
      * @throws InvalidArgumentException naming {@code argument} when the text breaks the rule
      */
     public static ColumnMaximum parse(String argument, String tableAndColumn) {
-        int dot = tableAndColumn == null ? -1 : tableAndColumn.lastIndexOf('.');
-        if (dot <= 0 || !IDENTIFIER.matcher(tableAndColumn.substring(dot + 1)).matches()) {
+        if (tableAndColumn == null || !TABLE_COLUMN.matcher(tableAndColumn).matches()) {
             throw new InvalidArgumentException(
                     argument,
                     tableAndColumn,
                     argument + " must be table.column or schema.table.column, each part letters, digits and"
                             + " underscores, but was '" + tableAndColumn + "'");
         }
+        int dot = tableAndColumn.lastIndexOf('.');
         String table = SqlIdentifiers.checkTable(argument, tableAndColumn.substring(0, dot));
         return new ColumnMaximum(table, tableAndColumn.substring(dot + 1));
     }

@@ -1,23 +1,20 @@
 package dev.idgen.spring.boot.autoconfigure.snowflake;
 
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.core.snowflake.SnowflakePreset;
 import dev.idgen.core.snowflake.WorkerIdRanges;
+import dev.idgen.jdbc.ColumnMaximum;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import java.math.BigInteger;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -40,11 +37,6 @@ final class SnowflakeSwitch {
 
     /** A peer preset with less left than this is refused: a fleet would have to switch again within the year. */
     static final Duration MIN_PEER_LIFETIME = Duration.ofDays(365);
-
-    private static final String IDENTIFIER = "[A-Za-z_][A-Za-z0-9_]{0,63}";
-
-    private static final Pattern TABLE_COLUMN =
-            Pattern.compile("(" + IDENTIFIER + "\\.)?" + IDENTIFIER + "\\." + IDENTIFIER);
 
     private SnowflakeSwitch() {}
 
@@ -434,7 +426,7 @@ final class SnowflakeSwitch {
      * refusing when it moved: a maximum read once is stale while old writers still insert, and without
      * {@code switch.from} nothing bounds what they insert next.
      *
-     * @return the maximum, -1 for an empty table
+     * @return the maximum, 0 for an empty table
      */
     private static long readMax(
             IdgenGenerators.Definition definition,
@@ -443,21 +435,19 @@ final class SnowflakeSwitch {
             Supplier<DataSource> dataSources) {
         String property = definition.property("snowflake.switch.start-above-max-of");
         String target = settings.getStartAboveMaxOf().trim();
-        if (!TABLE_COLUMN.matcher(target).matches()) {
-            throw new InvalidConfigurationPropertyValueException(
-                    property,
-                    target,
-                    "must be table.column (or schema.table.column): letters, digits and underscores, not starting"
-                            + " with a digit");
+        ColumnMaximum column;
+        try {
+            column = ColumnMaximum.parse("start-above-max-of", target);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidConfigurationPropertyValueException(property, target, e.getMessage());
         }
         DataSource dataSource = dataSources.get();
         if (dataSource == null) {
             throw IdgenStartupException.missingDataSource(
                     property + "=" + target, "set " + definition.property("snowflake.switch.start-above") + " instead");
         }
-        int dot = target.lastIndexOf('.');
-        String sql = "SELECT MAX(" + target.substring(dot + 1) + ") FROM " + target.substring(0, dot);
-        long first = max(dataSource, sql, property, target);
+        Duration timeout = definition.properties().getJdbc().checkedTimeout(definition.property("jdbc"));
+        long first = max(column, dataSource, timeout, property, target);
         if (!recheck) {
             return first;
         }
@@ -468,7 +458,7 @@ final class SnowflakeSwitch {
             throw new IdgenStartupException(
                     "Interrupted while " + property + " waited to read the maximum again", "Start again", e);
         }
-        long second = max(dataSource, sql, property, target);
+        long second = max(column, dataSource, timeout, property, target);
         if (second != first) {
             throw new IdgenPropertyValueException(
                     property,
@@ -483,16 +473,13 @@ final class SnowflakeSwitch {
         return second;
     }
 
-    private static long max(DataSource dataSource, String sql, String property, String target) {
-        try (Connection connection = dataSource.getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery(sql)) {
-            result.next();
-            long max = result.getLong(1);
-            return result.wasNull() ? -1 : max;
-        } catch (SQLException e) {
+    private static long max(
+            ColumnMaximum column, DataSource dataSource, Duration timeout, String property, String target) {
+        try {
+            return column.read(dataSource, timeout);
+        } catch (StoreUnavailableException e) {
             throw new IdgenStartupException(
-                    property + "=" + target + " could not be read (" + sql + "): " + e.getMessage(),
+                    property + "=" + target + " could not be read: " + e.getMessage(),
                     "Check that the table and column exist on the application's DataSource, or set the bound"
                             + " itself with " + property.replace("start-above-max-of", "start-above"),
                     e);
