@@ -21,20 +21,31 @@ public final class IdArguments {
      * @throws InvalidArgumentException naming {@code name} when the rule is broken
      */
     public static String checkName(String name) {
-        // A plain loop rather than a regex: this runs on every call and must not allocate.
-        if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+        if (!isName(name)) {
             throw invalidName(name);
         }
+        return name;
+    }
+
+    /**
+     * @param name a text
+     * @return whether it is a valid name, by the rule {@link #checkName(String)} enforces
+     */
+    public static boolean isName(String name) {
+        // A plain loop rather than a regex: this runs on every call and must not allocate.
+        if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+            return false;
+        }
         if (!isLetterOrDigit(name.charAt(0))) {
-            throw invalidName(name);
+            return false;
         }
         for (int i = 1, n = name.length(); i < n; i++) {
             char c = name.charAt(i);
             if (!isLetterOrDigit(c) && c != '.' && c != '_' && c != ':' && c != '-') {
-                throw invalidName(name);
+                return false;
             }
         }
-        return name;
+        return true;
     }
 
     /**

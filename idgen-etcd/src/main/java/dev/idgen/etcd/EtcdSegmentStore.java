@@ -1,5 +1,6 @@
 package dev.idgen.etcd;
 
+import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.segment.Segment;
@@ -15,8 +16,11 @@ import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A {@link SegmentStore} on etcd: one key per name, {@code <namespace>segments/<name>}, holding the highest ID
@@ -187,6 +191,28 @@ public final class EtcdSegmentStore implements SegmentStore {
                         GetOption.builder().isPrefix(true).withCountOnly(true).build()),
                 calls.deadline(),
                 "read under " + prefix);
+    }
+
+    @Override
+    public Optional<List<String>> names() {
+        List<KeyValue> keys = calls.await(
+                        kv.get(
+                                EtcdCalls.bytes(prefix),
+                                GetOption.builder()
+                                        .isPrefix(true)
+                                        .withKeysOnly(true)
+                                        .build()),
+                        calls.deadline(),
+                        "list the names under " + prefix)
+                .getKvs();
+        List<String> names = new ArrayList<>();
+        for (KeyValue key : keys) {
+            String name = key.getKey().toString(StandardCharsets.UTF_8).substring(prefix.length());
+            if (IdArguments.isName(name)) {
+                names.add(name);
+            }
+        }
+        return Optional.of(names);
     }
 
     /**

@@ -6,7 +6,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
+import java.util.Set;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
@@ -22,6 +24,9 @@ public final class ColumnMaximum {
 
     private static final Pattern TABLE_COLUMN =
             Pattern.compile("(" + IDENTIFIER + "\\.)?" + IDENTIFIER + "\\." + IDENTIFIER);
+
+    private static final Set<Integer> WHOLE_NUMBERS =
+            Set.of(Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.NUMERIC, Types.DECIMAL);
 
     private final String table;
     private final String column;
@@ -56,8 +61,8 @@ public final class ColumnMaximum {
      * @param dataSource the database holding the table
      * @param timeout the longest the statement may run, rounded up to whole seconds
      * @return the highest value, or 0 when the table is empty or holds only values below 1
-     * @throws StoreUnavailableException when the database cannot answer, the table or column is missing, or the
-     *     column's values are not whole numbers
+     * @throws StoreUnavailableException when the database cannot answer, or the table or column is missing
+     * @throws InvalidArgumentException naming {@code column} when the column does not hold whole numbers
      */
     public long read(DataSource dataSource, Duration timeout) {
         String sql = "SELECT MAX(" + column + ") FROM " + table;
@@ -65,6 +70,18 @@ public final class ColumnMaximum {
                 PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
             try (ResultSet result = statement.executeQuery()) {
+                int type = result.getMetaData().getColumnType(1);
+                if (!WHOLE_NUMBERS.contains(type)
+                        || (type == Types.NUMERIC || type == Types.DECIMAL)
+                                && result.getMetaData().getScale(1) > 0) {
+                    // MAX of a text column is the highest in text order ("999" above "1000"): not a floor.
+                    throw new InvalidArgumentException(
+                            "column",
+                            toString(),
+                            this + " must be a column of whole numbers (BIGINT, INTEGER, NUMERIC without"
+                                    + " decimals), but its type is "
+                                    + result.getMetaData().getColumnTypeName(1));
+                }
                 result.next();
                 long max = result.getLong(1);
                 return result.wasNull() ? 0 : Math.max(0, max);

@@ -1,13 +1,18 @@
 package dev.idgen.jdbc;
 
+import dev.idgen.core.IdArguments;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -210,6 +215,23 @@ public final class JdbcSegmentStore implements SegmentStore {
             statements.probeTable(connection);
             return null;
         });
+    }
+
+    @Override
+    public Optional<List<String>> names() {
+        return Optional.of(statements.execute("list the names", (connection, sql) -> {
+            List<String> names = new ArrayList<>();
+            try (PreparedStatement select = statements.prepare(connection, "SELECT name FROM " + table);
+                    ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    String name = rows.getString(1);
+                    if (IdArguments.isName(name)) {
+                        names.add(name);
+                    }
+                }
+            }
+            return names;
+        }));
     }
 
     /**

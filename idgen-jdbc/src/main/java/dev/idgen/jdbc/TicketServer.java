@@ -525,7 +525,8 @@ public final class TicketServer implements AutoCloseable {
         long served = highestOfName == null ? 0 : highestOfName.get();
         try {
             // Inside the try: a start floor that cannot be read (its table's database is down) fails the call.
-            long floor = startFloor == SegmentStartFloor.NONE ? served : Math.max(served, startFloor.above(name));
+            long floor =
+                    startFloor == SegmentStartFloor.NONE ? served : Math.max(served, aligned(startFloor.above(name)));
             // A connection found broken (after a restart) is replaced once: each attempt advances the row again, so
             // a retry can waste IDs (a gap) but never repeat one.
             long last;
@@ -731,6 +732,14 @@ public final class TicketServer implements AutoCloseable {
                 boundsItsReads(connection, dialect),
                 statements.writerColumn(connection, dialect),
                 failovers);
+    }
+
+    /**
+     * A start floor moved up to this server's own residue: the row advances by {@code increment} from
+     * {@code GREATEST(row, floor)}, so a floor of another residue would make every server issue the same tickets.
+     */
+    private long aligned(long floor) {
+        return floor + Math.floorMod(offset - floor, increment);
     }
 
     /**

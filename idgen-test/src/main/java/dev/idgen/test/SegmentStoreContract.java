@@ -50,6 +50,23 @@ public abstract class SegmentStoreContract {
         assertThat(c.size()).isEqualTo(1);
     }
 
+    /**
+     * A store that lists its names lists every name it allocated for, and nothing a caller could not have named (its
+     * own rows, the marks of a store switch). A store that cannot list them says so with an empty answer.
+     */
+    @Test
+    void namesListsEveryNameAllocatedAndNoneThatIsNotAName() {
+        SegmentStore store = store(0);
+        String first = uniqueName();
+        String second = uniqueName();
+        store.allocate(first, 10);
+        store.allocate(second, 10);
+        store.allocate("_idgen.live.contract", 1);
+        store.names().ifPresent(names -> assertThat(names)
+                .contains(first, second)
+                .allMatch(name -> Character.isLetterOrDigit(name.charAt(0))));
+    }
+
     @Test
     void namesAreIndependent() {
         SegmentStore store = store(0);

@@ -1,11 +1,15 @@
 package dev.idgen.zookeeper;
 
+import dev.idgen.core.IdArguments;
 import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.CreateMode;
@@ -196,6 +200,29 @@ public final class ZooKeeperSegmentStore implements SegmentStore {
      *
      * @throws ZooKeeperUnavailableException when no quorum answers in time
      */
+    @Override
+    public Optional<List<String>> names() {
+        String what = "list the names under " + segmentsPath;
+        CuratorEvent children = calls.call(
+                what,
+                calls.deadline(),
+                callback -> calls.client().getChildren().inBackground(callback).forPath(segmentsPath));
+        Code code = Code.get(children.getResultCode());
+        if (code == Code.NONODE) {
+            return Optional.of(List.of());
+        }
+        if (code != Code.OK) {
+            throw calls.failed(what, children);
+        }
+        List<String> names = new ArrayList<>();
+        for (String child : children.getChildren()) {
+            if (IdArguments.isName(child)) {
+                names.add(child);
+            }
+        }
+        return Optional.of(names);
+    }
+
     @Override
     public void checkAvailable() {
         calls.checkAvailable(basePath);

@@ -1,5 +1,8 @@
 package dev.idgen.core.segment;
 
+import java.util.List;
+import java.util.Optional;
+
 /**
  * Where segments come from: a database row or a Redis counter per name, advanced by {@code step} on every allocation.
  *
@@ -49,4 +52,17 @@ public interface SegmentStore {
      * @throws dev.idgen.core.StoreUnavailableException when it cannot
      */
     default void checkAvailable() {}
+
+    /**
+     * The names this store holds, without allocating: for a store switch, which raises each of them in the new store
+     * above what this one handed out, all at once. Only names a caller could have used (letters or digits first):
+     * never the store's own rows. The default cannot list them: a switch then reads each name from this store on the
+     * name's first load.
+     *
+     * @return the names, or empty when this store cannot list them
+     * @throws dev.idgen.core.StoreUnavailableException when the store cannot answer now
+     */
+    default Optional<List<String>> names() {
+        return Optional.empty();
+    }
 }

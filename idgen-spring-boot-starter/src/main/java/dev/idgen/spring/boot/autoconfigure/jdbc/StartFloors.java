@@ -165,6 +165,9 @@ public final class StartFloors implements SegmentStartFloor {
             maxOfByName.forEach((name, column) -> {
                 try {
                     column.read(dataSource, timeout);
+                } catch (InvalidArgumentException e) {
+                    throw new InvalidConfigurationPropertyValueException(
+                            prefix + ".names." + name + ".start-above-max-of", column.toString(), e.getMessage());
                 } catch (StoreUnavailableException e) {
                     if (e.getCause() instanceof SQLException sql
                             && sql.getSQLState() != null

@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -52,6 +54,8 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.SEGMENT)
 @Import(SegmentConfiguration.JdbcStoreConfiguration.class)
 public class SegmentConfiguration {
+
+    private static final Log log = LogFactory.getLog(SegmentConfiguration.class);
 
     /**
      * idgen's own stores, which keep the marks of {@link StoreHistory}; by name, since each is on the class path only
@@ -173,15 +177,29 @@ public class SegmentConfiguration {
                 others.add(new StoreHistory.OtherStore(engine.value(), StoreHistory.marksOf(other)));
             }
         }
+        boolean markedPrevious =
+                previous != null && MARKED_STORES.contains(previous.getClass().getName());
+        long highestInitial = Math.max(
+                definition.properties().getJdbc().getInitialValue(),
+                Math.max(
+                        definition.properties().getEtcd().getInitialValue(),
+                        definition.properties().getZookeeper().getInitialValue()));
+        if (highestInitial >= StoreHistory.STAMP_BASE / 4) {
+            // A counter never stamped would read as a stamp: no marks, and a switch goes unseen. Said, not refused.
+            log.warn("Generator '" + definition.name() + "': an initial-value of " + highestInitial + " (2^48 or more)"
+                    + " leaves no room for the marks that tell a store switch (docs/switching.md): a switch of its"
+                    + " store is not seen, so set " + prefix + ".switch-from yourself when you switch");
+            marks = false;
+            others.clear();
+            markedPrevious = false;
+        }
         StoreHistory history = new StoreHistory(
                 definition.name(),
                 servers ? "its segment servers" : value(segment.getStore()),
                 store,
                 marks,
                 others,
-                previous != null && MARKED_STORES.contains(previous.getClass().getName())
-                        ? new StoreHistory.OtherStore(value(from), StoreHistory.marksOf(previous))
-                        : null,
+                markedPrevious ? new StoreHistory.OtherStore(value(from), StoreHistory.marksOf(previous)) : null,
                 from != null || segment.getStartAbove() != null,
                 "Set " + prefix + ".switch-from to the store the generator's names are on now (jdbc, redis, dual,"
                         + " etcd, zookeeper or remote, reachable with its usual settings), so that each name starts"

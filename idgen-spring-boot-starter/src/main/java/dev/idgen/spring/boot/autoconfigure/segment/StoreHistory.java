@@ -63,6 +63,12 @@ final class StoreHistory {
      */
     static final long STAMP_BASE = 1L << 50;
 
+    /**
+     * How far a stamp goes past the stamp it must beat: every read adds 1 to a counter (both counters of a store are
+     * read together, so reads alone never reorder them), and a stamp exactly 1 past could be tied by a read racing it.
+     */
+    static final long GAP = 1L << 30;
+
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._:-]{1,40}");
 
     /** Another store the application is configured for, read when the generator's own store is new to it. */
@@ -177,21 +183,25 @@ final class StoreHistory {
             home = state == State.LIVE;
         }
         long previousLive = -1;
-        // Once the switch is done (this store is home), a switch-from left in place names the store left for this
-        // one: nothing to check, and its reads only pass below this store's values.
-        if (previous != null && !home) {
+        if (previous != null) {
             long[] values = previous.marks().read(live, left);
             State state = State.of(values[0], values[1]);
             if (state == State.LEFT) {
-                throw new Refusal("switch-from names " + previous.description() + ", but generator '" + generator
-                        + "' left it for another store at " + Instant.ofEpochMilli(values[1] - STAMP_BASE)
-                        + ": its names went on there, and starting above what " + previous.description()
-                        + " handed out would issue their IDs again. Name the store they are on now"
-                        + (marks ? "" : " (or, if that is " + storeDescription + ", remove switch-from)"));
+                // Once the switch is done (this store is home), a switch-from left in place names the store left
+                // for this one: nothing to do. Before it, it names a store the names have left.
+                if (!home) {
+                    throw new Refusal("switch-from names " + previous.description() + ", but generator '" + generator
+                            + "' left it for another store at " + Instant.ofEpochMilli(values[1] - STAMP_BASE)
+                            + ": its names went on there, and starting above what " + previous.description()
+                            + " handed out would issue their IDs again. Name the store they are on now"
+                            + (marks ? "" : " (or, if that is " + storeDescription + ", remove switch-from)"));
+                }
+            } else {
+                // Stamped left, even when it holds no stamp (idgen from before the marks), or when this store is
+                // already home (a start cut short before this stamp): its instances still running refuse their next
+                // block from now on, and a start there refuses.
+                previousLive = Math.max(0, values[0]);
             }
-            // Stamped left even when it holds no stamp (idgen from before the marks): its instances still running
-            // refuse their next block from now on.
-            previousLive = Math.max(0, values[0]);
         }
         List<OtherStore> homes = new ArrayList<>();
         List<Long> homesLive = new ArrayList<>();
@@ -226,20 +236,23 @@ final class StoreHistory {
                     + storeDescription + (marks ? ", which holds none of them" : "")
                     + ": starting them again would issue their IDs again");
         }
+        // This store first: a start cut short between the stamps then finds it home, and stamps the others left
+        // (above, as switch-from still names them) before any name is read.
+        if (marks && !home) {
+            // Past the store's own left stamp, whatever the clocks say: a switch back makes it home again. Not
+            // stamped when already home: a plain restart racing a switch elsewhere must not undo its left stamp.
+            store.allocateAbove(live, 1, Math.max(stamp, ownLeft + GAP));
+        }
         if (previousLive >= 0) {
-            previous.marks().stampLeft(left, Math.max(stamp, previousLive));
+            previous.marks().stampLeft(left, Math.max(stamp, previousLive + GAP));
         }
         if (switchConfigured) {
             for (int i = 0; i < homes.size(); i++) {
                 if (homesLive.get(i) >= 0) {
                     // Past the home's own live stamp, whatever the clocks say: the next start there sees it left.
-                    homes.get(i).marks().stampLeft(left, Math.max(stamp, homesLive.get(i)));
+                    homes.get(i).marks().stampLeft(left, Math.max(stamp, homesLive.get(i) + GAP));
                 }
             }
-        }
-        if (marks) {
-            // Past the store's own left stamp, whatever the clocks say: a switch back makes it home again.
-            store.allocateAbove(live, 1, Math.max(stamp, ownLeft));
         }
         if (!homes.isEmpty()) {
             log.info("Generator '" + generator + "' switched to " + storeDescription + " from "
