@@ -1,5 +1,6 @@
 package dev.idgen.jdbc;
 
+import dev.idgen.core.IdArguments;
 import dev.idgen.jdbc.JdbcStatements.Counter;
 import dev.idgen.jdbc.JdbcStatements.Counter.Rows;
 import java.sql.Connection;
@@ -124,9 +125,13 @@ final class StampedCounter {
         value = elsewhere.advance(
                 statements, connection, name, floor, Math.addExact(delta, jump), guardValue, queryTimeout);
         if (value != JdbcStatements.NO_ROW) {
-            failovers.record("The " + what + " row '" + name + "' in " + table + " was last written by another"
-                    + " database server: this one is a promoted copy that may have lost the old primary's last"
-                    + " writes, so the row jumped " + jump + " ahead (to " + value + ")");
+            if (IdArguments.isName(name)) {
+                // Counted and told by the rows of names: a store's own rows (the marks of a store switch, see the
+                // starter's docs/switching.md) jump the same way, and a failover is one event, not one per such row.
+                failovers.record("The " + what + " row '" + name + "' in " + table + " was last written by another"
+                        + " database server: this one is a promoted copy that may have lost the old primary's last"
+                        + " writes, so the row jumped " + jump + " ahead (to " + value + ")");
+            }
             // Known to be a promoted copy: a marker created now starts with this promotion counted.
             promotionsSeen(statements, connection, queryTimeout, true);
             return value;

@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
@@ -196,6 +197,7 @@ public class SegmentConfiguration {
         StoreHistory history = new StoreHistory(
                 definition.name(),
                 servers ? "its segment servers" : value(segment.getStore()),
+                servers ? "servers" : value(segment.getStore()),
                 store,
                 marks,
                 others,
@@ -205,6 +207,7 @@ public class SegmentConfiguration {
                         + " etcd, zookeeper or remote, reachable with its usual settings), so that each name starts"
                         + " above what it handed out; or " + prefix + ".start-above to an ID above every ID the"
                         + " generator has issued. See docs/switching.md",
+                () -> copyNames(definition, previous, store, settings),
                 timeSource);
         history.checkAtStartup();
         return new SegmentStartFloor() {
@@ -219,6 +222,35 @@ public class SegmentConfiguration {
                 history.confirmStillHome();
             }
         };
+    }
+
+    /**
+     * A store switch's copy: every name the previous store lists is raised in the new one above what the previous
+     * store handed out (and above its other floors), so that no name depends on switch-from still being set when it
+     * is first used. A previous store that cannot list its names (Redis, idgen servers) leaves each name to its first
+     * load, which reads it then.
+     */
+    private static void copyNames(
+            IdgenGenerators.Definition definition,
+            SegmentStore previous,
+            SegmentStore store,
+            SegmentStartFloor floors) {
+        if (previous == null) {
+            return;
+        }
+        Optional<List<String>> names = previous.names();
+        if (names.isEmpty()) {
+            log.info("Generator '" + definition.name() + "': its previous store cannot list its names; each name"
+                    + " reads it on its first load, so keep " + definition.property("segment.switch-from")
+                    + " until every name has been served");
+            return;
+        }
+        for (String name : names.get()) {
+            store.allocateAbove(name, 1, floors.above(name));
+        }
+        log.info("Generator '" + definition.name() + "': " + names.get().size() + " names raised above what "
+                + value(definition.properties().getSegment().getSwitchFrom()) + " handed out; "
+                + definition.property("segment.switch-from") + " may now be removed");
     }
 
     private static String value(SegmentProperties.StoreType store) {

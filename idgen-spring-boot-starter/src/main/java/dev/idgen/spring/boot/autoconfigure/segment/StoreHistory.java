@@ -91,41 +91,50 @@ final class StoreHistory {
 
     private final String generator;
     private final String storeDescription;
+    private final String storeKind;
     private final SegmentStore store;
     private final boolean marks;
     private final List<OtherStore> others;
     private final OtherStore previous;
     private final boolean switchConfigured;
     private final String switchAdvice;
+    private final Runnable copyNames;
     private final TimeSource clock;
     private volatile boolean checked;
 
     /**
+     * @param storeKind the store's kind in a mark's name: jdbc, etcd, ..., remote, servers
      * @param store the generator's store
      * @param marks whether the store keeps marks (see the class comment)
      * @param others the other stores the application is configured for
      * @param previous the store named by {@code switch-from} when it keeps marks, or null
      * @param switchConfigured whether {@code switch-from} or {@code start-above} is set
      * @param switchAdvice what to set, for the refusal
+     * @param copyNames raises every name the previous store lists in this one above what it handed out: run once the
+     *     stamps are written, by the start that switches (the one that stamps the previous store left)
      */
     StoreHistory(
             String generator,
             String storeDescription,
+            String storeKind,
             SegmentStore store,
             boolean marks,
             List<OtherStore> others,
             OtherStore previous,
             boolean switchConfigured,
             String switchAdvice,
+            Runnable copyNames,
             TimeSource clock) {
         this.generator = generator;
         this.storeDescription = storeDescription;
+        this.storeKind = storeKind;
         this.store = store;
         this.marks = marks;
         this.others = others;
         this.previous = previous;
         this.switchConfigured = switchConfigured;
         this.switchAdvice = switchAdvice;
+        this.copyNames = copyNames;
         this.clock = clock;
     }
 
@@ -189,7 +198,13 @@ final class StoreHistory {
             if (state == State.LEFT) {
                 // Once the switch is done (this store is home), a switch-from left in place names the store left
                 // for this one: nothing to do. Before it, it names a store the names have left.
-                if (!home) {
+                // A store without marks cannot say it is home: the previous store says whether it was left for one.
+                boolean leftForThis = false;
+                if (!marks) {
+                    long[] leftFor = previous.marks().read(mark("to." + storeKind), left);
+                    leftForThis = leftFor[0] > STAMP_BASE && leftFor[0] > leftFor[1];
+                }
+                if (!home && !leftForThis) {
                     throw new Refusal("switch-from names " + previous.description() + ", but generator '" + generator
                             + "' left it for another store at " + Instant.ofEpochMilli(values[1] - STAMP_BASE)
                             + ": its names went on there, and starting above what " + previous.description()
@@ -244,7 +259,13 @@ final class StoreHistory {
             store.allocateAbove(live, 1, Math.max(stamp, ownLeft + GAP));
         }
         if (previousLive >= 0) {
-            previous.marks().stampLeft(left, Math.max(stamp, previousLive + GAP));
+            long leftStamp = Math.max(stamp, previousLive + GAP);
+            previous.marks().stampLeft(left, leftStamp);
+            if (!marks) {
+                // Left for a store without marks, and which kind: a later start there with switch-from still set
+                // is the same switch, not a switch from a store the names left for another.
+                previous.marks().stampLeft(mark("to." + storeKind), leftStamp + GAP);
+            }
         }
         if (switchConfigured) {
             for (int i = 0; i < homes.size(); i++) {
@@ -253,6 +274,11 @@ final class StoreHistory {
                     homes.get(i).marks().stampLeft(left, Math.max(stamp, homesLive.get(i) + GAP));
                 }
             }
+        }
+        if (previousLive >= 0) {
+            // After the stamps: an instance still on the previous store refuses every block allocated from now on,
+            // so each name read here is final there.
+            copyNames.run();
         }
         if (!homes.isEmpty()) {
             log.info("Generator '" + generator + "' switched to " + storeDescription + " from "
