@@ -62,9 +62,10 @@ public abstract class SegmentStoreContract {
         store.allocate(first, 10);
         store.allocate(second, 10);
         store.allocate("_idgen.live.contract", 1);
-        store.names().ifPresent(names -> assertThat(names)
-                .contains(first, second)
-                .allMatch(name -> Character.isLetterOrDigit(name.charAt(0))));
+        store.names()
+                .ifPresent(names -> assertThat(names)
+                        .contains(first, second)
+                        .allMatch(name -> Character.isLetterOrDigit(name.charAt(0))));
     }
 
     @Test
