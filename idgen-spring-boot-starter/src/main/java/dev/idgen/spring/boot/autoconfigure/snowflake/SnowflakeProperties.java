@@ -243,13 +243,14 @@ public class SnowflakeProperties {
         /**
          * 'table.column' whose MAX, read at start-up from the application's DataSource, idgen's IDs must stay above.
          * Without switch.from it is read twice, recheck-interval apart, and start-up fails if it moved: stop the old
-         * writers first, or set switch.from.
+         * writers first, or set switch.from and old-writers-stop-by.
          */
         private String startAboveMaxOf;
 
         /**
          * How far the old fleet's clocks may be ahead of this host's, from 0 to 1h: with switch.from, idgen's IDs must
-         * stay above the highest ID the old generator can issue by now plus this margin.
+         * be above the highest ID the old generator can issue by now (or old-writers-stop-by, if later) plus this
+         * margin.
          */
         private Duration clockMargin = Duration.ofMinutes(1);
 

@@ -414,7 +414,9 @@ final class SnowflakeSwitch {
                             + settings.getRecheckInterval() + ": old writers still insert, and a maximum read once is"
                             + " stale",
                     "Stop the old writers before idgen starts, or set " + definition.property("snowflake.switch.from")
-                            + " to the generator they run, so that start-up bounds every ID it can still issue");
+                            + " to the generator they run and "
+                            + definition.property("snowflake.switch.old-writers-stop-by")
+                            + " to when they stop, so that start-up bounds every ID they can issue until then");
         }
         return second;
     }
