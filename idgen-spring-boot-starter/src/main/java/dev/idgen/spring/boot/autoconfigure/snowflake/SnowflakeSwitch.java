@@ -308,9 +308,8 @@ final class SnowflakeSwitch {
         }
         String property = definition.property("snowflake.switch.from");
         String stopProperty = definition.property("snowflake.switch.old-writers-stop-by");
-        String by = stopBy == null || !stopBy.isAfter(Instant.ofEpochMilli(now))
-                ? "by now"
-                : "by " + stopProperty + "=" + stopBy;
+        boolean later = stopBy != null && stopBy.isAfter(Instant.ofEpochMilli(now));
+        String by = later ? "by " + stopProperty + "=" + stopBy : "by now";
         String reason = "idgen's smallest ID now (this tick, worker 0, sequence 0) is " + smallest + ", not above "
                 + (oldBound == Long.MAX_VALUE
                         ? "every ID " + from.key() + " can have issued " + by + ": its layout ran out on "
@@ -325,10 +324,11 @@ final class SnowflakeSwitch {
                 latest != null
                         ? "Choose an earlier " + definition.property("snowflake.epoch") + ": at most " + latest
                                 + " for this layout (above " + from.key() + "'s IDs up to " + by.substring(3)
-                                + " plus the clock margin)" + (stopBy == null ? "; " : ", or ")
-                                + (stopBy == null
-                                        ? "if old writers still run, set " + stopProperty + " to when they stop"
-                                        : "an earlier " + stopProperty)
+                                + " plus the clock margin)"
+                                + (later
+                                        ? ", or an earlier " + stopProperty
+                                        : "; if old writers still run, set " + stopProperty + " to when they stop"
+                                                + (stopBy == null ? "" : " (" + stopBy + " has passed)"))
                         : "No epoch of this layout reaches above it: use more timestamp bits or fewer worker and"
                                 + " sequence bits (" + definition.property("snowflake.timestamp-bits") + ")");
     }
