@@ -48,6 +48,13 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--now", paramLabel = "<instant>", description = "The time of the switch; default: now.")
     private String now;
 
+    @Option(
+            names = "--old-writers-stop-by",
+            paramLabel = "<instant>",
+            description = "For a new epoch: when the old fleet issues its last ID, at most 366 days after --now;"
+                    + " default: --now (the old writers have stopped).")
+    private String oldWritersStopBy;
+
     private final PrintStream out;
     private final Clock clock;
 
@@ -66,6 +73,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         long highestId = parseHighest();
         Instant at = parseNow();
+        Instant stopBy = parseStopBy(at);
         Optional<WorkerIdRanges> old = Optional.ofNullable(oldWorkerIds)
                 .map(text -> WorkerIdRanges.parse(text, "--old-worker-ids", preset.maxWorkerId()));
         String key = preset.key();
@@ -93,7 +101,7 @@ final class PlanCommand implements Callable<Integer> {
         out.println();
         printKeep(preset, at, old);
         out.println();
-        boolean newEpoch = printNewEpoch(preset, highestId, at);
+        boolean newEpoch = printNewEpoch(preset, highestId, at, stopBy);
         if (!newEpoch) {
             out.println();
             printSegments(preset, highestId, at);
@@ -139,13 +147,18 @@ final class PlanCommand implements Callable<Integer> {
                 + " --worker-ids " + others.get());
     }
 
-    /** Way (b): idgen's standard layout with an epoch that keeps every new ID above the old fleet's. */
-    private boolean printNewEpoch(SnowflakePreset preset, long highestId, Instant at) {
+    /**
+     * Way (b): idgen's standard layout with an epoch that puts every new ID above the old fleet's, up to the time the
+     * old fleet stops.
+     */
+    private boolean printNewEpoch(SnowflakePreset preset, long highestId, Instant at, Instant stopBy) {
         SnowflakeLayout standard = SnowflakeLayout.standard();
+        boolean given = oldWritersStopBy != null;
+        Instant last = stopBy.isAfter(at) ? stopBy : at;
         out.print("(b) idgen's layout (" + standard.timestampBits() + " bits of ms, " + standard.workerBits()
-                + " worker bits, " + standard.sequenceBits() + " sequence bits) with every new ID above the old"
-                + " fleet's for good: ");
-        SwitchPlan.EpochChoice choice = SwitchPlan.latestEpoch(preset, highestId, at);
+                + " worker bits, " + standard.sequenceBits() + " sequence bits) with every new ID above every ID the"
+                + " old fleet issues by " + last + ": ");
+        SwitchPlan.EpochChoice choice = SwitchPlan.latestEpoch(preset, highestId, at, stopBy);
         if (choice.epoch().isEmpty()) {
             out.println("not possible: " + choice.whyNone() + ". " + (Long.MAX_VALUE - highestId)
                     + " IDs are left above --highest " + highestId + ".");
@@ -155,10 +168,20 @@ final class PlanCommand implements Callable<Integer> {
         out.println(SwitchPlan.years(at, exhausted) + " years left (until " + exhausted + ").");
         out.println("    idgen.snowflake.epoch=" + choice.epoch().get());
         out.println("    idgen.snowflake.switch.from=" + preset.key());
+        if (given) {
+            out.println("    idgen.snowflake.switch.old-writers-stop-by=" + stopBy);
+        }
         out.println("    idgen.snowflake.switch.start-above=" + highestId);
-        out.println("  The epoch is the latest whole second at which idgen's smallest ID exceeds --highest and, at"
-                + " every time from " + at + " on, the highest ID " + preset.key() + " can issue with its clock "
-                + SwitchPlan.CLOCK_MARGIN.toSeconds() + " s ahead.");
+        out.println(
+                "  The epoch is the latest whole second at which idgen's smallest ID at " + at + " exceeds --highest"
+                        + " and the highest ID " + preset.key() + " can issue by " + last + " with its clock "
+                        + SwitchPlan.CLOCK_MARGIN.toSeconds() + " s ahead.");
+        out.println("  The old writers must "
+                + (given
+                        ? "stop by " + last
+                        : "have stopped by " + at + ", when idgen" + " starts (or give --old-writers-stop-by)")
+                + ": IDs they issue after it may repeat idgen's. For a"
+                + " side-by-side run with no end, take way (a).");
         return true;
     }
 
@@ -184,6 +207,24 @@ final class PlanCommand implements Callable<Integer> {
             throw new UsageException("invalid value for --highest '" + highest + "': IDs are never negative");
         }
         return id;
+    }
+
+    private Instant parseStopBy(Instant at) {
+        if (oldWritersStopBy == null) {
+            return at;
+        }
+        Instant stopBy;
+        try {
+            stopBy = Instant.parse(oldWritersStopBy.trim());
+        } catch (DateTimeParseException e) {
+            throw new UsageException("invalid value for --old-writers-stop-by '" + oldWritersStopBy
+                    + "': expected an instant such as 2026-01-01T00:00:00Z");
+        }
+        if (stopBy.isAfter(at.plus(SwitchPlan.MAX_STOP_BY_AHEAD))) {
+            throw new UsageException("invalid value for --old-writers-stop-by '" + oldWritersStopBy + "': at most "
+                    + SwitchPlan.MAX_STOP_BY_AHEAD.toDays() + " days after --now (" + at + ")");
+        }
+        return stopBy;
     }
 
     private Instant parseNow() {

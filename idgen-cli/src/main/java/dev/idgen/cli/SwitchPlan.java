@@ -9,12 +9,15 @@ import java.util.Optional;
 
 /**
  * The epoch of idgen's own layout that puts every new ID above everything another library's fleet has issued or can
- * still issue: the arithmetic behind {@code plan}'s way (b).
+ * still issue before it stops: the arithmetic behind {@code plan}'s way (b).
  */
 final class SwitchPlan {
 
-    /** How far ahead the old fleet's clocks may run: its bound is taken at {@code t + 1 minute}. */
+    /** How far ahead the old fleet's clocks may run: its bound is taken at {@code stopBy + 1 minute}. */
     static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
+
+    /** The furthest after the switch that {@code --old-writers-stop-by} may be. */
+    static final Duration MAX_STOP_BY_AHEAD = Duration.ofDays(366);
 
     /** A year of 365.25 days, the unit of the years a layout has left. */
     static final Duration YEAR = Duration.ofHours(365 * 24 + 6);
@@ -37,43 +40,29 @@ final class SwitchPlan {
 
     /**
      * The latest epoch, to the second, for idgen's standard layout (41 bits of milliseconds, 10 worker bits, 12
-     * sequence bits) such that idgen's smallest ID at every time {@code t >= now} exceeds both {@code highest} and
-     * {@code from.maxIdIssuedBy(t + 1 minute)}, with at least a year left.
+     * sequence bits) such that idgen's smallest ID at {@code now} exceeds both {@code highest} and
+     * {@code from.maxIdIssuedBy(max(now, stopBy) + 1 minute)}, with at least a year left. idgen's IDs never go back in
+     * time, and the old fleet issues nothing after {@code stopBy}, so above at {@code now} is above for good; old
+     * writers still running after {@code stopBy} may repeat idgen's IDs.
      *
      * @param from the old fleet's library
      * @param highest the highest ID the old fleet has issued
      * @param now the time of the switch
+     * @param stopBy when the old fleet issues its last ID; a time before {@code now} counts as {@code now}
      * @return the epoch and when it runs out, or why none works
      */
-    static EpochChoice latestEpoch(SnowflakePreset from, long highest, Instant now) {
+    static EpochChoice latestEpoch(SnowflakePreset from, long highest, Instant now, Instant stopBy) {
         SnowflakeLayout idgen = SnowflakeLayout.standard();
         int low = idgen.workerBits() + idgen.sequenceBits();
-        long nowMillis = now.toEpochMilli();
-        long margin = CLOCK_MARGIN.toMillis();
-        if (from.maxIdIssuedBy(now.plus(CLOCK_MARGIN)) == Long.MAX_VALUE) {
-            return EpochChoice.none(from.key() + "'s layout ran out at " + from.exhaustedAt()
-                    + ": by its layout alone its IDs can be anything up to " + Long.MAX_VALUE);
+        Instant last = stopBy.isAfter(now) ? stopBy : now;
+        long bound = from.maxIdIssuedBy(last.plus(CLOCK_MARGIN));
+        if (bound == Long.MAX_VALUE) {
+            return EpochChoice.none(from.key() + "'s layout runs out by " + last.plus(CLOCK_MARGIN) + " (it ran out at "
+                    + from.exhaustedAt() + "): by its layout alone its IDs can be anything up to " + Long.MAX_VALUE);
         }
-        int oldLow = from.workerBits() + from.sequenceBits();
-        // IDs per millisecond: 2^oldLow per tick of the old layout against idgen's 2^low. Faster ones overtake any
-        // epoch.
-        if ((1L << oldLow) > (1L << low) * from.tickMillis()) {
-            return EpochChoice.none(from.key() + "'s IDs grow by 2^" + oldLow + " every " + from.tickMillis()
-                    + " ms, faster than idgen's 2^" + low + " every ms: they would overtake any epoch");
-        }
-        // idgen's smallest ID at t is (t - epoch) << low; it must exceed the old bound B: t - epoch >= (B >> low) + 1.
-        // The old bound grows no faster than idgen's IDs, one tick at a time, so over its first tick from now each
-        // later tick only widens the gap: the least t - ((B >> low) + 1) over that tick holds for every later t.
-        long epoch = nowMillis - ((highest >> low) + 1);
-        for (long t = nowMillis; t <= nowMillis + from.tickMillis(); t++) {
-            long bound = from.maxIdIssuedBy(Instant.ofEpochMilli(t + margin));
-            epoch = Math.min(epoch, t - ((bound >> low) + 1));
-        }
-        // From its last tick (less the ticks it borrows) the old layout's bound is every ID: idgen's layout has to
-        // run out before that tick, less the margin.
-        long oldUnbounded = from.exhaustedAt().toEpochMilli() - (from.aheadTicks() + 1) * from.tickMillis();
+        // idgen's smallest ID at now is (now - epoch) << low; it must exceed both: now - epoch >= (max >> low) + 1.
+        long epoch = now.toEpochMilli() - ((Math.max(highest, bound) >> low) + 1);
         long idgenSpan = (1L << idgen.timestampBits()) * idgen.tickUnit().millis();
-        epoch = Math.min(epoch, oldUnbounded - margin - idgenSpan);
         epoch = Math.floorDiv(epoch, 1000) * 1000;
         Instant chosen = Instant.ofEpochMilli(epoch);
         Instant exhausted = Instant.ofEpochMilli(epoch + idgenSpan);

@@ -31,7 +31,54 @@ class PlanCommandTest {
                 .contains("    idgen.snowflake.epoch=2010-11-04T01:41:54Z\n")
                 .contains("    idgen.snowflake.switch.start-above=2000000000000000000\n")
                 .contains("(until 2080-07-10T17:29:29.552Z)")
+                .contains("The old writers must have stopped by 2026-12-03T00:00:00Z")
+                .contains("may repeat idgen's")
+                .contains("take way (a)")
+                .doesNotContain("old-writers-stop-by=")
                 .doesNotContain("(c)");
+    }
+
+    @Test
+    void aStopByPushesTheNewEpochBackByAsMuchAndIsPrinted() {
+        CliRun run = CliRun.of(
+                "plan",
+                "--from",
+                "hutool",
+                "--highest",
+                "1",
+                "--now",
+                "2026-12-03T00:00:00Z",
+                "--old-writers-stop-by",
+                "2026-12-04T00:00:00Z");
+
+        assertThat(run.code()).isZero();
+        assertThat(run.out())
+                .contains("    idgen.snowflake.epoch=2010-11-03T01:41:54Z\n")
+                .contains("    idgen.snowflake.switch.old-writers-stop-by=2026-12-04T00:00:00Z\n")
+                .contains("The old writers must stop by 2026-12-04T00:00:00Z: IDs they issue after it may repeat"
+                        + " idgen's")
+                .contains("take way (a)");
+    }
+
+    @Test
+    void aBadStopByIsOneLineNamingIt() {
+        CliRun bad = CliRun.of("plan", "--from", "hutool", "--highest", "1", "--old-writers-stop-by", "tomorrow");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.errLine()).contains("--old-writers-stop-by 'tomorrow'");
+        CliRun far = CliRun.of(
+                "plan",
+                "--from",
+                "hutool",
+                "--highest",
+                "1",
+                "--now",
+                "2026-12-03T00:00:00Z",
+                "--old-writers-stop-by",
+                "2027-12-05T00:00:00Z");
+        assertThat(far.code()).isEqualTo(2);
+        assertThat(far.errLine())
+                .contains("--old-writers-stop-by '2027-12-05T00:00:00Z'")
+                .contains("366 days");
     }
 
     @Test

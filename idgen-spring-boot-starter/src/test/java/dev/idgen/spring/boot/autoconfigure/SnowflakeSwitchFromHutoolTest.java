@@ -10,6 +10,7 @@ import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -20,6 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,8 +38,13 @@ import org.springframework.core.env.ConfigurableEnvironment;
  */
 class SnowflakeSwitchFromHutoolTest {
 
-    /** Hutool's epoch minus the default one-minute clock margin and one millisecond: the latest that is above it. */
-    private static final String EPOCH_ABOVE_HUTOOL = "2010-11-04T01:41:54.656Z";
+    /**
+     * Hutool's epoch minus one millisecond: with no clock margin, idgen's IDs at t are above every Hutool ID up to t,
+     * but equal to Hutool's at t + 1 ms for the same worker and sequence.
+     */
+    private static final String EPOCH_BELOW_HUTOOL = "2010-11-04T01:42:54.656Z";
+
+    private static final Pattern AT_MOST = Pattern.compile("idgen\\.snowflake\\.epoch: at most (\\S+) ");
 
     private static final int BATCH = 100;
 
@@ -126,51 +134,77 @@ class SnowflakeSwitchFromHutoolTest {
     }
 
     /**
-     * Way 2: Hutool writers keep inserting while idgen starts with switch.from=hutool, start-above-max-of and an epoch
-     * a clock margin before Hutool's; then both insert. No key repeats, and every idgen ID is above every Hutool ID.
-     * idgen's default epoch (2025) is refused at start-up, naming switch.from.
+     * Way 2: Hutool writers keep inserting while idgen starts with switch.from=hutool, start-above-max-of and
+     * old-writers-stop-by four seconds ahead; the writers stop before then, idgen keeps inserting, and no key repeats.
+     * The clock margin is 0 (one host), so that the epoch right below Hutool's, above every Hutool ID now but reached by
+     * Hutool writers a millisecond later, is refused naming old-writers-stop-by; the epoch the refusal gives starts.
      */
     @Test
-    void aSwitchAboveTheOldIdsWhileOldWritersKeepInserting() throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
+    void aSwitchAboveTheOldIdsWhileOldWritersKeepInsertingUntilTheyStop() throws Exception {
+        long stopBy = System.currentTimeMillis() + 4000;
         CountDownLatch start = new CountDownLatch(1);
+        List<Thread> hutools = new ArrayList<>();
         for (long worker = 0; worker < 2; worker++) {
             Snowflake hutool = new Snowflake(worker, 0);
-            writer(start, "hutool", hutool::nextId, Integer.MAX_VALUE, stop::get);
+            // Stops before old-writers-stop-by, whichever batch it is in.
+            hutools.add(writer(
+                    start,
+                    "hutool",
+                    hutool::nextId,
+                    Integer.MAX_VALUE,
+                    () -> System.currentTimeMillis() >= stopBy - 500));
         }
         start.countDown();
         awaitRows();
         String[] above = {
-            "idgen.snowflake.switch.from=hutool", "idgen.snowflake.switch.start-above-max-of=" + table + ".id"
+            "idgen.snowflake.switch.from=hutool",
+            "idgen.snowflake.switch.start-above-max-of=" + table + ".id",
+            "idgen.snowflake.switch.clock-margin=0s",
+            "idgen.snowflake.switch.old-writers-stop-by=" + Instant.ofEpochMilli(stopBy)
         };
         AtomicReference<ConfigurableEnvironment> environment = new AtomicReference<>();
+        AtomicReference<String> epoch = new AtomicReference<>();
         runner.withInitializer(context -> environment.set(context.getEnvironment()))
                 .withPropertyValues(above)
+                .withPropertyValues("idgen.snowflake.epoch=" + EPOCH_BELOW_HUTOOL)
                 .run(context -> {
                     FailureAnalysis report = FailureReports.report(context, environment.get());
-                    assertThat(report.getDescription()).contains("idgen.snowflake.switch.from");
-                    assertThat(report.getAction()).contains("idgen.snowflake.epoch: at most " + EPOCH_ABOVE_HUTOOL);
+                    assertThat(report.getDescription())
+                            .contains("idgen.snowflake.switch.from")
+                            .contains("idgen.snowflake.switch.old-writers-stop-by");
+                    Matcher latest = AT_MOST.matcher(report.getAction());
+                    assertThat(latest.find()).as(report.getAction()).isTrue();
+                    epoch.set(latest.group(1));
                 });
+        // Up to four seconds of Hutool IDs (less the time since) further back.
+        assertThat(Instant.parse(epoch.get()))
+                .isBefore(Instant.parse(EPOCH_BELOW_HUTOOL))
+                .isAfter(Instant.parse(EPOCH_BELOW_HUTOOL).minusMillis(4001));
         long maxBeforeStart = max("writer = 'hutool'");
         runner.withPropertyValues(above)
-                .withPropertyValues("idgen.snowflake.epoch=" + EPOCH_ABOVE_HUTOOL)
+                .withPropertyValues("idgen.snowflake.epoch=" + epoch.get())
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     IdService ids = context.getBean(IdService.class);
                     CountDownLatch now = new CountDownLatch(1);
-                    Thread idgen = writer(now, "idgen", () -> ids.nextId("orders"), 20, () -> false);
+                    // Until the Hutool writers have stopped, then 20 batches more.
+                    AtomicBoolean oldStopped = new AtomicBoolean();
+                    Thread idgen = writer(now, "idgen", () -> ids.nextId("orders"), Integer.MAX_VALUE, oldStopped::get);
                     now.countDown();
+                    for (Thread hutool : hutools) {
+                        hutool.join();
+                    }
+                    oldStopped.set(true);
                     idgen.join();
+                    Thread after = writer(now, "idgen", () -> ids.nextId("orders"), 20, () -> false);
+                    after.join();
                 });
-        stop.set(true);
         for (Thread thread : threads) {
             thread.join();
         }
         assertThat(failures).isEmpty();
-        assertThat(count("writer = 'idgen'")).isEqualTo(20L * BATCH);
+        assertThat(count("writer = 'idgen'")).isGreaterThanOrEqualTo(20L * BATCH);
         assertThat(max("writer = 'hutool'")).isGreaterThan(maxBeforeStart); // Hutool kept writing meanwhile
-        long smallestIdgen = ids("writer = 'idgen'").stream().min(Long::compare).orElseThrow();
-        assertThat(smallestIdgen).isGreaterThan(max("writer = 'hutool'"));
     }
 
     /**

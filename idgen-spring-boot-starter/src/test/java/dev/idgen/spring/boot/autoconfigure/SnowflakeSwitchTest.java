@@ -8,6 +8,8 @@ import dev.idgen.core.snowflake.SnowflakePreset;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -232,20 +234,37 @@ class SnowflakeSwitchTest {
     }
 
     @Test
-    void switchingFromHutoolToIdsThatGrowMoreSlowlyIsRefusedThoughAboveNow() {
-        // 2^31 IDs a second, Hutool 2^22 a millisecond: far enough above now (an epoch 37 years back), overtaken
-        // before this layout runs out in 2058.
+    void anEpochAboveTheOldFleetNowButNotAtALaterStopByIsRefusedNamingIt() {
+        // Above every Hutool ID up to now plus the margin, but Hutool writers running another hour reach past it.
+        String stopBy = Instant.now().plus(Duration.ofHours(1)).toString();
         FailureAnalysis analysis = report(
                 runner,
                 "idgen.snowflake.switch.from=hutool",
-                "idgen.snowflake.epoch=1990-01-01T00:00:00Z",
-                "idgen.snowflake.time-unit=seconds",
-                "idgen.snowflake.timestamp-bits=31",
-                "idgen.snowflake.worker-bits=10",
-                "idgen.snowflake.sequence-bits=21");
+                "idgen.snowflake.switch.old-writers-stop-by=" + stopBy,
+                "idgen.snowflake.epoch=" + LATEST_EPOCH_ABOVE_HUTOOL);
         assertThat(analysis.getDescription())
                 .contains("idgen.snowflake.switch.from")
-                .contains("grow by 2^31 per 1000 ms, hutool's by 2^22 per 1 ms");
+                .contains("idgen.snowflake.switch.old-writers-stop-by=" + stopBy);
+        assertThat(analysis.getAction()).contains("idgen.snowflake.epoch: at most ");
+        // The hour further back starts: the stop-by is less than an hour away by the time it starts.
+        runner.withPropertyValues(
+                        "idgen.snowflake.switch.from=hutool",
+                        "idgen.snowflake.switch.old-writers-stop-by=" + stopBy,
+                        "idgen.snowflake.epoch="
+                                + Instant.parse(LATEST_EPOCH_ABOVE_HUTOOL).minus(Duration.ofHours(1)))
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aStopByMoreThan366DaysAheadIsRefusedNamingTheProperty() {
+        FailureAnalysis analysis = report(
+                runner,
+                "idgen.snowflake.switch.from=hutool",
+                "idgen.snowflake.switch.old-writers-stop-by=" + Instant.now().plus(Duration.ofDays(367)),
+                "idgen.snowflake.epoch=2000-01-01T00:00:00Z");
+        assertThat(analysis.getDescription())
+                .contains("idgen.snowflake.switch.old-writers-stop-by")
+                .contains("366 days");
     }
 
     @Test

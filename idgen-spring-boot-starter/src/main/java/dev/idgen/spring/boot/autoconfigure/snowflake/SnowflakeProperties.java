@@ -213,17 +213,26 @@ public class SnowflakeProperties {
         /**
          * The generator the fleet is switching from: 'twitter', 'hutool', 'mybatis-plus', 'leaf', 'cosid',
          * 'uid-generator', 'sonyflake' or 'yitter' (at the library's default layout and epoch). Without
-         * old-worker-ids, start-up checks that idgen's IDs stay above every ID it can issue from now on (by its
-         * clock-margin) until idgen's layout runs out.
+         * old-worker-ids, start-up checks that idgen's smallest ID now is above every ID it can issue up to
+         * old-writers-stop-by plus clock-margin; old writers running after that may repeat idgen's IDs.
          */
         private String from;
 
         /**
          * The worker ids the old fleet uses, as ids and ranges: '0-31,40'. idgen then keeps out of them: a static or
          * ordinal worker id inside them fails start-up, leases never grant one. Needs switch.from, and preset (or the
-         * layout) equal to its layout: disjoint worker ids only keep IDs apart within one layout.
+         * layout) equal to its layout: disjoint worker ids only keep IDs apart within one layout. The way for an
+         * open-ended side-by-side run: disjoint worker ids keep the two fleets' IDs apart for as long as both run.
          */
         private String oldWorkerIds;
+
+        /**
+         * The time by which the old fleet issues its last ID, at most 366 days ahead. With switch.from and no
+         * old-worker-ids, start-up checks that idgen's smallest ID now is above every ID the old generator can issue
+         * by then plus clock-margin; IDs it issues later may repeat idgen's. Unset: the old writers have already
+         * stopped before idgen starts.
+         */
+        private Instant oldWritersStopBy;
 
         /**
          * An ID idgen's IDs must stay above, such as the highest ID the old generator issued: start-up fails while
@@ -234,13 +243,14 @@ public class SnowflakeProperties {
         /**
          * 'table.column' whose MAX, read at start-up from the application's DataSource, idgen's IDs must stay above.
          * Without switch.from it is read twice, recheck-interval apart, and start-up fails if it moved: stop the old
-         * writers first, or set switch.from.
+         * writers first, or set switch.from and old-writers-stop-by.
          */
         private String startAboveMaxOf;
 
         /**
          * How far the old fleet's clocks may be ahead of this host's, from 0 to 1h: with switch.from, idgen's IDs must
-         * stay above the highest ID the old generator can issue by now plus this margin.
+         * be above the highest ID the old generator can issue by now (or old-writers-stop-by, if later) plus this
+         * margin.
          */
         private Duration clockMargin = Duration.ofMinutes(1);
 
@@ -256,6 +266,14 @@ public class SnowflakeProperties {
 
         public void setFrom(String from) {
             this.from = from;
+        }
+
+        public Instant getOldWritersStopBy() {
+            return oldWritersStopBy;
+        }
+
+        public void setOldWritersStopBy(Instant oldWritersStopBy) {
+            this.oldWritersStopBy = oldWritersStopBy;
         }
 
         public String getOldWorkerIds() {

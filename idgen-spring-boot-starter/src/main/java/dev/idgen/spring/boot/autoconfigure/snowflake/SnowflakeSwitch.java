@@ -28,15 +28,22 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * ids only separate IDs within one layout, so the layouts must be equal.</li>
  * <li><b>Above the old IDs</b> ({@code switch.start-above}, {@code switch.start-above-max-of}, {@code switch.from}):
  * idgen's smallest ID now (this tick, worker 0, sequence 0) is above the bound. With {@code switch.from} it is also
- * above every ID the old generator can issue from now on, for as long as idgen's layout lasts: see
- * {@link #checkAboveOld}. idgen's generator never goes back in time (it waits out, or fails on, a clock that steps
- * back), so IDs above the bound at start stay above it.</li>
+ * above every ID the old generator can issue up to the time it stops ({@code switch.old-writers-stop-by}, default: it
+ * has stopped already), plus the clock margin: see {@link #checkAboveOld}. idgen's generator never goes back in time
+ * (it waits out, or fails on, a clock that steps back), so IDs above the bound at start stay above it. Old writers
+ * that run on past that time may repeat idgen's IDs.</li>
  * </ol>
+ *
+ * <p>Only the rolling way suits an open-ended side-by-side run: both sides' IDs grow, and an old writer keeps reaching
+ * values idgen issued earlier, unless their worker ids are apart.
  */
 final class SnowflakeSwitch {
 
     /** A peer preset with less left than this is refused: a fleet would have to switch again within the year. */
     static final Duration MIN_PEER_LIFETIME = Duration.ofDays(365);
+
+    /** The furthest ahead {@code switch.old-writers-stop-by} may be. */
+    static final Duration MAX_STOP_BY_AHEAD = Duration.ofDays(366);
 
     private SnowflakeSwitch() {}
 
@@ -212,7 +219,8 @@ final class SnowflakeSwitch {
     /**
      * The way above the old IDs: refuses to start while idgen's smallest ID now is not above
      * {@code switch.start-above} and the MAX of {@code switch.start-above-max-of}, or, with {@code switch.from} (and
-     * no {@code old-worker-ids}), not above every ID the old generator can issue from now on ({@link #checkAboveOld}).
+     * no {@code old-worker-ids}), not above every ID the old generator can issue up to {@code old-writers-stop-by}
+     * ({@link #checkAboveOld}).
      *
      * @param dataSource the application's single DataSource, or null when there is none
      */
@@ -233,9 +241,12 @@ final class SnowflakeSwitch {
                 settings.getRecheckInterval(),
                 Duration.ofMillis(10),
                 Duration.ofMinutes(1));
-        // The old generator first: its refusal reports the latest epoch that works from now on, not only now.
+        // The old generator first: its refusal reports the latest epoch that works up to the time the old fleet stops.
         if (from != null && !rolling) {
-            checkAboveOld(definition, layout, from, timeSource.currentTimeMillis(), settings.getClockMargin());
+            long now = timeSource.currentTimeMillis();
+            Instant stopBy = settings.getOldWritersStopBy();
+            checkStopBy(definition, now, stopBy);
+            checkAboveOld(definition, layout, from, now, settings.getClockMargin(), stopBy);
         }
         if (settings.getStartAbove() != null) {
             checkAbove(definition, layout, timeSource.currentTimeMillis(), "start-above", settings.getStartAbove());
@@ -270,145 +281,80 @@ final class SnowflakeSwitch {
     }
 
     /**
-     * Refuses unless idgen's smallest ID exceeds {@code from.maxIdIssuedBy(t + margin)} at every time {@code t} from
-     * {@code now} until idgen's layout runs out: the old fleet, whose hosts' clocks may be up to {@code margin} ahead
-     * of this one, may keep issuing all that time.
+     * Refuses unless idgen's smallest ID now (this tick, worker 0, sequence 0) is above
+     * {@code from.maxIdIssuedBy(max(now, stopBy) + margin)}: the highest ID the old fleet, whose hosts' clocks may be
+     * up to {@code margin} ahead of this one, can issue up to the time it stops. After {@code stopBy} the old fleet
+     * issues nothing, so its IDs are frozen, and idgen's never go back in time: above the bound now, above it later.
+     * Old writers still running after {@code stopBy} may repeat idgen's IDs: an open-ended side-by-side run is the
+     * rolling way ({@code switch.old-worker-ids}).
      *
-     * <p>Why two points suffice. Let idgen's layout have epoch {@code Ei}, tick {@code ui} ms and {@code Li} worker and
-     * sequence bits, and the old one {@code Eo}, {@code uo}, {@code Lo}, running up to {@code ao} ticks ahead. For a
-     * whole millisecond {@code t}:
-     * <ul>
-     * <li>idgen's smallest ID {@code floor((t - Ei) / ui) * 2^Li} is at least {@code S(t) = (t - Ei - ui + 1) / ui *
-     * 2^Li} (a tick's first ID, for millisecond ticks exactly);</li>
-     * <li>the old bound {@code (floor((t + margin - Eo) / uo) + ao + 1) * 2^Lo - 1} is at most {@code B(t) = ((t +
-     * margin - Eo) / uo + ao + 1) * 2^Lo - 1}.</li>
-     * </ul>
-     * Both are linear in {@code t}, so {@code S - B} is too: positive at both ends of an interval, it is positive all
-     * through it, whichever grows faster (the slopes are {@code 2^Li / ui} and {@code 2^Lo / uo} IDs per millisecond;
-     * where the old one grows faster, idgen stays above only until a time that must lie beyond idgen's own end). The
-     * interval ends where idgen's layout runs out, or earlier where the old one does: after that the old library
-     * issues nothing higher than its largest ID ({@code 2^(its bits) - 1}), which idgen's ever-growing smallest ID must
-     * then be above. For two layouts of one shape in milliseconds (same worker and sequence bits, and no more timestamp
-     * bits for idgen) this is exact: it holds iff {@code Ei <= Eo - margin - (ao + 1)}, the latest epoch the refusal
-     * reports (found by bisection for any layout); for a tick of {@code ui > 1} ms, {@code S} gives away less than one
-     * tick. The comparison is in exact integers, multiplied through by {@code ui * uo}.
+     * <p>Exact: {@code floor((now - E) / u) * 2^L > B} holds iff {@code E <= now - (floor(B / 2^L) + 1) * u}, the
+     * latest epoch the refusal reports.
+     *
+     * @param stopBy when the old fleet issues its last ID ({@code switch.old-writers-stop-by}), or null when it has
+     *     already stopped
      */
     static void checkAboveOld(
             IdgenGenerators.Definition definition,
             SnowflakeLayout layout,
             SnowflakePreset from,
             long now,
-            Duration clockMargin) {
-        if (aboveOld(layout, from, now, clockMargin.toMillis())) {
+            Duration clockMargin,
+            Instant stopBy) {
+        long oldBound = oldBound(from, now, clockMargin.toMillis(), stopBy);
+        long smallest = smallestId(layout, now);
+        if (smallest > oldBound) {
             return;
         }
         String property = definition.property("snowflake.switch.from");
-        long oldBound = from.maxIdIssuedBy(Instant.ofEpochMilli(now).plus(clockMargin));
-        long smallest = smallestId(layout, now);
-        String reason = smallest <= oldBound
-                ? "idgen's smallest ID now (this tick, worker 0, sequence 0) is " + smallest + ", not above "
-                        + (oldBound == Long.MAX_VALUE
-                                ? "every ID " + from.key() + " can have issued: its layout ran out on "
-                                        + from.exhaustedAt() + ", its IDs may reach " + Long.MAX_VALUE
-                                : oldBound + ", the highest ID " + from.key() + " can have issued by now plus "
-                                        + definition.property("snowflake.switch.clock-margin") + "=" + clockMargin)
-                : "idgen's IDs grow by 2^" + (layout.workerBits() + layout.sequenceBits()) + " per "
-                        + tickMillis(layout) + " ms, " + from.key() + "'s by 2^"
-                        + (from.workerBits() + from.sequenceBits()) + " per " + from.tickMillis()
-                        + " ms: the old IDs would"
-                        + " overtake idgen's before idgen's layout runs out at " + layout.exhaustedAt();
-        Instant latest = latestEpoch(layout, from, now, clockMargin.toMillis());
+        String stopProperty = definition.property("snowflake.switch.old-writers-stop-by");
+        boolean later = stopBy != null && stopBy.isAfter(Instant.ofEpochMilli(now));
+        String by = later ? "by " + stopProperty + "=" + stopBy : "by now";
+        String reason = "idgen's smallest ID now (this tick, worker 0, sequence 0) is " + smallest + ", not above "
+                + (oldBound == Long.MAX_VALUE
+                        ? "every ID " + from.key() + " can have issued " + by + ": its layout ran out on "
+                                + from.exhaustedAt() + ", its IDs may reach " + Long.MAX_VALUE
+                        : oldBound + ", the highest ID " + from.key() + " can have issued " + by + " plus "
+                                + definition.property("snowflake.switch.clock-margin") + "=" + clockMargin);
+        Instant latest = latestEpoch(layout, now, oldBound);
         throw new IdgenPropertyValueException(
                 property,
                 from.key(),
                 reason,
                 latest != null
                         ? "Choose an earlier " + definition.property("snowflake.epoch") + ": at most " + latest
-                                + " for this layout (" + from.key() + "'s epoch " + from.epoch() + " minus the clock"
-                                + " margin" + (from.aheadTicks() > 0 ? " and the ticks it runs ahead" : "") + " for a"
-                                + " layout of its shape)"
-                        : "No epoch of this layout stays above it: choose a layout whose IDs grow at least as fast"
-                                + " (" + definition.property("snowflake.time-unit") + ", worker and sequence bits)");
-    }
-
-    /** Whether idgen's IDs stay above {@code from}'s from {@code now} on: see {@link #checkAboveOld}. */
-    static boolean aboveOld(SnowflakeLayout layout, SnowflakePreset from, long now, long marginMillis) {
-        long epoch = layout.epoch().toEpochMilli();
-        if (epoch > now || smallestId(layout, now) <= from.maxIdIssuedBy(Instant.ofEpochMilli(now + marginMillis))) {
-            return false;
-        }
-        long idgenEnd = layout.exhaustedAt().toEpochMilli() - 1;
-        // The last millisecond at which the old bound is below the end of the old layout: the tick of t + margin, plus
-        // the ticks it runs ahead, plus one, is below 2^bits.
-        BigInteger oldEndTick =
-                BigInteger.ONE.shiftLeft(from.timestampBits()).subtract(BigInteger.valueOf(from.aheadTicks() + 1));
-        BigInteger oldEnd = BigInteger.valueOf(from.epoch().toEpochMilli())
-                .add(oldEndTick.multiply(BigInteger.valueOf(from.tickMillis())))
-                .subtract(BigInteger.valueOf(marginMillis + 1));
-        long end = oldEnd.compareTo(BigInteger.valueOf(idgenEnd)) < 0 ? oldEnd.longValueExact() : idgenEnd;
-        if (end >= now && !linearAbove(layout, from, end, marginMillis)) {
-            return false;
-        }
-        if (end < idgenEnd) {
-            // The old layout ends first: from then on idgen must be above its largest ID.
-            int oldBits = from.timestampBits() + from.workerBits() + from.sequenceBits();
-            long oldMax = oldBits >= 63 ? Long.MAX_VALUE : (1L << oldBits) - 1;
-            return smallestId(layout, Math.max(end + 1, now)) > oldMax;
-        }
-        return true;
-    }
-
-    /** {@code S(t) > B(t)} of {@link #checkAboveOld}, times {@code ui * uo}. */
-    private static boolean linearAbove(SnowflakeLayout layout, SnowflakePreset from, long t, long marginMillis) {
-        BigInteger ui = BigInteger.valueOf(tickMillis(layout));
-        BigInteger uo = BigInteger.valueOf(from.tickMillis());
-        BigInteger idgen = BigInteger.valueOf(t)
-                .subtract(BigInteger.valueOf(layout.epoch().toEpochMilli()))
-                .subtract(ui)
-                .add(BigInteger.ONE)
-                .shiftLeft(layout.workerBits() + layout.sequenceBits())
-                .multiply(uo);
-        BigInteger old = BigInteger.valueOf(t)
-                .add(BigInteger.valueOf(marginMillis))
-                .subtract(BigInteger.valueOf(from.epoch().toEpochMilli()))
-                .add(BigInteger.valueOf(from.aheadTicks() + 1).multiply(uo))
-                .shiftLeft(from.workerBits() + from.sequenceBits())
-                .subtract(uo)
-                .multiply(ui);
-        return idgen.compareTo(old) > 0;
+                                + " for this layout (above " + from.key() + "'s IDs up to " + by.substring(3)
+                                + " plus the clock margin)"
+                                + (later
+                                        ? ", or an earlier " + stopProperty
+                                        : "; if old writers still run, set " + stopProperty + " to when they stop"
+                                                + (stopBy == null ? "" : " (" + stopBy + " has passed)"))
+                        : "No epoch of this layout reaches above it: use more timestamp bits or fewer worker and"
+                                + " sequence bits (" + definition.property("snowflake.timestamp-bits") + ")");
     }
 
     /**
-     * The latest epoch at which this layout's IDs stay above {@code from}'s: earlier epochs only raise idgen's IDs (and
-     * end its layout sooner, shortening what must hold), so the answer is a bisection.
-     *
-     * @return the epoch, or null when none does
+     * @return the highest ID {@code from} can issue by {@code max(now, stopBy) + margin}
      */
-    static Instant latestEpoch(SnowflakeLayout layout, SnowflakePreset from, long now, long marginMillis) {
-        long span = BigInteger.ONE
-                .shiftLeft(layout.timestampBits())
-                .multiply(BigInteger.valueOf(tickMillis(layout)))
-                .min(BigInteger.valueOf(now))
-                .longValueExact();
-        // The earliest epoch whose layout has not run out by now, and not before 1970 (the layout's own rule).
-        long lo = now - span + 1;
-        long hi = now;
-        if (!aboveOld(withEpoch(layout, lo), from, now, marginMillis)) {
-            return null;
-        }
-        while (lo < hi) {
-            long mid = lo + (hi - lo + 1) / 2;
-            if (aboveOld(withEpoch(layout, mid), from, now, marginMillis)) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return Instant.ofEpochMilli(lo);
+    static long oldBound(SnowflakePreset from, long now, long marginMillis, Instant stopBy) {
+        long last = stopBy == null ? now : Math.max(now, stopBy.toEpochMilli());
+        return from.maxIdIssuedBy(Instant.ofEpochMilli(last + marginMillis));
     }
 
-    private static SnowflakeLayout withEpoch(SnowflakeLayout layout, long epochMillis) {
-        return layout.toBuilder().epoch(Instant.ofEpochMilli(epochMillis)).build();
+    /**
+     * The latest epoch at which this layout's smallest ID at {@code now} is above {@code bound}.
+     *
+     * @return the epoch, or null when none is
+     */
+    static Instant latestEpoch(SnowflakeLayout layout, long now, long bound) {
+        int low = layout.workerBits() + layout.sequenceBits();
+        // floorDiv(now - epoch, tick) << low > bound  <=>  ticks >= bound / 2^low + 1  <=>  epoch <= now - ticks*tick
+        BigInteger ticks = BigInteger.valueOf(bound).shiftRight(low).add(BigInteger.ONE);
+        if (bound == Long.MAX_VALUE || ticks.bitLength() > layout.timestampBits()) {
+            return null;
+        }
+        BigInteger latest = BigInteger.valueOf(now).subtract(ticks.multiply(BigInteger.valueOf(tickMillis(layout))));
+        return latest.signum() < 0 ? null : Instant.ofEpochMilli(latest.longValueExact());
     }
 
     /** idgen's smallest ID at {@code now}: this tick, worker 0, sequence 0. */
@@ -468,7 +414,9 @@ final class SnowflakeSwitch {
                             + settings.getRecheckInterval() + ": old writers still insert, and a maximum read once is"
                             + " stale",
                     "Stop the old writers before idgen starts, or set " + definition.property("snowflake.switch.from")
-                            + " to the generator they run, so that start-up bounds every ID it can still issue");
+                            + " to the generator they run and "
+                            + definition.property("snowflake.switch.old-writers-stop-by")
+                            + " to when they stop, so that start-up bounds every ID they can issue until then");
         }
         return second;
     }
@@ -483,6 +431,17 @@ final class SnowflakeSwitch {
                     "Check that the table and column exist on the application's DataSource, or set the bound"
                             + " itself with " + property.replace("start-above-max-of", "start-above"),
                     e);
+        }
+    }
+
+    /** Refuses an {@code old-writers-stop-by} more than {@link #MAX_STOP_BY_AHEAD} ahead of now. */
+    private static void checkStopBy(IdgenGenerators.Definition definition, long now, Instant stopBy) {
+        if (stopBy != null && stopBy.isAfter(Instant.ofEpochMilli(now).plus(MAX_STOP_BY_AHEAD))) {
+            throw new InvalidConfigurationPropertyValueException(
+                    definition.property("snowflake.switch.old-writers-stop-by"),
+                    stopBy,
+                    "must be at most " + MAX_STOP_BY_AHEAD.toDays() + " days from now (up to "
+                            + Instant.ofEpochMilli(now).plus(MAX_STOP_BY_AHEAD) + "); an earlier time is taken as now");
         }
     }
 
