@@ -545,7 +545,6 @@ final class SegmentBuffer {
             if (segment == null) {
                 throw new StoreUnavailableException("The segment store returned no segment for '" + name + "'");
             }
-            startFloor.confirm(name, segment);
         } catch (Throwable t) {
             failure = t;
         }

@@ -19,15 +19,4 @@ public interface SegmentStartFloor {
      *     and no ID of the name is issued until it is read
      */
     long above(String name);
-
-    /**
-     * Called with every block the store hands out for {@code name}, on the loader's thread, before any of its IDs is
-     * served: a store the generator has since left (another instance switched it to a new store) must not serve, since
-     * the new store's names start above what this one had handed out when the switch read it. The default accepts.
-     *
-     * @param name the sequence name
-     * @param block the block just allocated
-     * @throws dev.idgen.core.StoreUnavailableException to refuse the block: it is dropped (a gap) and the load fails
-     */
-    default void confirm(String name, Segment block) {}
 }

@@ -3,7 +3,6 @@ package dev.idgen.spring.boot.autoconfigure.segment;
 import dev.idgen.core.IdService;
 import dev.idgen.core.NameLimit;
 import dev.idgen.core.TimeSource;
-import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.segment.SegmentStartFloor;
@@ -210,17 +209,9 @@ public class SegmentConfiguration {
                 () -> copyNames(definition, previous, store, settings),
                 timeSource);
         history.checkAtStartup();
-        return new SegmentStartFloor() {
-            @Override
-            public long above(String name) {
-                history.checkBeforeLoad();
-                return settings.above(name);
-            }
-
-            @Override
-            public void confirm(String name, Segment block) {
-                history.confirmStillHome();
-            }
+        return name -> {
+            history.checkBeforeLoad();
+            return settings.above(name);
         };
     }
 

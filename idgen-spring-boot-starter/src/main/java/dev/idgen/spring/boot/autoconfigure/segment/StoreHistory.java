@@ -276,8 +276,7 @@ final class StoreHistory {
             }
         }
         if (previousLive >= 0) {
-            // After the stamps: an instance still on the previous store refuses every block allocated from now on,
-            // so each name read here is final there.
+            // After the stamps: an instance that starts on the previous store from now on refuses to.
             copyNames.run();
         }
         if (!homes.isEmpty()) {
@@ -285,27 +284,6 @@ final class StoreHistory {
                     + homes.stream().map(OtherStore::description).toList());
         }
         checked = true;
-    }
-
-    /**
-     * After each block from the store: refuses it when the generator has left the store since this instance started
-     * (another instance switched it), so that this instance serves only blocks the switch had already counted. The
-     * switch stamps {@code left} before it reads any name from this store, and this reads the stamp after the block
-     * was allocated: a block allocated after the switch's read of its name is always refused.
-     *
-     * @throws StoreUnavailableException when the generator left the store, or the store does not answer
-     */
-    void confirmStillHome() {
-        if (!marks) {
-            return;
-        }
-        long ownLive = store.allocate(mark("live"), 1).last();
-        long ownLeft = store.allocate(mark("left"), 1).last();
-        if (State.of(ownLive, ownLeft) == State.LEFT) {
-            throw new StoreUnavailableException("Generator '" + generator + "' left " + storeDescription
-                    + " for another store at " + Instant.ofEpochMilli(ownLeft - STAMP_BASE) + ": this instance must"
-                    + " restart on the generator's new store, and serves nothing more from this one");
-        }
     }
 
     /** The mark's name: the generator's name as it is when short and plain, else a digest of it. */
