@@ -341,6 +341,42 @@ abstract class TicketServerContract {
         }
     }
 
+    /**
+     * A start floor of either residue: each server moves it up to its own, so the two never issue the same ticket
+     * (an unaligned floor made both start at floor + increment).
+     */
+    @Test
+    void twoServersAboveAStartFloorKeepTheirResidues() {
+        for (long floor : new long[] {1000, 1001}) {
+            String name = name();
+            List<Long> fromEven = new ArrayList<>();
+            List<Long> fromOdd = new ArrayList<>();
+            TicketServer even = startingAbove(newTable(), 0, floor);
+            TicketServer odd = startingAbove(newTable(), 1, floor);
+            for (int i = 0; i < 5; i++) {
+                fromEven.add(even.take(name, 1));
+                fromOdd.add(odd.take(name, 1));
+            }
+            assertThat(fromEven).as("above " + floor).allMatch(id -> id % 2 == 0 && id > floor);
+            assertThat(fromOdd).as("above " + floor).allMatch(id -> id % 2 == 1 && id > floor);
+        }
+    }
+
+    private TicketServer startingAbove(String table, int offset, long floor) {
+        return new TicketServer(
+                "server-" + offset,
+                pool(2),
+                table,
+                offset,
+                2,
+                SchemaInitialization.ALWAYS,
+                TIMEOUT,
+                Duration.ofSeconds(5),
+                TimeSource.system(),
+                TicketServer.DEFAULT_FAILOVER_JUMP,
+                name -> floor);
+    }
+
     @Test
     void twoServersInterleaveByTheirOffsets() {
         TicketServer even = server(newTable(), 0, 2, SchemaInitialization.ALWAYS);

@@ -124,6 +124,11 @@ class StartAboveTest {
                 .run(context -> assertThat(messages(context.getStartupFailure()))
                         .contains("idgen.ticket.names.orders.start-above-max-of"));
         runner("segment")
+                .withPropertyValues("idgen.segment.names.orders.start-above-max-of=" + orders + ".note")
+                .run(context -> assertThat(messages(context.getStartupFailure()))
+                        .contains("idgen.segment.names.orders.start-above-max-of")
+                        .contains("whole numbers"));
+        runner("segment")
                 .withPropertyValues("idgen.segment.start-above=-1")
                 .run(context ->
                         assertThat(messages(context.getStartupFailure())).contains("idgen.segment.start-above"));
