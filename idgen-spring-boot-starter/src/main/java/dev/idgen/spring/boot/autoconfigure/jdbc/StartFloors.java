@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * Where each name of a segment or ticket generator starts, from its settings: {@code start-above} for every name,
  * {@code names.<name>.start-above} and {@code names.<name>.start-above-max-of} per name, and the previous store of a
  * store switch. Each name's floor is worked out once per instance, on its first load, and kept: the names a generator
- * serves are bounded by its {@code max-names}.
+ * serves at once are bounded by its {@code max-names}, and the floors kept are bounded too.
  */
 public final class StartFloors implements SegmentStartFloor {
 
@@ -34,7 +34,14 @@ public final class StartFloors implements SegmentStartFloor {
     private final Duration timeout;
     private final SegmentStore previous;
     private final String previousName;
+    /**
+     * Floors worked out, kept so that a name whose buffers are forgotten and made again does not read its column or
+     * the previous store again. Bounded: a caller cycling through new names cannot grow it without end (past the bound
+     * a name is read again each time its buffers are made).
+     */
     private final Map<String, Long> known = new ConcurrentHashMap<>();
+
+    private static final int MAX_KNOWN = 100_000;
 
     private StartFloors(Builder builder) {
         this.startAbove = builder.startAbove;
@@ -77,7 +84,9 @@ public final class StartFloors implements SegmentStartFloor {
                         e);
             }
         }
-        known.put(name, above);
+        if (known.size() < MAX_KNOWN) {
+            known.put(name, above);
+        }
         return above;
     }
 
