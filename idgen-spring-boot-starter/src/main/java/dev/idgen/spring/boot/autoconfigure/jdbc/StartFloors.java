@@ -27,6 +27,9 @@ public final class StartFloors implements SegmentStartFloor {
 
     private static final Log log = LogFactory.getLog(StartFloors.class);
 
+    /** How many names' floors are kept (see {@link #known}). */
+    private static final int MAX_KNOWN = 100_000;
+
     private final long startAbove;
     private final Map<String, Long> startAboveByName;
     private final Map<String, ColumnMaximum> maxOfByName;
@@ -40,8 +43,6 @@ public final class StartFloors implements SegmentStartFloor {
      * a name is read again each time its buffers are made).
      */
     private final Map<String, Long> known = new ConcurrentHashMap<>();
-
-    private static final int MAX_KNOWN = 100_000;
 
     private StartFloors(Builder builder) {
         this.startAbove = builder.startAbove;
