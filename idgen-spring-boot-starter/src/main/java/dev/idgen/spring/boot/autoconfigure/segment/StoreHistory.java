@@ -192,9 +192,11 @@ final class StoreHistory {
             home = state == State.LIVE;
         }
         long previousLive = -1;
+        State previousState = null;
         if (previous != null) {
             long[] values = previous.marks().read(live, left);
             State state = State.of(values[0], values[1]);
+            previousState = state;
             if (state == State.LEFT) {
                 // Once the switch is done (this store is home), a switch-from left in place names the store left
                 // for this one: nothing to do. Before it, it names a store the names have left.
@@ -242,6 +244,18 @@ final class StoreHistory {
                 if (otherHome || state == State.LEFT && marks) {
                     homes.add(other);
                     homesLive.add(otherHome ? values[0] : -1L);
+                }
+            }
+        }
+        if (previousState == State.NEW) {
+            // switch-from names a store that never held the generator's names while another is their home: its
+            // values say nothing of theirs.
+            for (int i = 0; i < homes.size(); i++) {
+                if (homesLive.get(i) >= 0 && !homes.get(i).description().startsWith(previous.description())) {
+                    throw new Refusal("switch-from names " + previous.description() + ", which never held generator '"
+                            + generator + "''s names, but " + homes.get(i).description() + " is their home: starting"
+                            + " above what " + previous.description() + " handed out would issue their IDs again."
+                            + " Name the store they are on now");
                 }
             }
         }
