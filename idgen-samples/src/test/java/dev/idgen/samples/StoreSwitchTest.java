@@ -91,6 +91,8 @@ class StoreSwitchTest {
             insertRefunds(application("idgen.segment.store=jdbc"));
 
             refuses(application("idgen.segment.store=etcd"), "jdbc");
+            // A switch-from naming a store that never held the names, while the table is their home.
+            refuses(application("idgen.segment.store=etcd", "idgen.segment.switch-from=zookeeper"), "never held");
             insertFrom(application("idgen.segment.store=etcd", "idgen.segment.switch-from=jdbc"));
             // The setting left in place after the switch changes nothing; then it goes.
             insertFrom(application("idgen.segment.store=etcd", "idgen.segment.switch-from=jdbc"));
