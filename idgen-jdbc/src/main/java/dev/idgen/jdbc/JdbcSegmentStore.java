@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -46,6 +47,7 @@ public final class JdbcSegmentStore implements SegmentStore {
     private static final int INSERT_ATTEMPTS = 3;
 
     private final JdbcStatements<Sql> statements;
+    private final SegmentTableLayout layout;
     private final String table;
     private final long initialValue;
     private final long failoverJump;
@@ -57,19 +59,25 @@ public final class JdbcSegmentStore implements SegmentStore {
         static Sql of(
                 Connection connection,
                 DatabaseDialect dialect,
+                SegmentTableLayout layout,
                 String table,
                 JdbcStatements<?> statements,
                 JdbcFailovers failovers)
                 throws SQLException {
             boolean stamped = statements.writerColumn(connection, dialect);
-            String identity = WriterColumn.identity(dialect);
-            // Only max_id moves: nothing reads step, version or update_time, and their defaults keep the row valid.
-            // The insert, once per name, still fills them, for tables created without those defaults.
-            String insert = "INSERT INTO " + table + " (name, max_id, step, version, update_time"
-                    + (stamped ? ", " + WriterColumn.NAME : "") + ") VALUES (?, ?, 0, 0, CURRENT_TIMESTAMP"
-                    + (stamped ? ", " + identity : "") + ")";
+            String insert = layout.insert(table, stamped ? WriterColumn.identity(dialect) : null);
             return new Sql(
-                    new StampedCounter(dialect, table, "max_id", null, false, stamped, insert, "segment", failovers),
+                    new StampedCounter(
+                            dialect,
+                            table,
+                            layout.key(),
+                            "max_id",
+                            null,
+                            false,
+                            stamped,
+                            insert,
+                            layout.what(),
+                            failovers),
                     insert);
         }
     }
@@ -114,6 +122,32 @@ public final class JdbcSegmentStore implements SegmentStore {
             SchemaInitialization schemaInitialization,
             Duration timeout,
             long failoverJump) {
+        this(dataSource, SegmentTableLayout.IDGEN, table, initialValue, schemaInitialization, timeout, failoverJump);
+    }
+
+    /**
+     * A store on a table of another layout: {@link SegmentTableLayout#LEAF Leaf's} {@code leaf_alloc}, shared with Leaf
+     * servers still running.
+     *
+     * @param layout the table's columns and what a row's {@code max_id} means
+     * @param dataSource the database, a plain connection pool
+     * @param table the table, checked by {@link SqlIdentifiers}
+     * @param initialValue a new name's first ID is {@code initialValue + 1}
+     * @param schemaInitialization when to create the table
+     * @param timeout the longest one statement may take in the database, rounded up to whole seconds (at least one)
+     * @param failoverJump see {@link #JdbcSegmentStore(DataSource, String, long, SchemaInitialization, Duration, long)}
+     * @throws InvalidArgumentException naming {@code table}, {@code initialValue} or {@code failoverJump} when it
+     *         breaks its rule
+     */
+    public JdbcSegmentStore(
+            DataSource dataSource,
+            SegmentTableLayout layout,
+            String table,
+            long initialValue,
+            SchemaInitialization schemaInitialization,
+            Duration timeout,
+            long failoverJump) {
+        this.layout = Objects.requireNonNull(layout, "layout");
         this.table = SqlIdentifiers.checkTable("table", table);
         if (initialValue < 0) {
             throw new InvalidArgumentException(
@@ -129,8 +163,8 @@ public final class JdbcSegmentStore implements SegmentStore {
         this.failoverJump = failoverJump;
         this.statements = new JdbcStatements<>(
                 dataSource,
-                "the segment table " + this.table,
-                "segment",
+                layout.description() + " " + this.table,
+                layout.ddlKind(),
                 this.table,
                 schemaInitialization,
                 timeout,
@@ -140,7 +174,7 @@ public final class JdbcSegmentStore implements SegmentStore {
     }
 
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
-        return Sql.of(connection, dialect, table, statements, failovers);
+        return Sql.of(connection, dialect, layout, table, statements, failovers);
     }
 
     /** The largest failover jump: 2^50, so that a thousand jumps still leave most of the 63 bits. */
@@ -172,10 +206,23 @@ public final class JdbcSegmentStore implements SegmentStore {
         if (step < 1) {
             throw new InvalidArgumentException("step", step, "step must be at least 1, but was " + step);
         }
-        long max = statements.executeRetryingOnce(
-                "allocate " + step + " IDs for '" + name + "'",
-                (connection, sql) -> advance(connection, sql, name, Math.max(0, floor), step));
-        return new Segment(max - step + 1, max);
+        long above = Math.max(0, floor);
+        for (int attempt = 0; ; attempt++) {
+            long max = statements.executeRetryingOnce(
+                    "allocate " + step + " IDs for '" + name + "'",
+                    (connection, sql) -> advance(connection, sql, name, layout.counterFloor(above), step));
+            long first = Math.max(Math.max(1, above + 1), layout.firstOf(max, step));
+            long last = layout.lastOf(max);
+            if (last >= first) {
+                return new Segment(first, last);
+            }
+            // Only a row of another layout below ID 1 (Leaf's max_id 0, or a floor inside the block) leaves nothing:
+            // the next block is whole.
+            if (attempt == 2) {
+                throw new StoreUnavailableException("The row for '" + name + "' in " + table + " at " + max
+                        + " gave no ID above " + above + " in three allocations");
+            }
+        }
     }
 
     private long advance(Connection connection, Sql sql, String name, long floor, long step) throws SQLException {
@@ -192,7 +239,10 @@ public final class JdbcSegmentStore implements SegmentStore {
     private void insertIfAbsent(Connection connection, Sql sql, String name) throws SQLException {
         try (PreparedStatement insert = statements.prepare(connection, sql.insert())) {
             insert.setString(1, name);
-            insert.setLong(2, sql.advance().initialValue(statements, connection, initialValue, failoverJump, true));
+            insert.setLong(
+                    2,
+                    sql.advance()
+                            .initialValue(statements, connection, layout.initialMax(initialValue), failoverJump, true));
             insert.executeUpdate();
         } catch (SQLException e) {
             // Another instance inserted the same new name first (concurrent inserts of one key can also end in a
@@ -221,7 +271,8 @@ public final class JdbcSegmentStore implements SegmentStore {
     public Optional<List<String>> names() {
         return Optional.of(statements.execute("list the names", (connection, sql) -> {
             List<String> names = new ArrayList<>();
-            try (PreparedStatement select = statements.prepare(connection, "SELECT name FROM " + table);
+            try (PreparedStatement select =
+                            statements.prepare(connection, "SELECT " + layout.key() + " FROM " + table);
                     ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     String name = rows.getString(1);

@@ -587,6 +587,7 @@ final class JdbcStatements<S> {
          * values up to {@code floor} (from before a failover) never gets them again.
          *
          * @param table a checked table name
+         * @param key the column holding the row's name ({@code name} in idgen's tables)
          * @param column the counter column
          * @param guard a column the row must also match, or {@code null}
          * @param fromReply on MySQL and MariaDB, whether to read the new value from the update's reply (one round trip
@@ -594,9 +595,15 @@ final class JdbcStatements<S> {
          * @param rows which rows it advances, by their writer
          */
         static Counter of(
-                DatabaseDialect dialect, String table, String column, String guard, boolean fromReply, Rows rows) {
+                DatabaseDialect dialect,
+                String table,
+                String key,
+                String column,
+                String guard,
+                boolean fromReply,
+                Rows rows) {
             String identity = WriterColumn.identity(dialect);
-            String where = " WHERE name = ?" + (guard == null ? "" : " AND " + guard + " = ?")
+            String where = " WHERE " + key + " = ?" + (guard == null ? "" : " AND " + guard + " = ?")
                     + switch (rows) {
                         case ANY -> "";
                         case WRITTEN_HERE -> " AND " + WriterColumn.NAME + " = " + identity;

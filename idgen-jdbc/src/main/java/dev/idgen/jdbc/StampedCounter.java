@@ -49,9 +49,10 @@ final class StampedCounter {
 
     /**
      * @param table a checked table name
+     * @param key the column holding the row's name
      * @param column the counter column
      * @param guard a column the row must also match, or {@code null}
-     * @param fromReply see {@link Counter#of(DatabaseDialect, String, String, String, boolean, Rows)}
+     * @param fromReply see {@link Counter#of(DatabaseDialect, String, String, String, String, boolean, Rows)}
      * @param stamped whether the table has the writer column; without it the counter advances any row
      * @param markerInsert the insert of the marker row, whose parameters are its name and its counter; its writer is
      *        this server
@@ -61,6 +62,7 @@ final class StampedCounter {
     StampedCounter(
             DatabaseDialect dialect,
             String table,
+            String key,
             String column,
             String guard,
             boolean fromReply,
@@ -72,16 +74,16 @@ final class StampedCounter {
         this.table = table;
         this.what = what;
         this.stamped = stamped;
-        this.any = Counter.of(dialect, table, column, guard, fromReply, Rows.ANY);
-        this.here = Counter.of(dialect, table, column, guard, fromReply, Rows.WRITTEN_HERE);
-        this.elsewhere = Counter.of(dialect, table, column, guard, false, Rows.WRITTEN_ELSEWHERE);
-        this.unstamped = Counter.of(dialect, table, column, guard, false, Rows.UNSTAMPED);
+        this.any = Counter.of(dialect, table, key, column, guard, fromReply, Rows.ANY);
+        this.here = Counter.of(dialect, table, key, column, guard, fromReply, Rows.WRITTEN_HERE);
+        this.elsewhere = Counter.of(dialect, table, key, column, guard, false, Rows.WRITTEN_ELSEWHERE);
+        this.unstamped = Counter.of(dialect, table, key, column, guard, false, Rows.UNSTAMPED);
         String identity = WriterColumn.identity(dialect);
         this.markerElsewhere = "UPDATE " + table + " SET " + column + " = " + column + " + 1, " + WriterColumn.NAME
-                + " = " + identity + " WHERE name = ? AND " + WriterColumn.NAME + " <> " + identity;
-        this.markerUnstamped = "UPDATE " + table + " SET " + WriterColumn.NAME + " = " + identity
-                + " WHERE name = ? AND " + WriterColumn.NAME + " IS NULL";
-        this.markerRead = "SELECT " + column + " FROM " + table + " WHERE name = ?";
+                + " = " + identity + " WHERE " + key + " = ? AND " + WriterColumn.NAME + " <> " + identity;
+        this.markerUnstamped = "UPDATE " + table + " SET " + WriterColumn.NAME + " = " + identity + " WHERE " + key
+                + " = ? AND " + WriterColumn.NAME + " IS NULL";
+        this.markerRead = "SELECT " + column + " FROM " + table + " WHERE " + key + " = ?";
         this.markerInsert = markerInsert;
         this.foreignRows = "SELECT COUNT(*) FROM " + table + " WHERE " + WriterColumn.NAME + " <> " + identity;
     }

@@ -163,7 +163,16 @@ public final class TicketServer implements AutoCloseable {
             return new Sql(
                     dialect,
                     new StampedCounter(
-                            dialect, table, "id", "increment", true, stamped, markerInsert, "ticket", failovers),
+                            dialect,
+                            table,
+                            "name",
+                            "id",
+                            "increment",
+                            true,
+                            stamped,
+                            markerInsert,
+                            "ticket",
+                            failovers),
                     "SELECT increment FROM " + table + " WHERE name = ?",
                     "INSERT INTO " + table + " (name, id, increment, update_time" + writer
                             + ") VALUES (?, ?, ?, CURRENT_TIMESTAMP" + identity + ")",

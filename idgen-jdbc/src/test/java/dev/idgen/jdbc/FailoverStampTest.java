@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idgen.core.TimeSource;
+import dev.idgen.core.segment.Segment;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
@@ -102,6 +103,26 @@ class FailoverStampTest {
         assertThat(first.allocate("orders", 100).last()).isEqualTo(100 + JUMP + 200 + JUMP + 100);
         assertThat(first.allocate("refunds", 10).first()).isEqualTo(2 * JUMP + 1);
         assertThat(first.failovers().count() + second.failovers().count()).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void leafsTableGetsTheWriterColumnAndItsRowsJumpTooWithLeafsBlockBounds(
+            Supplier<TestServices.JdbcEndpoint> database) throws Exception {
+        HikariDataSource pool = pool(database);
+        JdbcSegmentStore store = new JdbcSegmentStore(
+                pool, SegmentTableLayout.LEAF, segments, 0, SchemaInitialization.ALWAYS, TIMEOUT, JUMP);
+        // Leaf's max_id is the first ID not handed out: a new row starts at 1, its first block is [1, 100].
+        assertThat(store.allocate("orders", 100)).isEqualTo(new Segment(1, 100));
+        assertThat(value("SELECT max_id FROM " + segments + " WHERE biz_tag = 'orders'"))
+                .isEqualTo(101);
+        assertThat(store.failovers().detection()).isTrue();
+        promote(segments);
+        assertThat(store.allocate("orders", 100)).isEqualTo(new Segment(101 + JUMP, 200 + JUMP));
+        assertThat(store.failovers().count()).isEqualTo(1);
+        assertThat(store.allocate("payments", 10).first()).isEqualTo(JUMP + 1);
+        // A floor inside the row's next block: the block starts above it.
+        assertThat(store.allocateAbove("orders", 10, 250 + JUMP)).isEqualTo(new Segment(251 + JUMP, 260 + JUMP));
     }
 
     @ParameterizedTest
