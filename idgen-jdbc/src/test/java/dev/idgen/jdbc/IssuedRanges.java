@@ -5,17 +5,52 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * What every member of a mixed fleet handed out, as ranges of a name with their issuer, checked for overlap at the end: sorting
- * the ranges keeps the check cheap whatever the blocks' sizes.
+ * What every member of a mixed fleet handed out, as ranges of a name with their issuer, checked for overlap at the
+ * end: a sweep over the sorted ranges keeps the check cheap whatever the blocks' sizes. A range may hold only the IDs
+ * of one residue (Tinyid's {@code delta} and {@code remainder}).
  */
 final class IssuedRanges {
 
-    private record Range(String name, long first, long last, String issuer) {}
+    private record Range(String name, long first, long last, int modulus, int residue, String issuer) {
+
+        /** @return whether the two share an ID; moduli are 1 or one and the same */
+        boolean sharesAnIdWith(Range other) {
+            long from = Math.max(first, other.first);
+            long to = Math.min(last, other.last);
+            if (from > to) {
+                return false;
+            }
+            if (modulus > 1 && other.modulus > 1) {
+                if (modulus != other.modulus) {
+                    throw new IllegalStateException("ranges of moduli " + modulus + " and " + other.modulus);
+                }
+                return residue == other.residue && holdsResidue(from, to, modulus, residue);
+            }
+            Range strided = modulus > 1 ? this : other;
+            return holdsResidue(from, to, strided.modulus, strided.residue);
+        }
+
+        private static boolean holdsResidue(long from, long to, int modulus, int residue) {
+            long firstMatch = from + Math.floorMod(residue - from, (long) modulus);
+            return firstMatch <= to;
+        }
+
+        @Override
+        public String toString() {
+            return issuer + " issued [" + first + ", " + last + "]"
+                    + (modulus > 1 ? " (those ≡ " + residue + " mod " + modulus + ")" : "");
+        }
+    }
 
     private final List<Range> ranges = new ArrayList<>();
 
     synchronized void add(String name, long first, long last, String issuer) {
-        ranges.add(new Range(name, first, last, issuer));
+        ranges.add(new Range(name, first, last, 1, 0, issuer));
+    }
+
+    /** Adds the IDs from {@code first} to {@code last} that leave {@code residue} divided by {@code modulus}. */
+    synchronized void addResidues(String name, long first, long last, int modulus, int residue, String issuer) {
+        ranges.add(new Range(name, first, last, modulus, residue, issuer));
     }
 
     synchronized int size() {
@@ -28,13 +63,15 @@ final class IssuedRanges {
     synchronized String firstOverlap() {
         List<Range> sorted = new ArrayList<>(ranges);
         sorted.sort(Comparator.comparing(Range::name).thenComparingLong(Range::first));
-        for (int i = 1; i < sorted.size(); i++) {
-            Range before = sorted.get(i - 1);
-            Range after = sorted.get(i);
-            if (after.name().equals(before.name()) && after.first() <= before.last()) {
-                return before.name() + ": " + before.issuer() + " issued [" + before.first() + ", " + before.last()
-                        + "] and " + after.issuer() + " issued [" + after.first() + ", " + after.last() + "]";
+        List<Range> open = new ArrayList<>();
+        for (Range range : sorted) {
+            open.removeIf(earlier -> !earlier.name().equals(range.name()) || earlier.last() < range.first());
+            for (Range earlier : open) {
+                if (earlier.sharesAnIdWith(range)) {
+                    return range.name() + ": " + earlier + " and " + range;
+                }
             }
+            open.add(range);
         }
         return null;
     }

@@ -25,6 +25,14 @@ public abstract class SegmentStoreContract {
      */
     protected abstract SegmentStore store(long initialValue);
 
+    /**
+     * @return whether allocations racing for one name leave no gap between their blocks; a store that moves several
+     *         rows per block (Tinyid's, over several databases) may waste a block it lost half-way, never repeat one
+     */
+    protected boolean contendedAllocationsLeaveNoGap() {
+        return true;
+    }
+
     protected String uniqueName() {
         return "contract-" + UUID.randomUUID().toString().substring(0, 8);
     }
@@ -109,11 +117,19 @@ public abstract class SegmentStoreContract {
                 all.addAll(result.get(120, TimeUnit.SECONDS));
             }
             all.sort((x, y) -> Long.compare(x.first(), y.first()));
-            assertThat(all.get(0).first()).isEqualTo(1);
+            if (contendedAllocationsLeaveNoGap()) {
+                assertThat(all.get(0).first()).isEqualTo(1);
+            }
             for (int i = 1; i < all.size(); i++) {
-                assertThat(all.get(i).first())
-                        .as("no gap and no overlap")
-                        .isEqualTo(all.get(i - 1).last() + 1);
+                if (contendedAllocationsLeaveNoGap()) {
+                    assertThat(all.get(i).first())
+                            .as("no gap and no overlap")
+                            .isEqualTo(all.get(i - 1).last() + 1);
+                } else {
+                    assertThat(all.get(i).first())
+                            .as("no overlap")
+                            .isGreaterThan(all.get(i - 1).last());
+                }
             }
         } finally {
             executor.shutdownNow();
