@@ -9,10 +9,43 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 public class JdbcProperties {
 
+    /** {@code table}'s default with idgen's own layout. */
+    public static final String DEFAULT_TABLE = "idgen_segment";
+
     /**
-     * The segment table: letters, digits and underscores, optionally schema-qualified.
+     * The segment table: letters, digits and underscores, optionally schema-qualified. Left at its default, it is
+     * leaf_alloc with table-layout=leaf and tiny_id_info with table-layout=tinyid.
      */
-    private String table = "idgen_segment";
+    private String table = DEFAULT_TABLE;
+
+    /**
+     * Whose table the segment table is: 'idgen' (idgen's own), 'leaf' (Meituan Leaf's leaf_alloc, taken over in place
+     * while Leaf servers still run on it) or 'tinyid' (Didi Tinyid's tiny_id_info, on the application's DataSource or
+     * on every database listed under idgen.segment.servers, while Tinyid servers still run on them). Leaf's and
+     * Tinyid's layouts need idgen.segment.store=jdbc (or switch-from=jdbc); see docs/switching.md.
+     */
+    private TableLayout tableLayout = TableLayout.IDGEN;
+
+    public TableLayout getTableLayout() {
+        return tableLayout;
+    }
+
+    public void setTableLayout(TableLayout tableLayout) {
+        this.tableLayout = tableLayout;
+    }
+
+    /** Whose table the segment table is. */
+    public enum TableLayout {
+
+        /** idgen's own table (name, max_id, step, version, update_time, writer). */
+        IDGEN,
+
+        /** Meituan Leaf's leaf_alloc (biz_tag, max_id, step, description, update_time). */
+        LEAF,
+
+        /** Didi Tinyid's tiny_id_info (biz_type, max_id, step, delta, remainder, version, ...). */
+        TINYID
+    }
 
     /**
      * When to create idgen's tables (segments, worker id leases and tickets): 'embedded' (only on an embedded

@@ -8,7 +8,6 @@ import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.segment.SegmentStartFloor;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
-import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.jdbc.SqlIdentifiers;
 import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
@@ -19,10 +18,9 @@ import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
-import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
+import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
 import dev.idgen.spring.boot.autoconfigure.jdbc.StartFloors;
-import dev.idgen.spring.boot.autoconfigure.jdbc.TableCheck;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
@@ -63,6 +61,7 @@ public class SegmentConfiguration {
      */
     private static final Set<String> MARKED_STORES = Set.of(
             "dev.idgen.jdbc.JdbcSegmentStore",
+            "dev.idgen.jdbc.TinyidSegmentStore",
             "dev.idgen.redis.RedisSegmentStore",
             "dev.idgen.redis.DualSegmentStore",
             "dev.idgen.etcd.EtcdSegmentStore",
@@ -156,13 +155,18 @@ public class SegmentConfiguration {
         if (own != SegmentProperties.StoreType.JDBC && !servers && dataSource != null && !windows.equals("JDBC")) {
             JdbcProperties jdbc = definition.properties().getJdbc();
             String table = InvalidIdgenProperty.rethrowAsProperty(
-                    definition.property("jdbc.table"), () -> SqlIdentifiers.checkTable("table", jdbc.getTable()));
+                    definition.property("jdbc.table"),
+                    () -> SqlIdentifiers.checkTable("table", SegmentTables.table(jdbc)));
             others.add(StoreHistory.segmentTable(
                     "jdbc (table " + table + ")",
                     dataSource,
                     table,
-                    () -> new JdbcSegmentStore(
-                            dataSource, table, jdbc.getInitialValue(), SchemaInitialization.NEVER, timeout),
+                    switch (jdbc.getTableLayout()) {
+                        case IDGEN -> "name";
+                        case LEAF -> "biz_tag";
+                        case TINYID -> "biz_type";
+                    },
+                    () -> SegmentTables.existingTableStore(definition, dataSource),
                     definition.isDefault()));
         }
         for (ConsensusEngine engine : ConsensusEngine.values()) {
@@ -263,7 +267,9 @@ public class SegmentConfiguration {
             case REMOTE -> RemoteConfiguration.segmentStore(beans);
             case JDBC -> {
                 DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-                yield dataSource == null ? null : jdbcStore(definition, dataSource, definition.strategySetting());
+                yield dataSource == null
+                        ? null
+                        : SegmentTables.store(definition, dataSource, definition.strategySetting());
             }
         };
     }
@@ -273,21 +279,8 @@ public class SegmentConfiguration {
      * @throws IdgenStartupException when the table does not exist and idgen does not create it
      */
     static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
-        JdbcProperties jdbc = definition.properties().getJdbc();
-        Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
-        JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(
-                definition.property("jdbc"),
-                () -> new JdbcSegmentStore(
-                        dataSource,
-                        jdbc.getTable(),
-                        jdbc.getInitialValue(),
-                        jdbc.getInitializeSchema(),
-                        timeout,
-                        JdbcFailoverDetails.jump(definition, jdbc.getFailoverJump())));
-        TableCheck.check(definition, feature, "jdbc.table", store::checkAvailable);
-        JdbcFailoverDetails.logReplication(
-                "The segment table " + store.table() + " of generator '" + definition.name() + "'", store.failovers());
-        return store;
+        SegmentTables.requireOwnLayout(definition, feature);
+        return SegmentTables.rowStore(definition, dataSource, feature);
     }
 
     /**
@@ -323,7 +316,7 @@ public class SegmentConfiguration {
         @Bean
         @ConditionalOnMissingBean
         SegmentStore idgenSegmentStore(DataSource dataSource, IdgenGenerators generators) {
-            return jdbcStore(
+            return SegmentTables.store(
                     generators.defaultGenerator(),
                     dataSource,
                     generators.defaultGenerator().strategySetting());

@@ -1,14 +1,17 @@
 package dev.idgen.spring.boot.autoconfigure.segment;
 
 import dev.idgen.core.segment.InterleavedSegmentStore;
+import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
+import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
 import dev.idgen.spring.boot.autoconfigure.jdbc.TableCheck;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -42,7 +45,7 @@ final class SegmentServers {
      * @throws InvalidConfigurationPropertyValueException naming the property that is wrong
      * @throws IdgenStartupException when a server's table is missing and idgen does not create it
      */
-    static InterleavedSegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
+    static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
         SegmentProperties segment = definition.properties().getSegment();
         String prefix = definition.property("segment");
         if (segment.getStore() != SegmentProperties.StoreType.JDBC) {
@@ -53,6 +56,13 @@ final class SegmentServers {
                             + definition.segmentStoreSetting());
         }
         JdbcProperties jdbc = definition.properties().getJdbc();
+        if (jdbc.getTableLayout() == JdbcProperties.TableLayout.LEAF) {
+            throw new InvalidConfigurationPropertyValueException(
+                    prefix + ".servers",
+                    names(segment),
+                    "Leaf keeps leaf_alloc in one database: leave " + prefix + ".servers empty with "
+                            + definition.property("jdbc.table-layout") + "=leaf");
+        }
         if (jdbc.getInitialValue() < 0) {
             throw new InvalidConfigurationPropertyValueException(
                     definition.property("jdbc.initial-value"), jdbc.getInitialValue(), "must be at least 0");
@@ -64,6 +74,7 @@ final class SegmentServers {
         List<SegmentProperties.Server> servers = segment.getServers();
         Set<String> seen = new HashSet<>();
         JdbcSegmentStore[] stores = new JdbcSegmentStore[servers.size()];
+        List<DataSource> dataSources = new ArrayList<>();
         for (int i = 0; i < servers.size(); i++) {
             String property = prefix + ".servers[" + i + "].data-source";
             String name = servers.get(i) == null ? null : servers.get(i).getDataSource();
@@ -83,6 +94,10 @@ final class SegmentServers {
                 throw new InvalidConfigurationPropertyValueException(
                         property, name, "no DataSource bean has that name" + available(beans));
             }
+            dataSources.add(dataSource);
+            if (jdbc.getTableLayout() == JdbcProperties.TableLayout.TINYID) {
+                continue;
+            }
             stores[i] = InvalidIdgenProperty.rethrowAsProperty(
                     definition.property("jdbc"),
                     () -> new JdbcSegmentStore(
@@ -93,6 +108,10 @@ final class SegmentServers {
                             timeout,
                             JdbcFailoverDetails.jump(definition, jdbc.getFailoverJump())));
             builder.server(name, stores[i]);
+        }
+        if (jdbc.getTableLayout() == JdbcProperties.TableLayout.TINYID) {
+            // Tinyid's databases each keep their residue in the row: not idgen's interleaving.
+            return SegmentTables.tinyidStore(definition, dataSources, definition.strategySetting());
         }
         InterleavedSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(prefix, builder::build);
         for (int i = 0; i < stores.length; i++) {

@@ -10,6 +10,7 @@ import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
+import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
 import dev.idgen.spring.boot.autoconfigure.metrics.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import java.time.Instant;
@@ -80,7 +81,7 @@ public final class SegmentStrategy implements IdgenStrategy {
             return List.of();
         }
         return List.of(new TableClaim(
-                definition.properties().getJdbc().getTable(), "segment", definition.property("jdbc.table")));
+                SegmentTables.table(definition.properties().getJdbc()), "segment", definition.property("jdbc.table")));
     }
 
     @Override

@@ -340,6 +340,7 @@ final class StoreHistory {
      * its home.
      *
      * @param table a checked table name
+     * @param key the column holding a row's name ({@code name} in idgen's table)
      * @param stampLeft writes a stamp, through the table's segment store
      * @param legacyCounts whether names without marks count as the generator's (the default generator's)
      */
@@ -347,6 +348,7 @@ final class StoreHistory {
             String description,
             DataSource dataSource,
             String table,
+            String key,
             Supplier<SegmentStore> stampLeft,
             boolean legacyCounts) {
         boolean[] legacy = new boolean[1];
@@ -361,7 +363,7 @@ final class StoreHistory {
                 long[] values = new long[2];
                 try (Connection connection = dataSource.getConnection()) {
                     try (PreparedStatement select = connection.prepareStatement(
-                            "SELECT name, max_id FROM " + table + " WHERE name IN (?, ?)")) {
+                            "SELECT " + key + ", max_id FROM " + table + " WHERE " + key + " IN (?, ?)")) {
                         select.setString(1, live);
                         select.setString(2, left);
                         try (ResultSet rows = select.executeQuery()) {
@@ -370,7 +372,7 @@ final class StoreHistory {
                             }
                         }
                     }
-                    try (PreparedStatement names = connection.prepareStatement("SELECT COUNT(*), SUM(CASE WHEN name"
+                    try (PreparedStatement names = connection.prepareStatement("SELECT COUNT(*), SUM(CASE WHEN " + key
                             + " LIKE '!_idgen.%' ESCAPE '!' THEN 1 ELSE 0 END) FROM " + table)) {
                         try (ResultSet rows = names.executeQuery()) {
                             rows.next();
