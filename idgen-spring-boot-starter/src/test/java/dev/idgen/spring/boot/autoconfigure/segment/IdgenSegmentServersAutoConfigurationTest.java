@@ -8,6 +8,7 @@ import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthContributorAutoConfiguration;
 import dev.idgen.test.services.TestServices;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.HashSet;
 import java.util.Map;
@@ -33,6 +34,9 @@ class IdgenSegmentServersAutoConfigurationTest {
     private static final String TABLE =
             "idgen_seg_srv_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
 
+    private static final String TINYID_TABLE =
+            "tiny_id_info_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(
                     AutoConfigurations.of(IdgenAutoConfiguration.class, IdgenHealthContributorAutoConfiguration.class))
@@ -53,8 +57,37 @@ class IdgenSegmentServersAutoConfigurationTest {
             try (Connection connection = endpoint.connect();
                     Statement statement = connection.createStatement()) {
                 statement.execute("DROP TABLE IF EXISTS " + TABLE);
+                statement.execute("DROP TABLE IF EXISTS " + TINYID_TABLE);
             }
         }
+    }
+
+    @Test
+    void tinyidsLayoutOverTwoDatabasesGivesEachItsResidueAndTwoInstancesIssueDistinctIds() throws Exception {
+        Set<Long> seen = new HashSet<>();
+        for (int instance = 0; instance < 2; instance++) {
+            runner.withPropertyValues("idgen.jdbc.table-layout=tinyid", "idgen.jdbc.table=" + TINYID_TABLE)
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        IdService ids = context.getBean(IdService.class);
+                        for (int i = 0; i < 500; i++) {
+                            long id = ids.nextId("orders");
+                            assertThat(seen.add(id)).as("repeat %d", id).isTrue();
+                        }
+                    });
+        }
+        Set<String> residues = new HashSet<>();
+        for (TestServices.JdbcEndpoint endpoint :
+                new TestServices.JdbcEndpoint[] {TestServices.mariadb(), TestServices.postgres()}) {
+            try (Connection connection = endpoint.connect();
+                    Statement statement = connection.createStatement();
+                    ResultSet row = statement.executeQuery(
+                            "SELECT delta, remainder FROM " + TINYID_TABLE + " WHERE biz_type = 'orders'")) {
+                assertThat(row.next()).isTrue();
+                residues.add(row.getInt(1) + "/" + row.getInt(2));
+            }
+        }
+        assertThat(residues).containsExactlyInAnyOrder("2/0", "2/1");
     }
 
     @Test
