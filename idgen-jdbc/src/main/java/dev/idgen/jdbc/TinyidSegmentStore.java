@@ -56,6 +56,9 @@ public final class TinyidSegmentStore implements SegmentStore {
     /** The {@code step} column of a row this store creates: what Tinyid servers then take per segment. */
     public static final int NEW_ROW_STEP = 1000;
 
+    /** The longest name: Tinyid's {@code biz_type} is a {@code varchar(63)}. */
+    static final int MAX_NAME_LENGTH = 63;
+
     /** How many times an allocation starts over after losing a compare-and-set, before it reports the store busy. */
     static final int ATTEMPTS = 50;
 
@@ -134,6 +137,13 @@ public final class TinyidSegmentStore implements SegmentStore {
     public Segment allocateAbove(String name, long step, long floor) {
         if (step < 1) {
             throw new InvalidArgumentException("step", step, "step must be at least 1, but was " + step);
+        }
+        if (name.length() > MAX_NAME_LENGTH) {
+            throw new InvalidArgumentException(
+                    "name",
+                    name,
+                    "Tinyid's biz_type holds " + MAX_NAME_LENGTH + " characters at most, but '" + name + "' has "
+                            + name.length());
         }
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             List<Row> rows = rows(name);

@@ -3,6 +3,7 @@ package dev.idgen.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
@@ -50,6 +51,14 @@ class TinyidSegmentStoreMariaDbTest extends SegmentStoreContract {
                 .as("a Tinyid server goes on above idgen's block")
                 .isEqualTo(10);
         assertThat(taken.delta()).isEqualTo(2);
+    }
+
+    @Test
+    void aNameLongerThanTinyidsColumnIsRefusedNamingIt() {
+        String name = "n".repeat(64);
+        assertThatThrownBy(() -> store(0).allocate(name, 10))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("63 characters");
     }
 
     @Test
