@@ -54,7 +54,7 @@ public final class JdbcSegmentStore implements SegmentStore {
     private final JdbcFailovers failovers;
 
     /** The statements of one dialect, built once the database is known. */
-    private record Sql(StampedCounter advance, String insert) {
+    private record Sql(StampedCounter advance, String insert, String stampLeafRows) {
 
         static Sql of(
                 Connection connection,
@@ -66,6 +66,13 @@ public final class JdbcSegmentStore implements SegmentStore {
                 throws SQLException {
             boolean stamped = statements.writerColumn(connection, dialect);
             String insert = layout.insert(table, stamped ? WriterColumn.identity(dialect) : null);
+            String stampLeafRows = layout == SegmentTableLayout.LEAF && stamped
+                    ? "UPDATE " + table + " SET " + WriterColumn.NAME + " = " + WriterColumn.identity(dialect)
+                            + " WHERE " + WriterColumn.NAME + " IS NULL"
+                    : null;
+            if (stampLeafRows != null) {
+                stampLeafRows(statements, connection, stampLeafRows);
+            }
             return new Sql(
                     new StampedCounter(
                             dialect,
@@ -78,7 +85,20 @@ public final class JdbcSegmentStore implements SegmentStore {
                             insert,
                             layout.what(),
                             failovers),
-                    insert);
+                    insert,
+                    stampLeafRows);
+        }
+
+        /**
+         * Stamps this server on the rows no idgen instance wrote yet: tags only Leaf servers served, which never set
+         * the writer. A row left unstamped would be adopted without a jump after a promotion (as a row from before
+         * the column is), so the IDs a Leaf server took from the lost primary could come again from idgen; stamped,
+         * a promoted copy shows on it.
+         */
+        static void stampLeafRows(JdbcStatements<?> statements, Connection connection, String sql) throws SQLException {
+            try (PreparedStatement stamp = statements.prepare(connection, sql)) {
+                stamp.executeUpdate();
+            }
         }
     }
 
@@ -263,6 +283,11 @@ public final class JdbcSegmentStore implements SegmentStore {
     public void checkAvailable() {
         statements.execute("check availability", (connection, sql) -> {
             statements.probeTable(connection);
+            if (sql.stampLeafRows() != null) {
+                // Tags added to Leaf's table since: stamped on every check (the health check's period), so that a
+                // tag only Leaf servers serve is stamped long before a failover could lose its writes.
+                Sql.stampLeafRows(statements, connection, sql.stampLeafRows());
+            }
             return null;
         });
     }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
@@ -42,8 +43,11 @@ import javax.sql.DataSource;
  * every remainder from 0 to {@code delta - 1} exactly once, so {@code delta} equals the number of databases. A row
  * with {@code delta 2} in a single database (Tinyid's sample {@code test_odd}) issues only one residue: idgen could not
  * keep to it, and refuses the name rather than hand out IDs of another form. A name with no row anywhere gets one in each
- * database (for the i-th database {@code delta} is the number of databases and {@code remainder} i), so Tinyid servers
- * can serve it as well; a name with rows in some databases gets rows in the others with the remainders left free.
+ * database (for the i-th database {@code delta} is the number of databases and {@code remainder} i: every instance
+ * must list the databases in the same order, as for idgen's own segment servers), so Tinyid servers can serve it as
+ * well. A name with rows in some databases only is refused once an instance that may still be creating them had time
+ * to: a row made up in a database listed in place of the one that holds its residue would issue that residue's IDs
+ * again. A row with a negative {@code step} is refused: a Tinyid server would move {@code max_id} back.
  *
  * <p><b>Failovers.</b> Tinyid's table records no writer, so a database that fails over to a replica that lagged
  * behind is not recognised here: its rows go back, and Tinyid servers and this store alike would issue again what the
@@ -59,6 +63,9 @@ public final class TinyidSegmentStore implements SegmentStore {
     /** The longest name: Tinyid's {@code biz_type} is a {@code varchar(63)}. */
     static final int MAX_NAME_LENGTH = 63;
 
+    /** How many times a name with rows in some databases only is read again, for an instance still creating them. */
+    static final int CREATION_WAITS = 20;
+
     /** How many times an allocation starts over after losing a compare-and-set, before it reports the store busy. */
     static final int ATTEMPTS = 50;
 
@@ -70,11 +77,12 @@ public final class TinyidSegmentStore implements SegmentStore {
     private final String insert;
 
     /** One database's row of a name, as Tinyid's select reads it. */
-    private record Row(long id, long maxId, long version, int delta, int remainder) {}
+    private record Row(long id, long maxId, long step, long version, int delta, int remainder) {}
 
     /**
-     * @param dataSources Tinyid's databases, each a plain connection pool, in any order (a row's remainder says which
-     *        residue it issues)
+     * @param dataSources Tinyid's databases, each a plain connection pool; for names that have rows in any order (a
+     *        row's remainder says which residue it issues), but the same order on every instance, which gives a new
+     *        name's rows their remainders
      * @param table the table, checked by {@link SqlIdentifiers}
      * @param initialValue a name new to every database starts with this {@code max_id}; its first ID is one above
      * @param schemaInitialization when to create the table
@@ -210,23 +218,18 @@ public final class TinyidSegmentStore implements SegmentStore {
      */
     private List<Row> rows(String name) {
         List<Row> rows = read(name);
-        if (rows.contains(null)) {
-            // A name new to the table gets a row in every database; one with rows in some gets the residues the
-            // others leave free (two instances creating a name at once fill in the same ones).
-            TreeSet<Integer> free = new TreeSet<>();
-            for (int r = 0; r < databases.size(); r++) {
-                free.add(r);
-            }
-            for (Row row : rows) {
-                if (row != null && (row.delta() != databases.size() || !free.remove(row.remainder()))) {
-                    throw family(name, rows);
-                }
-            }
+        if (rows.stream().allMatch(Objects::isNull)) {
+            // A name new to every database: a row in each, its remainder by its place in the list (the same on every
+            // instance, as for idgen's own segment servers).
             for (int i = 0; i < databases.size(); i++) {
-                if (rows.get(i) == null) {
-                    create(databases.get(i), name, free.pollFirst());
-                }
+                create(databases.get(i), name, i);
             }
+            rows = read(name);
+        }
+        // Rows in some databases only: another instance may be creating them; the rest is never made up here (a
+        // database listed in place of the one that holds a residue would take its IDs again).
+        for (int wait = 0; rows.contains(null) && wait < CREATION_WAITS; wait++) {
+            backOff(wait);
             rows = read(name);
         }
         checkFamily(name, rows);
@@ -265,6 +268,7 @@ public final class TinyidSegmentStore implements SegmentStore {
                         return new Row(
                                 result.getLong("id"),
                                 result.getLong("max_id"),
+                                result.getLong("step"),
                                 result.getLong("version"),
                                 result.getInt("delta"),
                                 result.getInt("remainder"));
@@ -281,8 +285,15 @@ public final class TinyidSegmentStore implements SegmentStore {
         for (int i = 0; i < rows.size(); i++) {
             Row row = rows.get(i);
             if (row == null) {
-                throw new StoreUnavailableException("'" + name + "' has no row in " + table + " on "
-                        + databases.get(i).database() + " although it was just created there");
+                throw new StoreUnavailableException("'" + name + "' has rows in " + table + " on some of the"
+                        + " databases but none on " + databases.get(i).database() + ": idgen creates a name's rows only"
+                        + " where it has none at all. Insert the missing row with the delta and remainder the others"
+                        + " leave free and a max_id at least their highest, or list the database that holds it");
+            }
+            if (row.step() < 0) {
+                throw new StoreUnavailableException("'" + name + "' has step " + row.step() + " in " + table + " on "
+                        + databases.get(i).database() + ": a Tinyid server would move max_id back and hand out IDs"
+                        + " again; set a positive step");
             }
             if (delta == -1) {
                 delta = row.delta();

@@ -127,6 +127,27 @@ class FailoverStampTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void leafRowsOnlyLeafServersWroteAreStampedSoThatAPromotionShowsOnThem(Supplier<TestServices.JdbcEndpoint> database)
+            throws Exception {
+        HikariDataSource pool = pool(database);
+        JdbcSegmentStore store = new JdbcSegmentStore(
+                pool, SegmentTableLayout.LEAF, segments, 0, SchemaInitialization.ALWAYS, TIMEOUT, JUMP);
+        store.checkAvailable(); // creates the table
+        // Tags only Leaf servers serve: rows Leaf's own UPDATEs move, which never set the writer.
+        execute("INSERT INTO " + segments + " (biz_tag, max_id, step) VALUES ('payments', 21, 10)");
+        store.checkAvailable();
+        execute("INSERT INTO " + segments + " (biz_tag, max_id, step) VALUES ('refunds', 31, 10)");
+        new JdbcSegmentStore(pool, SegmentTableLayout.LEAF, segments, 0, SchemaInitialization.ALWAYS, TIMEOUT, JUMP)
+                .checkAvailable();
+        // A Leaf server's last segments [21, 30] and [31, 40] are lost with the primary: the promoted copy has the
+        // rows at 21 and 31, stamped by the old primary.
+        promote(segments);
+        assertThat(store.allocate("payments", 10).first()).isEqualTo(21 + JUMP);
+        assertThat(store.allocate("refunds", 10).first()).isEqualTo(31 + JUMP);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aMarkerLostWithThePrimaryIsCreatedCountingThePromotionARowJumpedFor(
             Supplier<TestServices.JdbcEndpoint> database) throws Exception {
         HikariDataSource pool = pool(database);

@@ -81,19 +81,33 @@ class TinyidSegmentStoreMariaDbTest extends SegmentStoreContract {
     }
 
     @Test
-    void aNameWithARowInOneDatabaseGetsTheFreeResidueInTheOther() throws Exception {
+    void aNameWithARowInOneDatabaseOnlyIsRefusedAndNoRowIsMadeUp() throws Exception {
+        // Tinyid's rows of 'orders' are in database 1 and in another database idgen was not given; idgen lists
+        // database 0 in its place, which has no such row.
         store(0).allocate("warmup", 1); // creates the tables
         databases.execute(
                 1,
-                "INSERT INTO " + databases.table + " (biz_type, begin_id, max_id, step, delta, remainder)"
-                        + " VALUES ('orders', 100, 100, 50, 2, 0)");
-        Segment block = store(0).allocate("orders", 10);
-        assertThat(block).isEqualTo(new Segment(101, 110));
-        TinyidSegmentReplay tinyid = new TinyidSegmentReplay(databases.pools(1), databases.table);
-        for (int i = 0; i < 4; i++) {
-            TinyidSegmentReplay.Taken taken = tinyid.nextSegment("orders");
-            assertThat(taken.currentId()).isGreaterThanOrEqualTo(110);
-            assertThat(taken.delta()).isEqualTo(2);
+                "INSERT INTO " + databases.table + " (biz_type, begin_id, max_id, step, delta, remainder, version)"
+                        + " VALUES ('orders', 1, 1000, 50, 2, 0, 7)");
+        assertThatThrownBy(() -> store(0).allocate("orders", 10))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("'orders' has rows in")
+                .hasMessageContaining("none on");
+        try (var connection = databases.pool(0, 1).getConnection();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT COUNT(*) FROM " + databases.table + " WHERE biz_type = 'orders'")) {
+            rows.next();
+            assertThat(rows.getInt(1)).as("no row made up in database 0").isZero();
         }
+    }
+
+    @Test
+    void aRowWithANegativeStepIsRefused() throws Exception {
+        store(0).allocate("orders", 1);
+        databases.execute(0, "UPDATE " + databases.table + " SET step = -5 WHERE biz_type = 'orders'");
+        assertThatThrownBy(() -> store(0).allocate("orders", 10))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("step -5");
     }
 }
