@@ -631,6 +631,12 @@ public final class LeafZooKeeperWorkerIdAssigner implements WorkerIdAssigner {
                 lostActions.clear();
             }
             LOG.log(System.Logger.Level.ERROR, "Lost worker id " + workerId + " of the Leaf node " + path + ": " + why);
+            try {
+                // So that acquiring again judges the node by its writes, not by this lease's companion node.
+                releaseLive(token);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "Deleting " + livePath + " failed", e);
+            }
             actions.forEach(Runnable::run);
         }
 

@@ -208,6 +208,11 @@ class LeafZooKeeperWorkerIdAssignerTest {
         await("the lease is lost", () -> !lost.isEmpty());
         assertThat(lost).containsExactly("lost");
         assertThat(idgen.isValid()).isFalse();
+        assertThatThrownBy(idgen::checkValid).hasMessageContaining("changed by another process");
+        // Acquiring again (as the generator does) sees the Leaf server's writes, not the lost lease's companion node.
+        assertThatThrownBy(() -> lease(assigner("10.0.0.9", 9090), 1023))
+                .isInstanceOf(LeafNodeInUseException.class)
+                .hasMessageContaining("is still running");
     }
 
     @Test
