@@ -45,7 +45,8 @@ import org.apache.zookeeper.data.Stat;
  * <ul>
  * <li>an instance holds an ephemeral node {@code /snowflake/<leaf.name>/idgen-live/<ip>:<port>} while it runs
  * (outside {@code forever}, whose children Leaf parses): a second instance finds it and refuses. After a crash it goes
- * with the crashed instance's ZooKeeper session, when the session expires;</li>
+ * with the crashed instance's ZooKeeper session, when the session expires. Each refresh checks it: one that finds
+ * another instance's there (its own session ended meanwhile) loses the lease;</li>
  * <li>before it reuses an existing node, it waits until nobody has written the node for the quiet period (by the
  * ZooKeeper leader's clock: the node's {@code mtime} against the creation time of the instance's ephemeral node), and
  * refuses if somebody writes it meanwhile: a live Leaf server rewrites it every 3 s;</li>
@@ -613,10 +614,23 @@ public final class LeafZooKeeperWorkerIdAssigner implements WorkerIdAssigner {
             }
         }
 
-        /** Creates the companion node again when the session that held it ended. */
+        /**
+         * Creates the companion node again when the session that held it ended; loses the lease when another
+         * instance's is there instead.
+         */
         private void claimLiveAgain() {
-            if (stat(livePath) == null) {
+            CuratorEvent read = readData(livePath);
+            if (read != null) {
+                if (!token.equals(new String(read.getData(), StandardCharsets.UTF_8))) {
+                    lose("another idgen instance registered as live at " + address);
+                }
+                return;
+            }
+            try {
                 claimLive(token);
+            } catch (LeafNodeInUseException e) {
+                lose("another idgen instance registered as live at " + address + " while this one's session had"
+                        + " ended");
             }
         }
 

@@ -216,6 +216,26 @@ class LeafZooKeeperWorkerIdAssignerTest {
     }
 
     @Test
+    void anotherInstanceLiveAtTheAddressAfterTheSessionEndedLosesTheLease() throws Exception {
+        WorkerIdLease idgen = lease(assigner("10.0.0.9", 9090), 1023);
+        List<String> lost = new CopyOnWriteArrayList<>();
+        idgen.whenLost(() -> lost.add("lost"));
+        String live = LeafZooKeeperWorkerIdAssigner.ROOT + "/" + leafName + "/idgen-live/10.0.0.9:9090";
+
+        // What an expired session and another instance's start in the meantime leave behind.
+        observer.transaction()
+                .forOperations(
+                        observer.transactionOp().delete().forPath(live),
+                        observer.transactionOp()
+                                .create()
+                                .withMode(CreateMode.EPHEMERAL)
+                                .forPath(live, "another".getBytes(UTF8)));
+
+        await("the lease is lost", () -> !lost.isEmpty());
+        assertThat(idgen.isValid()).isFalse();
+    }
+
+    @Test
     void theTimestampIsRefreshedFromTheInjectedClockAndNeverGoesBack() throws Exception {
         ManualTimeSource clock = new ManualTimeSource(System.currentTimeMillis());
         WorkerIdLease lease = lease(assigner("10.0.0.9", 9090, clock), 1023);
