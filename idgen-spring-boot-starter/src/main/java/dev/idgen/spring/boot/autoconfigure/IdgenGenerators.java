@@ -361,7 +361,12 @@ public final class IdgenGenerators {
 
         public String workerIdAssignerSetting() {
             return property("snowflake.worker-id-assigner") + "="
-                    + properties.getSnowflake().getWorkerIdAssigner().name().toLowerCase(Locale.ROOT);
+                    + properties
+                            .getSnowflake()
+                            .getWorkerIdAssigner()
+                            .name()
+                            .toLowerCase(Locale.ROOT)
+                            .replace('_', '-');
         }
 
         /** Whether this generator uses {@code engine}, and why (a setting), or null. */

@@ -64,7 +64,7 @@ public class SnowflakeConfiguration {
                 }
                 WorkerIdLeaseStore store =
                         switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
-                            case STATIC, ORDINAL -> null;
+                            case STATIC, ORDINAL, LEAF_ZOOKEEPER -> null;
                             case JDBC ->
                                 JdbcLeaseConfiguration.store(
                                         definition,
@@ -73,7 +73,7 @@ public class SnowflakeConfiguration {
                             case ETCD -> EtcdConfiguration.leaseStore(beans);
                             case ZOOKEEPER -> ZooKeeperConfiguration.leaseStore(beans);
                         };
-                WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty);
+                WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty, beans);
                 try {
                     return SnowflakeIdService.of(generator(
                             definition,
@@ -108,13 +108,14 @@ public class SnowflakeConfiguration {
                 ObjectProvider<WorkerIdLeaseStore> leaseStores,
                 TimeSource timeSource,
                 IdgenGenerators generators,
-                Environment environment) {
+                Environment environment,
+                BeanFactory beans) {
             IdgenGenerators.Definition definition = generators.defaultGenerator();
             WorkerIdLeaseStore store =
                     definition.properties().getSnowflake().getWorkerIdAssigner().leases()
                             ? leaseStores.getIfUnique()
                             : null;
-            return assigner(definition, store, timeSource, environment::getProperty);
+            return assigner(definition, store, timeSource, environment::getProperty, beans);
         }
 
         @Bean
@@ -132,12 +133,14 @@ public class SnowflakeConfiguration {
      * @param store the lease store, or null: needed when the assigner leases
      * @param environment where the ordinal assigner reads HOSTNAME and its variable: Spring's environment, which holds
      *        the process's environment variables and lets a property stand in for one
+     * @param beans where the leaf-zookeeper assigner finds the ZooKeeper client
      */
     static WorkerIdAssigner assigner(
             IdgenGenerators.Definition definition,
             WorkerIdLeaseStore store,
             TimeSource timeSource,
-            UnaryOperator<String> environment) {
+            UnaryOperator<String> environment,
+            BeanFactory beans) {
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
         String prefix = definition.property("snowflake");
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.STATIC) {
@@ -154,6 +157,9 @@ public class SnowflakeConfiguration {
             long workerId = IdgenOrdinalWorkerId.workerId(definition, layout, environment);
             SnowflakeSwitch.refuseOldOrdinal(definition, layout, workerId);
             return new StaticWorkerIdAssigner(workerId);
+        }
+        if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER) {
+            return IdgenLeafWorkerId.assigner(definition, beans, environment);
         }
         // Checked before a lease is taken: a rolling switch's layouts must match whatever the assigner.
         WorkerIdRanges oldWorkerIds = SnowflakeSwitch.rolling(definition)
@@ -243,6 +249,14 @@ public class SnowflakeConfiguration {
     private static IdgenStartupException workerIdsTaken(
             IdgenGenerators.Definition definition, SnowflakeLayout layout, WorkerIdsExhaustedException e) {
         SnowflakeProperties snowflake = definition.properties().getSnowflake();
+        if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER) {
+            return new IdgenStartupException(
+                    definition.workerIdAssignerSetting() + " found no usable worker id: " + e.getMessage(),
+                    "ZooKeeper never numbers a node of " + definition.property("snowflake.leaf.name")
+                            + " lower again: register under a fresh name (Leaf servers and idgen instances alike),"
+                            + " with a layout or epoch whose IDs stay above the IDs issued so far",
+                    e);
+        }
         String store = switch (snowflake.getWorkerIdAssigner()) {
             case JDBC ->
                 "the worker id lease table " + definition.properties().getJdbc().getWorkerTable() + " ("

@@ -67,8 +67,9 @@ public class SnowflakeProperties {
     /**
      * Where the worker id comes from: 'static' (idgen.snowflake.worker-id), 'redis' (leased from Redis), 'jdbc'
      * (leased from a database table, idgen.jdbc.worker-table), 'etcd' (leased from etcd, idgen.etcd.*), 'zookeeper'
-     * (leased from ZooKeeper, idgen.zookeeper.*) or 'ordinal' (the instance's ordinal, from a StatefulSet host name or
-     * an environment variable: idgen.snowflake.ordinal.*).
+     * (leased from ZooKeeper, idgen.zookeeper.*), 'ordinal' (the instance's ordinal, from a StatefulSet host name or
+     * an environment variable: idgen.snowflake.ordinal.*) or 'leaf-zookeeper' (registered in ZooKeeper as a Meituan
+     * Leaf server in Snowflake mode registers, beside Leaf's own servers: idgen.snowflake.leaf.*, idgen.zookeeper.*).
      */
     private WorkerIdAssignerType workerIdAssigner = WorkerIdAssignerType.STATIC;
 
@@ -77,6 +78,13 @@ public class SnowflakeProperties {
     private final Ordinal ordinal = new Ordinal();
 
     private final Switch switching = new Switch();
+
+    private final Leaf leaf = new Leaf();
+
+    /** @return idgen.snowflake.leaf.*: the Leaf Snowflake nodes idgen.snowflake.worker-id-assigner=leaf-zookeeper uses */
+    public Leaf getLeaf() {
+        return leaf;
+    }
 
     public Ordinal getOrdinal() {
         return ordinal;
@@ -195,7 +203,14 @@ public class SnowflakeProperties {
          * The instance's ordinal (a StatefulSet pod's host name ends in it) plus idgen.snowflake.ordinal.offset; the
          * platform keeps it unique.
          */
-        ORDINAL;
+        ORDINAL,
+
+        /**
+         * The sequence number of a persistent sequential node under /snowflake/{idgen.snowflake.leaf.name}/forever in
+         * ZooKeeper (idgen.zookeeper.*), registered and refreshed as a Meituan Leaf server in Snowflake mode does, so
+         * that idgen instances and Leaf servers never share a worker id. Needs idgen.snowflake.preset=leaf.
+         */
+        LEAF_ZOOKEEPER;
 
         /** Whether the worker id is leased from a store. */
         boolean leases() {
@@ -314,6 +329,43 @@ public class SnowflakeProperties {
 
         public void setRecheckInterval(Duration recheckInterval) {
             this.recheckInterval = recheckInterval;
+        }
+    }
+
+    /**
+     * Meituan Leaf's Snowflake nodes in ZooKeeper, for idgen.snowflake.worker-id-assigner=leaf-zookeeper.
+     */
+    public static class Leaf {
+
+        /**
+         * Leaf's leaf.name: the worker id is the sequence number of this instance's node under
+         * /snowflake/{name}/forever, numbered by the same ZooKeeper counter as the Leaf servers' nodes there. Required
+         * with leaf-zookeeper.
+         */
+        private String name;
+
+        /**
+         * The ip:port this instance registers as, unique per running instance: an instance finds its node again by it
+         * on restart, as a Leaf server does by its IP address and leaf.snowflake.port; a Leaf server's address takes
+         * over its worker id once it has stopped. Defaults to the host's first non-loopback IPv4 address (as Leaf picks
+         * it) and server.port, which must then be set.
+         */
+        private String address;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public String getAddress() {
+            return address;
+        }
+
+        public void setAddress(String address) {
+            this.address = address;
         }
     }
 

@@ -4,6 +4,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.lease.RenewingWorkerIdLease;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
+import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
@@ -46,7 +47,10 @@ public final class SnowflakeStrategy implements IdgenStrategy {
 
     @Override
     public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
-        return engine.is(assigner(definition)) ? definition.workerIdAssignerSetting() : null;
+        SnowflakeProperties.WorkerIdAssignerType assigner = assigner(definition);
+        boolean leaf = assigner == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER
+                && engine == ConsensusEngine.ZOOKEEPER;
+        return engine.is(assigner) || leaf ? definition.workerIdAssignerSetting() : null;
     }
 
     @Override
@@ -73,7 +77,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
         SnowflakeProperties.WorkerIdAssignerType assigner = assigner(definition);
         return assigner == SnowflakeProperties.WorkerIdAssignerType.STATIC
                 ? null
-                : assigner.name().toLowerCase(Locale.ROOT);
+                : assigner.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     @Override
@@ -99,8 +103,10 @@ public final class SnowflakeStrategy implements IdgenStrategy {
                     .append("', ")
                     .append(lease.remaining().toMillis())
                     .append(" ms left, renewed by a heartbeat)");
-        } else {
+        } else if (generator.lease().getClass().getNestHost() == StaticWorkerIdAssigner.class) {
             line.append(" (static: idgen.snowflake.worker-id; unique per running instance)");
+        } else {
+            line.append(" (").append(generator.lease()).append(')');
         }
         return line.append(", layout=").append(generator.layout()).toString();
     }

@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.zookeeper;
 
 import dev.idgen.core.segment.SegmentStore;
+import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
@@ -8,9 +9,11 @@ import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
+import dev.idgen.zookeeper.LeafZooKeeperWorkerIdAssigner;
 import dev.idgen.zookeeper.ZooKeeperSegmentStore;
 import dev.idgen.zookeeper.ZooKeeperWorkerIdLeaseStore;
 import java.time.Duration;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -27,7 +30,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * idgen's ZooKeeper stores ({@code idgen.zookeeper.*}): one Curator client for every generator that keeps its
  * segments ({@code segment.store=zookeeper}), its Redis windows ({@code redis.window-store=zookeeper}) or its worker
- * id leases ({@code snowflake.worker-id-assigner=zookeeper}) in ZooKeeper. Configured only when one of them is asked
+ * id leases ({@code snowflake.worker-id-assigner=zookeeper}) in ZooKeeper, or take worker ids from Leaf's nodes
+ * there ({@code snowflake.worker-id-assigner=leaf-zookeeper}). Configured only when one of them is asked
  * for.
  */
 @Configuration(proxyBeanMethods = false)
@@ -133,6 +137,22 @@ public class ZooKeeperConfiguration {
         String basePath = basePath(zookeeper);
         return InvalidIdgenProperty.rethrowAsProperty(
                 PREFIX, () -> new ZooKeeperWorkerIdLeaseStore(client, basePath, timeout));
+    }
+
+    /**
+     * {@code snowflake.worker-id-assigner=leaf-zookeeper}: a worker id from Leaf's nodes under
+     * {@code /snowflake/<name>}, outside idgen.zookeeper.namespace (the Leaf servers' paths), with the shared client.
+     *
+     * @param prefix the generator's {@code snowflake.leaf} property prefix, named in errors
+     */
+    public static WorkerIdAssigner leafAssigner(BeanFactory beans, String prefix, String name, String ip, int port) {
+        ZooKeeperProperties zookeeper = beans.getBean(IdgenProperties.class).getZookeeper();
+        CuratorFramework client = beans.getBean(CuratorFramework.class);
+        Duration timeout = timeout(zookeeper);
+        return InvalidIdgenProperty.rethrowAsProperty(
+                prefix,
+                Map.of("leafName", "name", "ip", "address", "port", "address"),
+                () -> new LeafZooKeeperWorkerIdAssigner(client, name, ip, port, timeout));
     }
 
     static String connectString(ZooKeeperProperties zookeeper) {
