@@ -21,8 +21,9 @@ public class JdbcProperties {
     /**
      * Whose table the segment table is: 'idgen' (idgen's own), 'leaf' (Meituan Leaf's leaf_alloc, taken over in place
      * while Leaf servers still run on it) or 'tinyid' (Didi Tinyid's tiny_id_info, on the application's DataSource or
-     * on every database listed under idgen.segment.servers, while Tinyid servers still run on them). Leaf's and
-     * Tinyid's layouts need idgen.segment.store=jdbc (or switch-from=jdbc); see docs/switching.md.
+     * on every database listed under idgen.segment.servers, in the same order on every instance, while Tinyid servers
+     * still run on them). Leaf's and Tinyid's layouts need idgen.segment.store=jdbc (or switch-from=jdbc); see
+     * docs/switching.md.
      */
     private TableLayout tableLayout = TableLayout.IDGEN;
 
