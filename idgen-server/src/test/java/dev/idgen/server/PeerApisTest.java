@@ -131,6 +131,10 @@ class PeerApisTest {
         // Leaf would have served 'dot', a name the tokenless client may not use: the whole key is the name.
         Answer answer = http.get("/api/segment/get/" + OPEN, null);
         assertLike("leaf-seg-get-existing-1", answer);
+        // Spring's guard against reflected file downloads, as Leaf's answer for an unknown "extension" had it.
+        assertThat(answer.header("Content-Disposition")).isEqualTo("inline;filename=f.txt");
+        // A trailing slash is no other spelling of the key.
+        assertThat(http.get("/api/segment/get/" + OPEN + "/", APP).status()).isEqualTo(404);
     }
 
     @Test
