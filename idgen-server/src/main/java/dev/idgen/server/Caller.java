@@ -13,6 +13,12 @@ public record Caller(String client, String transport, long deadlineNanos) {
     /** The client id of a request without a token, on a server with {@code idgen.server.anonymous=true}. */
     public static final String ANONYMOUS = "anonymous";
 
+    /**
+     * The client id of a request on Leaf's paths without a token, on a server with
+     * {@code idgen.server.compat.leaf.tokenless-names}: only those names, its own rate limit.
+     */
+    public static final String LEAF_TOKENLESS = "leaf-tokenless";
+
     /** The deadline of a caller that set none: only the server's own request timeout bounds its wait. */
     public static final long NO_DEADLINE = Long.MAX_VALUE;
 

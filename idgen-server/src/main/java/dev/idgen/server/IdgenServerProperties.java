@@ -65,6 +65,17 @@ public class IdgenServerProperties {
      */
     private Duration nameIdle = Duration.ofHours(1);
 
+    /** Other ID servers' HTTP APIs, answered by this server so that their callers switch by changing a host name. */
+    private Compat compat = new Compat();
+
+    public Compat getCompat() {
+        return compat;
+    }
+
+    public void setCompat(Compat compat) {
+        this.compat = compat;
+    }
+
     public Duration getNameIdle() {
         return nameIdle;
     }
@@ -204,6 +215,144 @@ public class IdgenServerProperties {
 
         public void setRateLimit(double rateLimit) {
             this.rateLimit = rateLimit;
+        }
+    }
+
+    /** Other ID servers' HTTP APIs (docs/server.md, "Leaf's and Tinyid's APIs"). */
+    public static class Compat {
+
+        /** Meituan Leaf's HTTP API. */
+        private Leaf leaf = new Leaf();
+
+        /** Didi Tinyid's HTTP API. */
+        private Tinyid tinyid = new Tinyid();
+
+        public Leaf getLeaf() {
+            return leaf;
+        }
+
+        public void setLeaf(Leaf leaf) {
+            this.leaf = leaf;
+        }
+
+        public Tinyid getTinyid() {
+            return tinyid;
+        }
+
+        public void setTinyid(Tinyid tinyid) {
+            this.tinyid = tinyid;
+        }
+    }
+
+    /** Leaf's HTTP API: /api/segment/get/{key}, /api/snowflake/get/{key} and /decodeSnowflakeId. */
+    public static class Leaf {
+
+        /**
+         * Answer Leaf's paths: GET /api/segment/get/{key} (one ID of the name key), GET /api/snowflake/get/{key} and
+         * GET /decodeSnowflakeId, as Leaf 1.0.1 answers them. They take bearer tokens as the rest of the server does,
+         * unless tokenless-names lists names.
+         */
+        private boolean enabled = false;
+
+        /**
+         * Serve /api/snowflake/get/{key} and /decodeSnowflakeId, from the generator snowflake-generator names. Off,
+         * both answer 404.
+         */
+        private boolean snowflakeEnabled = true;
+
+        /**
+         * The Snowflake generator behind /api/snowflake/get/{key}: a generator of idgen.generators.*, or 'default'.
+         * Leaf ignores the key, and so does this server: every such request is authorized, rate-limited and counted
+         * as a request for the name equal to the generator's name (e.g. 'snow'), whatever the key. Required while
+         * snowflake-enabled is true.
+         */
+        private String snowflakeGenerator;
+
+        /**
+         * Names that requests on Leaf's paths without an Authorization header may use, as the client
+         * 'leaf-tokenless' (its own meters, its own rate limit): Leaf's callers send no token. Listed one by one, no
+         * '*', at most 100000. Empty, the default: Leaf's paths need a bearer token. Anyone who can reach the server
+         * can then use up these names' IDs: see docs/server.md. Never applies to idgen's own paths (/ids, /blocks).
+         */
+        private List<String> tokenlessNames = new ArrayList<>();
+
+        /**
+         * Requests per second the client 'leaf-tokenless' may send in all, with bursts of one second's worth; 0 for no
+         * limit. Over it Leaf's paths answer 429 with Retry-After.
+         */
+        private double tokenlessRateLimit = 1000;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public boolean isSnowflakeEnabled() {
+            return snowflakeEnabled;
+        }
+
+        public void setSnowflakeEnabled(boolean snowflakeEnabled) {
+            this.snowflakeEnabled = snowflakeEnabled;
+        }
+
+        public String getSnowflakeGenerator() {
+            return snowflakeGenerator;
+        }
+
+        public void setSnowflakeGenerator(String snowflakeGenerator) {
+            this.snowflakeGenerator = snowflakeGenerator;
+        }
+
+        public List<String> getTokenlessNames() {
+            return tokenlessNames;
+        }
+
+        public void setTokenlessNames(List<String> tokenlessNames) {
+            this.tokenlessNames = tokenlessNames;
+        }
+
+        public double getTokenlessRateLimit() {
+            return tokenlessRateLimit;
+        }
+
+        public void setTokenlessRateLimit(double tokenlessRateLimit) {
+            this.tokenlessRateLimit = tokenlessRateLimit;
+        }
+    }
+
+    /** Tinyid's HTTP API: /tinyid/id/nextId, nextIdSimple, nextSegmentId and nextSegmentIdSimple. */
+    public static class Tinyid {
+
+        /**
+         * Answer Tinyid's paths under /tinyid/id/, as Tinyid answers them. Their 'token' parameter is the client's
+         * token: give each Tinyid caller a client whose token-hash is the SHA-256 of its Tinyid token and whose names
+         * are its biz types.
+         */
+        private boolean enabled = false;
+
+        /**
+         * How many IDs one segment of nextSegmentId and nextSegmentIdSimple holds (Tinyid's step), 1 to
+         * idgen.server.max-block-size: each is a block taken from the name's segment store, never handed out twice.
+         */
+        private long segmentSize = 1000;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public long getSegmentSize() {
+            return segmentSize;
+        }
+
+        public void setSegmentSize(long segmentSize) {
+            this.segmentSize = segmentSize;
         }
     }
 }

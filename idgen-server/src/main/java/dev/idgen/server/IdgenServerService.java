@@ -291,6 +291,19 @@ public final class IdgenServerService implements IdgenServerApi {
     }
 
     /**
+     * Whether a caller may use a name, asked without issuing anything: for an answer that issues no ID (Tinyid's
+     * {@code batchSize=0}) but must still tell a name the caller may not use.
+     *
+     * @param caller an authenticated caller
+     * @param name a name, valid or not
+     * @return whether the name is valid and the caller may use it
+     */
+    public boolean allows(Caller caller, String name) {
+        ClientAccess access = clients.access(caller);
+        return IdArguments.isName(name) && access.allows(name, generatorOf(name));
+    }
+
+    /**
      * @param caller an authenticated caller
      * @return what the caller may use: its client, its names, and the segment generators it may take blocks from
      */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -143,6 +145,104 @@ class StartupFailureTest {
                     .isEqualTo("anonymous");
             // A token nobody has is still wrong, not anonymous.
             assertThat(http.get("/ids/orders", "made-up").status()).isEqualTo(401);
+        }
+    }
+
+    @Test
+    void leafsSnowflakePathWithoutASnowflakeGenerator(CapturedOutput output) {
+        String leaf = "--idgen.server.compat.leaf.enabled=true";
+        String property = "idgen.server.compat.leaf.snowflake-generator";
+        assertFailsNaming(property, output, APP_HASH, leaf);
+        assertThat(output).contains("snowflake-enabled=false");
+        assertFailsNaming(property, output, APP_HASH, leaf, "--" + property + "=nope")
+                .hasMessageContaining("nope");
+        List<String> segments = new ArrayList<>(ServerApps.segmentsOnMariaDb("idgen_startup_peer_test"));
+        segments.addAll(List.of(APP_HASH, leaf, "--" + property + "=default"));
+        assertFailsNaming(property, output, segments.toArray(String[]::new)).hasMessageContaining("not snowflake");
+    }
+
+    @Test
+    void leafsTokenlessAccessMisconfigured(CapturedOutput output) {
+        String leaf = "--idgen.server.compat.leaf.enabled=true";
+        String snow = "--idgen.server.compat.leaf.snowflake-generator=default";
+        assertFailsNaming(
+                        "idgen.server.compat.leaf.tokenless-names",
+                        output,
+                        APP_HASH,
+                        leaf,
+                        snow,
+                        "--idgen.server.compat.leaf.tokenless-names=orders,*")
+                .hasMessageContaining("'*'");
+        assertFailsNaming(
+                "idgen.server.compat.leaf.tokenless-names",
+                output,
+                APP_HASH,
+                leaf,
+                snow,
+                "--idgen.server.compat.leaf.tokenless-names=bad name");
+        assertFailsNaming(
+                "idgen.server.compat.leaf.tokenless-rate-limit",
+                output,
+                APP_HASH,
+                leaf,
+                snow,
+                "--idgen.server.compat.leaf.tokenless-names=orders",
+                "--idgen.server.compat.leaf.tokenless-rate-limit=-1");
+        assertFailsNaming(
+                "idgen.server.clients.leaf-tokenless",
+                output,
+                "--idgen.server.clients.leaf-tokenless.token-hash=" + ServerHttp.tokenHash("app"));
+    }
+
+    @Test
+    void tinyidSegmentSizeOutOfRange(CapturedOutput output) {
+        String tinyid = "--idgen.server.compat.tinyid.enabled=true";
+        assertFailsNaming(
+                "idgen.server.compat.tinyid.segment-size",
+                output,
+                APP_HASH,
+                tinyid,
+                "--idgen.server.compat.tinyid.segment-size=0");
+        assertFailsNaming(
+                        "idgen.server.compat.tinyid.segment-size",
+                        output,
+                        APP_HASH,
+                        tinyid,
+                        "--idgen.server.max-block-size=500",
+                        "--idgen.server.compat.tinyid.segment-size=501")
+                .hasMessageContaining("between 1 and 500");
+    }
+
+    @Test
+    void leafsPathsNeedATokenUnlessTokenlessNamesAreListed() {
+        try (ConfigurableApplicationContext server = ServerApps.start(
+                APP_HASH,
+                "--idgen.server.compat.leaf.enabled=true",
+                "--idgen.server.compat.leaf.snowflake-enabled=false")) {
+            ServerHttp http = new ServerHttp("http://127.0.0.1:" + ServerApps.port(server));
+            assertThat(http.get("/api/segment/get/orders", null).status()).isEqualTo(401);
+            assertThat(http.get("/api/segment/get/orders", "app").status()).isEqualTo(200);
+            // Its Snowflake path off: not served.
+            assertThat(http.get("/api/snowflake/get/orders", "app").status()).isEqualTo(404);
+        }
+        try (ConfigurableApplicationContext server = ServerApps.start(
+                APP_HASH,
+                "--idgen.server.compat.leaf.enabled=true",
+                "--idgen.server.compat.leaf.snowflake-generator=default",
+                "--idgen.server.compat.leaf.tokenless-names=orders,default")) {
+            ServerHttp http = new ServerHttp("http://127.0.0.1:" + ServerApps.port(server));
+            assertThat(http.get("/api/segment/get/orders", null).status()).isEqualTo(200);
+            assertThat(http.get("/api/snowflake/get/x", null).status()).isEqualTo(200);
+            assertThat(http.get("/api/segment/get/other", null).status()).isEqualTo(500);
+            assertThat(http.get("/ids/orders", null).status()).isEqualTo(401);
+        }
+        try (ConfigurableApplicationContext server = ServerApps.start(APP_HASH)) {
+            // Off by default: Leaf's and Tinyid's paths are not there.
+            ServerHttp http = new ServerHttp("http://127.0.0.1:" + ServerApps.port(server));
+            assertThat(http.get("/api/segment/get/orders", "app").status()).isEqualTo(404);
+            assertThat(http.get("/tinyid/id/nextId?bizType=orders&token=app", null)
+                            .status())
+                    .isEqualTo(404);
         }
     }
 

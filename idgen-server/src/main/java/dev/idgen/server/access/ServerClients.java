@@ -56,6 +56,11 @@ public final class ServerClients {
     /** By the client's id. */
     private final Map<String, ClientAccess> byId;
 
+    /** Requests on Leaf's paths without a token, or {@code null} when they need one. */
+    private final Caller leafTokenless;
+
+    private static final String TOKENLESS_NAMES = "idgen.server.compat.leaf.tokenless-names";
+
     private record Known(byte[] digest, ClientAccess access) {}
 
     /**
@@ -88,6 +93,14 @@ public final class ServerClients {
         Map<ByteBuffer, Known> digests = new HashMap<>();
         Map<String, ClientAccess> ids = new HashMap<>();
         properties.getClients().forEach((id, client) -> {
+            if (Caller.LEAF_TOKENLESS.equals(id)) {
+                // Its rights would be taken for those of Leaf's requests without a token.
+                throw new IdgenPropertyValueException(
+                        PREFIX + id,
+                        id,
+                        "'" + Caller.LEAF_TOKENLESS + "' is the client of Leaf's requests without a token",
+                        "Give the client another id; " + TOKENLESS_NAMES + " lists the names those requests may use.");
+            }
             if (Caller.ANONYMOUS.equals(id)) {
                 // Its rights would be taken for those of requests without a token.
                 throw new IdgenPropertyValueException(
@@ -119,6 +132,14 @@ public final class ServerClients {
                                     properties.getNameIdle().toNanos(),
                                     clock)));
         }
+        IdgenServerProperties.Leaf leaf = properties.getCompat().getLeaf();
+        ClientAccess tokenless = leafTokenless(leaf, clock);
+        if (leaf.isEnabled() && tokenless != null) {
+            ids.put(Caller.LEAF_TOKENLESS, tokenless);
+            this.leafTokenless = new Caller(Caller.LEAF_TOKENLESS, "http");
+        } else {
+            this.leafTokenless = null;
+        }
         this.byDigest = Collections.unmodifiableMap(digests);
         this.byId = Collections.unmodifiableMap(ids);
     }
@@ -146,6 +167,65 @@ public final class ServerClients {
             throw unauthenticated("The bearer token belongs to no client of this server");
         }
         return new Caller(known.access().client(), transport);
+    }
+
+    /**
+     * @return the caller of a request on Leaf's paths without a token: the client {@value Caller#LEAF_TOKENLESS} when
+     *     idgen.server.compat.leaf.tokenless-names lists names, else {@code null} (such a request needs a token)
+     */
+    public Caller leafTokenless() {
+        return leafTokenless;
+    }
+
+    /**
+     * The rights of Leaf's requests without a token, checked whether or not Leaf's API is on: its listed names only,
+     * never every name, and its own rate limit.
+     *
+     * @return {@code null} when no names are listed
+     */
+    private static ClientAccess leafTokenless(IdgenServerProperties.Leaf leaf, NanoClock clock) {
+        List<String> listed = leaf.getTokenlessNames() == null ? List.of() : leaf.getTokenlessNames();
+        if (listed.size() > MAX_NAMES) {
+            throw new IdgenPropertyValueException(
+                    TOKENLESS_NAMES,
+                    listed.size() + " names",
+                    "may list at most " + MAX_NAMES + " names",
+                    "List only the names Leaf's callers without a token use.");
+        }
+        Set<String> names = new LinkedHashSet<>();
+        for (String name : listed) {
+            if (ClientAccess.EVERY_NAME.equals(name)) {
+                throw new IdgenPropertyValueException(
+                        TOKENLESS_NAMES,
+                        name,
+                        "'*' would let anyone who reaches the server use up the IDs of every name without a token",
+                        "List the names Leaf's callers without a token use, one by one.");
+            }
+            try {
+                names.add(IdArguments.checkName(name));
+            } catch (InvalidArgumentException e) {
+                throw new IdgenPropertyValueException(
+                        TOKENLESS_NAMES, name, e.getMessage(), "List valid sequence names, one by one.");
+            }
+        }
+        double rate = leaf.getTokenlessRateLimit();
+        if (!(rate == 0 || rate >= MIN_RATE) || Double.isInfinite(rate)) {
+            throw new IdgenPropertyValueException(
+                    "idgen.server.compat.leaf.tokenless-rate-limit",
+                    rate,
+                    "must be 0 (no limit) or from " + MIN_RATE + " requests per second",
+                    "Set a rate of 0, or of " + MIN_RATE + " or more.");
+        }
+        if (names.isEmpty()) {
+            return null;
+        }
+        return new ClientAccess(
+                Caller.LEAF_TOKENLESS,
+                Collections.unmodifiableSet(names),
+                Set.of(),
+                false,
+                rate == 0 ? null : new RateLimiter(rate, clock),
+                null);
     }
 
     /**
