@@ -19,6 +19,12 @@ public record Caller(String client, String transport, long deadlineNanos) {
      */
     public static final String LEAF_TOKENLESS = "leaf-tokenless";
 
+    /**
+     * The client of Tinyid's requests whose token comes from Tinyid's own token table
+     * ({@code idgen.server.compat.tinyid.token-table}); the token itself never becomes a meter tag.
+     */
+    public static final String TINYID_TOKENS = "tinyid-tokens";
+
     /** The deadline of a caller that set none: only the server's own request timeout bounds its wait. */
     public static final long NO_DEADLINE = Long.MAX_VALUE;
 

@@ -1,16 +1,22 @@
 package dev.idgen.server;
 
 import dev.idgen.core.IdService;
+import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.form.IdForms;
+import dev.idgen.jdbc.TinyidTokenTable;
 import dev.idgen.server.access.NanoClock;
 import dev.idgen.server.access.ServerClients;
+import dev.idgen.server.access.TinyidTokens;
 import dev.idgen.server.metrics.NamesRunningOutHealth;
 import dev.idgen.server.metrics.ServerMeters;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,6 +42,37 @@ public class IdgenServerConfiguration {
             IdgenServerProperties properties, IdService idService, ObjectProvider<NanoClock> clock) {
         return new ServerClients(
                 properties, RoutingIdService.generatorsOf(idService).keySet(), clock.getIfAvailable(NanoClock::system));
+    }
+
+    /**
+     * Tinyid's token table, with {@code idgen.server.compat.tinyid.token-table}: read now, so that a table that cannot
+     * be read fails start-up naming the setting.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "idgen.server.compat.tinyid.enabled", havingValue = "true")
+    @ConditionalOnProperty(name = "idgen.server.compat.tinyid.token-table")
+    TinyidTokens idgenTinyidTokens(IdgenServerProperties properties, ObjectProvider<DataSource> dataSources) {
+        String property = "idgen.server.compat.tinyid.token-table";
+        String table = properties.getCompat().getTinyid().getTokenTable();
+        DataSource dataSource = dataSources.getIfUnique();
+        if (dataSource == null) {
+            throw new IdgenPropertyValueException(
+                    property,
+                    table,
+                    "Tinyid's token table is read from the server's database, but there is no single DataSource",
+                    "Set spring.datasource.url to the database that holds it, or remove " + property + ".");
+        }
+        TinyidTokenTable tokens;
+        try {
+            tokens = new TinyidTokenTable(dataSource, table, Duration.ofSeconds(5));
+            return new TinyidTokens(tokens::read);
+        } catch (InvalidArgumentException | StoreUnavailableException e) {
+            throw new IdgenPropertyValueException(
+                    property,
+                    table,
+                    "could not be read: " + e.getMessage(),
+                    "Name Tinyid's token table (tiny_id_token) on the server's database, or remove " + property + ".");
+        }
     }
 
     @Bean(destroyMethod = "close")

@@ -339,6 +339,22 @@ public class IdgenServerProperties {
          */
         private long segmentSize = 1000;
 
+        /**
+         * Also accept the tokens of Tinyid's own token table (tiny_id_token, on the server's DataSource), each for the
+         * biz types its rows list, read at start-up and again every minute as Tinyid does; unset (the default) reads
+         * none. Those requests are the client 'tinyid-tokens' in the meters. The table holds its tokens in plain text:
+         * keep it as closed as the tokens.
+         */
+        private String tokenTable;
+
+        public String getTokenTable() {
+            return tokenTable;
+        }
+
+        public void setTokenTable(String tokenTable) {
+            this.tokenTable = tokenTable;
+        }
+
         public boolean isEnabled() {
             return enabled;
         }

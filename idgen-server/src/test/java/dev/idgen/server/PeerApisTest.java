@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -91,6 +93,51 @@ class PeerApisTest {
         registry.add("idgen.server.clients.tiny.token-hash", () -> ServerHttp.tokenHash(TINY));
         registry.add("idgen.server.clients.tiny.names", () -> "small," + BIZ + ",snow");
         registry.add("idgen.server.compat.leaf.tokenless-names", () -> OPEN + ",snow");
+        // Tinyid's own token table, as Tinyid's DDL makes it, read at start-up.
+        try (Connection connection = mariadb.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE " + TOKEN_TABLE + " (id int(11) unsigned NOT NULL AUTO_INCREMENT, token"
+                    + " varchar(255) NOT NULL DEFAULT '', biz_type varchar(63) NOT NULL DEFAULT '', remark varchar(255)"
+                    + " NOT NULL DEFAULT '', create_time timestamp NOT NULL DEFAULT '2010-01-01 00:00:00', update_time"
+                    + " timestamp NOT NULL DEFAULT '2010-01-01 00:00:00', PRIMARY KEY (id)) ENGINE=InnoDB");
+            statement.execute("INSERT INTO " + TOKEN_TABLE + " (token, biz_type, remark) VALUES ('" + TABLE_TOKEN
+                    + "', '" + TABLE_BIZ + "', 'test')");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        registry.add("idgen.server.compat.tinyid.token-table", () -> TOKEN_TABLE);
+    }
+
+    static final String TOKEN_TABLE = "tiny_id_token_" + RUN.replace("-", "");
+
+    /** A token only Tinyid's token table knows, for {@link #TABLE_BIZ} only. */
+    static final String TABLE_TOKEN = "table-token-" + RUN;
+
+    static final String TABLE_BIZ = "table-biz-" + RUN;
+
+    @AfterAll
+    static void dropTokenTable() throws SQLException {
+        try (Connection connection = TestServices.mariadb().connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + TOKEN_TABLE);
+        }
+    }
+
+    @Test
+    void tinyidsOwnTokenTableLetsItsTokensInForTheirBizTypesOnly() {
+        Answer ids = tinyid("nextIdSimple", "bizType=" + TABLE_BIZ + "&token=" + TABLE_TOKEN + "&batchSize=3");
+        assertThat(ids.status()).isEqualTo(200);
+        assertThat(ids.response().body()).matches("\\d+,\\d+,\\d+");
+        assertThat(tinyid("nextIdSimple", "bizType=" + BIZ + "&token=" + TABLE_TOKEN)
+                        .response()
+                        .body())
+                .as("a biz type the token's rows do not list")
+                .isEmpty();
+        assertThat(tinyid("nextIdSimple", "bizType=" + TABLE_BIZ + "&token=" + TINY)
+                        .response()
+                        .body())
+                .as("an idgen client's token keeps its own names only")
+                .isEmpty();
     }
 
     @TestConfiguration

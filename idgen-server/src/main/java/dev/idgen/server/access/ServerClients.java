@@ -101,6 +101,13 @@ public final class ServerClients {
                         "'" + Caller.LEAF_TOKENLESS + "' is the client of Leaf's requests without a token",
                         "Give the client another id; " + TOKENLESS_NAMES + " lists the names those requests may use.");
             }
+            if (Caller.TINYID_TOKENS.equals(id)) {
+                throw new IdgenPropertyValueException(
+                        PREFIX + id,
+                        id,
+                        "'" + Caller.TINYID_TOKENS + "' is the client of the tokens in Tinyid's token table",
+                        "Give the client another id.");
+            }
             if (Caller.ANONYMOUS.equals(id)) {
                 // Its rights would be taken for those of requests without a token.
                 throw new IdgenPropertyValueException(
@@ -131,6 +138,15 @@ public final class ServerClients {
                                     IdgenServerProperties.Client.DEFAULT_MAX_NAMES,
                                     properties.getNameIdle().toNanos(),
                                     clock)));
+        }
+        IdgenServerProperties.Tinyid tinyid = properties.getCompat().getTinyid();
+        if (tinyid.isEnabled() && tinyid.getTokenTable() != null) {
+            // Which biz types a token may use is TinyidTokens' check, before the request reaches the service.
+            ids.put(
+                    Caller.TINYID_TOKENS,
+                    ClientAccess.unlimited(
+                            Caller.TINYID_TOKENS,
+                            new ClientNames(MAX_NAMES, properties.getNameIdle().toNanos(), clock)));
         }
         IdgenServerProperties.Leaf leaf = properties.getCompat().getLeaf();
         ClientAccess tokenless = leafTokenless(leaf, clock);

@@ -7,9 +7,11 @@ import dev.idgen.server.IdgenServerConfiguration;
 import dev.idgen.server.IdgenServerProperties;
 import dev.idgen.server.IdgenServerService;
 import dev.idgen.server.ServerRefusal;
+import dev.idgen.server.access.TinyidTokens;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -30,6 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
 @RequestMapping("/tinyid/id")
 @ConditionalOnProperty(name = "idgen.server.compat.tinyid.enabled", havingValue = "true")
 final class TinyidController {
+
+    /** Tinyid's own token table, when idgen.server.compat.tinyid.token-table names it. */
+    private final TinyidTokens tableTokens;
 
     /** Tinyid's code and message for a token that is wrong, missing, or not the biz type's. */
     static final int TOKEN_ERROR = 5;
@@ -58,8 +63,10 @@ final class TinyidController {
      * @throws dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException naming
      *     idgen.server.compat.tinyid.segment-size when it lies outside 1 to idgen.server.max-block-size
      */
-    TinyidController(IdgenServerService service, IdgenServerProperties properties) {
+    TinyidController(
+            IdgenServerService service, IdgenServerProperties properties, ObjectProvider<TinyidTokens> tableTokens) {
         this.service = service;
+        this.tableTokens = tableTokens.getIfAvailable();
         this.maxCount = properties.getMaxCount();
         this.segmentSize = IdgenServerConfiguration.inRange(
                 "idgen.server.compat.tinyid.segment-size",
@@ -183,7 +190,8 @@ final class TinyidController {
         try {
             return service.authenticate("Bearer " + token, HttpArguments.HTTP);
         } catch (ServerRefusal refusal) {
-            return null;
+            // Not an idgen client's: one of Tinyid's own table, when it is read, for the biz types it lists.
+            return tableTokens == null ? null : tableTokens.caller(token, bizType);
         }
     }
 
