@@ -174,13 +174,6 @@ class StartupFailureTest {
                         "--idgen.server.compat.leaf.tokenless-names=orders,*")
                 .hasMessageContaining("'*'");
         assertFailsNaming(
-                "idgen.server.compat.leaf.tokenless-names",
-                output,
-                APP_HASH,
-                leaf,
-                snow,
-                "--idgen.server.compat.leaf.tokenless-names=bad name");
-        assertFailsNaming(
                 "idgen.server.compat.leaf.tokenless-rate-limit",
                 output,
                 APP_HASH,
@@ -197,12 +190,6 @@ class StartupFailureTest {
     @Test
     void tinyidSegmentSizeOutOfRange(CapturedOutput output) {
         String tinyid = "--idgen.server.compat.tinyid.enabled=true";
-        assertFailsNaming(
-                "idgen.server.compat.tinyid.segment-size",
-                output,
-                APP_HASH,
-                tinyid,
-                "--idgen.server.compat.tinyid.segment-size=0");
         assertFailsNaming(
                         "idgen.server.compat.tinyid.segment-size",
                         output,
