@@ -39,6 +39,22 @@ public final class SegmentTables {
         };
     }
 
+    /** @return the layout of a table with a row per name: Leaf's, or idgen's own */
+    private static SegmentTableLayout rowLayout(JdbcProperties jdbc) {
+        return jdbc.getTableLayout() == JdbcProperties.TableLayout.LEAF
+                ? SegmentTableLayout.LEAF
+                : SegmentTableLayout.IDGEN;
+    }
+
+    /** @return the column holding a row's name in the segment table */
+    public static String keyColumn(JdbcProperties jdbc) {
+        return switch (jdbc.getTableLayout()) {
+            case IDGEN -> "name";
+            case LEAF -> "biz_tag";
+            case TINYID -> "biz_type";
+        };
+    }
+
     /**
      * The store on a table of idgen's or Leaf's layout.
      *
@@ -48,9 +64,7 @@ public final class SegmentTables {
             IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
         JdbcProperties jdbc = definition.properties().getJdbc();
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
-        SegmentTableLayout layout = jdbc.getTableLayout() == JdbcProperties.TableLayout.LEAF
-                ? SegmentTableLayout.LEAF
-                : SegmentTableLayout.IDGEN;
+        SegmentTableLayout layout = rowLayout(jdbc);
         JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(
                 definition.property("jdbc"),
                 () -> new JdbcSegmentStore(
@@ -115,9 +129,7 @@ public final class SegmentTables {
             case IDGEN, LEAF ->
                 new JdbcSegmentStore(
                         dataSource,
-                        jdbc.getTableLayout() == JdbcProperties.TableLayout.LEAF
-                                ? SegmentTableLayout.LEAF
-                                : SegmentTableLayout.IDGEN,
+                        rowLayout(jdbc),
                         table(jdbc),
                         jdbc.getInitialValue(),
                         SchemaInitialization.NEVER,

@@ -161,11 +161,7 @@ public class SegmentConfiguration {
                     "jdbc (table " + table + ")",
                     dataSource,
                     table,
-                    switch (jdbc.getTableLayout()) {
-                        case IDGEN -> "name";
-                        case LEAF -> "biz_tag";
-                        case TINYID -> "biz_type";
-                    },
+                    SegmentTables.keyColumn(jdbc),
                     () -> SegmentTables.existingTableStore(definition, dataSource),
                     definition.isDefault()));
         }
