@@ -252,6 +252,7 @@ class PeriodicIdServiceTest {
         // The drawers go on until the clock has flipped often while they drew: on a busy machine the flipper may be
         // scheduled late, and draws that all fell on one side of midnight would check nothing.
         AtomicLong flips = new AtomicLong();
+        AtomicBoolean sawNextDay = new AtomicBoolean();
         List<Future<List<Long>>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int thread = t;
@@ -259,7 +260,9 @@ class PeriodicIdServiceTest {
                 start.await();
                 List<Long> drawn = new ArrayList<>(perThread);
                 long flipsAtStart = -1;
-                while (drawn.size() < perThread || flips.get() - flipsAtStart < 2_000) {
+                // ... and until some draw fell after midnight: the flipper holds the next day only for a moment, and
+                // a run whose draws all missed it would check one day alone.
+                while (drawn.size() < perThread || flips.get() - flipsAtStart < 2_000 || !sawNextDay.get()) {
                     if (flipsAtStart < 0 && flips.get() > 0) {
                         flipsAtStart = flips.get();
                     }
@@ -269,6 +272,9 @@ class PeriodicIdServiceTest {
                         for (long id : ids.nextIds("invoice", 5)) {
                             drawn.add(id);
                         }
+                    }
+                    if (drawn.get(drawn.size() - 1) / 100_000_000L == 20261124L) {
+                        sawNextDay.set(true);
                     }
                 }
                 return drawn;
