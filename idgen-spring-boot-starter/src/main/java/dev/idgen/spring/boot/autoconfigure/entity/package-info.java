@@ -1,5 +1,5 @@
 /**
- * Entity IDs: {@code @IdgenId} fields filled in by Hibernate, Spring Data JDBC or MyBatis, each when its library is
+ * Entity IDs: {@code @IdgenId} fields filled in by Hibernate, Spring Data JDBC, MyBatis or Spring Data R2DBC, each when its library is
  * present.
  */
 package dev.idgen.spring.boot.autoconfigure.entity;
