@@ -39,7 +39,7 @@ public final class IdgenKeyGenerateAlgorithm implements KeyGenerateAlgorithm {
         AlgorithmProps read = new AlgorithmProps(TYPE, props);
         generator = read.text(GENERATOR);
         if (generator != null && !IdArguments.isName(generator)) {
-            throw read.invalid(GENERATOR, generator, nameRule());
+            throw read.invalid(GENERATOR, generator, "must be " + nameRule());
         }
         standalone = StandaloneSettings.of(read);
         registration = read.text(REGISTRATION);
