@@ -353,8 +353,14 @@ class ShardingSphereMariaDbTest {
     private record ShardingSphereSource(DataSource dataSource) implements AutoCloseable {
 
         @Override
-        public void close() throws Exception {
-            ((AutoCloseable) dataSource).close();
+        public void close() throws SQLException {
+            try {
+                ((AutoCloseable) dataSource).close();
+            } catch (SQLException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new SQLException(e);
+            }
         }
     }
 

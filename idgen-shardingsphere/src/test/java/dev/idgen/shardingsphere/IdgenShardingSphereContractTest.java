@@ -25,10 +25,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * The algorithms without a database: found through ShardingSphere's SPI, the registry's rules, the Spring
- * registration's life, and the errors of bad props, unknown registrations and IDs that no shard-form generator makes.
+ * The algorithms' contract with ShardingSphere, without a database: found through its SPI by type, keys by table
+ * name or generator, the registry's rules, the Spring registration's life, and the errors of bad props, unknown
+ * registrations and IDs that no shard-form generator makes.
  */
-class IdgenShardingSphereAlgorithmsTest {
+class IdgenShardingSphereContractTest {
 
     private static final AlgorithmSQLContext ORDERS = new AlgorithmSQLContext("shop", "shop", "t_order", "order_id");
 
