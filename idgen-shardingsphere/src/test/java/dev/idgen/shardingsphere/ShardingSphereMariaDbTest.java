@@ -30,11 +30,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.apache.shardingsphere.driver.ShardingSphereDriver;
 import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -154,6 +156,39 @@ class ShardingSphereMariaDbTest {
         AlgorithmSQLContext context = new AlgorithmSQLContext("shop", "shop", "t_invoice", "invoice_id");
         assertThat(new ArrayList<Object>(algorithm.generateKeys(context, 3))).containsExactly(1L, 2L, 3L);
         assertThat(new ArrayList<Object>(algorithm.generateKeys(context, 2))).containsExactly(4L, 5L);
+    }
+
+    @Test
+    void aBootDataSourceOnShardingSpheresDriverTakesItsKeysFromTheContext() {
+        System.setProperty("idgen.ss.url-0", shard(0).url());
+        System.setProperty("idgen.ss.url-1", shard(1).url());
+        System.setProperty("idgen.ss.username", server.username());
+        System.setProperty("idgen.ss.password", server.password() == null ? "" : server.password());
+        try {
+            new ApplicationContextRunner()
+                    .withConfiguration(AutoConfigurations.of(
+                            DataSourceAutoConfiguration.class,
+                            IdgenAutoConfiguration.class,
+                            IdgenShardingSphereAutoConfiguration.class))
+                    .withPropertyValues(
+                            "spring.datasource.driver-class-name=" + ShardingSphereDriver.class.getName(),
+                            "spring.datasource.url=jdbc:shardingsphere:classpath:shardingsphere/events-boot.yaml"
+                                    + "?placeholder-type=system_props",
+                            "spring.datasource.hikari.maximum-pool-size=2",
+                            "idgen.snowflake.worker-id=9")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        insertEvents(context.getBean(DataSource.class), "boot", 1);
+                        IdService ids = context.getBean(IdService.class);
+                        Set<Long> workers = workerIds("boot", ids);
+                        assertThat(workers).containsExactly(9L);
+                    });
+        } finally {
+            System.clearProperty("idgen.ss.url-0");
+            System.clearProperty("idgen.ss.url-1");
+            System.clearProperty("idgen.ss.username");
+            System.clearProperty("idgen.ss.password");
+        }
     }
 
     private static String registered(String name) {
