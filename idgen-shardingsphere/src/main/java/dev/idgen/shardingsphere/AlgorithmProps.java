@@ -20,16 +20,21 @@ final class AlgorithmProps {
 
     /** @return the prop trimmed, or null when unset or blank */
     String text(String prop) {
-        String value = props.getProperty(prop);
+        String value = raw(prop, null);
         if (value == null || value.isBlank()) {
             return null;
         }
         return value.trim();
     }
 
-    /** @return the prop as is (a password may have spaces), or the default when unset */
+    /**
+     * @return the prop as is (a password may have spaces), or the default when unset. Read with {@code get}, not
+     *         {@code getProperty}: ShardingSphere's YAML puts numbers and booleans into the props as such
+     *         ({@code logical-shards: 256} is an Integer), which {@code getProperty} would take for unset.
+     */
     String raw(String prop, String otherwise) {
-        return props.getProperty(prop, otherwise);
+        Object value = props.get(prop);
+        return value == null ? otherwise : String.valueOf(value);
     }
 
     int integer(String prop, int otherwise, int min, int max) {

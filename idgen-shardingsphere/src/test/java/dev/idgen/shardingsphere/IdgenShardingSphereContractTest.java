@@ -160,7 +160,10 @@ class IdgenShardingSphereContractTest {
     @Test
     void anIdNoShardFormGeneratorMakesIsRefusedNamingTheColumn() {
         IdgenShardingAlgorithm sharding = new IdgenShardingAlgorithm();
-        sharding.init(props("logical-shards", "2"));
+        Properties asYamlGivesThem = new Properties();
+        // ShardingSphere's YAML gives a number as an Integer, not a String.
+        asYamlGivesThem.put("logical-shards", 2);
+        sharding.init(asYamlGivesThem);
         List<String> targets = List.of("ds_0", "ds_1");
         assertThatThrownBy(() -> sharding.doSharding(targets, value(-5L)))
                 .isInstanceOf(InvalidArgumentException.class)
