@@ -58,10 +58,15 @@ public final class IdgenKeyGenerateAlgorithm implements KeyGenerateAlgorithm {
     @Override
     public Collection<? extends Comparable<?>> generateKeys(AlgorithmSQLContext context, int keyGenerateCount) {
         String name = generator != null ? generator : tableName(context);
-        long[] keys = idService().nextIds(name, keyGenerateCount);
-        List<Long> result = new ArrayList<>(keys.length);
-        for (long key : keys) {
-            result.add(key);
+        IdService ids = idService();
+        List<Long> result = new ArrayList<>(keyGenerateCount);
+        // A multi-row insert may have more rows than one batch may hold: taken in batches of at most that many.
+        for (int taken = 0; taken < keyGenerateCount; ) {
+            int count = Math.min(IdService.MAX_BATCH_SIZE, keyGenerateCount - taken);
+            for (long key : ids.nextIds(name, count)) {
+                result.add(key);
+            }
+            taken += count;
         }
         return result;
     }

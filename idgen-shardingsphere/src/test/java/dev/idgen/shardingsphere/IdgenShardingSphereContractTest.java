@@ -57,6 +57,12 @@ class IdgenShardingSphereContractTest {
             assertThat(keys(byGenerator, 1)).containsExactly(1L);
             assertThat(keys(byTable, 1)).containsExactly(3L);
             assertThat(ids.nextId("t_order")).isEqualTo(4L);
+            // A multi-row insert of more rows than one batch holds (IdService.MAX_BATCH_SIZE) is served in batches.
+            assertThat(keys(byTable, 25_000))
+                    .hasSize(25_000)
+                    .doesNotHaveDuplicates()
+                    .startsWith(5L)
+                    .endsWith(25_004L);
         } finally {
             IdgenRegistry.unregister("keys", ids);
         }
