@@ -1,6 +1,5 @@
 package dev.idgen.samples;
 
-import dev.idgen.spring.web.IdgenProblems;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -12,8 +11,6 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.exc.StreamReadException;
 
 /**
  * Spring MVC's own errors (no such resource 404, method not allowed 405, ...) as {@code application/problem+json},
@@ -50,43 +47,8 @@ class IdProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
             HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        String parameter = "body";
-        String detail;
-        if (ex.getCause() instanceof StreamReadException syntax) {
-            detail = "The request body is not valid JSON: " + shortened(syntax.getOriginalMessage());
-        } else if (ex.getCause() instanceof JacksonException mapping
-                && !mapping.getPath().isEmpty()) {
-            parameter = fieldPath(mapping);
-            detail = parameter + " has the wrong type or form: " + shortened(mapping.getOriginalMessage());
-        } else if (ex.getCause() instanceof JacksonException) {
-            detail = "The request body must be a JSON object";
-        } else {
-            detail = "The request needs a JSON body";
-        }
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
-        problem.setTitle(IdgenProblems.invalidParameterTitle(parameter));
-        problem.setType(IdProblems.INVALID_PARAMETER);
-        problem.setProperty("parameter", parameter);
+        ProblemDetail problem = IdProblems.unreadableBody(ex);
         return new ResponseEntity<>(problem, problemJson(), HttpStatus.BAD_REQUEST);
-    }
-
-    /** {@code amount}, {@code lines[2].sku}: the path to the member Jackson could not read. */
-    private static String fieldPath(JacksonException e) {
-        StringBuilder path = new StringBuilder();
-        for (JacksonException.Reference reference : e.getPath()) {
-            if (reference.getPropertyName() != null) {
-                path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
-            } else {
-                path.append('[').append(reference.getIndex()).append(']');
-            }
-        }
-        return path.toString();
-    }
-
-    /** The first line, cut short: Jackson's messages can quote a long stretch of the input. */
-    private static String shortened(String message) {
-        String line = message == null ? "" : message.lines().findFirst().orElse("");
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     private static HttpHeaders problemJson() {

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
 
 /**
  * The problems ({@code application/problem+json}, RFC 9457) the sample answers beyond the starter's, made in one place
@@ -28,6 +30,58 @@ final class IdProblems {
     static final String SERVER_FAULT_DETAIL = "The server could not answer this request; its log has the cause.";
 
     private IdProblems() {}
+
+    /**
+     * An order body that cannot be read, on either stack: 400 naming the field at fault, or {@code body} when the body
+     * as a whole is missing, not JSON or not an object. Spring MVC puts Jackson's exception right under its own;
+     * WebFlux puts a {@code DecodingException} between them, so the cause chain is searched.
+     *
+     * @param unreadable the web framework's exception
+     */
+    static ProblemDetail unreadableBody(Throwable unreadable) {
+        JacksonException jackson = null;
+        for (Throwable cause = unreadable.getCause(); cause != null && jackson == null; cause = cause.getCause()) {
+            if (cause instanceof JacksonException found) {
+                jackson = found;
+            }
+        }
+        String parameter = "body";
+        String detail;
+        if (jackson instanceof StreamReadException syntax) {
+            detail = "The request body is not valid JSON: " + shortened(syntax.getOriginalMessage());
+        } else if (jackson != null && !jackson.getPath().isEmpty()) {
+            parameter = fieldPath(jackson);
+            detail = parameter + " has the wrong type or form: " + shortened(jackson.getOriginalMessage());
+        } else if (jackson != null) {
+            detail = "The request body must be a JSON object";
+        } else {
+            detail = "The request needs a JSON body";
+        }
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
+        problem.setTitle(IdgenProblems.invalidParameterTitle(parameter));
+        problem.setType(INVALID_PARAMETER);
+        problem.setProperty("parameter", parameter);
+        return problem;
+    }
+
+    /** {@code amount}, {@code lines[2].sku}: the path to the member Jackson could not read. */
+    private static String fieldPath(JacksonException e) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference reference : e.getPath()) {
+            if (reference.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+            } else {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    /** The first line, cut short: Jackson's messages can quote a long stretch of the input. */
+    private static String shortened(String message) {
+        String line = message == null ? "" : message.lines().findFirst().orElse("");
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
 
     /** The starter's title, for a bad argument the web server turns down before a controller could. */
     static String invalidParameterTitle(InvalidArgumentException e) {

@@ -3,6 +3,7 @@ package dev.idgen.samples;
 import dev.idgen.core.InvalidArgumentException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.function.BiFunction;
 
 /**
  * The body of {@code POST /orders}: {@code {"customer": "...", "amount": 12.5}}. The server assigns {@code id} and
@@ -23,6 +24,19 @@ record OrderRequest(String customer, BigDecimal amount, Object id, Object create
      * @throws InvalidArgumentException naming the first field that breaks its rule
      */
     Order toOrder() {
+        return checked(Order::new);
+    }
+
+    /**
+     * @return a new order for Spring Data R2DBC (the {@code r2dbc} profile), not yet saved, by the same rules
+     * @throws InvalidArgumentException naming the first field that breaks its rule
+     */
+    R2dbcOrder toR2dbcOrder() {
+        return checked(R2dbcOrder::new);
+    }
+
+    /** One set of rules for both kinds of order: the customer trimmed, the amount with two decimal places. */
+    private <T> T checked(BiFunction<String, BigDecimal, T> order) {
         if (id != null) {
             throw new InvalidArgumentException("id", id, "id is assigned by the server: leave it out of the body");
         }
@@ -59,7 +73,7 @@ record OrderRequest(String customer, BigDecimal amount, Object id, Object create
                     amount,
                     "amount must be below " + AMOUNT_LIMIT.toPlainString() + ", but was " + shown(amount));
         }
-        return new Order(name, amount.setScale(Order.AMOUNT_SCALE, RoundingMode.UNNECESSARY));
+        return order.apply(name, amount.setScale(Order.AMOUNT_SCALE, RoundingMode.UNNECESSARY));
     }
 
     /** Plain digits unless that would be long: 1e1000000 need not come back as a million zeros. */

@@ -43,8 +43,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The sample processed ahead of time by Spring (as a native image build does, which these machines cannot run: no
  * GraalVM) and started from the generated code with {@code -Dspring.aot.enabled=true}, for every profile: it must
- * serve IDs, store an order (Hibernate's {@code @IdgenId} generator; the WebFlux profile {@code reactive} has no
- * orders) and answer its health check.
+ * serve IDs, store an order (Hibernate's {@code @IdgenId} generator; in {@code r2dbc} the starter's reactive
+ * callback; the WebFlux profile {@code reactive} has no orders) and answer its health check.
  *
  * <p>Beans are fixed when the application is processed, so each profile is processed with it active. All profiles
  * are processed in one child JVM ({@link ProcessProfilesAheadOfTime}); then, one profile after another, the generated
@@ -64,6 +64,7 @@ class AotProcessedProfilesTest {
             "mariadb-segment",
             "mariadb-ticket",
             "mixed",
+            "r2dbc",
             "reactive",
             "redis-lease",
             "redis-segment",
@@ -170,6 +171,10 @@ class AotProcessedProfilesTest {
                     assertThat(Files.readString(log)).contains("Netty started on port");
                     assertThat(order.statusCode()).as(order.body()).isEqualTo(404);
                 } else {
+                    if (profile.equals("r2dbc")) {
+                        // WebFlux too (its group brings reactive), the order saved through Spring Data R2DBC.
+                        assertThat(Files.readString(log)).contains("Netty started on port");
+                    }
                     assertThat(order.statusCode()).as(order.body()).isEqualTo(201);
                     assertThat(order.body()).containsPattern("\"id\":\"[1-9][0-9]*\"");
                 }
@@ -301,7 +306,7 @@ class AotProcessedProfilesTest {
                     add("idgen.remote.token", server.token());
                 }
                 default -> {
-                    // default, forms, h2-segment, mixed: no external service (an embedded H2)
+                    // default, forms, h2-segment, mixed, r2dbc: no external service (an embedded H2)
                 }
             }
         }
