@@ -111,8 +111,9 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
         if (keyType != null && !KEY_TYPES.contains(keyType)) {
             return new Target(
                     null,
-                    where + " is a " + keyType.getSimpleName() + " key with IdType.ASSIGN_ID, which MyBatis-Plus would"
-                            + " fill with a 64-bit ID cut short; make it a " + ALLOWED + " (or use another IdType)");
+                    where + ": " + article(keyType.getSimpleName()) + " key with IdType.ASSIGN_ID, which MyBatis-Plus"
+                            + " would fill with a 64-bit ID cut short; make it a " + ALLOWED
+                            + " (or use another IdType)");
         }
         IdgenId annotation = key != null ? key.getAnnotation(IdgenId.class) : null;
         if (annotation != null) {
@@ -140,6 +141,10 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
 
     private static final String RULE =
             "1 to " + IdArguments.MAX_NAME_LENGTH + " characters of [A-Za-z0-9._:-], the first a letter or digit";
+
+    private static String article(String type) {
+        return ("AEIOUaeiou".indexOf(type.charAt(0)) >= 0 ? "an " : "a ") + type;
+    }
 
     private static Field field(Class<?> type, String name) {
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {

@@ -9,6 +9,7 @@ import com.baomidou.mybatisplus.core.incrementer.DefaultIdentifierGenerator;
 import com.baomidou.mybatisplus.core.incrementer.IdentifierGenerator;
 import com.baomidou.mybatisplus.core.toolkit.GlobalConfigUtils;
 import com.baomidou.mybatisplus.core.toolkit.IdWorker;
+import com.baomidou.mybatisplus.extension.toolkit.Db;
 import com.example.mybatisplus.Order;
 import com.example.mybatisplus.OrderMapper;
 import dev.idgen.core.IdService;
@@ -60,7 +61,10 @@ class IdgenMybatisPlusTest {
                     "spring.datasource.username=" + TestServices.postgres().username(),
                     "spring.datasource.password=" + TestServices.postgres().password(),
                     "spring.datasource.hikari.maximum-pool-size=2",
-                    "idgen.generators.mp_code_form.form=uuid-v7");
+                    "idgen.generators.mp_code_form.form=uuid-v7",
+                    // Tickets (small dense numbers) for the documented table's generator: IDs that cannot be
+                    // MyBatis-Plus's own Snowflake's.
+                    "idgen.generators.orders.strategy=ticket");
 
     @BeforeAll
     static void createTables() throws Exception {
@@ -95,9 +99,19 @@ class IdgenMybatisPlusTest {
             preset.setId(4242L);
             context.getBean(OrderMapper.class).insert(order);
             context.getBean(OrderMapper.class).insert(preset);
-            assertThat(order.getId()).isPositive();
+            assertThat(order.getId()).isPositive().isLessThan(1L << 40);
             assertThat(preset.getId()).isEqualTo(4242L);
-            assertThat(ids("mp_order")).containsExactlyInAnyOrder(order.getId().toString(), "4242");
+            // MyBatis-Plus's batch paths (a BATCH executor) take their IDs from the generator too.
+            List<Order> viaDb = List.of(new Order("Db.saveBatch 1"), new Order("Db.saveBatch 2"));
+            assertThat(Db.saveBatch(viaDb)).isTrue();
+            List<Order> viaMapper = List.of(new Order("insert(list) 1"), new Order("insert(list) 2"));
+            assertThat(context.getBean(OrderMapper.class).insert(viaMapper)).hasSize(1);
+            List<String> orderIds = new ArrayList<>(List.of(order.getId().toString(), "4242"));
+            for (Order batched : List.of(viaDb.get(0), viaDb.get(1), viaMapper.get(0), viaMapper.get(1))) {
+                assertThat(batched.getId()).isPositive().isLessThan(1L << 40);
+                orderIds.add(batched.getId().toString());
+            }
+            assertThat(ids("mp_order")).containsExactlyInAnyOrderElementsOf(orderIds);
             // The documented property maps the table onto the generator "orders".
             assertThat(generator.generator(order)).isEqualTo("orders");
 
@@ -124,7 +138,7 @@ class IdgenMybatisPlusTest {
             assertThatThrownBy(() -> context.getBean(Entities.SmallMapper.class).insert(new Entities.Small()))
                     .rootCause()
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining(Entities.Small.class.getName() + ".id is a Integer key")
+                    .hasMessageContaining(Entities.Small.class.getName() + ".id: an Integer key")
                     .hasMessageContaining("long, Long, String or BigInteger");
             assertThat(ids("mp_small")).isEmpty();
 
