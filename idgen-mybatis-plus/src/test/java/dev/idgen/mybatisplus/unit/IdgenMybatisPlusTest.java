@@ -30,7 +30,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mybatis.spring.annotation.MapperScan;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.Configurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -177,6 +180,21 @@ class IdgenMybatisPlusTest {
                         .rootCause()
                         .hasMessageContaining("idgen.mybatis-plus.generators.mp_order")
                         .hasMessageContaining("bad name"));
+    }
+
+    @Test
+    void autoConfiguredFromTheModulesImportsAndOrderedBeforeMybatisPlus() {
+        assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
+                .contains(IdgenMybatisPlusAutoConfiguration.class.getName());
+        Class<?>[] order = Configurations.getClasses(AutoConfigurations.of(
+                MybatisPlusAutoConfiguration.class,
+                IdgenMybatisPlusAutoConfiguration.class,
+                IdgenAutoConfiguration.class));
+        assertThat(order)
+                .containsExactly(
+                        IdgenAutoConfiguration.class,
+                        IdgenMybatisPlusAutoConfiguration.class,
+                        MybatisPlusAutoConfiguration.class);
     }
 
     @Test
