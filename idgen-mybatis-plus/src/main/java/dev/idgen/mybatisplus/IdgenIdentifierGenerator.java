@@ -40,6 +40,9 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
 
     private static final String ALLOWED = "long, Long, String or BigInteger";
 
+    private static final String RULE =
+            "1 to " + IdArguments.MAX_NAME_LENGTH + " characters of [A-Za-z0-9._:-], the first a letter or digit";
+
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final IdService ids;
@@ -138,9 +141,6 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
         }
         return new Target(tableName, null);
     }
-
-    private static final String RULE =
-            "1 to " + IdArguments.MAX_NAME_LENGTH + " characters of [A-Za-z0-9._:-], the first a letter or digit";
 
     private static String article(String type) {
         return ("AEIOUaeiou".indexOf(type.charAt(0)) >= 0 ? "an " : "a ") + type;

@@ -9,18 +9,18 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * wanted one. Properties because a deployment may move tables onto another generator without a rebuild.
  */
 @ConfigurationProperties("idgen.mybatis-plus")
-public class IdgenMybatisPlusProperties {
+public final class IdgenMybatisPlusProperties {
 
     /**
-     * Generator per table: {@code idgen.mybatis-plus.generators.<table>=<generator>}. A table not listed takes the
-     * generator named like the table; {@code @IdgenId("name")} on the key field wins over both. Table names are
-     * matched ignoring case; one with a dot needs brackets ({@code generators[app.orders]=orders}).
+     * Generator per table, for MyBatis-Plus's ASSIGN_ID: 'idgen.mybatis-plus.generators.<table>=<generator>'. A table
+     * not listed takes the generator named like the table; @IdgenId("name") on the key field wins over both. Table
+     * names are matched ignoring case; one with a dot needs brackets ('generators[app.orders]=orders').
      */
     private Map<String, String> generators = new LinkedHashMap<>();
 
     /**
-     * Generator of IDs asked for without a MyBatis-Plus entity: {@code IdWorker.getId()} and {@code IdWorker.getIdStr()}
-     * once MyBatis-Plus points its IdWorker at idgen.
+     * Generator of the IDs asked for without a MyBatis-Plus entity: IdWorker.getId() and IdWorker.getIdStr(), which
+     * MyBatis-Plus points at idgen.
      */
     private String defaultGenerator = "mybatis-plus";
 
