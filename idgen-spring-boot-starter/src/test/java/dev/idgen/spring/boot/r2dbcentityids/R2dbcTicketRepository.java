@@ -1,4 +1,4 @@
-package dev.idgen.spring.boot.entityids.r2dbc;
+package dev.idgen.spring.boot.r2dbcentityids;
 
 import org.springframework.data.repository.reactive.ReactiveCrudRepository;
 

@@ -1,4 +1,4 @@
-package dev.idgen.spring.boot.entityids.r2dbc;
+package dev.idgen.spring.boot.r2dbcentityids;
 
 import dev.idgen.spring.IdgenId;
 import org.springframework.data.annotation.Id;
