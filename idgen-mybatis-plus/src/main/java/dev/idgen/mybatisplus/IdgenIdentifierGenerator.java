@@ -8,6 +8,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.form.UuidV7Generator;
 import dev.idgen.spring.IdgenId;
 import java.lang.reflect.Field;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +25,7 @@ import java.util.UUID;
  * class, first match wins: {@link IdgenId @IdgenId("name")} on the key field; the table's entry in
  * {@code idgen.mybatis-plus.generators}; the table name (MyBatis-Plus's {@link TableInfo#getTableName()}). Without an
  * entity ({@code IdWorker.getId()}) it takes the default generator. The key must be a {@code long}, {@code Long},
- * {@code String} or {@code BigInteger}: MyBatis-Plus would narrow a 64-bit ID into an {@code int} key silently, so
+ * {@code String}, {@code BigInteger} or {@code BigDecimal}: MyBatis-Plus would narrow a 64-bit ID into an {@code int} key silently, so
  * such a key fails with an {@link IllegalStateException} naming the class and the field.
  *
  * <p>{@code ASSIGN_UUID} ({@link #nextUUID(Object)}) takes a UUIDv7 in the 32-character form MyBatis-Plus's columns
@@ -36,9 +37,14 @@ import java.util.UUID;
  */
 public final class IdgenIdentifierGenerator implements IdentifierGenerator {
 
-    private static final Set<Class<?>> KEY_TYPES = Set.of(long.class, Long.class, String.class, BigInteger.class);
+    /**
+     * The key types a 64-bit ID fits whole. MyBatis-Plus converts the ID to each without loss (BigDecimal through its
+     * decimal string, for NUMBER(19) keys); it narrows into int, short and the floating-point types.
+     */
+    private static final Set<Class<?>> KEY_TYPES =
+            Set.of(long.class, Long.class, String.class, BigInteger.class, BigDecimal.class);
 
-    private static final String ALLOWED = "long, Long, String or BigInteger";
+    private static final String ALLOWED = "long, Long, String, BigInteger or BigDecimal";
 
     private static final String RULE =
             "1 to " + IdArguments.MAX_NAME_LENGTH + " characters of [A-Za-z0-9._:-], the first a letter or digit";
@@ -110,7 +116,9 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
         }
         Field key = field(type, table.getKeyProperty());
         String where = type.getName() + "." + table.getKeyProperty();
-        Class<?> keyType = key != null ? key.getType() : table.getKeyType();
+        // MyBatis-Plus's own key type has the generics resolved (BaseEntity<ID> with a Long ID is Long), the field's
+        // erased type would be Serializable: its type first, the field's only when it has none.
+        Class<?> keyType = table.getKeyType() != null ? table.getKeyType() : key != null ? key.getType() : null;
         if (keyType != null && !KEY_TYPES.contains(keyType)) {
             return new Target(
                     null,

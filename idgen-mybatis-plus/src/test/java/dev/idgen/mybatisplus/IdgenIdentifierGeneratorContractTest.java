@@ -12,6 +12,8 @@ import com.baomidou.mybatisplus.core.metadata.TableInfoHelper;
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdService;
 import dev.idgen.spring.IdgenId;
+import java.io.Serializable;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +73,8 @@ class IdgenIdentifierGeneratorContractTest {
                 Annotated.class,
                 Text.class,
                 Big.class,
+                Decimal.class,
+                GenericLong.class,
                 Small.class,
                 Tiny.class,
                 Odd.class)) {
@@ -85,7 +89,12 @@ class IdgenIdentifierGeneratorContractTest {
         assertThat(generator.nextId(new Annotated())).isEqualTo(3L);
         assertThat(generator.nextId(new Text())).isEqualTo(4L);
         assertThat(generator.nextId(new Big())).isEqualTo(5L);
-        assertThat(asked).containsExactly("t_named", "mapped_gen", "from_annotation", "t_text", "t_big");
+        assertThat(generator.nextId(new Decimal())).isEqualTo(6L);
+        // The field's erased type is Serializable; MyBatis-Plus resolves the key to Long.
+        assertThat(generator.nextId(new GenericLong())).isEqualTo(7L);
+        assertThat(asked)
+                .containsExactly(
+                        "t_named", "mapped_gen", "from_annotation", "t_text", "t_big", "t_decimal", "t_generic");
     }
 
     @Test
@@ -101,8 +110,8 @@ class IdgenIdentifierGeneratorContractTest {
             assertThatThrownBy(() -> generator.nextId(new Small()))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessage(Small.class.getName() + ".id: an Integer key with IdType.ASSIGN_ID, which"
-                            + " MyBatis-Plus would fill with a 64-bit ID cut short; make it a long, Long, String or"
-                            + " BigInteger (or use another IdType)");
+                            + " MyBatis-Plus would fill with a 64-bit ID cut short; make it a long, Long, String,"
+                            + " BigInteger or BigDecimal (or use another IdType)");
         }
         assertThatThrownBy(() -> generator.nextId(new Tiny()))
                 .isInstanceOf(IllegalStateException.class)
@@ -162,6 +171,21 @@ class IdgenIdentifierGeneratorContractTest {
         @TableId(type = IdType.ASSIGN_ID)
         BigInteger id;
     }
+
+    @TableName("t_decimal")
+    static class Decimal {
+        @TableId(type = IdType.ASSIGN_ID)
+        BigDecimal id;
+    }
+
+    /** A base entity generic in its key, as many code bases have. */
+    abstract static class BaseEntity<K extends Serializable> {
+        @TableId(type = IdType.ASSIGN_ID)
+        K id;
+    }
+
+    @TableName("t_generic")
+    static class GenericLong extends BaseEntity<Long> {}
 
     @TableName("t_small")
     static class Small {

@@ -142,7 +142,7 @@ class IdgenMybatisPlusTest {
                     .rootCause()
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining(Entities.Small.class.getName() + ".id: an Integer key")
-                    .hasMessageContaining("long, Long, String or BigInteger");
+                    .hasMessageContaining("long, Long, String, BigInteger or BigDecimal");
             assertThat(ids("mp_small")).isEmpty();
 
             assertThatThrownBy(() -> generator.nextId(new Entities.Odd()))
