@@ -10,6 +10,7 @@ import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.forms.shard.ShardedSnowflake;
 import dev.idgen.shardingsphere.autoconfigure.IdgenShardingSphereAutoConfiguration;
+import dev.idgen.shardingsphere.autoconfigure.IdgenShardingSphereRegistration;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -79,25 +80,32 @@ class IdgenShardingSphereContractTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("found no idgen registered as 'default'")
                 .hasMessageContaining("idgen.shardingsphere.registration")
-                .hasMessageContaining("props.jdbc-url");
+                .hasMessageContaining("props.jdbc-url")
+                .hasMessageContaining("Flyway")
+                .hasMessageContaining("@PostConstruct");
         assertThatThrownBy(() -> keys(algorithm(props("registration", "nobody")), 1))
                 .hasMessageContaining("found no idgen registered as 'nobody'")
                 .hasMessageContaining("props.registration");
     }
 
     @Test
-    void aNameHoldsOneServiceAndTheSameOneAgainCountsTwice() {
+    void aSecondServiceMakesANameAmbiguousUntilOneRemainsAndTheSameOneAgainCountsTwice() {
         IdService one = SegmentIdService.builder(new InMemorySegmentStore()).build();
         IdService other = SegmentIdService.builder(new InMemorySegmentStore()).build();
         IdgenRegistry.register("held", one);
         IdgenRegistry.register("held", one);
-        assertThatThrownBy(() -> IdgenRegistry.register("held", other))
+        IdgenRegistry.register("held", other);
+        assertThatThrownBy(() -> IdgenRegistry.find("held"))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("'held'")
+                .hasMessageContaining("'held' for ShardingSphere is ambiguous: 2 live application contexts")
                 .hasMessageContaining("idgen.shardingsphere.registration=<name>")
-                .hasMessageContaining("props.registration=<name>");
-        IdgenRegistry.unregister("held", other);
+                .hasMessageContaining("props.registration=<name>")
+                .hasMessageContaining("idgen.shardingsphere.enabled=false");
         IdgenRegistry.unregister("held", one);
+        assertThatThrownBy(() -> IdgenRegistry.find("held")).hasMessageContaining("ambiguous");
+        IdgenRegistry.unregister("held", other);
+        assertThat(IdgenRegistry.find("held")).isSameAs(one);
+        IdgenRegistry.unregister("held", other);
         assertThat(IdgenRegistry.find("held")).isSameAs(one);
         IdgenRegistry.unregister("held", one);
         assertThat(IdgenRegistry.find("held")).isNull();
@@ -105,22 +113,32 @@ class IdgenShardingSphereContractTest {
     }
 
     @Test
-    void aSpringContextRegistersUntilItClosesAndASecondUnderTheSameNameIsRefused() {
+    void aSecondSpringContextStartsAndLeavesTheNameAmbiguousUntilItCloses() {
         runner.run(first -> {
             assertThat(first).hasNotFailed();
             IdService ids = first.getBean(IdService.class);
             assertThat(IdgenRegistry.find("default")).isSameAs(ids);
             assertThat(keys(algorithm(new Properties()), 1)).hasSize(1);
-            runner.run(second -> assertThat(second)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining("'default' for ShardingSphere already holds another IdService")
-                    .hasMessageContaining("idgen.shardingsphere.registration"));
+            runner.run(second -> {
+                assertThat(second).hasNotFailed();
+                assertThatThrownBy(() -> keys(algorithm(new Properties()), 1))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("'default' for ShardingSphere is ambiguous: 2 live application contexts")
+                        .hasMessageContaining("idgen.shardingsphere.registration");
+            });
+            // The second closed: the first's idgen serves the name again.
+            assertThat(IdgenRegistry.find("default")).isSameAs(ids);
+            assertThat(keys(algorithm(new Properties()), 1)).hasSize(1);
             runner.withPropertyValues("idgen.shardingsphere.registration=second")
                     .run(second -> {
                         assertThat(second).hasNotFailed();
                         assertThat(IdgenRegistry.find("second")).isSameAs(second.getBean(IdService.class));
+                        assertThat(IdgenRegistry.find("default")).isSameAs(ids);
                     });
+            runner.withPropertyValues("idgen.shardingsphere.enabled=false").run(off -> {
+                assertThat(off).hasNotFailed().doesNotHaveBean(IdgenShardingSphereRegistration.class);
+                assertThat(IdgenRegistry.find("default")).isSameAs(ids);
+            });
             assertThat(IdgenRegistry.find("default")).isSameAs(ids);
         });
         assertThat(IdgenRegistry.find("default")).isNull();
