@@ -197,11 +197,12 @@ class ShardingSphereMariaDbTest {
                                 insertEvents(a.getBean(DataSource.class), "boot", 1);
                                 IdService idsA = a.getBean(IdService.class);
                                 assertThat(workerIds("boot", idsA)).containsExactly(workerId(idsA));
-                                assertThat(Set.of(
+                                assertThat(List.of(
                                                 workerId(idsA),
                                                 workerId(b.getBean(IdService.class)),
                                                 workerId(c.getBean(IdService.class))))
-                                        .hasSize(3);
+                                        .as("the three instances' worker ids")
+                                        .doesNotHaveDuplicates();
                                 assertOneLeaseTableInTheFirstDatabase(3);
                             })));
         } finally {
