@@ -87,7 +87,11 @@ public final class IdgenKeyGenerateAlgorithm implements KeyGenerateAlgorithm {
                     + registration + "'. In a Spring Boot application add dev.idgen:idgen-shardingsphere beside"
                     + " idgen-spring-boot-starter (its auto-configuration registers the context's IdService as "
                     + IdgenRegistry.REGISTRATION_PROPERTY + ", default '" + IdgenRegistry.DEFAULT_REGISTRATION
-                    + "'), and make props.registration match it; without Spring set props.jdbc-url (and"
+                    + "'; idgen.shardingsphere.enabled=false switches it off), and make props.registration match it."
+                    + " If the context's idgen is set up, the insert likely ran before the context registered it:"
+                    + " SQL initialization (schema.sql/data.sql), Flyway or Liquibase migrations, or a @PostConstruct"
+                    + " method inserting through ShardingSphere while the context starts; take those keys in the SQL"
+                    + " itself or insert once the context has started. Without Spring set props.jdbc-url (and"
                     + " jdbc-username, jdbc-password) to give the algorithm an idgen of its own");
         }
         return current;

@@ -1,6 +1,7 @@
 package dev.idgen.shardingsphere;
 
 import dev.idgen.core.IdService;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,9 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@value #DEFAULT_REGISTRATION}), and the algorithm looks it up when it first generates keys, which lets the
  * ShardingSphere DataSource be built before idgen's beans. Plain Java code may register a service of its own.
  *
- * <p>A name holds one service. The same service registered again (a child context) counts once more and stays until
- * each registration is undone; a different service under a name already held is refused, since two contexts would
- * otherwise silently share one's IDs.
+ * <p>A name normally holds one service; the same service registered again (a child context) counts once more and stays
+ * until each registration is undone. A different service under a name already held does not fail that context's
+ * start (Spring's test context cache keeps several contexts alive, each with its own idgen): the name becomes
+ * ambiguous, and {@link #find} refuses it, naming {@value #REGISTRATION_PROPERTY}, until the contexts close and one
+ * service remains. Two contexts never silently share one's IDs.
  */
 public final class IdgenRegistry {
 
@@ -24,56 +27,67 @@ public final class IdgenRegistry {
     /** The Spring property naming a context's registration. */
     public static final String REGISTRATION_PROPERTY = "idgen.shardingsphere.registration";
 
-    /** Read without a lock on every key generation; changed under the lock. */
+    /** Read without a lock on every key generation; changed under the lock, each entry replaced, never changed. */
     private static final Map<String, Entry> ENTRIES = new ConcurrentHashMap<>();
 
     private IdgenRegistry() {}
 
     /**
+     * Registers the service under the name; a name that already holds a different one becomes ambiguous (see
+     * {@link #find}) until all but one service are unregistered.
+     *
      * @param name the registration's name, non-blank
      * @param ids the service
-     * @throws IllegalStateException when the name holds a different service
      */
     public static void register(String name, IdService ids) {
         checkName(name);
         Objects.requireNonNull(ids, "ids");
         synchronized (ENTRIES) {
+            Entry entry = ENTRIES.getOrDefault(name, Entry.EMPTY);
+            ENTRIES.put(name, entry.plus(ids));
+        }
+    }
+
+    /**
+     * Undoes one {@link #register} of this service under this name; the service leaves the name once every
+     * registration of it is undone. A service not registered under the name is ignored.
+     */
+    public static void unregister(String name, IdService ids) {
+        if (name == null) {
+            return;
+        }
+        synchronized (ENTRIES) {
             Entry entry = ENTRIES.get(name);
             if (entry == null) {
-                ENTRIES.put(name, new Entry(ids, 1));
-            } else if (entry.ids == ids) {
-                ENTRIES.put(name, new Entry(ids, entry.count + 1));
+                return;
+            }
+            Entry rest = entry.minus(ids);
+            if (rest.counts.isEmpty()) {
+                ENTRIES.remove(name);
             } else {
-                throw new IllegalStateException("The idgen registration '" + name + "' for ShardingSphere already holds"
-                        + " another IdService (" + entry.ids + "): give each application context a name of its own"
-                        + " with " + REGISTRATION_PROPERTY + "=<name>, and the IDGEN key generators that should use it"
-                        + " props.registration=<name>");
+                ENTRIES.put(name, rest);
             }
         }
     }
 
     /**
-     * Undoes one {@link #register} of this service under this name; the name is free once every registration of it
-     * is undone. A name that holds another service (or none) is left alone.
+     * @return the service registered under the name, or null when none is
+     * @throws IllegalStateException when several different services hold the name (several live contexts)
      */
-    public static void unregister(String name, IdService ids) {
-        synchronized (ENTRIES) {
-            Entry entry = ENTRIES.get(name);
-            if (entry == null || entry.ids != ids) {
-                return;
-            }
-            if (entry.count == 1) {
-                ENTRIES.remove(name);
-            } else {
-                ENTRIES.put(name, new Entry(ids, entry.count - 1));
-            }
-        }
-    }
-
-    /** @return the service registered under the name, or null */
     public static IdService find(String name) {
         Entry entry = name == null ? null : ENTRIES.get(name);
-        return entry == null ? null : entry.ids;
+        if (entry == null) {
+            return null;
+        }
+        if (entry.counts.size() > 1) {
+            throw new IllegalStateException("The idgen registration '" + name + "' for ShardingSphere is ambiguous: "
+                    + entry.counts.size() + " live application contexts registered their own IdService under it, and"
+                    + " an IDGEN key generator cannot tell whose IDs to take. Give each context that inserts through"
+                    + " ShardingSphere a name of its own with " + REGISTRATION_PROPERTY + "=<name> and its IDGEN key"
+                    + " generators props.registration=<name>, switch the others' registration off with"
+                    + " idgen.shardingsphere.enabled=false, or close the other contexts");
+        }
+        return entry.counts.keySet().iterator().next();
     }
 
     static void checkName(String name) {
@@ -83,5 +97,29 @@ public final class IdgenRegistry {
         }
     }
 
-    private record Entry(IdService ids, int count) {}
+    /** The services under one name, each with how many registrations hold it; by identity, as a bean is. */
+    private record Entry(Map<IdService, Integer> counts) {
+
+        static final Entry EMPTY = new Entry(new IdentityHashMap<>());
+
+        Entry plus(IdService ids) {
+            Map<IdService, Integer> copy = new IdentityHashMap<>(counts);
+            copy.merge(ids, 1, Integer::sum);
+            return new Entry(copy);
+        }
+
+        Entry minus(IdService ids) {
+            Integer count = counts.get(ids);
+            if (count == null) {
+                return this;
+            }
+            Map<IdService, Integer> copy = new IdentityHashMap<>(counts);
+            if (count == 1) {
+                copy.remove(ids);
+            } else {
+                copy.put(ids, count - 1);
+            }
+            return new Entry(copy);
+        }
+    }
 }

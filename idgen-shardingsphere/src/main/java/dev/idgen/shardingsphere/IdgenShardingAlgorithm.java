@@ -22,8 +22,10 @@ import org.apache.shardingsphere.sharding.api.sharding.standard.StandardSharding
  * customer's shard with no lookup table.
  *
  * <p>The target is picked from ShardingSphere's available targets in their configured order ({@code ds_0},
- * {@code ds_1}, ...): physical shard {@code p} is the {@code p}-th. A number is read as an ID, a string as a shard key
- * (props {@code string-value=id} reads strings as IDs, for IDs kept as text). Props {@code logical-shards} and
+ * {@code ds_1}, ...): physical shard {@code p} is the {@code p}-th. Props {@code column-holds} (required) says what the
+ * column holds, since the Java type a value is bound with does not: with {@code id} every value (a number, or a string
+ * of a decimal 64-bit ID, as a JSON-string ID is bound) is routed by the shard the ID carries; with {@code key} every
+ * value's string form (a number's decimal) is hashed as a shard key. Props {@code logical-shards} and
  * {@code layout} must be the generator's ({@code idgen.generators.<name>.shard.*}). Range conditions go to every
  * target: an ID's shard is not ordered with the ID.
  */
@@ -34,7 +36,7 @@ public final class IdgenShardingAlgorithm implements StandardShardingAlgorithm<C
 
     static final String LOGICAL_SHARDS = "logical-shards";
     static final String LAYOUT = "layout";
-    static final String STRING_VALUE = "string-value";
+    static final String COLUMN_HOLDS = "column-holds";
 
     /** Where the generator put the shard bits: idgen's {@code shard.layout}. */
     enum Layout {
@@ -42,14 +44,14 @@ public final class IdgenShardingAlgorithm implements StandardShardingAlgorithm<C
         INSTAGRAM
     }
 
-    /** What a string value of the sharding column is. */
-    enum StringValue {
-        KEY,
-        ID
+    /** What the sharding column holds, whatever Java type its value is bound with. */
+    enum ColumnHolds {
+        ID,
+        KEY
     }
 
     private ShardedSnowflake shards;
-    private StringValue strings;
+    private ColumnHolds holds;
 
     @Override
     public void init(Properties props) {
@@ -63,7 +65,16 @@ public final class IdgenShardingAlgorithm implements StandardShardingAlgorithm<C
                             + ", the generator's idgen.generators.<name>.shard.logical-shards");
         }
         Layout layout = read.choice(LAYOUT, Layout.class, Layout.GENE);
-        strings = read.choice(STRING_VALUE, StringValue.class, StringValue.KEY);
+        holds = read.choice(COLUMN_HOLDS, ColumnHolds.class, null);
+        if (holds == null) {
+            // No default: guessed from the bound value's Java type, an ID bound as a string (or a key bound as a
+            // number) would silently go to the wrong shard.
+            throw read.invalid(
+                    COLUMN_HOLDS,
+                    null,
+                    "is required: id (the column holds idgen IDs, numbers or decimal strings) or key (the column holds"
+                            + " shard keys, hashed as strings)");
+        }
         // Routing only reads IDs; this generator, on a fixed worker id, never issues one. Its layout is the one the
         // starter gives a shard-form generator (ShardedSnowflake.defaultLayout).
         SnowflakeGenerator layoutOnly = SnowflakeGenerator.builder()
@@ -83,8 +94,8 @@ public final class IdgenShardingAlgorithm implements StandardShardingAlgorithm<C
         Object raw = value.getValue();
         int shard;
         try {
-            if (raw instanceof CharSequence text && strings == StringValue.KEY) {
-                shard = shards.shardOf(text, targets.size());
+            if (holds == ColumnHolds.KEY) {
+                shard = shards.shardOf(key(raw, value), targets.size());
             } else {
                 shard = shards.shardOf(id(raw, value), targets.size());
             }
@@ -112,6 +123,27 @@ public final class IdgenShardingAlgorithm implements StandardShardingAlgorithm<C
         return TYPE;
     }
 
+    private static String key(Object raw, PreciseShardingValue<?> value) {
+        if (raw instanceof CharSequence text) {
+            return text.toString();
+        }
+        if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
+            return Long.toString(((Number) raw).longValue());
+        }
+        if (raw instanceof BigInteger big) {
+            return big.toString();
+        }
+        if (raw instanceof BigDecimal decimal) {
+            return decimal.toPlainString();
+        }
+        throw new InvalidArgumentException(
+                "key",
+                raw,
+                TYPE + " algorithm: " + where(value) + " is a "
+                        + (raw == null ? "null" : raw.getClass().getName())
+                        + ", not a shard key (a string or a whole number) for props." + COLUMN_HOLDS + "=key");
+    }
+
     private static long id(Object raw, PreciseShardingValue<?> value) {
         if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
             return ((Number) raw).longValue();
@@ -128,14 +160,17 @@ public final class IdgenShardingAlgorithm implements StandardShardingAlgorithm<C
             }
         } catch (ArithmeticException | NumberFormatException e) {
             throw new InvalidArgumentException(
-                    "id", raw, TYPE + " algorithm: " + where(value) + " = " + raw + " is not a 64-bit ID");
+                    "id",
+                    raw,
+                    TYPE + " algorithm: " + where(value) + " = '" + raw + "' is not a decimal 64-bit ID (props."
+                            + COLUMN_HOLDS + "=id)");
         }
         throw new InvalidArgumentException(
                 "id",
                 raw,
                 TYPE + " algorithm: " + where(value) + " is a "
                         + (raw == null ? "null" : raw.getClass().getName())
-                        + ", neither an ID (a number) nor a shard key (a string)");
+                        + ", not an ID (a number or a decimal string) for props." + COLUMN_HOLDS + "=id");
     }
 
     private static String where(PreciseShardingValue<?> value) {

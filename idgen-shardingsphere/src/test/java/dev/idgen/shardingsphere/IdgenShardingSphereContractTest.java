@@ -7,13 +7,18 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.segment.InMemorySegmentStore;
 import dev.idgen.core.segment.SegmentIdService;
+import dev.idgen.core.snowflake.SnowflakeGenerator;
+import dev.idgen.forms.shard.ShardedSnowflake;
 import dev.idgen.shardingsphere.autoconfigure.IdgenShardingSphereAutoConfiguration;
+import dev.idgen.shardingsphere.autoconfigure.IdgenShardingSphereRegistration;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.apache.shardingsphere.infra.algorithm.keygen.core.KeyGenerateAlgorithm;
 import org.apache.shardingsphere.infra.datanode.DataNodeInfo;
@@ -42,7 +47,8 @@ class IdgenShardingSphereContractTest {
     void shardingSphereFindsBothAlgorithmsByType() {
         assertThat(TypedSPILoader.getService(KeyGenerateAlgorithm.class, "IDGEN", props("registration", "x")))
                 .isInstanceOf(IdgenKeyGenerateAlgorithm.class);
-        assertThat(TypedSPILoader.getService(ShardingAlgorithm.class, "IDGEN_SHARD", props("logical-shards", "16")))
+        assertThat(TypedSPILoader.getService(
+                        ShardingAlgorithm.class, "IDGEN_SHARD", props("logical-shards", "16", "column-holds", "id")))
                 .isInstanceOf(IdgenShardingAlgorithm.class);
     }
 
@@ -74,25 +80,32 @@ class IdgenShardingSphereContractTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("found no idgen registered as 'default'")
                 .hasMessageContaining("idgen.shardingsphere.registration")
-                .hasMessageContaining("props.jdbc-url");
+                .hasMessageContaining("props.jdbc-url")
+                .hasMessageContaining("Flyway")
+                .hasMessageContaining("@PostConstruct");
         assertThatThrownBy(() -> keys(algorithm(props("registration", "nobody")), 1))
                 .hasMessageContaining("found no idgen registered as 'nobody'")
                 .hasMessageContaining("props.registration");
     }
 
     @Test
-    void aNameHoldsOneServiceAndTheSameOneAgainCountsTwice() {
+    void aSecondServiceMakesANameAmbiguousUntilOneRemainsAndTheSameOneAgainCountsTwice() {
         IdService one = SegmentIdService.builder(new InMemorySegmentStore()).build();
         IdService other = SegmentIdService.builder(new InMemorySegmentStore()).build();
         IdgenRegistry.register("held", one);
         IdgenRegistry.register("held", one);
-        assertThatThrownBy(() -> IdgenRegistry.register("held", other))
+        IdgenRegistry.register("held", other);
+        assertThatThrownBy(() -> IdgenRegistry.find("held"))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("'held'")
+                .hasMessageContaining("'held' for ShardingSphere is ambiguous: 2 live application contexts")
                 .hasMessageContaining("idgen.shardingsphere.registration=<name>")
-                .hasMessageContaining("props.registration=<name>");
-        IdgenRegistry.unregister("held", other);
+                .hasMessageContaining("props.registration=<name>")
+                .hasMessageContaining("idgen.shardingsphere.enabled=false");
         IdgenRegistry.unregister("held", one);
+        assertThatThrownBy(() -> IdgenRegistry.find("held")).hasMessageContaining("ambiguous");
+        IdgenRegistry.unregister("held", other);
+        assertThat(IdgenRegistry.find("held")).isSameAs(one);
+        IdgenRegistry.unregister("held", other);
         assertThat(IdgenRegistry.find("held")).isSameAs(one);
         IdgenRegistry.unregister("held", one);
         assertThat(IdgenRegistry.find("held")).isNull();
@@ -100,22 +113,32 @@ class IdgenShardingSphereContractTest {
     }
 
     @Test
-    void aSpringContextRegistersUntilItClosesAndASecondUnderTheSameNameIsRefused() {
+    void aSecondSpringContextStartsAndLeavesTheNameAmbiguousUntilItCloses() {
         runner.run(first -> {
             assertThat(first).hasNotFailed();
             IdService ids = first.getBean(IdService.class);
             assertThat(IdgenRegistry.find("default")).isSameAs(ids);
             assertThat(keys(algorithm(new Properties()), 1)).hasSize(1);
-            runner.run(second -> assertThat(second)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining("'default' for ShardingSphere already holds another IdService")
-                    .hasMessageContaining("idgen.shardingsphere.registration"));
+            runner.run(second -> {
+                assertThat(second).hasNotFailed();
+                assertThatThrownBy(() -> keys(algorithm(new Properties()), 1))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("'default' for ShardingSphere is ambiguous: 2 live application contexts")
+                        .hasMessageContaining("idgen.shardingsphere.registration");
+            });
+            // The second closed: the first's idgen serves the name again.
+            assertThat(IdgenRegistry.find("default")).isSameAs(ids);
+            assertThat(keys(algorithm(new Properties()), 1)).hasSize(1);
             runner.withPropertyValues("idgen.shardingsphere.registration=second")
                     .run(second -> {
                         assertThat(second).hasNotFailed();
                         assertThat(IdgenRegistry.find("second")).isSameAs(second.getBean(IdService.class));
+                        assertThat(IdgenRegistry.find("default")).isSameAs(ids);
                     });
+            runner.withPropertyValues("idgen.shardingsphere.enabled=false").run(off -> {
+                assertThat(off).hasNotFailed().doesNotHaveBean(IdgenShardingSphereRegistration.class);
+                assertThat(IdgenRegistry.find("default")).isSameAs(ids);
+            });
             assertThat(IdgenRegistry.find("default")).isSameAs(ids);
         });
         assertThat(IdgenRegistry.find("default")).isNull();
@@ -157,10 +180,13 @@ class IdgenShardingSphereContractTest {
 
     @Test
     void badShardingPropsFailNamingThePropAndItsRange() {
-        assertShardingRefused(props("logical-shards", "3"), "logical-shards", "power of two from 2 to 65536");
-        assertShardingRefused(props("logical-shards", "131072"), "logical-shards", "from 2 to 65536");
-        assertShardingRefused(props("layout", "sideways"), "layout", "gene, instagram");
-        assertShardingRefused(props("string-value", "uuid"), "string-value", "key, id");
+        assertShardingRefused(
+                props("column-holds", "id", "logical-shards", "3"), "logical-shards", "power of two from 2 to 65536");
+        assertShardingRefused(props("column-holds", "id", "logical-shards", "131072"), "logical-shards", "2 to 65536");
+        assertShardingRefused(props("column-holds", "key", "layout", "sideways"), "layout", "gene, instagram");
+        assertShardingRefused(props("column-holds", "uuid"), "column-holds", "id, key");
+        assertShardingRefused(props("logical-shards", "16"), "column-holds", "is required: id");
+        assertShardingRefused(props("logical-shards", "16"), "column-holds", "or key");
     }
 
     @Test
@@ -169,6 +195,7 @@ class IdgenShardingSphereContractTest {
         Properties asYamlGivesThem = new Properties();
         // ShardingSphere's YAML gives a number as an Integer, not a String.
         asYamlGivesThem.put("logical-shards", 2);
+        asYamlGivesThem.put("column-holds", "id");
         sharding.init(asYamlGivesThem);
         List<String> targets = List.of("ds_0", "ds_1");
         assertThatThrownBy(() -> sharding.doSharding(targets, value(-5L)))
@@ -176,15 +203,50 @@ class IdgenShardingSphereContractTest {
                 .hasMessageContaining(
                         "IDGEN_SHARD algorithm: t_order.order_id = -5 cannot be routed over [ds_0, ds_1]");
         assertThatThrownBy(() -> sharding.doSharding(targets, value(new Date(0))))
-                .hasMessageContaining("neither an ID (a number) nor a shard key (a string)");
+                .hasMessageContaining("not an ID (a number or a decimal string) for props.column-holds=id");
+        assertThatThrownBy(() -> sharding.doSharding(targets, value("customer-7")))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("t_order.order_id = customer-7 cannot be routed")
+                .hasMessageContaining("not a decimal 64-bit ID");
         assertThatThrownBy(() -> sharding.doSharding(List.of("ds_0", "ds_1", "ds_2"), value(7L)))
                 .hasMessageContaining("physicalShards must be between 1 and logicalShards (2)");
         // Gene layout: the lowest bit is the logical shard, and with as many targets as logical shards, the target.
         assertThat(sharding.doSharding(targets, value(6L))).isEqualTo("ds_0");
         assertThat(sharding.doSharding(targets, value(7L))).isEqualTo("ds_1");
-        IdgenShardingAlgorithm strings = new IdgenShardingAlgorithm();
-        strings.init(props("logical-shards", "2", "string-value", "id"));
-        assertThat(strings.doSharding(targets, value("7"))).isEqualTo("ds_1");
+    }
+
+    /** The column decides, not the Java type a value is bound with (setString of an ID, setLong of a numeric key). */
+    @Test
+    void theColumnNotTheBoundTypeDecidesIdOrKey() {
+        IdgenShardingAlgorithm byId = new IdgenShardingAlgorithm();
+        byId.init(props("logical-shards", "1024", "column-holds", "id"));
+        IdgenShardingAlgorithm byKey = new IdgenShardingAlgorithm();
+        byKey.init(props("logical-shards", "1024", "column-holds", "key"));
+        List<String> targets = List.of("ds_0", "ds_1", "ds_2", "ds_3");
+        ShardedSnowflake shards = ShardedSnowflake.builder()
+                .generator(SnowflakeGenerator.builder()
+                        .layout(ShardedSnowflake.defaultLayout(1024))
+                        .workerId(5)
+                        .build())
+                .logicalShards(1024)
+                .build();
+        Set<String> idTargets = new HashSet<>();
+        Set<String> keyTargets = new HashSet<>();
+        for (int customer = 0; customer < 40; customer++) {
+            long id = shards.nextId(Integer.toString(700 + customer));
+            String asLong = byId.doSharding(targets, value(id));
+            assertThat(byId.doSharding(targets, value(Long.toString(id)))).isEqualTo(asLong);
+            assertThat(byId.doSharding(targets, value(" " + id + " "))).isEqualTo(asLong);
+            idTargets.add(asLong);
+            // A numeric customer key, bound with setLong or setInt, hashes as its decimal string.
+            String asString = byKey.doSharding(targets, value(Integer.toString(700 + customer)));
+            assertThat(byKey.doSharding(targets, value(700L + customer))).isEqualTo(asString);
+            assertThat(byKey.doSharding(targets, value(700 + customer))).isEqualTo(asString);
+            assertThat(asLong).isEqualTo(asString);
+            keyTargets.add(asString);
+        }
+        assertThat(idTargets).hasSizeGreaterThan(1);
+        assertThat(keyTargets).hasSizeGreaterThan(1);
     }
 
     private static PreciseShardingValue<Comparable<?>> value(Comparable<?> value) {

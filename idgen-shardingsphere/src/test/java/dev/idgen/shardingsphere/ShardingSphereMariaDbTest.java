@@ -33,6 +33,7 @@ import javax.sql.DataSource;
 import org.apache.shardingsphere.driver.ShardingSphereDriver;
 import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -42,7 +43,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * ShardingSphere-JDBC 5.5.2 over two real MariaDB databases ({@code idgen_ss_0}, {@code idgen_ss_1}) as two shards:
+ * ShardingSphere-JDBC 5.5.2 over two real MariaDB databases ({@code idgen_ss<pid>_0} and {@code _1}) as two shards:
  * shard-form order IDs and customer keys routed by {@code IDGEN_SHARD}, checked in each database with plain JDBC;
  * keys from {@code IDGEN} inserted by two instances at once, each with a worker id leased from a table, through two
  * Spring contexts and through two standalone configurations.
@@ -50,6 +51,10 @@ import org.springframework.context.annotation.Configuration;
 class ShardingSphereMariaDbTest {
 
     private static final String YAML_URL = "jdbc:mariadb://127.0.0.1:3306/idgen_ss_";
+
+    /** Databases of this JVM's own: builds of other branches run this test against the same server at once. */
+    private static final String DATABASE = "idgen_ss" + ProcessHandle.current().pid() + "_";
+
     private static final int CUSTOMERS = 24;
     private static final int EVENTS_PER_INSTANCE = 400;
     private static final int ROWS_PER_INSERT = 100;
@@ -72,14 +77,24 @@ class ShardingSphereMariaDbTest {
         try (Connection connection = server.connect();
                 Statement statement = connection.createStatement()) {
             for (int shard = 0; shard < 2; shard++) {
-                statement.execute("DROP DATABASE IF EXISTS idgen_ss_" + shard);
-                statement.execute("CREATE DATABASE idgen_ss_" + shard);
-                statement.execute("CREATE TABLE idgen_ss_" + shard + ".t_customer (customer_key VARCHAR(64) PRIMARY"
+                statement.execute("DROP DATABASE IF EXISTS " + DATABASE + shard);
+                statement.execute("CREATE DATABASE " + DATABASE + shard);
+                statement.execute("CREATE TABLE " + DATABASE + shard + ".t_customer (customer_key VARCHAR(64) PRIMARY"
                         + " KEY, name VARCHAR(64) NOT NULL)");
-                statement.execute("CREATE TABLE idgen_ss_" + shard + ".t_order (order_id BIGINT PRIMARY KEY,"
+                statement.execute("CREATE TABLE " + DATABASE + shard + ".t_order (order_id BIGINT PRIMARY KEY,"
                         + " customer_key VARCHAR(64) NOT NULL, item VARCHAR(64) NOT NULL)");
-                statement.execute("CREATE TABLE idgen_ss_" + shard + ".t_event (event_id BIGINT PRIMARY KEY,"
+                statement.execute("CREATE TABLE " + DATABASE + shard + ".t_event (event_id BIGINT PRIMARY KEY,"
                         + " source VARCHAR(16) NOT NULL)");
+            }
+        }
+    }
+
+    @AfterAll
+    static void dropShards() throws SQLException {
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement()) {
+            for (int shard = 0; shard < 2; shard++) {
+                statement.execute("DROP DATABASE IF EXISTS " + DATABASE + shard);
             }
         }
     }
@@ -158,40 +173,83 @@ class ShardingSphereMariaDbTest {
         assertThat(new ArrayList<Object>(algorithm.generateKeys(context, 2))).containsExactly(4L, 5L);
     }
 
-    /** ShardingSphere's is the only DataSource: idgen's lease table goes through it too (a single table in ds_0). */
+    /**
+     * ShardingSphere's is the only DataSource, so idgen's lease table goes through it, pinned by a {@code !SINGLE}
+     * rule to ds_0. Two instances (two contexts, each a ShardingSphere DataSource of its own, the second started
+     * after the first created the table) must find one lease table: each leases a worker id of its own.
+     */
     @Test
-    void aBootDataSourceOnShardingSpheresDriverTakesItsKeysFromTheContext() {
+    void twoBootDataSourcesOnShardingSpheresDriverShareOnePinnedLeaseTable() {
         System.setProperty("idgen.ss.url-0", shard(0).url());
         System.setProperty("idgen.ss.url-1", shard(1).url());
         System.setProperty("idgen.ss.username", server.username());
         System.setProperty("idgen.ss.password", server.password() == null ? "" : server.password());
         try {
-            new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(
-                            DataSourceAutoConfiguration.class,
-                            IdgenAutoConfiguration.class,
-                            IdgenShardingSphereAutoConfiguration.class))
-                    .withPropertyValues(
-                            "spring.datasource.driver-class-name=" + ShardingSphereDriver.class.getName(),
-                            "spring.datasource.url=jdbc:shardingsphere:classpath:shardingsphere/events-boot.yaml"
-                                    + "?placeholder-type=system_props",
-                            "spring.datasource.hikari.maximum-pool-size=2",
-                            "idgen.snowflake.worker-id-assigner=jdbc",
-                            "idgen.jdbc.initialize-schema=always",
-                            "idgen.jdbc.worker-table=idgen_boot_worker")
-                    .run(context -> {
-                        assertThat(context).hasNotFailed();
-                        insertEvents(context.getBean(DataSource.class), "boot", 1);
-                        IdService ids = context.getBean(IdService.class);
-                        Set<Long> workers = workerIds("boot", ids);
-                        assertThat(workers).hasSize(1);
-                    });
+            // Three instances (unpinned, each would pick ds_0 or ds_1 at random: the test then fails 7 times in 8).
+            // Only the first registers its idgen (one JVM, one 'default' name); the others' keys are checked directly.
+            bootRunner("a")
+                    .run(a -> bootRunner("b")
+                            .run(b -> bootRunner("c").run(c -> {
+                                assertThat(a).hasNotFailed();
+                                assertThat(b).hasNotFailed();
+                                assertThat(c).hasNotFailed();
+                                assertThat(a.getBean(DataSource.class)).isNotSameAs(b.getBean(DataSource.class));
+                                insertEvents(a.getBean(DataSource.class), "boot", 1);
+                                IdService idsA = a.getBean(IdService.class);
+                                assertThat(workerIds("boot", idsA)).containsExactly(workerId(idsA));
+                                assertThat(List.of(
+                                                workerId(idsA),
+                                                workerId(b.getBean(IdService.class)),
+                                                workerId(c.getBean(IdService.class))))
+                                        .as("the three instances' worker ids")
+                                        .doesNotHaveDuplicates();
+                                assertOneLeaseTableInTheFirstDatabase(3);
+                            })));
         } finally {
             System.clearProperty("idgen.ss.url-0");
             System.clearProperty("idgen.ss.url-1");
             System.clearProperty("idgen.ss.username");
             System.clearProperty("idgen.ss.password");
         }
+    }
+
+    /** Plain JDBC: idgen_boot_worker is in the first database only, holding the instances' leases. */
+    private static void assertOneLeaseTableInTheFirstDatabase(int leases) throws SQLException {
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement()) {
+            try (ResultSet tables = statement.executeQuery("SELECT table_schema FROM information_schema.tables WHERE"
+                    + " table_name = 'idgen_boot_worker' AND table_schema LIKE '" + DATABASE + "%'")) {
+                assertThat(tables.next()).isTrue();
+                assertThat(tables.getString(1)).isEqualTo(DATABASE + 0);
+                assertThat(tables.next()).as("a second lease table").isFalse();
+            }
+            try (ResultSet held = statement.executeQuery("SELECT COUNT(*) FROM " + DATABASE + "0.idgen_boot_worker")) {
+                assertThat(held.next()).isTrue();
+                assertThat(held.getInt(1)).isEqualTo(leases);
+            }
+        }
+    }
+
+    /** A Boot application on ShardingSphere's driver; the instance's name in the URL keeps the driver's cache apart. */
+    private static ApplicationContextRunner bootRunner(String instance) {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        DataSourceAutoConfiguration.class,
+                        IdgenAutoConfiguration.class,
+                        IdgenShardingSphereAutoConfiguration.class))
+                .withPropertyValues(
+                        "spring.datasource.driver-class-name=" + ShardingSphereDriver.class.getName(),
+                        "spring.datasource.url=jdbc:shardingsphere:classpath:shardingsphere/events-boot.yaml"
+                                + "?placeholder-type=system_props&instance=" + instance,
+                        "spring.datasource.hikari.maximum-pool-size=2",
+                        "idgen.snowflake.worker-id-assigner=jdbc",
+                        "idgen.jdbc.initialize-schema=always",
+                        "idgen.jdbc.worker-table=idgen_boot_worker",
+                        "idgen.shardingsphere.enabled=" + instance.equals("a"));
+    }
+
+    private static long workerId(IdService ids) {
+        return ((Number) ids.decode(ids.nextId("probe")).toMap().get("workerId")).longValue();
     }
 
     private static String registered(String name) {
@@ -361,7 +419,7 @@ class ShardingSphereMariaDbTest {
         String path = query < 0 ? url : url.substring(0, query);
         String params = query < 0 ? "" : url.substring(query);
         return new JdbcEndpoint(
-                path.substring(0, path.lastIndexOf('/') + 1) + "idgen_ss_" + shard + params,
+                path.substring(0, path.lastIndexOf('/') + 1) + DATABASE + shard + params,
                 server.username(),
                 server.password());
     }

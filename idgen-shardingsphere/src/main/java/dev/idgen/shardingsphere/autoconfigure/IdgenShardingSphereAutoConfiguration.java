@@ -7,6 +7,7 @@ import org.apache.shardingsphere.infra.algorithm.keygen.core.KeyGenerateAlgorith
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -16,7 +17,8 @@ import org.springframework.core.env.Environment;
  * the context's {@link IdService}: this registers it in {@link IdgenRegistry} under
  * {@value IdgenRegistry#REGISTRATION_PROPERTY} (default {@value IdgenRegistry#DEFAULT_REGISTRATION}) for as long as
  * the context runs. The algorithm looks it up when it first generates keys, so the ShardingSphere DataSource may be
- * built before this.
+ * built before this. {@code idgen.shardingsphere.enabled=false} leaves a context unregistered (one that never inserts
+ * through ShardingSphere, beside others that do under the same name).
  */
 @AutoConfiguration(after = IdgenAutoConfiguration.class)
 @ConditionalOnClass(KeyGenerateAlgorithm.class)
@@ -24,6 +26,11 @@ import org.springframework.core.env.Environment;
 public final class IdgenShardingSphereAutoConfiguration {
 
     @Bean
+    @ConditionalOnProperty(
+            prefix = "idgen.shardingsphere",
+            name = "enabled",
+            havingValue = "true",
+            matchIfMissing = true)
     IdgenShardingSphereRegistration idgenShardingSphereRegistration(IdService ids, Environment environment) {
         String name = environment.getProperty(IdgenRegistry.REGISTRATION_PROPERTY, IdgenRegistry.DEFAULT_REGISTRATION);
         if (name.isBlank()) {
