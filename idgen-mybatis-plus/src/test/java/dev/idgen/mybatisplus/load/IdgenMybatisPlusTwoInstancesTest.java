@@ -83,6 +83,10 @@ class IdgenMybatisPlusTwoInstancesTest {
                     "spring.data.redis.host=" + TestServices.redis().host(),
                     "spring.data.redis.port=" + TestServices.redis().port(),
                     "idgen.jdbc.initialize-schema=always",
+                    // The test is about uniqueness, and holds on a crowded machine: beside stress-ng a Redis round trip
+                    // outlasted the default 500 ms and the insert failed (as it should: no ID, no guess).
+                    "idgen.redis.timeout=10s",
+                    "idgen.jdbc.timeout=30s",
                     "idgen.strategy=snowflake",
                     "idgen.snowflake.worker-id-assigner=jdbc",
                     "idgen.generators.idgen_mpl_segment.strategy=segment",
