@@ -8,6 +8,10 @@ public final class IdArguments {
     /** The longest name a sequence may have. */
     public static final int MAX_NAME_LENGTH = 64;
 
+    /** The rule of {@link #checkName(String)} in words, for the messages of whatever else checks a name against it. */
+    public static final String NAME_RULE =
+            "1 to " + MAX_NAME_LENGTH + " characters of [A-Za-z0-9._:-], the first a letter or digit";
+
     private IdArguments() {}
 
     /**
@@ -84,10 +88,6 @@ public final class IdArguments {
 
     private static InvalidArgumentException invalidName(String name) {
         String shown = name == null ? "null" : "'" + (name.length() > 80 ? name.substring(0, 80) + "..." : name) + "'";
-        return new InvalidArgumentException(
-                "name",
-                name,
-                "name must be 1 to " + MAX_NAME_LENGTH
-                        + " characters of [A-Za-z0-9._:-], the first a letter or digit, but was " + shown);
+        return new InvalidArgumentException("name", name, "name must be " + NAME_RULE + ", but was " + shown);
     }
 }

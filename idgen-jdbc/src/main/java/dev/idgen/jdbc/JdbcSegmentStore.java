@@ -44,6 +44,9 @@ public final class JdbcSegmentStore implements SegmentStore {
      */
     public static final long DEFAULT_FAILOVER_JUMP = 100_000_000_000L;
 
+    /** The segment table's name when none is configured (idgen's own layout). */
+    public static final String DEFAULT_TABLE = "idgen_segment";
+
     private static final int INSERT_ATTEMPTS = 3;
 
     private final JdbcStatements<Sql> statements;

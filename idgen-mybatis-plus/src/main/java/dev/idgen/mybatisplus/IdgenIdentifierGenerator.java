@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * MyBatis-Plus's {@link IdentifierGenerator} on idgen, so that {@code @TableId(type = IdType.ASSIGN_ID)} takes its IDs
@@ -45,11 +44,6 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
             Set.of(long.class, Long.class, String.class, BigInteger.class, BigDecimal.class);
 
     private static final String ALLOWED = "long, Long, String, BigInteger or BigDecimal";
-
-    private static final String RULE =
-            "1 to " + IdArguments.MAX_NAME_LENGTH + " characters of [A-Za-z0-9._:-], the first a letter or digit";
-
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final IdService ids;
 
@@ -84,7 +78,7 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
 
     @Override
     public String nextUUID(Object entity) {
-        return hex(uuids.next());
+        return UuidV7Generator.compactHex(uuids.next());
     }
 
     /**
@@ -131,7 +125,8 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
             if (!IdArguments.isName(annotation.value())) {
                 return new Target(
                         null,
-                        "@IdgenId(\"" + annotation.value() + "\") on " + where + " is no generator name: " + RULE);
+                        "@IdgenId(\"" + annotation.value() + "\") on " + where + " is no generator name: "
+                                + IdArguments.NAME_RULE);
             }
             return new Target(annotation.value(), null);
         }
@@ -143,7 +138,8 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
         if (!IdArguments.isName(tableName)) {
             return new Target(
                     null,
-                    "The table name " + tableName + " of " + type.getName() + " is no idgen generator name (" + RULE
+                    "The table name " + tableName + " of " + type.getName() + " is no idgen generator name ("
+                            + IdArguments.NAME_RULE
                             + "); set idgen.mybatis-plus.generators[" + tableName
                             + "]=<generator>, or put @IdgenId(\"<generator>\") on " + where);
         }
@@ -163,20 +159,6 @@ public final class IdgenIdentifierGenerator implements IdentifierGenerator {
             }
         }
         return null;
-    }
-
-    /** The UUID's 32 hex digits, lowercase, without dashes. */
-    static String hex(UUID uuid) {
-        char[] digits = new char[32];
-        long most = uuid.getMostSignificantBits();
-        long least = uuid.getLeastSignificantBits();
-        for (int i = 15; i >= 0; i--) {
-            digits[i] = HEX[(int) (most & 0xF)];
-            digits[16 + i] = HEX[(int) (least & 0xF)];
-            most >>>= 4;
-            least >>>= 4;
-        }
-        return new String(digits);
     }
 
     /** What an entity class takes: a generator, or the error to raise; neither when it is no entity. */

@@ -61,8 +61,7 @@ public final class IdgenMybatisPlusAutoConfiguration {
             throw new IdgenPropertyValueException(
                     property,
                     generator,
-                    "a generator name is 1 to " + IdArguments.MAX_NAME_LENGTH
-                            + " characters of [A-Za-z0-9._:-], the first a letter or digit",
+                    "a generator name is " + IdArguments.NAME_RULE,
                     "Set " + property + " to a generator name, as in idgen.generators.<name>.");
         }
     }

@@ -11,6 +11,7 @@ import com.baomidou.mybatisplus.core.MybatisMapperBuilderAssistant;
 import com.baomidou.mybatisplus.core.metadata.TableInfoHelper;
 import dev.idgen.core.DecodedId;
 import dev.idgen.core.IdService;
+import dev.idgen.core.form.UuidV7Generator;
 import dev.idgen.spring.IdgenId;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -138,7 +139,7 @@ class IdgenIdentifierGeneratorContractTest {
             previous = uuid;
         }
         UUID uuid = UUID.randomUUID();
-        assertThat(IdgenIdentifierGenerator.hex(uuid)).isEqualTo(uuid.toString().replace("-", ""));
+        assertThat(UuidV7Generator.compactHex(uuid)).isEqualTo(uuid.toString().replace("-", ""));
     }
 
     @TableName("t_named")

@@ -39,7 +39,7 @@ public final class IdgenKeyGenerateAlgorithm implements KeyGenerateAlgorithm {
         AlgorithmProps read = new AlgorithmProps(TYPE, props);
         generator = read.text(GENERATOR);
         if (generator != null && !IdArguments.isName(generator)) {
-            throw read.invalid(GENERATOR, generator, "must be " + nameRule());
+            throw read.invalid(GENERATOR, generator, "must be " + IdArguments.NAME_RULE);
         }
         standalone = StandaloneSettings.of(read);
         registration = read.text(REGISTRATION);
@@ -104,13 +104,8 @@ public final class IdgenKeyGenerateAlgorithm implements KeyGenerateAlgorithm {
                     GENERATOR,
                     table,
                     TYPE + " key generator: the logical table name '" + table + "' is not an idgen sequence name ("
-                            + nameRule() + "): set props." + GENERATOR + " to the idgen generator to use");
+                            + IdArguments.NAME_RULE + "): set props." + GENERATOR + " to the idgen generator to use");
         }
         return table;
-    }
-
-    private static String nameRule() {
-        return "1 to " + IdArguments.MAX_NAME_LENGTH + " characters of letters, digits and . _ : -, the first a letter"
-                + " or digit";
     }
 }

@@ -1,6 +1,8 @@
 package dev.idgen.shardingsphere;
 
 import dev.idgen.core.InvalidArgumentException;
+import dev.idgen.core.lease.LeasingWorkerIdAssigner;
+import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.jdbc.SqlIdentifiers;
@@ -41,9 +43,6 @@ record StandaloneSettings(
     static final String INSTANCE_ID = "instance-id";
     static final String SEGMENT_STEP = "segment-step";
 
-    /** LeasingWorkerIdAssigner's limit, checked here so that a bad prop fails when the algorithm is built. */
-    static final int MAX_INSTANCE_ID_LENGTH = 115;
-
     /** What the standalone idgen issues from. */
     enum Strategy {
         SNOWFLAKE,
@@ -83,7 +82,9 @@ record StandaloneSettings(
         Strategy strategy = props.choice(STRATEGY, Strategy.class, Strategy.SNOWFLAKE);
         String table = props.text(TABLE);
         if (table == null) {
-            table = strategy == Strategy.SNOWFLAKE ? JdbcWorkerIdLeaseStore.DEFAULT_TABLE : "idgen_segment";
+            table = strategy == Strategy.SNOWFLAKE
+                    ? JdbcWorkerIdLeaseStore.DEFAULT_TABLE
+                    : JdbcSegmentStore.DEFAULT_TABLE;
         } else {
             try {
                 SqlIdentifiers.checkTable(TABLE, table);
@@ -92,8 +93,11 @@ record StandaloneSettings(
             }
         }
         String instanceId = props.text(INSTANCE_ID);
-        if (instanceId != null && instanceId.length() > MAX_INSTANCE_ID_LENGTH) {
-            throw props.invalid(INSTANCE_ID, instanceId, "must be 1 to " + MAX_INSTANCE_ID_LENGTH + " characters");
+        if (instanceId != null && instanceId.length() > LeasingWorkerIdAssigner.MAX_INSTANCE_ID_LENGTH) {
+            throw props.invalid(
+                    INSTANCE_ID,
+                    instanceId,
+                    "must be 1 to " + LeasingWorkerIdAssigner.MAX_INSTANCE_ID_LENGTH + " characters");
         }
         return new StandaloneSettings(
                 strategy,

@@ -127,6 +127,18 @@ public final class UuidV7Generator {
     }
 
     /**
+     * @param id a UUID
+     * @return its 32 hex digits, lowercase, without the dashes: the compact form some key columns hold (MyBatis-Plus's
+     *         {@code ASSIGN_UUID}, {@code CHAR(32)})
+     */
+    public static String compactHex(UUID id) {
+        char[] digits = new char[32];
+        Forms.writeHex(digits, 0, id.getMostSignificantBits(), 16);
+        Forms.writeHex(digits, 16, id.getLeastSignificantBits(), 16);
+        return new String(digits);
+    }
+
+    /**
      * This generator's UUIDs as the {@value #FORM} form: the canonical string is {@link UUID#toString()}, lowercase;
      * decode reads a strict 36-character string (either case) and checks the version and variant.
      *

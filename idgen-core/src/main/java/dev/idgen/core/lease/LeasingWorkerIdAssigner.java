@@ -60,7 +60,7 @@ public final class LeasingWorkerIdAssigner implements WorkerIdAssigner {
     static final long MAX_AHEAD_MILLIS = 1000;
 
     /** The longest instance id: with the separator and the nonce, an owner fits the lease stores' 128 characters. */
-    static final int MAX_INSTANCE_ID_LENGTH = 115;
+    public static final int MAX_INSTANCE_ID_LENGTH = 115;
 
     private static final char OWNER_SEPARATOR = '#';
 
