@@ -8,6 +8,8 @@ import dev.idgen.test.services.TestServices;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +32,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -51,7 +56,7 @@ import tools.jackson.databind.JsonNode;
             "idgen.server.clients.limited.rate-limit=2",
             "idgen.server.clients.snowy.generators=snow",
         })
-@Import(HttpApiTest.FakeClock.class)
+@Import({HttpApiTest.FakeClock.class, HttpApiTest.MvcHandlerCalls.class})
 class HttpApiTest {
 
     static final String APP = "app-token";
@@ -81,6 +86,24 @@ class HttpApiTest {
         @Bean
         NanoClock testNanoClock() {
             return NANOS::get;
+        }
+    }
+
+    /** Counts the requests Spring MVC dispatched to a handler method, to tell them from those answered before MVC. */
+    @TestConfiguration
+    static class MvcHandlerCalls implements WebMvcConfigurer {
+
+        static final AtomicLong CALLS = new AtomicLong();
+
+        @Override
+        public void addInterceptors(InterceptorRegistry registry) {
+            registry.addInterceptor(new HandlerInterceptor() {
+                @Override
+                public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+                    CALLS.incrementAndGet();
+                    return true;
+                }
+            });
         }
     }
 
@@ -334,6 +357,67 @@ class HttpApiTest {
         assertThat(health.json().get("components").get("idgen").get("status").stringValue())
                 .isEqualTo("UP");
         assertThat(health.response().body()).doesNotContain("details", "jdbc:", "Exception");
+    }
+
+    @Test
+    void plainIdRequestsAreAnsweredBeforeMvcInTheBytesMvcWrites() {
+        long before = MvcHandlerCalls.CALLS.get();
+        Answer one = http.get("/ids/" + name, APP);
+        Answer three = http.get("/ids/" + name + "?count=3", APP);
+        assertThat(MvcHandlerCalls.CALLS.get()).as("requests MVC dispatched").isEqualTo(before);
+        // A parameter MVC ignores sends the same request through the controller.
+        Answer throughMvc = http.get("/ids/" + name + "?count=3&via=mvc", APP);
+        assertThat(MvcHandlerCalls.CALLS.get()).as("requests MVC dispatched").isEqualTo(before + 1);
+        for (Answer answer : List.of(one, three, throughMvc)) {
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+            assertThat(answer.contentType()).isEqualTo(throughMvc.contentType()).isEqualTo("application/json");
+            assertThat(answer.header("Cache-Control")).isEqualTo("no-store");
+            assertThat(answer.response().body()).matches("\\[\"[0-9]+\"(,\"[0-9]+\")*]");
+        }
+        assertThat(one.json()).hasSize(1);
+        assertThat(three.json()).hasSize(3);
+        assertThat(Long.parseLong(three.json().get(0).stringValue()))
+                .isGreaterThan(Long.parseLong(one.json().get(0).stringValue()));
+        assertThat(Long.parseLong(throughMvc.json().get(0).stringValue()))
+                .isGreaterThan(Long.parseLong(three.json().get(2).stringValue()));
+
+        // Refusals: the same problem, the same headers, counted once, whichever way the request went.
+        Timer forbidden = meters.timer(
+                "idgen.server.requests",
+                "client",
+                "snowy",
+                "name",
+                "other",
+                "operation",
+                "ids",
+                "transport",
+                "http",
+                "outcome",
+                "forbidden");
+        long forbiddenBefore = forbidden.count();
+        String[][] refused = {
+            {"", null}, {"", "wrong-token"}, {"?count=x", APP}, {"?count=0", APP}, {"?count=1001", APP}, {"", SNOWY}
+        };
+        for (String[] request : refused) {
+            String path = "/ids/" + name + request[0];
+            Answer fast = http.get(path, request[1]);
+            Answer mvc = http.get(path + (request[0].isEmpty() ? "?" : "&") + "via=mvc", request[1]);
+            assertThat(fast.status())
+                    .as(fast.toString())
+                    .isEqualTo(mvc.status())
+                    .isBetween(400, 499);
+            assertThat(fast.response().body()).isEqualTo(mvc.response().body());
+            for (String header : new String[] {"Content-Type", "Cache-Control", "WWW-Authenticate", "Retry-After"}) {
+                assertThat(fast.header(header)).as(header).isEqualTo(mvc.header(header));
+            }
+        }
+        assertThat(forbidden.count() - forbiddenBefore)
+                .as("forbidden requests counted")
+                .isEqualTo(2);
+
+        // An Accept that MVC cannot answer with JSON is MVC's to refuse, as before.
+        Answer text = http.send(http.request("/ids/" + name, APP).header("Accept", "text/plain"));
+        assertThat(text.status()).as(text.toString()).isEqualTo(406);
     }
 
     @Test
