@@ -151,7 +151,7 @@ end
 LUA
 
 # wrk's text: Requests/sec, the --latency distribution (50%, 99%), non-2xx/3xx and socket errors; p99.9 from the lua.
-run() { # url seconds -> "rps p50us p99us p999us errors"
+run() { # url seconds -> "rps p50us p99us p999us non2xx socket_errors"
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$2"s --latency -s "$work/p999.lua" -H "Authorization: Bearer $token" "$1" \
     | awk '
       function us(v) {
@@ -164,9 +164,9 @@ run() { # url seconds -> "rps p50us p99us p999us errors"
       $1 == "99%" { p99 = us($2) }
       $1 == "P999" { p999 = $2 }
       $1 == "Requests/sec:" { rps = $2 }
-      /^  Non-2xx or 3xx responses:/ { errors += $NF }
-      /^  Socket errors:/ { gsub(",", ""); errors += $4 + $6 + $8 + $10 }
-      END { printf "%.0f %.0f %.0f %.0f %d\n", rps, p50, p99, p999, errors }'
+      /^  Non-2xx or 3xx responses:/ { status += $NF }
+      /^  Socket errors:/ { gsub(",", ""); socket += $4 + $6 + $8 + $10 }
+      END { printf "%.0f %.0f %.0f %.0f %d %d\n", rps, p50, p99, p999, status, socket }'
 }
 idgen_url="http://127.0.0.1:$idgen_port/ids/orders"
 leaf_url="http://127.0.0.1:$leaf_port/api/segment/get/orders"
@@ -196,14 +196,15 @@ echo "batches: gRPC NextIds count=$BATCH_COUNT, $GRPC_CALLS calls at once" >&2
 java $HEAP -cp "$SERVER_JAR" -Dloader.path="$DRIVER_CLASSES" -Dloader.main=dev.idgen.benchmarks.grpc.GrpcBatchLoad \
   org.springframework.boot.loader.launch.PropertiesLauncher 127.0.0.1 "$grpc_port" "$token" orders "$BATCH_COUNT" \
   "$GRPC_CALLS" "$BATCH_SECONDS" "$BATCH_SECONDS" "$BATCH_RUNS" \
-  | awk '$1 == "RESULT" { print NR " grpc " $2 " " $3 " " $4 " " $5 " " $6 }' >>"$work/batches" \
+  | awk '$1 == "RESULT" { print NR " grpc " $2 " " $3 " " $4 " " $5 " " $6 " 0" }' >>"$work/batches" \
   || echo "the gRPC load driver failed" >&2
 
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "load average after: $load_after" >&2
 
+status=0
 python3 - "$results" "$work/batches" "$ROUNDS" "$SECONDS_PER_RUN" "$THREADS" "$CONNECTIONS" "$BATCH_COUNT" \
-  "$BATCH_SECONDS" "$GRPC_CALLS" "$started" "$load_before" "$load_after" "${STRESS:+yes}" <<'PY'
+  "$BATCH_SECONDS" "$GRPC_CALLS" "$started" "$load_before" "$load_after" "${STRESS:+yes}" <<'PY' || status=$?
 import statistics, sys
 (path, batches, rounds, seconds, threads, connections, count, batch_seconds, grpc_calls, started, before, after,
  stress) = sys.argv[1:14]
@@ -214,7 +215,9 @@ med = statistics.median
 def per_round(s):
     return [statistics.mean(int(r[2]) for r in side[s] if int(r[0]) == n) for n in range(1, rounds + 1)]
 ratios = [i / l for i, l in zip(per_round("idgen"), per_round("leaf"))]
-errors = sum(int(r[6]) for r in rows)
+errors = sum(int(r[6]) + int(r[7]) for r in rows)
+def failed(rs):
+    return f"{sum(int(r[6]) for r in rs)} / {sum(int(r[7]) for r in rs)}"
 def fig(s, k):
     return med(int(r[k]) for r in side[s])
 ms = lambda us: f"{us / 1000:.2f} ms"
@@ -222,12 +225,12 @@ print(f"Started {started} UTC; wrk -t{threads} -c{connections} -d{seconds}s --la
       f" idgen Leaf; load average before {before}, after {after}"
       f"{'; stress-ng --cpu 2 running throughout' if stress else ''}.")
 print()
-print("| one ID per request | req/s (median) | p50 | p99 | p99.9 | non-2xx or socket errors |")
+print("| one ID per request | req/s (median) | p50 | p99 | p99.9 | non-2xx / socket errors (all runs) |")
 print("|---|---|---|---|---|---|")
 for s, label in (("idgen", "idgen `GET /ids/orders` (segment, MariaDB)"),
                  ("leaf", "Leaf 1.0.1 `GET /api/segment/get/orders` (segment, MariaDB)")):
     print(f"| {label} | {fig(s, 2):,.0f} | {ms(fig(s, 3))} | {ms(fig(s, 4))} | {ms(fig(s, 5))}"
-          f" | {sum(int(r[6]) for r in side[s])} |")
+          f" | {failed(side[s])} |")
 print(f"| **idgen / Leaf**, median of per-round ratios (min-max) | **{med(ratios):.3f}**"
       f" ({min(ratios):.3f}-{max(ratios):.3f}) | | | | |")
 print()
@@ -243,24 +246,32 @@ brows = [line.split() for line in open(batches)]
 http = [r for r in brows if r[1] == "http"]
 grpc = [r for r in brows if r[1] == "grpc"]
 leaf_ceiling = fig("leaf", 2)
-print(f"| batches of {count} (idgen) | requests/s (median) | IDs/s (median, runs) | p50 | p99 | errors |")
+print(f"| batches of {count} (idgen) | requests/s (median) | IDs/s (median, runs) | p50 | p99"
+      " | non-2xx (gRPC: failed calls) / socket errors |")
 print("|---|---|---|---|---|---|")
 if http:
     ids = [int(r[2]) * count for r in http]
     print(f"| HTTP `GET /ids/orders?count={count}`, wrk -t{threads} -c{connections} -d{batch_seconds}s"
           f" | {med(int(r[2]) for r in http):,.0f} | **{med(ids):,.0f}** ({', '.join(f'{v:,}' for v in ids)})"
           f" | {ms(med(int(r[3]) for r in http))} | {ms(med(int(r[4]) for r in http))}"
-          f" | {sum(int(r[6]) for r in http)} |")
+          f" | {failed(http)} |")
 if grpc:
     ids = [int(r[3]) for r in grpc]
     print(f"| gRPC `NextIds` count={count}, {grpc_calls} concurrent calls, {batch_seconds} s windows"
           f" (GrpcBatchLoad) | {med(int(r[2]) for r in grpc):,.0f}"
           f" | **{med(ids):,.0f}** ({', '.join(f'{v:,}' for v in ids)})"
           f" | {ms(med(int(r[4]) for r in grpc))} | {ms(med(int(r[5]) for r in grpc))}"
-          f" | {sum(int(r[6]) for r in grpc)} |")
+          f" | {failed(grpc)} |")
 else:
     print("| gRPC | the load driver printed nothing | | | | |")
 print(f"| Leaf 1.0.1: one ID per request, no batch form | {leaf_ceiling:,.0f} | {leaf_ceiling:,.0f} | | | |")
-errors += sum(int(r[6]) for r in brows)
+errors += sum(int(r[6]) + int(r[7]) for r in brows)
 sys.exit(0 if errors == 0 and grpc else 1)
 PY
+if [ "$status" -ne 0 ]; then
+  echo "failures: the servers' warnings and errors, last 20 lines each" >&2
+  for name in idgen leaf; do
+    { grep -E ' (WARN|ERROR) ' "$work/$name.log" || true; } | tail -20 | sed "s/^/$name: /" >&2
+  done
+fi
+exit "$status"
