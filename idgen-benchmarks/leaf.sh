@@ -11,8 +11,8 @@
 #   LEAF_JAR=... ROUNDS=3 SECONDS_PER_RUN=10 STRESS=1 idgen-benchmarks/leaf.sh   # STRESS=1: stress-ng --cpu 2 beside
 #
 # Needs wrk, the mysql (or mariadb) client, python3, and MariaDB on DB_HOST:DB_PORT (127.0.0.1:3306, root, no password)
-# where it creates the databases leaf_bench (Leaf's leaf_alloc with a row for orders, step 1000, as Leaf's sample) and
-# idgen_bench (the idgen server creates its own table). Prints a Markdown table; exits non-zero when a response was
+# where it creates the databases leaf_bench (Leaf's leaf_alloc with a row for orders, step 1000 as idgen's first step;
+# Leaf's README's sample row has 2000) and idgen_bench (the idgen server creates its own table). Prints a Markdown table; exits non-zero when a response was
 # not a 2xx or a socket failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,7 +69,7 @@ cleanup() {
 trap cleanup EXIT
 
 sql() { MYSQL_PWD="$DB_PASSWORD" "$mysql_cmd" -h"$DB_HOST" -P"$DB_PORT" -u"$DB_USER" -e "$1"; }
-# Leaf's scripts/leaf_alloc.sql, and the row its README inserts, for the tag both sides serve.
+# Leaf's scripts/leaf_alloc.sql, and a row like its README's for the tag both sides serve, with idgen's first step.
 sql "CREATE DATABASE IF NOT EXISTS \`$LEAF_DB\`;
   CREATE TABLE IF NOT EXISTS \`$LEAF_DB\`.leaf_alloc (
     biz_tag varchar(128) NOT NULL DEFAULT '',
