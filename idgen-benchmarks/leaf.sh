@@ -12,8 +12,9 @@
 #
 # Needs wrk, the mysql (or mariadb) client, python3, and MariaDB on DB_HOST:DB_PORT (127.0.0.1:3306, root, no password)
 # where it creates the databases leaf_bench (Leaf's leaf_alloc with a row for orders, step 1000 as idgen's first step;
-# Leaf's README's sample row has 2000) and idgen_bench (the idgen server creates its own table). Prints a Markdown table; exits non-zero when a response was
-# not a 2xx or a socket failed.
+# Leaf's README's sample row has 2000) and idgen_bench (the idgen server creates its own table). Prints Markdown
+# tables; exits non-zero when a response was not a 2xx, a socket failed (wrk's 2 s timeout included) or a gRPC call
+# failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
