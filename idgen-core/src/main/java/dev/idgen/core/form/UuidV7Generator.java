@@ -132,10 +132,10 @@ public final class UuidV7Generator {
      *         {@code ASSIGN_UUID}, {@code CHAR(32)})
      */
     public static String compactHex(UUID id) {
-        char[] digits = new char[32];
+        byte[] digits = new byte[32];
         Forms.writeHex(digits, 0, id.getMostSignificantBits(), 16);
         Forms.writeHex(digits, 16, id.getLeastSignificantBits(), 16);
-        return new String(digits);
+        return Forms.latin1(digits);
     }
 
     /**
