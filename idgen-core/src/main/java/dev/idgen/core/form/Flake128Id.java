@@ -107,10 +107,10 @@ public final class Flake128Id implements Comparable<Flake128Id> {
      */
     @Override
     public String toString() {
-        char[] chars = new char[HEX_LENGTH];
+        byte[] chars = new byte[HEX_LENGTH];
         Forms.writeHex(chars, 0, millis, 16);
         Forms.writeHex(chars, 16, workerId, 12);
         Forms.writeHex(chars, 28, sequence, 4);
-        return new String(chars);
+        return Forms.latin1(chars);
     }
 }

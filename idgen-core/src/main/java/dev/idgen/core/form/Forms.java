@@ -1,6 +1,7 @@
 package dev.idgen.core.form;
 
 import dev.idgen.core.InvalidArgumentException;
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
 /**
@@ -8,7 +9,7 @@ import java.util.UUID;
  */
 final class Forms {
 
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private Forms() {}
 
@@ -106,9 +107,25 @@ final class Forms {
     }
 
     /**
-     * Writes the low {@code 4 * digits} bits of {@code value} as lowercase hex into {@code chars} from {@code at}.
+     * The forms' strings are ASCII, built as bytes: with compact strings the JDK keeps a copy of them as they are,
+     * where a char[] would take twice the memory and be compressed char by char. This constructor is deprecated
+     * because it cuts each char to its low byte, which is what Latin-1 is; {@code new String(chars, ISO_8859_1)}
+     * does the same, but on JDK 17 through a constructor that decodes every charset, too large to inline: in three
+     * throwaway JMH runs on a loaded machine, 13 characters took 14-19 ns this way and 18-24 ns that way.
+     *
+     * @param chars ASCII characters, not changed by the caller afterwards
+     * @return them as a string
      */
-    static void writeHex(char[] chars, int at, long value, int digits) {
+    @SuppressWarnings("deprecation")
+    static String latin1(byte[] chars) {
+        return new String(chars, 0);
+    }
+
+    /**
+     * Writes the low {@code 4 * digits} bits of {@code value} as lowercase hex into {@code chars} from {@code at},
+     * for {@link #latin1}.
+     */
+    static void writeHex(byte[] chars, int at, long value, int digits) {
         for (int i = at + digits - 1; i >= at; i--) {
             chars[i] = HEX[(int) value & 0xF];
             value >>>= 4;

@@ -32,12 +32,33 @@ public final class IdText {
 
     private static final String CROCKFORD_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-    private static final IdText CROCKFORD32 = new IdText("crockford32", CROCKFORD_ALPHABET, 13, crockfordValues(), "");
+    private static final String BASE62_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-    private static final IdText BASE62 =
-            new IdText("base62", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 11, null, "");
+    /*
+     * The fixed-width encodings' tables, static so that the JIT sees their lengths as constants: a digit index masked
+     * to the table's size then needs no bounds check.
+     */
+    private static final byte[] CROCKFORD_DIGITS = CROCKFORD_ALPHABET.getBytes(StandardCharsets.US_ASCII);
 
-    private static final IdText DECIMAL = new IdText("decimal", "0123456789", 0, null, "");
+    private static final byte[] CROCKFORD_VALUES = crockfordValues();
+
+    private static final byte[] BASE62_DIGITS = BASE62_ALPHABET.getBytes(StandardCharsets.US_ASCII);
+
+    private static final byte[] BASE62_VALUES = values(BASE62_ALPHABET);
+
+    /** 62^5, the largest power of 62 below 2^30: Base62 is written and read in chunks of 5 digits. */
+    private static final int BASE62_CHUNK = 62 * 62 * 62 * 62 * 62;
+
+    /** The largest first 6 Base62 digits of a long, and the largest last 5 digits after them. */
+    private static final long BASE62_MAX_HIGH = Long.MAX_VALUE / BASE62_CHUNK;
+
+    private static final long BASE62_MAX_LOW = Long.MAX_VALUE % BASE62_CHUNK;
+
+    private static final IdText CROCKFORD32 = new IdText("crockford32", CROCKFORD_ALPHABET, 13, CROCKFORD_VALUES, "");
+
+    private static final IdText BASE62 = new IdText("base62", BASE62_ALPHABET, 11, BASE62_VALUES, "");
+
+    private static final IdText DECIMAL = new IdText("decimal", "0123456789", 0, values("0123456789"), "");
 
     /** The longest decimal string of a positive long, {@code 9223372036854775807}. */
     private static final int MAX_DECIMAL_DIGITS = 19;
@@ -64,6 +85,9 @@ public final class IdText {
 
     private final String prefix;
 
+    /** The prefix's characters, all ASCII: copied into each formatted string. */
+    private final byte[] prefixBytes;
+
     private IdText(String encoding, String alphabet, int width, byte[] values, String prefix) {
         this.encoding = encoding;
         this.digits = alphabet.getBytes(StandardCharsets.US_ASCII);
@@ -73,13 +97,7 @@ public final class IdText {
         this.lastSafeDigit = (int) (Long.MAX_VALUE % radix);
         this.width = width;
         this.prefix = prefix;
-        if (values == null) {
-            values = new byte[128];
-            Arrays.fill(values, (byte) -1);
-            for (int i = 0; i < alphabet.length(); i++) {
-                values[alphabet.charAt(i)] = (byte) i;
-            }
-        }
+        this.prefixBytes = prefix.getBytes(StandardCharsets.US_ASCII);
         this.values = values;
     }
 
@@ -93,6 +111,7 @@ public final class IdText {
         this.lastSafeDigit = encoding.lastSafeDigit;
         this.width = encoding.width;
         this.prefix = prefix;
+        this.prefixBytes = prefix.getBytes(StandardCharsets.US_ASCII);
     }
 
     /**
@@ -137,36 +156,85 @@ public final class IdText {
         if (id <= 0) {
             throw new InvalidArgumentException("id", id, "id must be a positive 64-bit number, but was " + id);
         }
-        int start = prefix.length();
-        byte[] chars = new byte[start + (width != 0 ? width : decimalDigits(id))];
-        for (int i = 0; i < start; i++) {
-            chars[i] = (byte) prefix.charAt(i);
-        }
-        // Fills from the last digit; the leading places left over get digit 0, the padding. A division by a radix
-        // read from a field is a hardware divide per digit; the power-of-two radix becomes shifts and Base62's a
-        // division by a constant, which the JIT turns into a multiplication.
-        int i = chars.length - 1;
         if (shift != 0) {
-            // Each digit is read from the ID on its own, not from the previous step's result, so the CPU can work
-            // on several at once.
-            int mask = radix - 1;
-            for (int k = start, bits = (width - 1) * shift; k < chars.length; k++, bits -= shift) {
-                chars[k] = digits[(int) (id >>> bits) & mask];
-            }
-        } else if (radix == 62) {
-            for (; i >= start; i--) {
-                long quotient = id / 62;
-                chars[i] = digits[(int) (id - quotient * 62)];
-                id = quotient;
-            }
-        } else {
-            for (; i >= start; i--) {
-                long quotient = id / radix;
-                chars[i] = digits[(int) (id - quotient * radix)];
-                id = quotient;
-            }
+            return formatCrockford(id);
         }
-        return new String(chars, StandardCharsets.ISO_8859_1);
+        if (radix == 62) {
+            return formatBase62(id);
+        }
+        int start = prefixBytes.length;
+        byte[] chars = Arrays.copyOf(prefixBytes, start + decimalDigits(id));
+        for (int i = chars.length - 1; i >= start; i--) {
+            long quotient = id / 10;
+            chars[i] = digits[(int) (id - quotient * 10)];
+            id = quotient;
+        }
+        return Forms.latin1(chars);
+    }
+
+    /** Without a prefix the array has a constant size and needs no copy: the JIT drops every bounds check. */
+    private String formatCrockford(long id) {
+        byte[] prefix = prefixBytes;
+        if (prefix.length == 0) {
+            byte[] chars = new byte[13];
+            writeCrockford(chars, 0, id);
+            return Forms.latin1(chars);
+        }
+        byte[] chars = Arrays.copyOf(prefix, prefix.length + 13);
+        writeCrockford(chars, prefix.length, id);
+        return Forms.latin1(chars);
+    }
+
+    /** Each digit is its own 5-bit field of the ID, read straight from it: no digit waits for another. */
+    private static void writeCrockford(byte[] chars, int at, long id) {
+        byte[] alphabet = CROCKFORD_DIGITS;
+        chars[at] = alphabet[(int) (id >>> 60) & 31];
+        chars[at + 1] = alphabet[(int) (id >>> 55) & 31];
+        chars[at + 2] = alphabet[(int) (id >>> 50) & 31];
+        chars[at + 3] = alphabet[(int) (id >>> 45) & 31];
+        chars[at + 4] = alphabet[(int) (id >>> 40) & 31];
+        chars[at + 5] = alphabet[(int) (id >>> 35) & 31];
+        chars[at + 6] = alphabet[(int) (id >>> 30) & 31];
+        chars[at + 7] = alphabet[(int) (id >>> 25) & 31];
+        chars[at + 8] = alphabet[(int) (id >>> 20) & 31];
+        chars[at + 9] = alphabet[(int) (id >>> 15) & 31];
+        chars[at + 10] = alphabet[(int) (id >>> 10) & 31];
+        chars[at + 11] = alphabet[(int) (id >>> 5) & 31];
+        chars[at + 12] = alphabet[(int) id & 31];
+    }
+
+    private String formatBase62(long id) {
+        byte[] prefix = prefixBytes;
+        if (prefix.length == 0) {
+            byte[] chars = new byte[11];
+            writeBase62(chars, 0, id);
+            return Forms.latin1(chars);
+        }
+        byte[] chars = Arrays.copyOf(prefix, prefix.length + 11);
+        writeBase62(chars, prefix.length, id);
+        return Forms.latin1(chars);
+    }
+
+    /**
+     * Eleven digits one division by 62 after another would be a chain of eleven dependent multiplications (the JIT's
+     * form of a division by a constant). Two divisions by 62^5 split the ID into its top digit and two 5-digit
+     * chunks that fit an int, whose digits are then worked out side by side.
+     */
+    private static void writeBase62(byte[] chars, int at, long id) {
+        long high = id / BASE62_CHUNK;
+        int low = (int) (id - high * BASE62_CHUNK);
+        int top = (int) (high / BASE62_CHUNK);
+        int middle = (int) (high - (long) top * BASE62_CHUNK);
+        byte[] alphabet = BASE62_DIGITS;
+        chars[at] = alphabet[top];
+        for (int i = at + 5, j = at + 10; i > at; i--, j--) {
+            int middleQuotient = middle / 62;
+            int lowQuotient = low / 62;
+            chars[i] = alphabet[middle - middleQuotient * 62];
+            chars[j] = alphabet[low - lowQuotient * 62];
+            middle = middleQuotient;
+            low = lowQuotient;
+        }
     }
 
     /**
@@ -200,11 +268,113 @@ public final class IdText {
                     "id must be " + describe() + ", but " + Forms.shown(text) + " has " + length + " characters"
                             + (start > 0 ? " after the prefix" : ""));
         }
+        if (shift != 0) {
+            long value = parseCrockford(text, start);
+            return value > 0 ? value : parseDigits(text, start);
+        }
+        if (radix == 62) {
+            long value = parseBase62(text, start);
+            return value > 0 ? value : parseDigits(text, start);
+        }
         if (width == 0 && length > 1 && text.charAt(start) == '0') {
             // Decimal is not padded: "007" would be a second string for 7.
             throw Forms.invalidId(
                     text, "id must be " + describe() + " without leading zeros, but was " + Forms.shown(text));
         }
+        return parseDigits(text, start);
+    }
+
+    /**
+     * The 13 characters of a Crockford ID, without a branch per character: ORing every character and every table
+     * value together leaves a bit at or above 2^7 set exactly when a character is not ASCII (so {@code c & 127}
+     * read the wrong entry) or not in the table (-1).
+     *
+     * @return the ID, or 0 when the text is not one: {@link #parseDigits} then says why
+     */
+    private static long parseCrockford(String text, int at) {
+        byte[] values = CROCKFORD_VALUES;
+        int c0 = text.charAt(at);
+        int c1 = text.charAt(at + 1);
+        int c2 = text.charAt(at + 2);
+        int c3 = text.charAt(at + 3);
+        int c4 = text.charAt(at + 4);
+        int c5 = text.charAt(at + 5);
+        int c6 = text.charAt(at + 6);
+        int c7 = text.charAt(at + 7);
+        int c8 = text.charAt(at + 8);
+        int c9 = text.charAt(at + 9);
+        int c10 = text.charAt(at + 10);
+        int c11 = text.charAt(at + 11);
+        int c12 = text.charAt(at + 12);
+        int d0 = values[c0 & 127];
+        int d1 = values[c1 & 127];
+        int d2 = values[c2 & 127];
+        int d3 = values[c3 & 127];
+        int d4 = values[c4 & 127];
+        int d5 = values[c5 & 127];
+        int d6 = values[c6 & 127];
+        int d7 = values[c7 & 127];
+        int d8 = values[c8 & 127];
+        int d9 = values[c9 & 127];
+        int d10 = values[c10 & 127];
+        int d11 = values[c11 & 127];
+        int d12 = values[c12 & 127];
+        int all = c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | d0 | d1 | d2 | d3 | d4 | d5 | d6
+                | d7 | d8 | d9 | d10 | d11 | d12;
+        // The first digit carries bits 64-60: above 7 the ID is beyond Long.MAX_VALUE.
+        if ((all & ~127) != 0 || d0 > 7) {
+            return 0;
+        }
+        return (long) d0 << 60
+                | (long) d1 << 55
+                | (long) d2 << 50
+                | (long) d3 << 45
+                | (long) d4 << 40
+                | (long) d5 << 35
+                | (long) d6 << 30
+                | (long) d7 << 25
+                | (long) d8 << 20
+                | (long) d9 << 15
+                | (long) d10 << 10
+                | (long) d11 << 5
+                | d12;
+    }
+
+    /**
+     * The 11 characters of a Base62 ID: the first 6 and the last 5 digits as two numbers worked out side by side,
+     * then joined, so that no digit waits for all the ones before it. Invalid characters are found as in
+     * {@link #parseCrockford}.
+     *
+     * @return the ID, or 0 when the text is not one: {@link #parseDigits} then says why
+     */
+    private static long parseBase62(String text, int at) {
+        byte[] values = BASE62_VALUES;
+        long high = 0;
+        int low = 0;
+        int all = 0;
+        for (int i = at, j = at + 6; i < at + 5; i++, j++) {
+            int c = text.charAt(i);
+            int d = values[c & 127];
+            int e = text.charAt(j);
+            int f = values[e & 127];
+            all |= c | d | e | f;
+            high = high * 62 + d;
+            low = low * 62 + f;
+        }
+        int c = text.charAt(at + 5);
+        int d = values[c & 127];
+        if (((all | c | d) & ~127) != 0) {
+            return 0;
+        }
+        high = high * 62 + d;
+        if (high > BASE62_MAX_HIGH || (high == BASE62_MAX_HIGH && low > BASE62_MAX_LOW)) {
+            return 0;
+        }
+        return high * BASE62_CHUNK + low;
+    }
+
+    /** One digit after the other, with the checks in order: the first bad character, then the range, then zero. */
+    private long parseDigits(String text, int start) {
         long value = 0;
         for (int i = start; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -296,11 +466,19 @@ public final class IdText {
         return prefix;
     }
 
-    private static byte[] crockfordValues() {
+    /** Each ASCII character's digit value in the alphabet, or -1. */
+    private static byte[] values(String alphabet) {
         byte[] values = new byte[128];
         Arrays.fill(values, (byte) -1);
+        for (int i = 0; i < alphabet.length(); i++) {
+            values[alphabet.charAt(i)] = (byte) i;
+        }
+        return values;
+    }
+
+    private static byte[] crockfordValues() {
+        byte[] values = values(CROCKFORD_ALPHABET);
         for (int i = 0; i < CROCKFORD_ALPHABET.length(); i++) {
-            values[CROCKFORD_ALPHABET.charAt(i)] = (byte) i;
             values[Character.toLowerCase(CROCKFORD_ALPHABET.charAt(i))] = (byte) i;
         }
         // Crockford's look-alikes: read as the digit they are mistaken for.

@@ -102,10 +102,10 @@ public final class ObjectId implements Comparable<ObjectId> {
      */
     @Override
     public String toString() {
-        char[] chars = new char[HEX_LENGTH];
+        byte[] chars = new byte[HEX_LENGTH];
         Forms.writeHex(chars, 0, seconds, 8);
         Forms.writeHex(chars, 8, processUnique, 10);
         Forms.writeHex(chars, 18, counter, 6);
-        return new String(chars);
+        return Forms.latin1(chars);
     }
 }

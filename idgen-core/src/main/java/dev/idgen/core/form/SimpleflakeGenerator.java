@@ -225,7 +225,7 @@ public final class SimpleflakeGenerator {
         }
 
         /**
-         * @param random the one source of the random bits, never reseeded by the generator, which reads 4 KiB at
+         * @param random the one source of the random bits, never reseeded by the generator, which reads 64 KiB at
          *        a time from it; by default a new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A)
          * @return this builder
          */

@@ -102,9 +102,12 @@ public final class UuidV7Generator {
                 if (clock.advance(timeSource.currentTimeMillis())) {
                     long counter = clock.counter();
                     long msb = clock.millis() << 16 | VERSION | counter >>> counterBitsInB;
-                    long lsb = VARIANT
-                            | (counter & ((1L << counterBitsInB) - 1)) << randomBits
-                            | random.nextLong() >>> (64 - randomBits);
+                    // The default layout leaves 32 random bits, half a long: drawing only those halves the DRBG's
+                    // share of the call.
+                    long bits = randomBits <= Integer.SIZE
+                            ? (long) random.nextInt() << 32 >>> (64 - randomBits)
+                            : random.nextLong() >>> (64 - randomBits);
+                    long lsb = VARIANT | (counter & ((1L << counterBitsInB) - 1)) << randomBits | bits;
                     return new UUID(msb, lsb);
                 }
                 resume = clock.resumeMillis();
@@ -132,10 +135,10 @@ public final class UuidV7Generator {
      *         {@code ASSIGN_UUID}, {@code CHAR(32)})
      */
     public static String compactHex(UUID id) {
-        char[] digits = new char[32];
+        byte[] digits = new byte[32];
         Forms.writeHex(digits, 0, id.getMostSignificantBits(), 16);
         Forms.writeHex(digits, 16, id.getLeastSignificantBits(), 16);
-        return new String(digits);
+        return Forms.latin1(digits);
     }
 
     /**
@@ -197,7 +200,7 @@ public final class UuidV7Generator {
 
         /**
          * @param random the one source of the random bits, used by this generator alone and never reseeded by it;
-         *        the generator reads 4 KiB at a time from it. By default a new
+         *        the generator reads 64 KiB at a time from it. By default a new
          *        {@code SecureRandom.getInstance("DRBG")}.
          * @return this builder
          */

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.core.InvalidArgumentException;
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -200,5 +203,144 @@ class IdTextTest {
                             e -> assertThat(e.argument()).isEqualTo("prefix"))
                     .hasMessageContaining("[a-z][a-z0-9]{0,15}_");
         }
+    }
+
+    @Test
+    void formatsAndParsesTheEdgesOfEveryDigit() {
+        List<Long> ids = new ArrayList<>(List.of(1L, 2L, Long.MAX_VALUE, Long.MAX_VALUE - 1));
+        for (int bit = 1; bit < 63; bit++) {
+            ids.addAll(List.of(1L << bit, (1L << bit) - 1, (1L << bit) + 1));
+        }
+        for (long power = 62; ; power *= 62) {
+            ids.addAll(List.of(power, power - 1, power + 1));
+            if (power > Long.MAX_VALUE / 62) {
+                break;
+            }
+        }
+        // Around 62^5 and 62^10, where the Base62 code splits an ID into chunks.
+        long chunk = 62L * 62 * 62 * 62 * 62;
+        for (long high : new long[] {1, 61, 62, 63, chunk - 1, chunk, chunk + 1, Long.MAX_VALUE / chunk}) {
+            for (long low : new long[] {0, 1, 61, 62, chunk - 1}) {
+                long id = high * chunk + low;
+                if (id > 0) {
+                    ids.add(id);
+                }
+            }
+        }
+        IdText[] texts = {
+            IdText.crockford32(),
+            IdText.base62(),
+            IdText.crockford32().withPrefix("ord_"),
+            IdText.base62().withPrefix("a234567890123456_")
+        };
+        for (IdText text : texts) {
+            String alphabet = text.width() == 13 ? CROCKFORD : BASE62;
+            for (long id : ids) {
+                String written = text.format(id);
+                assertThat(written).as("%s %d", text, id).startsWith(text.prefix());
+                String digits = written.substring(text.prefix().length());
+                assertThat(digits).hasSize(text.width());
+                assertThat(valueOf(digits, alphabet)).as("%s %d", text, id).isEqualTo(BigInteger.valueOf(id));
+                assertThat(text.parse(written)).as("%s %s", text, written).isEqualTo(id);
+            }
+        }
+    }
+
+    @Test
+    void aBadCharacterIsFoundAtEveryPositionEvenWhenItsLowBitsLookLikeADigit() {
+        // U+0130 and U+00B1 end in the bits of '0' and '1'; '\u007f' and '{' are ASCII but no digit.
+        char[] bad = {'-', '_', ' ', '{', '\u007f', '\u00e9', '\u0130', '\u00b1', '\uffff', 'U', 'u'};
+        for (IdText text : new IdText[] {
+            IdText.crockford32(), IdText.base62(), IdText.base62().withPrefix("x_")
+        }) {
+            String valid = text.format(Long.MAX_VALUE / 3);
+            for (int at = text.prefix().length(); at < valid.length(); at++) {
+                for (char c : bad) {
+                    if (text.width() == 11 && (c == 'U' || c == 'u')) {
+                        continue;
+                    }
+                    String input = valid.substring(0, at) + c + valid.substring(at + 1);
+                    assertInvalidId(text, input, "at position " + at + ",");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBadCharacterIsReportedBeforeAValueBeyondTheRange() {
+        assertInvalidId(IdText.crockford32(), "Z0000000000-0", "position 11");
+        assertInvalidId(IdText.base62(), "zzzzzzzzzz-", "position 10");
+        assertInvalidId(IdText.base62(), "z-zzzzzzzzz", "position 1");
+    }
+
+    @Test
+    void theLargestIdsAndTheFirstBeyondThem() {
+        IdText crockford = IdText.crockford32();
+        assertThat(crockford.parse("7ZZZZZZZZZZZZ")).isEqualTo(Long.MAX_VALUE);
+        assertThat(crockford.parse("7zzzzzzzzzzzz")).isEqualTo(Long.MAX_VALUE);
+        for (char first : "89ABCDEFGHJKMNPQRSTVWXYZabz".toCharArray()) {
+            assertInvalidId(crockford, first + "000000000000", "beyond the largest 64-bit ID, 7ZZZZZZZZZZZZ");
+        }
+        IdText base62 = IdText.base62().withPrefix("usr_");
+        assertThat(base62.parse("usr_AzL8n0Y58m7")).isEqualTo(Long.MAX_VALUE);
+        for (String beyond : new String[] {"AzL8n0Y58m8", "AzL8n0Y58mz", "AzL8n0Y58n0", "AzL8n100000", "B0000000000"}) {
+            assertInvalidId(base62, "usr_" + beyond, "beyond the largest 64-bit ID, usr_AzL8n0Y58m7");
+        }
+        assertInvalidId(base62, "usr_00000000000", "is zero");
+        assertInvalidId(IdText.crockford32().withPrefix("ord_"), "ord_0000000000000", "is zero");
+        assertInvalidId(IdText.crockford32(), "OOOOOOOOOOOOO", "is zero");
+    }
+
+    /**
+     * Random strings of the right width, mostly valid characters with now and then one that is not: each parses as
+     * an independent reading says, the ID or the first bad character, then the range, then zero.
+     */
+    @Test
+    void randomStringsParseAsAnIndependentReadingSays() {
+        SplittableRandom random = new SplittableRandom(11);
+        String crockfordInput = CROCKFORD + CROCKFORD.toLowerCase(Locale.ROOT) + "IiLlOo";
+        String extras = "-_ {U\u007f\u00e9\u0130\u00b1\u0100";
+        for (int i = 0; i < 200_000; i++) {
+            boolean crockford = i % 2 == 0;
+            IdText text = crockford ? IdText.crockford32() : IdText.base62();
+            String alphabet = crockford ? crockfordInput : BASE62;
+            StringBuilder input = new StringBuilder();
+            int firstDigits = random.nextInt(4);
+            for (int k = 0; k < text.width(); k++) {
+                String from = random.nextInt(40) == 0 ? extras : alphabet;
+                // Leading zeros now and then, so that values below the maximum are common.
+                input.append(k < firstDigits ? '0' : from.charAt(random.nextInt(from.length())));
+            }
+            String string = input.toString();
+            int bad = -1;
+            BigInteger value = BigInteger.ZERO;
+            for (int k = 0; k < string.length() && bad < 0; k++) {
+                char c = string.charAt(k);
+                int digit = crockford ? crockfordDigit(c) : BASE62.indexOf(c);
+                if (digit < 0) {
+                    bad = k;
+                } else {
+                    value = value.multiply(BigInteger.valueOf(crockford ? 32 : 62))
+                            .add(BigInteger.valueOf(digit));
+                }
+            }
+            if (bad >= 0) {
+                assertInvalidId(text, string, "at position " + bad + ",");
+            } else if (value.bitLength() > 63) {
+                assertInvalidId(text, string, "beyond the largest");
+            } else if (value.signum() == 0) {
+                assertInvalidId(text, string, "is zero");
+            } else {
+                assertThat(text.parse(string)).as(string).isEqualTo(value.longValueExact());
+            }
+        }
+    }
+
+    private static int crockfordDigit(char c) {
+        char upper = c < 128 ? Character.toUpperCase(c) : c;
+        if (upper == 'I' || upper == 'L') {
+            return 1;
+        }
+        return upper == 'O' ? 0 : CROCKFORD.indexOf(upper);
     }
 }
