@@ -415,9 +415,42 @@ class HttpApiTest {
                 .as("forbidden requests counted")
                 .isEqualTo(2);
 
+        // Refused before a name is known (a token, a malformed count): MVC answers, and Spring's request metric
+        // counts it, as before the filter.
+        long unauthenticatedBefore = httpServerRequests("401");
+        long callsBefore = MvcHandlerCalls.CALLS.get();
+        assertProblem(http.get("/ids/" + name, "wrong-token"), 401, null);
+        assertProblem(http.get("/ids/" + name + "?count=x", APP), 400, "count");
+        assertThat(MvcHandlerCalls.CALLS.get() - callsBefore).isEqualTo(2);
+        // Spring records the observation once the answer is out: waited for, not raced.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (httpServerRequests("401") == unauthenticatedBefore && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(httpServerRequests("401") - unauthenticatedBefore).isEqualTo(1);
+
+        // Two Authorization headers are no client's token, as MVC reads them (joined), whichever is valid.
+        Answer twoTokens = http.send(http.request("/ids/" + name, APP).header("Authorization", "Bearer nobody"));
+        assertProblem(twoTokens, 401, null);
+        // Two Accept headers are MVC's to weigh.
+        Answer twoAccepts = http.send(http.request("/ids/" + name + "?count=2", APP)
+                .header("Accept", "*/*")
+                .header("Accept", "application/vnd.x+json"));
+        Answer twoAcceptsMvc = http.send(http.request("/ids/" + name + "?count=2&via=mvc", APP)
+                .header("Accept", "*/*")
+                .header("Accept", "application/vnd.x+json"));
+        assertThat(twoAccepts.status()).isEqualTo(twoAcceptsMvc.status());
+        assertThat(twoAccepts.contentType()).isEqualTo(twoAcceptsMvc.contentType());
+
         // An Accept that MVC cannot answer with JSON is MVC's to refuse, as before.
         Answer text = http.send(http.request("/ids/" + name, APP).header("Accept", "text/plain"));
         assertThat(text.status()).as(text.toString()).isEqualTo(406);
+    }
+
+    private long httpServerRequests(String status) {
+        return meters.find("http.server.requests").tag("status", status).timers().stream()
+                .mapToLong(Timer::count)
+                .sum();
     }
 
     @Test

@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Enumeration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.HandlerExceptionResolver;
@@ -43,7 +44,7 @@ final class IdsFastPath implements Filter {
 
     private final HandlerExceptionResolver refusals;
 
-    /** Boot's mapper, as MVC's converter uses it; {@code null} while it writes compact JSON as this filter does. */
+    /** Boot's mapper, as MVC's converter uses it, for the IDs of forms other than plain numbers. */
     private final JsonMapper textForms;
 
     /** Whether numbers are written here as well, because the mapper writes them as this filter would. */
@@ -61,10 +62,25 @@ final class IdsFastPath implements Filter {
             throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
-        String name = compact && "GET".equals(request.getMethod()) && acceptsJson(request) ? name(request) : null;
+        String name = compact && "GET".equals(request.getMethod()) ? name(request) : null;
         String query = request.getQueryString();
         String count = query == null ? null : count(query);
-        if (name == null || (query != null && count == null)) {
+        String authorization = name == null ? null : single(request, HttpHeaders.AUTHORIZATION);
+        if (name == null
+                || (query != null && count == null)
+                || authorization == null
+                || !acceptsJson(single(request, HttpHeaders.ACCEPT))) {
+            chain.doFilter(request, response);
+            return;
+        }
+        Caller caller;
+        int n;
+        try {
+            caller = api.authenticate(authorization, HttpArguments.HTTP);
+            n = count == null ? 1 : HttpArguments.wholeNumber("count", count);
+        } catch (ServerRefusal beforeAnyName) {
+            // Refused before a name is known, so not in idgen.server.requests: MVC answers it again, as it did before
+            // this filter, and http.server.requests counts it (a flood of bad tokens stays visible). Nothing was taken.
             chain.doFilter(request, response);
             return;
         }
@@ -72,10 +88,9 @@ final class IdsFastPath implements Filter {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         byte[] body;
         try {
-            Caller caller = api.authenticate(request.getHeader(HttpHeaders.AUTHORIZATION), HttpArguments.HTTP);
-            int n = count == null ? 1 : HttpArguments.wholeNumber("count", count);
             body = json(api.nextIds(caller, name, n, null));
         } catch (ServerRefusal refusal) {
+            // Recorded in idgen.server.requests already: answered here, by the same handler as the controller's.
             if (refusals.resolveException(request, response, null, refusal) == null) {
                 throw refusal;
             }
@@ -85,6 +100,19 @@ final class IdsFastPath implements Filter {
         response.setContentType(JSON);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /**
+     * @return the header's one value; {@code ""} when it is absent; {@code null} when it comes more than once, which
+     *     MVC reads as the values joined (two {@code Authorization} headers are then no token of any client)
+     */
+    private static String single(HttpServletRequest request, String header) {
+        Enumeration<String> values = request.getHeaders(header);
+        if (!values.hasMoreElements()) {
+            return "";
+        }
+        String value = values.nextElement();
+        return values.hasMoreElements() ? null : value;
     }
 
     /** @return the name of {@code /ids/{name}}, or {@code null} when MVC should read the path */
@@ -119,9 +147,8 @@ final class IdsFastPath implements Filter {
     }
 
     /** No {@code Accept}, or one that MVC answers with plain {@code application/json}. */
-    private static boolean acceptsJson(HttpServletRequest request) {
-        String accept = request.getHeader(HttpHeaders.ACCEPT);
-        return accept == null || accept.equals("*/*") || accept.equals(JSON);
+    private static boolean acceptsJson(String accept) {
+        return accept != null && (accept.isEmpty() || accept.equals("*/*") || accept.equals(JSON));
     }
 
     private byte[] json(IssuedIds issued) {
