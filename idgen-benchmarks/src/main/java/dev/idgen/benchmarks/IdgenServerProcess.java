@@ -108,6 +108,10 @@ final class IdgenServerProcess implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     String token() {
         return token;
     }

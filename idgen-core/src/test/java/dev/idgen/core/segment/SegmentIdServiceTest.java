@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -139,6 +140,36 @@ class SegmentIdServiceTest {
         long[] rest = ids.nextIds("orders", 5000);
         assertThat(rest[0]).isGreaterThan(before);
         assertThat(rest).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void pastTheDoubleBufferALoadFillsUpToTwiceTheDepthSoTheStoreIsAskedOncePerSeveralBlocks() throws Exception {
+        // Three slow loads (30 ms) at first, then a fast store: the load latency estimate keeps the depth high while
+        // every load completes long before the ready blocks run low. Refilled to the depth alone, each block used
+        // would then be a request for one block (about 200 here); filled to twice the depth, one brings many.
+        List<Long> sizes = new CopyOnWriteArrayList<>();
+        InMemorySegmentStore memory = new InMemorySegmentStore();
+        SegmentIdService ids = service(
+                (name, step) -> {
+                    sizes.add(step);
+                    if (sizes.size() <= 3) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(30));
+                    }
+                    return memory.allocate(name, step);
+                },
+                settings(100_000).build());
+        long last = 0;
+        for (int i = 0; i < 20_000_000; i++) {
+            long id = ids.nextId("orders");
+            if (id <= last) {
+                assertThat(id).isGreaterThan(last);
+            }
+            last = id;
+        }
+        assertThat(sizes).as("requests for 200 blocks").hasSizeLessThan(100);
+        assertThat(sizes).allMatch(size -> size <= 100_000L * SegmentBuffer.MAX_DEPTH);
+        eventually(() -> !stats(ids, "orders").loading());
+        assertThat(stats(ids, "orders").nextRemaining()).isLessThanOrEqualTo(100_000L * SegmentBuffer.MAX_READY);
     }
 
     @Test
