@@ -7,7 +7,7 @@
 # count=1000 over HTTP (wrk, `GET /ids/orders?count=1000`) and over gRPC (NextIds, dev.idgen.benchmarks.grpc).
 #
 #   ./mvnw -B -q -pl idgen-server,idgen-benchmarks -am package -DskipTests      # first, without the lock
-#   LEAF_JAR=/path/to/leaf.jar flock /work/bench.lock idgen-benchmarks/leaf.sh   # about 8 minutes
+#   LEAF_JAR=/path/to/leaf.jar idgen-benchmarks/leaf.sh   # about 8 minutes
 #   LEAF_JAR=... ROUNDS=3 SECONDS_PER_RUN=10 STRESS=1 idgen-benchmarks/leaf.sh   # STRESS=1: stress-ng --cpu 2 beside
 #
 # Needs wrk, the mysql (or mariadb) client, python3, and MariaDB on DB_HOST:DB_PORT (127.0.0.1:3306, root, no password)

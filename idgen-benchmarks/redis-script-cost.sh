@@ -4,7 +4,7 @@
 # EVALSHA before and after, so the socket work is left out). Rounds alternate the scripts. Then the bare round trip on
 # loopback (PING, INCR) at one in flight. Writes two keys under idgen-script-cost: and deletes them.
 #
-#   flock /work/bench.lock idgen-benchmarks/redis-script-cost.sh            # ROUNDS=3 N=20000 by default
+#   idgen-benchmarks/redis-script-cost.sh            # ROUNDS=3 N=20000 by default
 #
 # "idgen" is the script as RedisWindowedCounter.INCREMENT sends it (RedisScript.REPLICATION first), read from the source;
 # "idgen-find-mget" is the same with a plain string.find for master_replid and one MGET for the window and the counter
