@@ -42,21 +42,6 @@ final class IdgenServerProcess implements AutoCloseable {
      * @param properties the server's {@code --name=value} arguments beside port and token
      * @throws IllegalStateException when the jar is missing or the server does not answer within 3 minutes
      */
-    /**
-     * @param table the server's segment table in the benchmarks' MariaDB, created if missing
-     * @return a server handing out segment blocks from that table
-     */
-    static IdgenServerProcess startSegments(String table) throws Exception {
-        MariaDb.Endpoint database = MariaDb.endpoint();
-        return start(List.of(
-                "--idgen.strategy=segment",
-                "--idgen.jdbc.table=" + table,
-                "--idgen.jdbc.initialize-schema=always",
-                "--spring.datasource.url=" + database.url(),
-                "--spring.datasource.username=" + database.user(),
-                "--spring.datasource.password=" + database.password()));
-    }
-
     static IdgenServerProcess start(List<String> properties) throws Exception {
         if (!Files.isRegularFile(Path.of(JAR))) {
             throw new IllegalStateException(JAR + " is missing: build it with ./mvnw -B -pl idgen-server -am package"

@@ -284,7 +284,14 @@ public final class PerformanceTable {
             }
             JdbcSegmentStore store =
                     new JdbcSegmentStore(pool, SEGMENT_TABLE, 0, SchemaInitialization.ALWAYS, Duration.ofSeconds(3));
-            try (IdgenServerProcess server = IdgenServerProcess.startSegments(remoteTable);
+            MariaDb.Endpoint database = MariaDb.endpoint();
+            try (IdgenServerProcess server = IdgenServerProcess.start(List.of(
+                            "--idgen.strategy=segment",
+                            "--idgen.jdbc.table=" + remoteTable,
+                            "--idgen.jdbc.initialize-schema=always",
+                            "--spring.datasource.url=" + database.url(),
+                            "--spring.datasource.username=" + database.user(),
+                            "--spring.datasource.password=" + database.password()));
                     RemoteSegmentStore remote = RemoteSegmentStore.builder()
                             .servers(server.url())
                             .token(server.token())

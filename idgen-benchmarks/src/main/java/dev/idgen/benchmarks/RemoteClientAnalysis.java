@@ -56,7 +56,14 @@ public final class RemoteClientAnalysis {
                 statement.execute("DROP TABLE IF EXISTS idgen_bench_segment2");
                 statement.execute("DROP TABLE IF EXISTS " + remoteTable);
             }
-            try (IdgenServerProcess server = IdgenServerProcess.startSegments(remoteTable);
+            MariaDb.Endpoint database = MariaDb.endpoint();
+            try (IdgenServerProcess server = IdgenServerProcess.start(List.of(
+                            "--idgen.strategy=segment",
+                            "--idgen.jdbc.table=" + remoteTable,
+                            "--idgen.jdbc.initialize-schema=always",
+                            "--spring.datasource.url=" + database.url(),
+                            "--spring.datasource.username=" + database.user(),
+                            "--spring.datasource.password=" + database.password()));
                     RemoteSegmentStore remote = RemoteSegmentStore.builder()
                             .servers(server.url())
                             .token(server.token())
