@@ -108,7 +108,7 @@ public final class OrderedGuidGenerator {
     }
 
     /**
-     * @return a builder for {@link Order#SQL_SERVER}, with the system clock and a new DRBG {@link SecureRandom}
+     * @return a builder for {@link Order#SQL_SERVER}, with the system clock and random bits from a new DRBG
      */
     public static Builder builder() {
         return new Builder();
@@ -273,7 +273,8 @@ public final class OrderedGuidGenerator {
 
         /**
          * @param random the one source of the random bits, never reseeded by the generator, which reads 64 KiB at
-         *        a time from it; by default a new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A)
+         *        a time from it; by default AES-256 in counter mode, keyed for every 64 KiB with fresh bytes from a
+         *        new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A's CTR_DRBG construction)
          * @return this builder
          */
         public Builder random(SecureRandom random) {
@@ -292,7 +293,7 @@ public final class OrderedGuidGenerator {
             if (timeSource == null) {
                 throw new InvalidArgumentException("timeSource", null, "timeSource must be set");
             }
-            return new OrderedGuidGenerator(this, random != null ? random : RandomBuffer.defaultSource());
+            return new OrderedGuidGenerator(this, random);
         }
     }
 }

@@ -83,7 +83,7 @@ public final class SimpleflakeGenerator {
     }
 
     /**
-     * @return a builder with {@link #DEFAULT_EPOCH}, the system clock and a new DRBG {@link SecureRandom}
+     * @return a builder with {@link #DEFAULT_EPOCH}, the system clock and random bits from a new DRBG
      */
     public static Builder builder() {
         return new Builder();
@@ -226,7 +226,8 @@ public final class SimpleflakeGenerator {
 
         /**
          * @param random the one source of the random bits, never reseeded by the generator, which reads 64 KiB at
-         *        a time from it; by default a new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A)
+         *        a time from it; by default AES-256 in counter mode, keyed for every 64 KiB with fresh bytes from a
+         *        new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A's CTR_DRBG construction)
          * @return this builder
          */
         public Builder random(SecureRandom random) {
@@ -256,8 +257,7 @@ public final class SimpleflakeGenerator {
                 throw new LayoutExhaustedException("The Simpleflake layout from epoch " + epoch + " ran out at "
                         + Instant.ofEpochMilli(epochMillis + END_MILLIS) + "; choose a later epoch");
             }
-            return new SimpleflakeGenerator(
-                    timeSource, epochMillis, random != null ? random : RandomBuffer.defaultSource());
+            return new SimpleflakeGenerator(timeSource, epochMillis, random);
         }
     }
 }

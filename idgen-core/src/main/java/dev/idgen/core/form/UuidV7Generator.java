@@ -37,7 +37,7 @@ import java.util.UUID;
  * </ul>
  *
  * <p>Across generators and processes, uniqueness rests on the random bits: a seed of 41 bits and 32 bits per UUID.
- * All random bits come from one {@link SecureRandom}, read in blocks (see the builder); the counter makes a UUID's
+ * All random bits come from one cryptographic source, read in blocks (see the builder); the counter makes a UUID's
  * successors in the same millisecond guessable up to their 32 random bits, so a UUIDv7 is no secret token.
  *
  * <p>Thread-safe: {@link #next()} takes the generator's lock and allocates only the returned UUID.
@@ -78,7 +78,7 @@ public final class UuidV7Generator {
     }
 
     /**
-     * @return a builder with the system clock and a new DRBG {@link SecureRandom}
+     * @return a builder with the system clock and random bits from a new DRBG
      */
     public static Builder builder() {
         return new Builder();
@@ -102,8 +102,8 @@ public final class UuidV7Generator {
                 if (clock.advance(timeSource.currentTimeMillis())) {
                     long counter = clock.counter();
                     long msb = clock.millis() << 16 | VERSION | counter >>> counterBitsInB;
-                    // The default layout leaves 32 random bits, half a long: drawing only those halves the DRBG's
-                    // share of the call.
+                    // The default layout leaves 32 random bits, half a long: drawing only those halves the random
+                    // source's share of the call.
                     long bits = randomBits <= Integer.SIZE
                             ? (long) random.nextInt() << 32 >>> (64 - randomBits)
                             : random.nextLong() >>> (64 - randomBits);
@@ -200,8 +200,9 @@ public final class UuidV7Generator {
 
         /**
          * @param random the one source of the random bits, used by this generator alone and never reseeded by it;
-         *        the generator reads 64 KiB at a time from it. By default a new
-         *        {@code SecureRandom.getInstance("DRBG")}.
+         *        the generator reads 64 KiB at a time from it. By default AES-256 in counter mode, keyed for every
+         *        64 KiB with fresh bytes from a new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A's
+         *        CTR_DRBG construction).
          * @return this builder
          */
         public Builder random(SecureRandom random) {
@@ -229,7 +230,7 @@ public final class UuidV7Generator {
                         counterBits,
                         "counterBits must be between 12 and " + COUNTER_BITS + ", but was " + counterBits);
             }
-            return new UuidV7Generator(this, random != null ? random : RandomBuffer.defaultSource());
+            return new UuidV7Generator(this, random);
         }
     }
 }
