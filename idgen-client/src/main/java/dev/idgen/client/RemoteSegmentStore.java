@@ -1,5 +1,6 @@
 package dev.idgen.client;
 
+import dev.idgen.core.CircuitBreaker;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.PermissionDeniedException;
 import dev.idgen.core.StoreUnavailableException;
@@ -132,10 +133,10 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
 
     private RemoteSegmentStore(Builder builder) {
         this.clock = builder.timeSource;
-        long openNanos = builder.openDuration.toNanos();
         List<RemoteServer> list = new ArrayList<>();
         for (URI uri : builder.servers) {
-            list.add(new RemoteServer(uri, new Breaker(builder.failureThreshold, openNanos, clock), clock));
+            list.add(new RemoteServer(
+                    uri, new CircuitBreaker(builder.openDuration, builder.failureThreshold, clock), clock));
         }
         this.servers = List.copyOf(list);
         this.authorization = builder.token == null ? null : "Bearer " + builder.token;
@@ -199,13 +200,12 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
                 why.add(server + ": skipped, it asked (429) to wait");
                 continue;
             }
-            Breaker.Permit permit = server.breaker().acquire();
-            if (permit == null) {
+            if (!server.breaker().tryAcquire()) {
                 why.add(server + ": skipped, its breaker is open");
                 continue;
             }
             asked = true;
-            Segment segment = ask(server, permit, name, step, floor, path, remaining, why);
+            Segment segment = ask(server, name, step, floor, path, remaining, why);
             if (segment != null) {
                 return segment;
             }
@@ -215,7 +215,8 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
             long remaining = deadline - System.nanoTime();
             if (soonest != null && remaining > 0) {
                 why.add(soonest + ": asked although its breaker is open, as every server's is");
-                Segment segment = ask(soonest, soonest.breaker().force(), name, step, floor, path, remaining, why);
+                soonest.breaker().forceProbe();
+                Segment segment = ask(soonest, name, step, floor, path, remaining, why);
                 if (segment != null) {
                     return segment;
                 }
@@ -231,7 +232,9 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         for (RemoteServer server : servers) {
             if (!server.rateLimited()
                     && (soonest == null
-                            || server.breaker().openUntil() - soonest.breaker().openUntil() < 0)) {
+                            || server.breaker().probeAllowedAt()
+                                            - soonest.breaker().probeAllowedAt()
+                                    < 0)) {
                 soonest = server;
             }
         }
@@ -246,7 +249,6 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
      */
     private Segment ask(
             RemoteServer server,
-            Breaker.Permit permit,
             String name,
             long step,
             long floor,
@@ -260,42 +262,42 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         try {
             response = send(request, remainingNanos);
         } catch (InterruptedException e) {
-            server.breaker().abandon(permit);
+            server.breaker().onAbandoned();
             Thread.currentThread().interrupt();
             throw new StoreUnavailableException(
                     "Interrupted while asking " + server + " for a block of '" + name + "'", e);
         } catch (Failure e) {
-            return failed(server, permit, e.getMessage(), why);
+            return failed(server, e.getMessage(), why);
         }
         int status = response.statusCode();
         if (status == 200) {
             String invalid;
             try {
                 Segment segment = block(response.body(), name, step, floor);
-                server.breaker().success(permit);
+                server.breaker().onSuccess();
                 server.succeeded();
                 return segment;
             } catch (IllegalArgumentException e) {
                 invalid = "answered with a block that is not valid (" + e.getMessage() + ")";
             }
-            return failed(server, permit, invalid, why);
+            return failed(server, invalid, why);
         }
         Problem problem = Problem.of(response);
         if (status == 429) {
             long wait = retryAfterNanos(response);
             server.rateLimit(wait);
-            server.breaker().abandon(permit);
+            server.breaker().onAbandoned();
             server.failed("429 rate limited");
             why.add(server + ": rate limited (429), not asked again for " + Duration.ofNanos(wait));
             return null;
         }
         if (status == 400 || status == 401 || status == 403 || status == 404) {
             // Answered, so the server is up; but every server would refuse the same way.
-            server.breaker().success(permit);
+            server.breaker().onSuccess();
             server.failed(status + " " + problem.summary());
             throw refusal(server, status, problem, name);
         }
-        return failed(server, permit, "answered " + status + " " + problem.summary(), why);
+        return failed(server, "answered " + status + " " + problem.summary(), why);
     }
 
     private RuntimeException refusal(RemoteServer server, int status, Problem problem, String name) {
@@ -329,8 +331,8 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         };
     }
 
-    private static Segment failed(RemoteServer server, Breaker.Permit permit, String reason, List<String> why) {
-        server.breaker().failure(permit);
+    private static Segment failed(RemoteServer server, String reason, List<String> why) {
+        server.breaker().onFailure();
         server.failed(reason);
         why.add(server + ": " + reason);
         return null;
@@ -817,7 +819,7 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
                         requestTimeout,
                         "requestTimeout must not exceed timeout (" + timeout + "), but was " + requestTimeout);
             }
-            if (failureThreshold < 1 || failureThreshold > 1000) {
+            if (failureThreshold < 1 || failureThreshold > CircuitBreaker.MAX_FAILURE_THRESHOLD) {
                 throw new InvalidArgumentException(
                         "failureThreshold",
                         failureThreshold,

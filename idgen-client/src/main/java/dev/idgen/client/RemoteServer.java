@@ -16,7 +16,7 @@ public final class RemoteServer {
 
     private final String blocks;
 
-    private final Breaker breaker;
+    private final CircuitBreaker breaker;
 
     private final TimeSource clock;
 
@@ -31,7 +31,7 @@ public final class RemoteServer {
 
     private volatile String lastFailure;
 
-    RemoteServer(URI uri, Breaker breaker, TimeSource clock) {
+    RemoteServer(URI uri, CircuitBreaker breaker, TimeSource clock) {
         this.uri = uri;
         String base = uri.toString();
         this.blocks = (base.endsWith("/") ? base : base + "/") + "blocks";
@@ -81,7 +81,7 @@ public final class RemoteServer {
         return blocks;
     }
 
-    Breaker breaker() {
+    CircuitBreaker breaker() {
         return breaker;
     }
 

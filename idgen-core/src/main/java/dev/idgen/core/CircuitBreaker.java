@@ -5,8 +5,12 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A circuit breaker for one backend (a ticket server, a Redis bucket): after a failure the backend is skipped for
- * {@code openDuration}, then exactly one caller probes it, and the probe's outcome closes or reopens it.
+ * The one circuit breaker of idgen, for one backend (a ticket server, a Redis bucket, an idgen server of the client):
+ * after {@code failureThreshold} failures in a row the backend is skipped for {@code openDuration}, then exactly one
+ * caller probes it, and the probe's outcome closes or reopens it. The stores open at the first failure (a threshold of
+ * 1, {@link #CircuitBreaker(Duration, TimeSource)}): a ticket server or a Redis bucket that fails once is skipped at
+ * once, as the next one serves as well. The client counts ({@link #CircuitBreaker(Duration, int, TimeSource)}, 3 by
+ * default): one lost request over a network says little about a server.
  *
  * <p>A caller asks {@link #tryAcquire()} before each call and reports the outcome with {@link #onSuccess()} or
  * {@link #onFailure()} (or {@link #onAbandoned()} when the call ended for a reason that says nothing about the
@@ -19,7 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <h2>States and transitions</h2>
  * <ul>
- * <li><b>Closed</b>: every {@link #tryAcquire()} returns {@code true}. A failure opens the breaker.</li>
+ * <li><b>Closed</b>: every {@link #tryAcquire()} returns {@code true}. A failure opens the breaker once it is the
+ * {@code failureThreshold}-th in a row; before that it is counted, and a success while closed forgets the count.</li>
  * <li><b>Open until t</b>: {@link #tryAcquire()} returns {@code false} until the monotonic clock reaches t
  * ({@code openDuration} after the failure). From t on, the first caller whose compare-and-set succeeds moves the
  * breaker to half-open and gets {@code true}; every other caller gets {@code false}.</li>
@@ -39,7 +44,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * state object to a new one.</li>
  * <li>No ABA: every open and half-open state is a new immutable object, so a caller that read an older state can
  * never win a compare-and-set against a newer state that happens to hold the same values. Only the closed state is
- * shared; the one transition out of it is a failure, which is right whatever happened in between.</li>
+ * shared (the closed state with no failures counted); a counted failure or a success that forgets the count is a
+ * transition to a closed state of its own, so a caller that counted on an older count loses its compare-and-set and
+ * counts again.</li>
  * <li>Time is {@link TimeSource#nanoTime()} only, compared by difference ({@code now - t >= 0}), so steps of the
  * wall clock neither keep a backend out longer nor let it back early, and the numeric wrap of nanoTime is harmless.
  * </li>
@@ -54,12 +61,16 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <h2>Cost</h2>
  * While closed, {@link #tryAcquire()}, {@link #isOpen()} and {@link #onSuccess()} are one volatile read each and
- * allocate nothing; the clock is read and a state allocated only on a transition.
+ * allocate nothing (a success after counted failures allocates nothing either: it goes back to the shared closed
+ * state); the clock is read and a state allocated only on a transition or a counted failure.
  */
 public final class CircuitBreaker {
 
     /** The longest {@code openDuration} accepted: outages are skipped for seconds, and more is a unit mistake. */
     public static final Duration MAX_OPEN_DURATION = Duration.ofDays(1);
+
+    /** The largest {@code failureThreshold} accepted: a breaker that waits for more failures in a row never opens. */
+    public static final int MAX_FAILURE_THRESHOLD = 1000;
 
     /** A breaker's state, for health and metrics. */
     public enum State {
@@ -73,15 +84,16 @@ public final class CircuitBreaker {
 
     /**
      * One state, never changed once published. {@code until} is the {@link TimeSource#nanoTime()} from which a caller
-     * may (again) probe; it means nothing while closed.
+     * may (again) probe; it means nothing while closed. {@code failures} counts a closed breaker's failures in a row.
      */
-    private record Snapshot(State state, long until, Thread prober) {}
+    private record Snapshot(State state, long until, Thread prober, int failures) {}
 
-    private static final Snapshot CLOSED = new Snapshot(State.CLOSED, 0, null);
+    private static final Snapshot CLOSED = new Snapshot(State.CLOSED, 0, null, 0);
 
     private final AtomicReference<Snapshot> current = new AtomicReference<>(CLOSED);
     private final Duration openDuration;
     private final long openNanos;
+    private final int failureThreshold;
     private final TimeSource timeSource;
 
     /**
@@ -92,6 +104,23 @@ public final class CircuitBreaker {
      * @throws InvalidArgumentException naming {@code openDuration} when it is null, negative or too long
      */
     public CircuitBreaker(Duration openDuration, TimeSource timeSource) {
+        this(openDuration, 1, timeSource);
+    }
+
+    /**
+     * @param openDuration as for {@link #CircuitBreaker(Duration, TimeSource)}
+     * @param failureThreshold how many failures in a row open the breaker, from 1 to {@link #MAX_FAILURE_THRESHOLD}
+     * @param timeSource the monotonic clock, read through {@link TimeSource#nanoTime()}
+     * @throws InvalidArgumentException naming {@code openDuration} or {@code failureThreshold} when it is out of range
+     */
+    public CircuitBreaker(Duration openDuration, int failureThreshold, TimeSource timeSource) {
+        if (failureThreshold < 1 || failureThreshold > MAX_FAILURE_THRESHOLD) {
+            throw new InvalidArgumentException(
+                    "failureThreshold",
+                    failureThreshold,
+                    "failureThreshold must be between 1 and " + MAX_FAILURE_THRESHOLD + ", but was "
+                            + failureThreshold);
+        }
         if (openDuration == null || openDuration.isNegative() || openDuration.compareTo(MAX_OPEN_DURATION) > 0) {
             throw new InvalidArgumentException(
                     "openDuration",
@@ -100,6 +129,7 @@ public final class CircuitBreaker {
         }
         this.openDuration = openDuration;
         this.openNanos = openDuration.toNanos();
+        this.failureThreshold = failureThreshold;
         this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
     }
 
@@ -109,7 +139,7 @@ public final class CircuitBreaker {
      */
     public boolean tryAcquire() {
         Snapshot seen = current.get();
-        return seen == CLOSED || probe(seen);
+        return seen.state() == State.CLOSED || probe(seen);
     }
 
     /**
@@ -122,7 +152,39 @@ public final class CircuitBreaker {
      */
     public boolean tryProbe() {
         Snapshot seen = current.get();
-        return seen != CLOSED && probe(seen);
+        return seen.state() != State.CLOSED && probe(seen);
+    }
+
+    /**
+     * A probe although the breaker would refuse one now, for a caller with no other backend left to try: every
+     * backend's breaker is open, and trying the one that reopens first ({@link #probeAllowedAt()}) beats failing
+     * without trying at all. The caller becomes the probe, taking over from a probe in flight, whose reports then move
+     * nothing: still at most one probe counts.
+     *
+     * @return {@code true} when the breaker is closed (the call goes through as an ordinary one) or this caller is now
+     *         its probe, which is always
+     */
+    public boolean forceProbe() {
+        while (true) {
+            Snapshot seen = current.get();
+            if (seen.state() == State.CLOSED
+                    || current.compareAndSet(
+                            seen,
+                            new Snapshot(
+                                    State.HALF_OPEN, timeSource.nanoTime() + openNanos, Thread.currentThread(), 0))) {
+                return true;
+            }
+            // Moved meanwhile (a probe won, a report landed): look again.
+        }
+    }
+
+    /**
+     * @return while open, the {@link TimeSource#nanoTime()} from which a caller may probe; while half-open, when the
+     *         probe in flight is presumed lost; meaningless while closed. For choosing, among open breakers, the one
+     *         that reopens first.
+     */
+    public long probeAllowedAt() {
+        return current.get().until();
     }
 
     private boolean probe(Snapshot seen) {
@@ -130,17 +192,24 @@ public final class CircuitBreaker {
         if (now - seen.until() < 0) {
             return false;
         }
-        return current.compareAndSet(seen, new Snapshot(State.HALF_OPEN, now + openNanos, Thread.currentThread()));
+        return current.compareAndSet(seen, new Snapshot(State.HALF_OPEN, now + openNanos, Thread.currentThread(), 0));
     }
 
     /**
-     * Reports that a call answered. Closes a half-open breaker when the caller is its probe (the probe succeeded);
-     * changes nothing otherwise.
+     * Reports that a call answered. Closes a half-open breaker when the caller is its probe (the probe succeeded); on
+     * a closed breaker forgets the failures counted so far (they were not in a row); changes nothing otherwise.
      *
      * @return whether this report closed the breaker, so that a caller can say once that the backend is back
      */
     public boolean onSuccess() {
         Snapshot seen = current.get();
+        if (seen.state() == State.CLOSED) {
+            if (seen != CLOSED) {
+                // Lost only to another report: a failure counted after this answer, or another success, both newer.
+                current.compareAndSet(seen, CLOSED);
+            }
+            return false;
+        }
         // Lost only to a transition that is newer than this answer (a failure, or a new probe): that one stands.
         return isProbe(seen) && current.compareAndSet(seen, CLOSED);
     }
@@ -154,9 +223,9 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Reports that a call failed. Opens a closed breaker, or a half-open one when the caller is its probe, for
-     * {@code openDuration} from now; an open breaker keeps its time, and a half-open one whose probe is another caller
-     * its probe.
+     * Reports that a call failed. Opens a closed breaker when this is the {@code failureThreshold}-th failure in a row
+     * (counts it otherwise), or a half-open one when the caller is its probe, for {@code openDuration} from now; an open
+     * breaker keeps its time, and a half-open one whose probe is another caller its probe.
      *
      * @return whether this report opened the breaker ({@code false} when it was open already), so that a caller can
      *         say once that the backend failed
@@ -167,7 +236,13 @@ public final class CircuitBreaker {
             if (seen.state() == State.OPEN || seen.state() == State.HALF_OPEN && !isProbe(seen)) {
                 return false;
             }
-            if (current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime() + openNanos, null))) {
+            if (seen.state() == State.CLOSED && seen.failures() + 1 < failureThreshold) {
+                if (current.compareAndSet(seen, new Snapshot(State.CLOSED, 0, null, seen.failures() + 1))) {
+                    return false;
+                }
+                continue;
+            }
+            if (current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime() + openNanos, null, 0))) {
                 return true;
             }
             // Someone else moved it meanwhile (closed it, probed it, opened it): look again.
@@ -183,7 +258,7 @@ public final class CircuitBreaker {
     public void onAbandoned() {
         Snapshot seen = current.get();
         if (isProbe(seen)) {
-            current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime(), null));
+            current.compareAndSet(seen, new Snapshot(State.OPEN, timeSource.nanoTime(), null, 0));
         }
     }
 
@@ -191,7 +266,7 @@ public final class CircuitBreaker {
      * @return whether calls are being refused or probed: the breaker is open or half-open
      */
     public boolean isOpen() {
-        return current.get() != CLOSED;
+        return current.get().state() != State.CLOSED;
     }
 
     /**
@@ -208,8 +283,16 @@ public final class CircuitBreaker {
         return openDuration;
     }
 
+    /**
+     * @return how many failures in a row open the breaker
+     */
+    public int failureThreshold() {
+        return failureThreshold;
+    }
+
     @Override
     public String toString() {
-        return "CircuitBreaker[" + state() + ", open for " + openDuration + "]";
+        return "CircuitBreaker[" + state() + ", open for " + openDuration
+                + (failureThreshold > 1 ? " after " + failureThreshold + " failures in a row" : "") + "]";
     }
 }

@@ -253,6 +253,104 @@ class CircuitBreakerTest {
     }
 
     @Test
+    void badFailureThresholdsFailNamingTheArgument() {
+        for (int bad : new int[] {0, -1, CircuitBreaker.MAX_FAILURE_THRESHOLD + 1}) {
+            assertThatThrownBy(() -> new CircuitBreaker(OPEN, bad, time))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("failureThreshold must be between 1 and 1000, but was " + bad)
+                    .satisfies(e -> assertThat(((InvalidArgumentException) e).argument())
+                            .isEqualTo("failureThreshold"));
+        }
+        assertThat(new CircuitBreaker(OPEN, time).failureThreshold()).isEqualTo(1);
+    }
+
+    @Test
+    void aThresholdOpensItOnlyAfterThatManyFailuresInARow() {
+        CircuitBreaker counting = new CircuitBreaker(OPEN, 3, time);
+        assertThat(counting.onFailure()).isFalse();
+        assertThat(counting.onFailure()).isFalse();
+        assertThat(counting.state()).isEqualTo(State.CLOSED);
+        assertThat(counting.isOpen()).isFalse();
+        assertThat(counting.tryAcquire()).isTrue();
+        assertThat(counting.onSuccess()).as("forgets the two, closes nothing").isFalse();
+        assertThat(counting.onFailure()).isFalse();
+        assertThat(counting.onFailure()).isFalse();
+        assertThat(counting.tryAcquire()).as("two in a row since the success").isTrue();
+        assertThat(counting.onFailure()).as("the third in a row opens it").isTrue();
+        assertThat(counting.state()).isEqualTo(State.OPEN);
+        assertThat(counting.tryAcquire()).isFalse();
+        assertThat(counting.probeAllowedAt()).isEqualTo(time.nanoTime() + OPEN.toNanos());
+
+        time.advance(OPEN);
+        assertThat(counting.tryAcquire()).as("the probe").isTrue();
+        assertThat(counting.onFailure())
+                .as("a failed probe reopens it at once, whatever the threshold")
+                .isTrue();
+        time.advance(OPEN);
+        assertThat(counting.tryAcquire()).isTrue();
+        assertThat(counting.onSuccess()).isTrue();
+        assertThat(counting.onFailure())
+                .as("closing forgot every failure: one is again one of three")
+                .isFalse();
+        assertThat(counting.onFailure()).isFalse();
+        assertThat(counting.isOpen()).isFalse();
+    }
+
+    @Test
+    void countedFailuresFromManyThreadsOpenItExactlyOnce() throws Exception {
+        CircuitBreaker counting = new CircuitBreaker(OPEN, 5, time);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            CyclicBarrier start = new CyclicBarrier(4);
+            List<Future<Integer>> opened = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                opened.add(pool.submit(() -> {
+                    start.await(30, TimeUnit.SECONDS);
+                    int mine = 0;
+                    for (int i = 0; i < 1000; i++) {
+                        mine += counting.onFailure() ? 1 : 0;
+                    }
+                    return mine;
+                }));
+            }
+            int total = 0;
+            for (Future<Integer> f : opened) {
+                total += f.get(60, TimeUnit.SECONDS);
+            }
+            assertThat(total).as("one report opens it; the rest find it open").isEqualTo(1);
+            assertThat(counting.state()).isEqualTo(State.OPEN);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aForcedProbeGoesThroughAnOpenBreakerAndTakesOverFromAProbeInFlight() throws Exception {
+        breaker.onFailure();
+        assertThat(breaker.tryAcquire()).as("open, its time not up").isFalse();
+        assertThat(breaker.forceProbe()).isTrue();
+        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.onSuccess())
+                .as("the forced probe's answer closes it")
+                .isTrue();
+        assertThat(breaker.forceProbe()).as("closed: an ordinary call").isTrue();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+
+        breaker.onFailure();
+        time.advance(OPEN);
+        AtomicInteger probes = new AtomicInteger();
+        fromAnotherCall(() -> probes.addAndGet(breaker.tryAcquire() ? 1 : 0));
+        assertThat(probes).as("another call is the probe").hasValue(1);
+        assertThat(breaker.forceProbe()).isTrue();
+        fromAnotherCall(breaker::onSuccess);
+        assertThat(breaker.state())
+                .as("the replaced probe's answer moves nothing")
+                .isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.onFailure()).as("this thread is the probe now").isTrue();
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
     void manyThreadsRacingForTheProbeProduceExactlyOneWinner() throws Exception {
         int threads = 16;
         int rounds = 500;
