@@ -10,6 +10,14 @@ import java.util.Map;
  * A small strict JSON reader for the servers' answers, so that the client needs no JSON library: it reads one
  * object into maps, lists, strings, {@link BigDecimal}s, booleans and nulls. Nested values are read (and checked) so
  * that fields a newer server adds are skipped safely; anything that is not JSON is refused.
+ *
+ * <p>Why not a JSON library. The client runs inside the user's application, beside whatever JSON library that already
+ * has: Jackson 2 ({@code com.fasterxml}), Jackson 3 ({@code tools.jackson}, Spring Boot 4's), Gson, or none. Any
+ * one of them as a dependency of the client would either force a second copy, or a version, on the application, or
+ * tie the client to one major line of it; the JDK has no JSON reader. What the client reads is small and fixed: one
+ * block or one problem per request, a handful of flat fields, a few hundred bytes, once per block of IDs (not per ID),
+ * so speed is no argument either way. The price is this reader, about 250 lines, held to JSON's grammar by
+ * {@code RemoteJsonTest} (malformed answers refused, nesting bounded at {@value #MAX_DEPTH}).
  */
 final class FlatJson {
 
