@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import javax.crypto.Cipher;
+import javax.crypto.ShortBufferException;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -16,16 +17,18 @@ import javax.crypto.spec.SecretKeySpec;
  * buffer. Every bit is handed out once.
  *
  * <p><b>By default</b> ({@link #RandomBuffer(SecureRandom)} with {@code null}) the blocks are the keystream of
- * AES-256 in counter mode, the generator inside SP 800-90A's CTR_DRBG, under a key and counter block of 48 fresh bytes
- * from the JDK's NIST SP 800-90A DRBG ({@link #defaultSource()}) for every {@value #BLOCKS_PER_KEY} blocks (4 MiB,
- * 2^18 AES blocks, where AES's bound is 2^64 per key): a key read from memory reveals that run and no other. The
- * reason is cost, measured on this project's 2-core EPYC with JDK 17: the DRBG (Hash_DRBG, SHA-256) makes about 2 ns
- * per byte at any block size, the JDK's AES-CTR, compiled to AES-NI, about 0.07 ns per byte; for a UUIDv7's 4 random
- * bytes that is 8 ns of a 40 ns call against 0.3. The keystream is made {@value #CHUNK_BYTES} bytes per cipher call
- * because the JIT compiles a cipher call to AES-NI only once the call is hot: at 64 KiB a call, about 5,000 calls took
- * 3 to 5 seconds of UUIDs; 16 calls per block take a tenth of that. A key per 4 MiB rather than per block keeps the
- * key schedule's 2 KiB of garbage below 0.01 bytes per 32-bit draw. Where the JDK has no AES/CTR the DRBG fills the
- * blocks itself.
+ * AES-256 in counter mode (the generator at the core of SP 800-90A's CTR_DRBG, without that mechanism's update after
+ * each request), under a key and counter block of 48 fresh bytes from the JDK's NIST SP 800-90A DRBG
+ * ({@link #defaultSource()}) for every {@value #BLOCKS_PER_KEY} blocks: 4 MiB, 2^18 AES blocks per key, where AES-CTR's
+ * output stays indistinguishable from random far beyond that. The reason is cost, measured on this project's 2-core
+ * EPYC with JDK 17: the DRBG (Hash_DRBG, SHA-256) makes about 2 ns per byte at any block size, the JDK's AES-CTR,
+ * compiled to AES-NI, about 0.07 ns per byte: for a UUIDv7's 4 random bytes, 8 ns against 0.3 (the UUID went from
+ * 39.5 to 28.4 ns in JMH). The keystream is made {@value #CHUNK_BYTES} bytes per cipher call because the JIT compiles
+ * a cipher call to AES-NI only once the call is hot: at 64 KiB a call that took 3 to 5 seconds of UUIDs, at 4 KiB it is
+ * done within JMH's second warm-up second. A key per 4 MiB rather than per block keeps the key schedule's 2 KiB of
+ * garbage below 0.01 bytes per 32-bit draw. The cipher must write every byte it is given at once (the JDK's does);
+ * one that holds bytes back, one that refuses the key, or a JDK without AES/CTR turns the keystream off for good, and
+ * the DRBG fills the blocks itself from then on.
  *
  * <p><b>With a caller's {@link SecureRandom}</b> every block is one {@code nextBytes} call on it, nothing else: it
  * stays the one source of the bits, as the builders promise, and reseeds itself as its algorithm requires.
@@ -62,7 +65,7 @@ final class RandomBuffer {
     private final SecureRandom random;
 
     /** The keystream's cipher, or null where {@link #random} fills the blocks itself. */
-    private final Cipher keystream;
+    private Cipher keystream;
 
     private final byte[] seed;
 
@@ -89,9 +92,17 @@ final class RandomBuffer {
      * @param random the caller's one source of the bits, or null for the AES keystream keyed from a new DRBG
      */
     RandomBuffer(SecureRandom random) {
-        this.random = random != null ? random : defaultSource();
-        this.keystream = random != null ? null : aesCtr();
-        this.seed = keystream != null ? new byte[SEED_BYTES] : null;
+        this(random != null ? random : defaultSource(), random != null ? null : aesCtr());
+    }
+
+    /**
+     * @param random the source of the blocks, or of the keys when there is a keystream
+     * @param keystream an AES/CTR cipher, not yet initialised, or null for the source's own bytes
+     */
+    RandomBuffer(SecureRandom random, Cipher keystream) {
+        this.random = random;
+        this.keystream = keystream;
+        this.seed = new byte[SEED_BYTES];
     }
 
     private static Cipher aesCtr() {
@@ -145,13 +156,16 @@ final class RandomBuffer {
                 }
                 blocksBeforeRekey--;
                 for (int at = 0; at < BLOCK_BYTES; at += CHUNK_BYTES) {
-                    keystream.update(ZEROS, 0, CHUNK_BYTES, buffer, at);
+                    // A short write would leave bytes of the last block (or zeros) in the buffer: bits handed out
+                    // twice. Cipher's contract allows one; a provider other than the JDK's may do it.
+                    if (keystream.update(ZEROS, 0, CHUNK_BYTES, buffer, at) != CHUNK_BYTES) {
+                        throw new ShortBufferException("the cipher held bytes back");
+                    }
                 }
             } catch (GeneralSecurityException e) {
-                // A 256-bit AES key and a 16-byte counter block are what every JDK's AES/CTR takes; should one
-                // refuse them, the DRBG's own bytes are as good, only slower.
+                // A key refused, bytes held back: the DRBG's own bytes are as good, only slower, from now on.
+                keystream = null;
                 random.nextBytes(buffer);
-                blocksBeforeRekey = 0;
             }
         }
         position = 0;

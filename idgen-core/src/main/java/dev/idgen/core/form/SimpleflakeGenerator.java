@@ -226,8 +226,8 @@ public final class SimpleflakeGenerator {
 
         /**
          * @param random the one source of the random bits, never reseeded by the generator, which reads 64 KiB at
-         *        a time from it; by default AES-256 in counter mode, keyed for every 64 KiB with fresh bytes from a
-         *        new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A's CTR_DRBG construction)
+         *        a time from it; by default the AES-256 counter-mode keystream, keyed for every 4 MiB with fresh
+         *        bytes from a new {@code SecureRandom.getInstance("DRBG")} (see {@code RandomBuffer})
          * @return this builder
          */
         public Builder random(SecureRandom random) {

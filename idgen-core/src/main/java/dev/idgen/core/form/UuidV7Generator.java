@@ -200,9 +200,9 @@ public final class UuidV7Generator {
 
         /**
          * @param random the one source of the random bits, used by this generator alone and never reseeded by it;
-         *        the generator reads 64 KiB at a time from it. By default AES-256 in counter mode, keyed for every
-         *        64 KiB with fresh bytes from a new {@code SecureRandom.getInstance("DRBG")} (NIST SP 800-90A's
-         *        CTR_DRBG construction).
+         *        the generator reads 64 KiB at a time from it. By default the AES-256 counter-mode keystream, keyed for
+         *        every 4 MiB with fresh bytes from a new {@code SecureRandom.getInstance("DRBG")} (see
+         *        {@code RandomBuffer}).
          * @return this builder
          */
         public Builder random(SecureRandom random) {

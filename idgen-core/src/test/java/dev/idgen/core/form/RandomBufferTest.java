@@ -3,7 +3,19 @@ package dev.idgen.core.form;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
+import java.security.AlgorithmParameters;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidKeyException;
+import java.security.Key;
+import java.security.Provider;
+import java.security.SecureRandom;
+import java.security.spec.AlgorithmParameterSpec;
 import java.util.Arrays;
+import javax.crypto.BadPaddingException;
+import javax.crypto.Cipher;
+import javax.crypto.CipherSpi;
+import javax.crypto.IllegalBlockSizeException;
+import javax.crypto.ShortBufferException;
 import org.junit.jupiter.api.Test;
 
 class RandomBufferTest {
@@ -43,6 +55,109 @@ class RandomBufferTest {
         // Half the bits set, within 6 standard deviations (sqrt(n / 4) for n fair bits).
         long bits = (long) drawn.length * Long.SIZE;
         assertThat((double) ones).isCloseTo(bits / 2.0, offset(6 * Math.sqrt(bits / 4.0)));
+    }
+
+    @Test
+    void aCipherThatHoldsBytesBackIsDroppedForTheDrbgNotTrusted() throws Exception {
+        Cipher holding = Cipher.getInstance("AES/CTR/NoPadding", new HoldingProvider());
+        RandomBuffer buffer = new RandomBuffer(RandomBuffer.defaultSource(), holding);
+        // Had the short writes been taken, each 4 KiB chunk would end in 16 bytes never written: zeros, repeated.
+        long[] drawn = new long[2 * LONGS_PER_BLOCK];
+        for (int i = 0; i < drawn.length; i++) {
+            drawn[i] = buffer.nextLong();
+        }
+        long[] sorted = drawn.clone();
+        Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            assertThat(sorted[i]).isNotEqualTo(sorted[i - 1]);
+        }
+    }
+
+    /** AES/CTR that, as Cipher's contract allows, writes all but the last 16 bytes of each update. */
+    private static final class HoldingProvider extends Provider {
+
+        private static final long serialVersionUID = 1L;
+
+        HoldingProvider() {
+            super("IdgenTestHolding", "1", "AES/CTR that holds 16 bytes back");
+            put("Cipher.AES/CTR/NoPadding", HoldingCipher.class.getName());
+        }
+    }
+
+    /** Public with a public constructor: the JCA instantiates it by reflection. */
+    public static final class HoldingCipher extends CipherSpi {
+
+        private final Cipher aes;
+
+        public HoldingCipher() throws Exception {
+            aes = Cipher.getInstance("AES/CTR/NoPadding");
+        }
+
+        @Override
+        protected void engineSetMode(String mode) {}
+
+        @Override
+        protected void engineSetPadding(String padding) {}
+
+        @Override
+        protected int engineGetBlockSize() {
+            return 16;
+        }
+
+        @Override
+        protected int engineGetOutputSize(int inputLen) {
+            return inputLen;
+        }
+
+        @Override
+        protected byte[] engineGetIV() {
+            return aes.getIV();
+        }
+
+        @Override
+        protected AlgorithmParameters engineGetParameters() {
+            return aes.getParameters();
+        }
+
+        @Override
+        protected void engineInit(int opmode, Key key, SecureRandom random) throws InvalidKeyException {
+            aes.init(opmode, key, random);
+        }
+
+        @Override
+        protected void engineInit(int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
+                throws InvalidKeyException, InvalidAlgorithmParameterException {
+            aes.init(opmode, key, params, random);
+        }
+
+        @Override
+        protected void engineInit(int opmode, Key key, AlgorithmParameters params, SecureRandom random)
+                throws InvalidKeyException, InvalidAlgorithmParameterException {
+            aes.init(opmode, key, params, random);
+        }
+
+        @Override
+        protected byte[] engineUpdate(byte[] input, int inputOffset, int inputLen) {
+            return aes.update(input, inputOffset, inputLen);
+        }
+
+        @Override
+        protected int engineUpdate(byte[] input, int inputOffset, int inputLen, byte[] output, int outputOffset)
+                throws ShortBufferException {
+            return aes.update(input, inputOffset, inputLen - 16, output, outputOffset);
+        }
+
+        @Override
+        protected byte[] engineDoFinal(byte[] input, int inputOffset, int inputLen)
+                throws IllegalBlockSizeException, BadPaddingException {
+            return aes.doFinal(input, inputOffset, inputLen);
+        }
+
+        @Override
+        protected int engineDoFinal(byte[] input, int inputOffset, int inputLen, byte[] output, int outputOffset)
+                throws ShortBufferException, IllegalBlockSizeException, BadPaddingException {
+            return aes.doFinal(input, inputOffset, inputLen, output, outputOffset);
+        }
     }
 
     @Test
