@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The one circuit breaker of idgen, for one backend (a ticket server, a Redis bucket, an idgen server of the client):
  * after {@code failureThreshold} failures in a row the backend is skipped for {@code openDuration}, then exactly one
- * caller probes it, and the probe's outcome closes or reopens it. The stores open at the first failure (a threshold of
+ * caller probes it, and the probe's outcome closes or reopens it. A caller with no other backend left may force a
+ * probe early ({@link #forceProbe()}); it takes the probe over, so still only one probe's outcome counts. The stores open at the first failure (a threshold of
  * 1, {@link #CircuitBreaker(Duration, TimeSource)}): a ticket server or a Redis bucket that fails once is skipped at
  * once, as the next one serves as well. The client counts ({@link #CircuitBreaker(Duration, int, TimeSource)}, 3 by
  * default): one lost request over a network says little about a server.
@@ -204,9 +205,11 @@ public final class CircuitBreaker {
     public boolean onSuccess() {
         Snapshot seen = current.get();
         if (seen.state() == State.CLOSED) {
-            if (seen != CLOSED) {
-                // Lost only to another report: a failure counted after this answer, or another success, both newer.
-                current.compareAndSet(seen, CLOSED);
+            // A failure counted meanwhile is retried over, not given way to: this success then comes after it, and
+            // the count starts again (given way to, a success racing failures would be lost, and the breaker open
+            // before failureThreshold in a row). Stops when the count is gone or a failure opened the breaker.
+            while (seen.state() == State.CLOSED && seen != CLOSED && !current.compareAndSet(seen, CLOSED)) {
+                seen = current.get();
             }
             return false;
         }

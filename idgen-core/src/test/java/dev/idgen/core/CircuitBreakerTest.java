@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -338,16 +339,67 @@ class CircuitBreakerTest {
 
         breaker.onFailure();
         time.advance(OPEN);
-        AtomicInteger probes = new AtomicInteger();
-        fromAnotherCall(() -> probes.addAndGet(breaker.tryAcquire() ? 1 : 0));
-        assertThat(probes).as("another call is the probe").hasValue(1);
+        // The first probe stays alive, so that its own late answer is the one tested.
+        CountDownLatch replaced = new CountDownLatch(1);
+        AtomicInteger won = new AtomicInteger();
+        AtomicInteger closedByIt = new AtomicInteger();
+        CountDownLatch probing = new CountDownLatch(1);
+        Thread firstProbe = new Thread(() -> {
+            won.set(breaker.tryAcquire() ? 1 : 0);
+            probing.countDown();
+            try {
+                if (replaced.await(60, TimeUnit.SECONDS)) {
+                    closedByIt.set(breaker.onSuccess() ? 1 : 0);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        firstProbe.start();
+        assertThat(probing.await(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(won).as("the other thread is the probe").hasValue(1);
         assertThat(breaker.forceProbe()).isTrue();
-        fromAnotherCall(breaker::onSuccess);
-        assertThat(breaker.state())
-                .as("the replaced probe's answer moves nothing")
-                .isEqualTo(State.HALF_OPEN);
+        replaced.countDown();
+        firstProbe.join(60_000);
+        assertThat(firstProbe.isAlive()).isFalse();
+        assertThat(closedByIt)
+                .as("the replaced probe's own answer moves nothing")
+                .hasValue(0);
+        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
         assertThat(breaker.onFailure()).as("this thread is the probe now").isTrue();
         assertThat(breaker.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aSuccessRacingACountedFailureIsNeverLost() throws Exception {
+        // One failure of three counted, then a success and a failure from two threads at once, many times. Either
+        // order leaves at most one failure counted (the failure, then the success forgetting it; or the success,
+        // then the failure): the next failure never opens the breaker. A success lost to the failure's count (two
+        // counted) would.
+        for (int round = 0; round < 2000; round++) {
+            CircuitBreaker counting = new CircuitBreaker(OPEN, 3, time);
+            counting.onFailure();
+            CyclicBarrier both = new CyclicBarrier(2);
+            Thread success = new Thread(() -> {
+                await(both);
+                counting.onSuccess();
+            });
+            success.start();
+            await(both);
+            assertThat(counting.onFailure()).isFalse();
+            success.join(60_000);
+            assertThat(counting.onFailure())
+                    .as("round %d: at most one counted before this one", round)
+                    .isFalse();
+        }
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
