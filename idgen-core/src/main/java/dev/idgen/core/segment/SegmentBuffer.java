@@ -174,19 +174,14 @@ final class SegmentBuffer {
     }
 
     long nextId() {
-        for (; ; ) {
-            SegmentRange range = current;
-            if (range != null) {
-                long id = range.take(1);
-                if (id <= range.last) {
-                    if (id == range.preloadAt) {
-                        preload();
-                    }
-                    return id;
-                }
-            }
-            switchOrAwait(range);
-        }
+        return claimOne(true);
+    }
+
+    /**
+     * As {@link #nextId()}, without parking: {@link #WOULD_WAIT} when the range is used up and the next is not ready.
+     */
+    long tryNextId() {
+        return claimOne(false);
     }
 
     /**
@@ -195,38 +190,26 @@ final class SegmentBuffer {
      * so no shared write per ID.
      */
     long nextIdStriped() {
-        Stripe stripe = stripes.get();
-        long id = stripe.next;
-        if (id <= stripe.last) {
-            stripe.next = id + 1;
-            return id;
-        }
-        int size = stripe.claim;
-        if (size < settings.stripeSize()) {
-            stripe.claim = Math.min(settings.stripeSize(), size * 2);
-        }
-        for (; ; ) {
-            SegmentRange range = current;
-            if (range != null) {
-                long start = range.take(size);
-                if (start <= range.last) {
-                    long end = Math.min(range.last, start + size - 1);
-                    if (start <= range.preloadAt && range.preloadAt <= end) {
-                        preload();
-                    }
-                    stripe.next = start + 1;
-                    stripe.last = end;
-                    return start;
-                }
-            }
-            switchOrAwait(range);
-        }
+        return claimStriped(true);
     }
 
     /**
-     * As {@link #nextId()}, without parking: {@link #WOULD_WAIT} when the range is used up and the next is not ready.
+     * As {@link #nextIdStriped()}, without parking: {@link #WOULD_WAIT} when this thread's run and the range are used
+     * up and the next range is not ready.
      */
-    long tryNextId() {
+    long tryNextIdStriped() {
+        return claimStriped(false);
+    }
+
+    /**
+     * The one claim loop of a single ID, blocking or not: each caller passes a constant, so the JIT compiles each
+     * caller with only its own branch (JMH before and after merging the two loops: docs/benchmarks.md, "one claim
+     * loop").
+     *
+     * @param mayWait whether a used-up range may park the caller until the next one is ready
+     * @return the ID, or {@link #WOULD_WAIT} when it may not wait and would have to
+     */
+    private long claimOne(boolean mayWait) {
         for (; ; ) {
             SegmentRange range = current;
             if (range != null) {
@@ -238,17 +221,19 @@ final class SegmentBuffer {
                     return id;
                 }
             }
-            if (!trySwitch(range)) {
+            if (mayWait) {
+                switchOrAwait(range);
+            } else if (!trySwitch(range)) {
                 return WOULD_WAIT;
             }
         }
     }
 
     /**
-     * As {@link #nextIdStriped()}, without parking: {@link #WOULD_WAIT} when this thread's run and the range are used
-     * up and the next range is not ready. The claim grows only with a claim made.
+     * The one claim loop of striped mode, blocking or not, as {@link #claimOne}. The thread's claim doubles with each
+     * claim made, so a caller that would have waited does not grow it.
      */
-    long tryNextIdStriped() {
+    private long claimStriped(boolean mayWait) {
         Stripe stripe = stripes.get();
         long id = stripe.next;
         if (id <= stripe.last) {
@@ -273,7 +258,9 @@ final class SegmentBuffer {
                     return start;
                 }
             }
-            if (!trySwitch(range)) {
+            if (mayWait) {
+                switchOrAwait(range);
+            } else if (!trySwitch(range)) {
                 return WOULD_WAIT;
             }
         }
