@@ -7,9 +7,6 @@ import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -17,12 +14,8 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,16 +23,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Flow;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -83,10 +73,6 @@ import javax.net.ssl.SSLContext;
 public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
 
     /** The default connect timeout. */
-    private static final Pattern DECIMAL_LONG = Pattern.compile("-?[0-9]{1,19}");
-
-    private static final Pattern SECONDS = Pattern.compile("[0-9]{1,9}");
-
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
 
     /** The default per-request timeout. */
@@ -103,15 +89,6 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
 
     /** The longest any duration may be: more is a unit mistake. */
     static final Duration MAX_DURATION = Duration.ofMinutes(10);
-
-    /** How long a 429 without a usable Retry-After keeps the server out. */
-    static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
-
-    /** The largest body read: a block or a problem is a few hundred bytes, and a larger one is a fault. */
-    static final int MAX_BODY = 64 * 1024;
-
-    /** How much of a body a failure message quotes. */
-    private static final int QUOTED = 200;
 
     private final List<RemoteServer> servers;
 
@@ -273,7 +250,7 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         if (status == 200) {
             String invalid;
             try {
-                Segment segment = block(response.body(), name, step, floor);
+                Segment segment = RemoteAnswers.block(response.body(), name, step, floor);
                 server.breaker().onSuccess();
                 server.succeeded();
                 return segment;
@@ -282,9 +259,9 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
             }
             return failed(server, invalid, why);
         }
-        Problem problem = Problem.of(response);
+        RemoteProblem problem = RemoteProblem.of(response);
         if (status == 429) {
-            long wait = retryAfterNanos(response);
+            long wait = RemoteAnswers.retryAfterNanos(response, clock, MAX_DURATION);
             server.rateLimit(wait);
             server.breaker().onAbandoned();
             server.failed("429 rate limited");
@@ -300,7 +277,7 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         return failed(server, "answered " + status + " " + problem.summary(), why);
     }
 
-    private RuntimeException refusal(RemoteServer server, int status, Problem problem, String name) {
+    private RuntimeException refusal(RemoteServer server, int status, RemoteProblem problem, String name) {
         String said = problem.summary();
         return switch (status) {
             case 400 ->
@@ -382,92 +359,6 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
     }
 
     /**
-     * @return the block in {@code body}, checked
-     * @throws IllegalArgumentException saying what is wrong with it
-     */
-    static Segment block(String body, String name, long step, long floor) {
-        Map<String, Object> json = FlatJson.parseObject(body);
-        Object answeredName = json.get("name");
-        if (!name.equals(answeredName)) {
-            throw new IllegalArgumentException("name " + quote(answeredName) + " where '" + name + "' was asked for");
-        }
-        long first = longField(json, "first");
-        long last = longField(json, "last");
-        if (first < 1 || last < first) {
-            throw new IllegalArgumentException("first " + first + " and last " + last + " are no block");
-        }
-        long size;
-        try {
-            size = Math.addExact(Math.subtractExact(last, first), 1);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("first " + first + " and last " + last + " are no block", e);
-        }
-        // Fewer IDs than asked is a block the segment buffer can use (an interleaved store on the server hands out
-        // at most its slot); more would reach into what the store may give someone else.
-        if (size > step) {
-            throw new IllegalArgumentException(
-                    size + " IDs (" + first + " to " + last + ") where at most " + step + " were asked for");
-        }
-        if (json.containsKey("size")
-                && !(json.get("size") instanceof BigDecimal declared
-                        && declared.compareTo(BigDecimal.valueOf(size)) == 0)) {
-            throw new IllegalArgumentException(
-                    "size " + quote(json.get("size")) + " does not match " + size + " IDs from first to last");
-        }
-        if (first <= floor) {
-            throw new IllegalArgumentException("first " + first + " is not above " + floor);
-        }
-        return new Segment(first, last);
-    }
-
-    /** first and last are JSON strings of decimal longs (JavaScript's numbers lose digits); a plain number is taken. */
-    private static long longField(Map<String, Object> json, String field) {
-        Object value = json.get(field);
-        try {
-            if (value instanceof String text && DECIMAL_LONG.matcher(text).matches()) {
-                return Long.parseLong(text);
-            }
-            if (value instanceof BigDecimal number) {
-                return number.longValueExact();
-            }
-        } catch (NumberFormatException | ArithmeticException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(field + " " + quote(value) + " is not a decimal long");
-    }
-
-    private static String quote(Object value) {
-        if (value == null) {
-            return "missing";
-        }
-        String text = value instanceof String s ? "'" + s + "'" : String.valueOf(value);
-        return text.length() > 60 ? text.substring(0, 60) + "..." : text;
-    }
-
-    private long retryAfterNanos(HttpResponse<?> response) {
-        String value = response.headers().firstValue("Retry-After").orElse(null);
-        Duration wait = DEFAULT_RETRY_AFTER;
-        if (value != null) {
-            String trimmed = value.trim();
-            try {
-                if (SECONDS.matcher(trimmed).matches()) {
-                    wait = Duration.ofSeconds(Long.parseLong(trimmed));
-                } else {
-                    ZonedDateTime at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME);
-                    wait = Duration.ofMillis(at.toInstant().toEpochMilli() - System.currentTimeMillis());
-                }
-            } catch (DateTimeParseException e) {
-                wait = DEFAULT_RETRY_AFTER;
-            }
-        }
-        // Bounded: a server that asks for an hour is still asked again once the breaker would have let it back.
-        if (wait.isNegative()) {
-            wait = Duration.ZERO;
-        }
-        return Math.min(wait.toNanos(), MAX_DURATION.toNanos());
-    }
-
-    /**
      * Checks that some server answers an authenticated {@code GET {server}/blocks} within the overall timeout.
      *
      * @throws StoreUnavailableException listing each server and why, when none does
@@ -514,7 +405,7 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
                     why.add(server + ": answered 200 without a list of names");
                 } else {
                     why.add(server + ": answered " + response.statusCode() + " "
-                            + Problem.of(response).summary());
+                            + RemoteProblem.of(response).summary());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -568,57 +459,6 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         };
     }
 
-    /**
-     * Reads a body as UTF-8 up to {@link #MAX_BODY} bytes and fails beyond, so that a faulty server or proxy cannot
-     * fill the heap.
-     */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<String> {
-
-        private final CompletableFuture<String> result = new CompletableFuture<>();
-
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-
-        private Flow.Subscription subscription;
-
-        @Override
-        public CompletionStage<String> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            subscription.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            for (ByteBuffer item : items) {
-                if (result.isDone()) {
-                    return; // cancelled: what still arrives is dropped
-                }
-                if (bytes.size() + item.remaining() > MAX_BODY) {
-                    subscription.cancel();
-                    result.completeExceptionally(new IOException("body longer than " + MAX_BODY + " bytes"));
-                    return;
-                }
-                byte[] chunk = new byte[item.remaining()];
-                item.get(chunk);
-                bytes.write(chunk, 0, chunk.length);
-            }
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            result.completeExceptionally(throwable);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(bytes.toString(StandardCharsets.UTF_8));
-        }
-    }
-
     /** A request that got no usable answer; the message says why. */
     private static final class Failure extends Exception {
 
@@ -626,51 +466,6 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
 
         Failure(String message) {
             super(message, null, false, false);
-        }
-    }
-
-    /** What a refusal (application/problem+json) said; what is missing stays null. */
-    private static final class Problem {
-
-        private final String title;
-
-        private final String detail;
-
-        private final String parameter;
-
-        private final String raw;
-
-        private Problem(String title, String detail, String parameter, String raw) {
-            this.title = title;
-            this.detail = detail;
-            this.parameter = parameter;
-            this.raw = raw;
-        }
-
-        static Problem of(HttpResponse<String> response) {
-            String body = response.body() == null ? "" : response.body();
-            try {
-                Map<String, Object> json = FlatJson.parseObject(body);
-                return new Problem(text(json, "title"), text(json, "detail"), text(json, "parameter"), null);
-            } catch (IllegalArgumentException e) {
-                String raw = body.strip().replaceAll("\\s+", " ");
-                return new Problem(null, null, null, raw.length() > QUOTED ? raw.substring(0, QUOTED) + "..." : raw);
-            }
-        }
-
-        private static String text(Map<String, Object> json, String field) {
-            return json.get(field) instanceof String value ? value : null;
-        }
-
-        /** @return the detail, else the title, else the start of the body */
-        String summary() {
-            if (detail != null) {
-                return title == null ? detail : title + ": " + detail;
-            }
-            if (title != null) {
-                return title;
-            }
-            return raw == null || raw.isEmpty() ? "(no detail)" : "'" + raw + "'";
         }
     }
 
@@ -783,8 +578,9 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
         }
 
         /**
-         * @param timeSource the monotonic clock ({@link TimeSource#nanoTime()}) of the breakers and Retry-After;
-         *        the timeouts run on the real clock, as the HTTP client does
+         * @param timeSource the clock of the breakers and of Retry-After: its {@link TimeSource#nanoTime()} for how
+         *        long, its {@link TimeSource#currentTimeMillis()} for a Retry-After given as an HTTP date; the
+         *        timeouts run on the real clock, as the HTTP client does
          * @return this builder
          */
         public Builder timeSource(TimeSource timeSource) {
@@ -823,7 +619,8 @@ public final class RemoteSegmentStore implements SegmentStore, AutoCloseable {
                 throw new InvalidArgumentException(
                         "failureThreshold",
                         failureThreshold,
-                        "failureThreshold must be between 1 and 1000, but was " + failureThreshold);
+                        "failureThreshold must be between 1 and " + CircuitBreaker.MAX_FAILURE_THRESHOLD + ", but was "
+                                + failureThreshold);
             }
             if (openDuration == null || openDuration.isNegative() || openDuration.compareTo(MAX_DURATION) > 0) {
                 throw new InvalidArgumentException(

@@ -49,27 +49,37 @@ class RemoteJsonTest {
     }
 
     @Test
+    void nestingDeeperThanTheBoundIsRefusedNotRecursedInto() {
+        String deep = "{\"a\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+        assertThatThrownBy(() -> FlatJson.parseObject(deep))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("deep");
+        String within = "{\"a\":" + "[".repeat(10) + "]".repeat(10) + "}";
+        assertThat(FlatJson.parseObject(within)).containsKey("a");
+    }
+
+    @Test
     void aBlockIsCheckedAgainstTheRequest() {
         String body = "{\"name\":\"orders\",\"first\":\"1001\",\"last\":\"2000\",\"size\":1000}";
-        assertThat(RemoteSegmentStore.block(body, "orders", 1000, 1000)).isEqualTo(new Segment(1001, 2000));
-        assertThat(RemoteSegmentStore.block("{\"name\":\"orders\",\"first\":1001,\"last\":2000}", "orders", 1000, 0))
+        assertThat(RemoteAnswers.block(body, "orders", 1000, 1000)).isEqualTo(new Segment(1001, 2000));
+        assertThat(RemoteAnswers.block("{\"name\":\"orders\",\"first\":1001,\"last\":2000}", "orders", 1000, 0))
                 .isEqualTo(new Segment(1001, 2000));
-        assertThatThrownBy(() -> RemoteSegmentStore.block(body, "orders", 999, 0))
+        assertThatThrownBy(() -> RemoteAnswers.block(body, "orders", 999, 0))
                 .hasMessageContaining("1000 IDs (1001 to 2000) where at most 999 were asked for");
         // Fewer than asked is a usable block (an interleaved store's slot end).
-        assertThat(RemoteSegmentStore.block(body, "orders", 1500, 0)).isEqualTo(new Segment(1001, 2000));
-        assertThatThrownBy(() -> RemoteSegmentStore.block(body, "orders", 1000, 1001))
+        assertThat(RemoteAnswers.block(body, "orders", 1500, 0)).isEqualTo(new Segment(1001, 2000));
+        assertThatThrownBy(() -> RemoteAnswers.block(body, "orders", 1000, 1001))
                 .hasMessageContaining("not above 1001");
-        assertThatThrownBy(() -> RemoteSegmentStore.block(body, "invoices", 1000, 0))
+        assertThatThrownBy(() -> RemoteAnswers.block(body, "invoices", 1000, 0))
                 .hasMessageContaining("name 'orders' where 'invoices'");
-        assertThatThrownBy(() -> RemoteSegmentStore.block(
+        assertThatThrownBy(() -> RemoteAnswers.block(
                         "{\"name\":\"orders\",\"first\":\"1001\",\"last\":\"2000\",\"size\":10}", "orders", 1000, 0))
                 .hasMessageContaining("size 10 does not match");
-        assertThatThrownBy(() -> RemoteSegmentStore.block(
+        assertThatThrownBy(() -> RemoteAnswers.block(
                         "{\"name\":\"orders\",\"first\":\"99999999999999999999\",\"last\":\"2000\"}", "orders", 1, 0))
                 .hasMessageContaining("not a decimal long");
-        assertThatThrownBy(() -> RemoteSegmentStore.block(
-                        "{\"name\":\"orders\",\"first\":\"0\",\"last\":\"9\"}", "orders", 10, 0))
+        assertThatThrownBy(() ->
+                        RemoteAnswers.block("{\"name\":\"orders\",\"first\":\"0\",\"last\":\"9\"}", "orders", 10, 0))
                 .hasMessageContaining("are no block");
     }
 }

@@ -14,6 +14,8 @@ import dev.idgen.test.ScriptedIdgenServer.Mode;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -266,6 +268,24 @@ class RemoteSegmentStoreTest {
         store.allocate("orders", 10);
         store.allocate("orders", 10);
         assertThat(a.blockRequests()).isEqualTo(2);
+    }
+
+    @Test
+    void aRetryAfterDateIsReadAgainstTheStoresClock() {
+        // 20 s after the store's clock, which is not the machine's: read against System.currentTimeMillis() (as it
+        // once was) the date would be long past and the server asked again at once.
+        String in20Seconds = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                Instant.parse("2026-01-01T00:00:20Z").atZone(ZoneOffset.UTC));
+        ScriptedIdgenServer a = peer().retryAfter(in20Seconds).mode(Mode.RATE_LIMITED);
+        ScriptedIdgenServer b = peer();
+        RemoteSegmentStore store = store(builder(a, b));
+        assertThat(store.allocate("orders", 10).size()).isEqualTo(10); // a: 429, b answers
+        RemoteServer first = store.servers().get(0);
+        assertThat(first.rateLimited()).isTrue();
+        clock.advance(Duration.ofSeconds(19));
+        assertThat(first.rateLimited()).isTrue();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(first.rateLimited()).isFalse();
     }
 
     @Test

@@ -8,11 +8,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * request), kept as the generic cell rate algorithm: one {@code long}, the time at which the bucket would be full
  * again, moved forward by one request's interval with a compare-and-set. No lock, no refill thread.
  *
- * <p>Why this and not a library. Bucket4j (8.14.0, served here) gives the same answers for one
+ * <p>Why this and not a library. Bucket4j (8.14.0, the version weighed) gives the same answers for one
  * limit, a token bucket with a burst, and much that the server has no use for (distributed buckets, several bandwidths,
  * blocking waits); its local lock-free bucket copies its state on every {@code tryConsume}, 64 bytes per admitted
  * request (the JVM's per-thread allocation counter over 2 * 10^7 calls), on a path this class walks with one
- * compare-and-set on a {@code long} and no allocation. Resilience4j's {@code RateLimiter} (2.4.0, served here) counts
+ * compare-and-set on a {@code long} and no allocation. Resilience4j's {@code RateLimiter} (2.4.0) counts
  * permits per fixed refresh period, so a client can spend one period's permits at its end and the next period's at
  * once after: twice the rate over a short span, which a per-client limit exists to prevent. The algorithm here is the
  * generic cell rate algorithm of ATM networks, short enough to read whole, with its tests in {@code RateLimiterTest}.
