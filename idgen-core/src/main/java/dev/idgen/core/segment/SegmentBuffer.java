@@ -26,9 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Adaptive prefetch.</b> A caller waits only if the blocks loaded ahead run out before a load completes. So the
  * buffer keeps {@link #prefetchDepth} blocks ready, enough for {@value #SAFETY} times the IDs served during one load:
  * the rate observed while serving (how long each block lasted) times the load latency observed from the moment a load
- * was asked for until its block was ready (which includes waiting for the loader thread, not only the store). Both
- * estimates are maxima that halve every {@code HALF_LIFE_NANOS} (30 s) unless a sample is higher, so a spike deepens
- * the prefetch at once and it shrinks slowly once things are calm. At
+ * was asked for until its block was ready (which includes waiting for the loader thread, not only the store), worked
+ * out by {@link PrefetchEstimate}. Both estimates are maxima that halve every 30 s unless a sample is higher, so a
+ * spike deepens the prefetch at once and it shrinks slowly once things are calm. At
  * ordinary rates one block lasts minutes (the dynamic step) and the depth stays 1, the classic double buffer; it
  * grows only where blocks at {@code maxStep} last less than a few load latencies. A load starts when the ready blocks
  * drop below the depth and, past a depth of 1, fills them up to twice the depth ({@link #batchDepth}), so the store is
@@ -64,10 +64,10 @@ final class SegmentBuffer {
     private final TimeSource timeSource;
 
     /** How many times the IDs served during one load the ready blocks should hold. */
-    static final int SAFETY = 3;
+    static final int SAFETY = PrefetchEstimate.SAFETY;
 
     /** The deepest prefetch, and the most blocks fetched in one load. */
-    static final int MAX_DEPTH = 32;
+    static final int MAX_DEPTH = PrefetchEstimate.MAX_DEPTH;
 
     /** The most blocks ready at once: a load fills up to twice the depth ({@link #batchDepth}). */
     static final int MAX_READY = 2 * MAX_DEPTH;
@@ -81,18 +81,8 @@ final class SegmentBuffer {
     private volatile long readyIds;
     /** How many blocks to keep ready, at least 1. Written under the lock. */
     private volatile int prefetchDepth = 1;
-    /** When the current range became current ({@link TimeSource#nanoTime()}). Guarded by lock. */
-    private long currentSince;
-    /** Whether {@link #currentSince} is set (nanoTime has an arbitrary origin: no value can mean "unset"). */
-    private boolean currentSinceKnown;
-    /** IDs per second while serving, a decaying maximum over the blocks served. Guarded by lock. */
-    private double servingRate;
-    /** When {@link #servingRate} was last sampled. Guarded by lock. */
-    private long servingRateAt;
-    /** From asking for a load to its block being ready, a decaying maximum. Guarded by lock. */
-    private long loadLatencyNanos;
-    /** When {@link #loadLatencyNanos} was last sampled. Guarded by lock. */
-    private long loadLatencyAt;
+    /** What {@link #prefetchDepth} is worked out from. Guarded by lock. */
+    private final PrefetchEstimate estimate = new PrefetchEstimate();
     /** When the running load was asked for. Written before the loader runs it (the loading flag orders them). */
     private volatile long loadRequestedAt;
 
@@ -431,13 +421,11 @@ final class SegmentBuffer {
     private void switchTo(SegmentRange exhausted, SegmentRange following) {
         following.servedBefore = exhausted == null ? 0 : exhausted.servedBefore + exhausted.size();
         long now = timeSource.nanoTime();
-        if (exhausted != null && currentSinceKnown && now > currentSince) {
-            double rate = exhausted.size() * 1e9 / (now - currentSince);
-            servingRate = Math.max(rate, decayed(servingRate, now - servingRateAt));
-            servingRateAt = now;
+        if (exhausted != null) {
+            estimate.blockUsedUp(exhausted.size(), now);
+        } else {
+            estimate.blockStarted(now);
         }
-        currentSince = now;
-        currentSinceKnown = true;
         current = following;
         readyBlocks = ready.size();
         readyIds -= following.size();
@@ -604,20 +592,14 @@ final class SegmentBuffer {
                     SegmentRange range = new SegmentRange(new Segment(first, last), settings.preloadThreshold());
                     if (current == null) {
                         current = range;
-                        currentSince = timeSource.nanoTime();
-                        currentSinceKnown = true;
+                        estimate.blockStarted(timeSource.nanoTime());
                     } else {
                         ready.add(range);
                         readyIds += range.size();
                     }
                 }
                 readyBlocks = ready.size();
-                long loaded = timeSource.nanoTime();
-                long latency = loaded - loadRequestedAt;
-                loadLatencyNanos = Math.max(latency, (long) decayed(loadLatencyNanos, loaded - loadLatencyAt));
-                loadLatencyAt = loaded;
-                double idsPerLoad = servingRate * loadLatencyNanos / 1e9;
-                prefetchDepth = (int) Math.max(1, Math.min(MAX_DEPTH, Math.ceil(idsPerLoad * SAFETY / size)));
+                prefetchDepth = estimate.loadReady(loadRequestedAt, timeSource.nanoTime(), size);
                 more = readyBlocks < prefetchDepth - 1;
                 lastLoadMillis = timeSource.currentTimeMillis();
                 lastFailure = null;
@@ -677,17 +659,6 @@ final class SegmentBuffer {
     /** @return the latest denial, for this caller. Under the lock. */
     private PermissionDeniedException denied() {
         return new PermissionDeniedException(denial.name() == null ? name : denial.name(), denial.getMessage(), denial);
-    }
-
-    /**
-     * How fast the rate and latency estimates forget a maximum: by half every this many nanoseconds. Long enough to
-     * remember the store's occasional stall (a checkpoint, a failover, a busy machine) from one to the next; short
-     * enough that a burst does not hold a deep prefetch for long.
-     */
-    static final long HALF_LIFE_NANOS = 30_000_000_000L;
-
-    private static double decayed(double estimate, long elapsedNanos) {
-        return elapsedNanos <= 0 ? estimate : estimate * Math.pow(0.5, (double) elapsedNanos / HALF_LIFE_NANOS);
     }
 
     private static Duration max(Duration a, Duration b) {
