@@ -59,6 +59,15 @@ abstract class SnowflakeStatePadAfter extends SnowflakeStateField {
  * its compare-and-set and starts over; the new lease is published only after the state, so a caller that read the old
  * state can never pass the new lease's check with it. Until then calls throw {@link dev.idgen.core.LeaseLostException}.
  * IDs keep increasing across the change.
+ *
+ * <p><b>Why one class.</b> Its parts are the claim loop ({@code next}), the clock rules (waiting out a short step
+ * back, refusing a long one, borrowing ticks) and the worker id change above; the builder and the getters for health
+ * and meters are the rest. All three parts move the one state word, and their correctness rests on orderings between
+ * them: the change publishes the state before the lease, the claim loop checks the lease after reading the state, and
+ * the clock rules read the tick the change may have moved. Split into classes, each would need the others' fields and
+ * the ordering would be stated in none of them; in one class it is stated once, here, and {@code
+ * SnowflakeWorkerIdChangeTest} (JCStress) checks it. The lease work off the hot path (acquiring a new lease on its own
+ * thread) is already delegated to the {@link WorkerIdAssigner}.
  */
 public final class SnowflakeGenerator extends SnowflakeStatePadAfter implements AutoCloseable {
 
