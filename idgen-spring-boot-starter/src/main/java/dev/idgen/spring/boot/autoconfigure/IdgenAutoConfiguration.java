@@ -209,7 +209,8 @@ public final class IdgenAutoConfiguration {
         @Override
         public String[] selectImports(AnnotationMetadata metadata) {
             return Arrays.stream(IdgenProperties.Strategy.values())
-                    .map(strategy -> strategy.descriptor().configuration().getName())
+                    .map(strategy ->
+                            IdgenStrategies.of(strategy).configuration().getName())
                     .toArray(String[]::new);
         }
     }

@@ -104,7 +104,7 @@ final class IdgenGeneratorChecks {
         Map<String, Use> tables = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
             for (IdgenStrategy.TableClaim claim :
-                    definition.strategy().descriptor().tables(definition)) {
+                    IdgenStrategies.of(definition.strategy()).tables(definition)) {
                 claim(tables, claim.table(), claim.kind(), claim.property());
             }
         }

@@ -371,7 +371,7 @@ public final class IdgenGenerators {
 
         /** Whether this generator uses {@code engine}, and why (a setting), or null. */
         public String consensusUse(ConsensusEngine engine) {
-            return strategy.descriptor().consensusUse(this, engine);
+            return IdgenStrategies.of(strategy).consensusUse(this, engine);
         }
 
         public String redisWindowStoreSetting() {
@@ -381,7 +381,7 @@ public final class IdgenGenerators {
 
         /** Whether this generator uses a Redis backend, and why (a setting), or null. */
         public String redisUse() {
-            return strategy.descriptor().redisUse(this);
+            return IdgenStrategies.of(strategy).redisUse(this);
         }
     }
 }

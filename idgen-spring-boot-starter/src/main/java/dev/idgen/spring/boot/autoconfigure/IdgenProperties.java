@@ -4,11 +4,7 @@ import dev.idgen.core.NameLimit;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
-import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteProperties;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketStrategy;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -147,32 +143,19 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
     public enum Strategy {
 
         /** Snowflake: timestamp, worker id and sequence; no server at run time. */
-        SNOWFLAKE(new SnowflakeStrategy()),
+        SNOWFLAKE,
 
         /** Segments (号段): blocks of IDs leased from a store and served from memory. */
-        SEGMENT(new SegmentStrategy()),
+        SEGMENT,
 
         /**
          * Flickr-style ticket servers: a database row update per call, no caching; concurrent calls for one name share
          * one update.
          */
-        TICKET(new TicketStrategy()),
+        TICKET,
 
         /** One Redis {@code INCR} per call, inside windows reserved from a database. */
-        REDIS(new RedisStrategy());
-
-        private final IdgenStrategy descriptor;
-
-        Strategy(IdgenStrategy descriptor) {
-            this.descriptor = descriptor;
-        }
-
-        /**
-         * @return what the strategy is: its configuration, requirements, tables, health, meters, ...
-         */
-        public IdgenStrategy descriptor() {
-            return descriptor;
-        }
+        REDIS;
 
         /**
          * @return the property value, for example {@code snowflake}

@@ -34,7 +34,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
         ClassLoader classLoader = beanFactory.getBeanClassLoader();
         for (IdgenGenerators.Definition definition : generators.all()) {
             for (IdgenStrategy.Requirement requirement :
-                    definition.strategy().descriptor().requirements(definition)) {
+                    IdgenStrategies.of(definition.strategy()).requirements(definition)) {
                 require(
                         requirement.dependency(),
                         requirement.feature(),

@@ -43,7 +43,7 @@ public final class IdgenStrategyBeans {
      */
     public static void register(BeanDefinitionRegistry registry, Part part) {
         for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
-            Object probe = part.of(strategy.descriptor());
+            Object probe = part.of(IdgenStrategies.of(strategy));
             if (probe == null) {
                 continue;
             }
@@ -66,6 +66,6 @@ public final class IdgenStrategyBeans {
      * @return the strategy's part
      */
     public static Object part(IdgenProperties.Strategy strategy, Part part) {
-        return part.of(strategy.descriptor());
+        return part.of(IdgenStrategies.of(strategy));
     }
 }

@@ -10,6 +10,7 @@ import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.redis.BucketedRedisSequence;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentHealth;
 import java.time.Instant;
 import java.util.Collections;
@@ -155,7 +156,7 @@ public final class IdgenEndpoint {
         // A period or shard wrapper keeps no state of its own: the generator underneath is what there is to show.
         IdService backend = ForwardingIdService.innermost(service);
         for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
-            strategy.descriptor().describe(backend, detail);
+            IdgenStrategies.of(strategy).describe(backend, detail);
         }
         if (REDIS_PRESENT && RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
             RedisParts.describe(detail, readableIds);

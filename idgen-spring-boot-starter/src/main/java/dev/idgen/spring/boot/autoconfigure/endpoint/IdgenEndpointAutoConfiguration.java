@@ -7,6 +7,7 @@ import dev.idgen.core.RoutingIdService;
 import dev.idgen.core.form.IdForms;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
@@ -71,6 +72,6 @@ public final class IdgenEndpointAutoConfiguration {
     }
 
     private static String store(IdgenGenerators.Definition definition) {
-        return definition.strategy().descriptor().store(definition);
+        return IdgenStrategies.of(definition.strategy()).store(definition);
     }
 }

@@ -4,6 +4,7 @@ import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
     static List<IdgenGeneratorHealth> defaultContributors() {
         List<IdgenGeneratorHealth> contributors = new ArrayList<>();
         for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
-            IdgenGeneratorHealth health = strategy.descriptor().health();
+            IdgenGeneratorHealth health = IdgenStrategies.of(strategy).health();
             if (health != null) {
                 contributors.add(health);
             }

@@ -4,6 +4,7 @@ import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -58,7 +59,7 @@ public final class IdgenMeterBinder implements MeterBinder {
     private static List<IdgenGeneratorMeters> strategyMeters() {
         List<IdgenGeneratorMeters> meters = new ArrayList<>();
         for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
-            IdgenGeneratorMeters strategyMeters = strategy.descriptor().meters();
+            IdgenGeneratorMeters strategyMeters = IdgenStrategies.of(strategy).meters();
             if (strategyMeters != null) {
                 meters.add(strategyMeters);
             }

@@ -5,6 +5,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -55,7 +56,7 @@ public final class IdgenStartupLogAutoConfiguration {
         /** The strategy's own words for its generator, or the store's description. */
         private static String describeBackend(IdService backend) {
             for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
-                String described = strategy.descriptor().describeAtStartup(backend);
+                String described = IdgenStrategies.of(strategy).describeAtStartup(backend);
                 if (described != null) {
                     return described;
                 }
