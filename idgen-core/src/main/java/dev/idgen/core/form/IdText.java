@@ -474,6 +474,8 @@ public abstract sealed class IdText {
         return values;
     }
 
+    // Crockford32 and Base62 repeat each other's shape on purpose: a method they shared, calling an encoding's hook,
+    // would be one call site for both encodings, and its type profile would mix them again.
     private static final class Crockford32 extends IdText {
 
         Crockford32(String prefix) {
