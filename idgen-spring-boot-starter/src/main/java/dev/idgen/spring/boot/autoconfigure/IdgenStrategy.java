@@ -1,8 +1,6 @@
 package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
-import dev.idgen.spring.boot.autoconfigure.metrics.IdgenGeneratorMeters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

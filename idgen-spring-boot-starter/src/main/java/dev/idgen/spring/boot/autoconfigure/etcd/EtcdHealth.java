@@ -3,7 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.etcd;
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.etcd.EtcdClusterStatus;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
 import io.etcd.jetcd.Client;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +39,7 @@ public final class EtcdHealth implements IdgenGeneratorHealth {
     public EtcdHealth(Client client, List<String> endpoints, Duration timeout, Set<String> generators) {
         this.client = client;
         this.endpoints = List.copyOf(endpoints);
-        // Within the health indicator's own bound (IdgenHealthIndicator.TIMEOUT, 2 s), so that a frozen member
+        // Within the health indicator's own bound (IdgenGeneratorHealth.TIMEOUT, 2 s), so that a frozen member
         // shows as unreachable instead of the whole check timing out.
         this.timeout = timeout.compareTo(STATUS_TIMEOUT) < 0 ? timeout : STATUS_TIMEOUT;
         this.generators = Set.copyOf(generators);

@@ -7,6 +7,7 @@ import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;

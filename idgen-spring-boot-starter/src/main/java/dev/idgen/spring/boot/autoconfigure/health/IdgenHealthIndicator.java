@@ -3,6 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.health;
 import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,9 +31,9 @@ import org.springframework.util.ClassUtils;
 public final class IdgenHealthIndicator extends AbstractHealthIndicator implements AutoCloseable {
 
     /** The longest a health request waits for idgen's checks. */
-    static final Duration TIMEOUT = Duration.ofSeconds(2);
+    static final Duration TIMEOUT = IdgenGeneratorHealth.TIMEOUT;
 
-    private final ExecutorService checker = daemonExecutor("idgen-health-check");
+    private final ExecutorService checker = IdgenGeneratorHealth.daemonExecutor("idgen-health-check");
 
     private final String generator;
 
@@ -142,14 +142,6 @@ public final class IdgenHealthIndicator extends AbstractHealthIndicator implemen
                 // Stopping threads: nothing to report.
             }
         }
-    }
-
-    public static ExecutorService daemonExecutor(String name) {
-        return Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     private Health check() {

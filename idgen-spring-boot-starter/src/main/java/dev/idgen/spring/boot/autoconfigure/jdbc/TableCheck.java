@@ -5,7 +5,6 @@ import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.jdbc.TableMissingException;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketConfiguration;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
@@ -19,7 +18,7 @@ import org.apache.commons.logging.LogFactory;
  * The start-up check of a segment or worker id lease table: a table that is missing fails start-up naming it, the
  * DDL and migrations idgen ships and the property that creates it, while a database that does not answer does not
  * (the application starts while its database is down; the store reports it on use and in health). The ticket table
- * has a check of its own, per ticket server ({@link TicketConfiguration}).
+ * has a check of its own, per ticket server (in the ticket package, which sits above this one).
  */
 public final class TableCheck {
 

@@ -3,6 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.metrics;
 import dev.idgen.core.ForwardingIdService;
 import dev.idgen.core.IdService;
 import dev.idgen.core.RoutingIdService;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import io.micrometer.core.instrument.MeterRegistry;

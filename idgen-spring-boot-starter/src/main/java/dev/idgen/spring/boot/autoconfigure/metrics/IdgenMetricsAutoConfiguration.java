@@ -6,6 +6,7 @@ import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategyBeans;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisMeters;

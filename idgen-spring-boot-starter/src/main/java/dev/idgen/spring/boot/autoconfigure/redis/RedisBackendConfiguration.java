@@ -5,24 +5,24 @@ import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.TimeSource;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
+import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.redis.BucketedRedisSequence;
-import dev.idgen.redis.DualSegmentStore;
 import dev.idgen.redis.RedisKeys;
 import dev.idgen.redis.RedisRoundTrips;
 import dev.idgen.redis.RedisScriptExecutor;
-import dev.idgen.redis.RedisSegmentStore;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.RedisWorkerIdLeaseStore;
 import dev.idgen.redis.SpringLettuceConnectionSource;
-import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentConfiguration;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
+import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.time.Duration;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -100,38 +100,6 @@ public class RedisBackendConfiguration {
     // The nested configurations below are registered as members of the outer class; each repeats the class check.
 
     /**
-     * The default generator's segment store when {@code idgen.segment.store} is {@code redis} or {@code dual}.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(
-            name = {
-                "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
-                "io.lettuce.core.RedisClient"
-            })
-    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
-    static class RedisSegmentStoreConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean(SegmentStore.class)
-        @Conditional(RedisSegmentStoreSelected.class)
-        SegmentStore idgenSegmentStore(BeanFactory beans, IdgenGenerators generators) {
-            return segmentStore(generators.defaultGenerator(), beans);
-        }
-    }
-
-    /**
-     * A generator's Redis or dual segment store.
-     */
-    public static SegmentStore segmentStore(IdgenGenerators.Definition definition, BeanFactory beans) {
-        String feature = definition.segmentStoreSetting();
-        SegmentStore database = SegmentConfiguration.windowStore(definition, beans, feature);
-        RedisSegmentStore store = new RedisSegmentStore(counter(definition, database, beans));
-        return definition.properties().getSegment().getStore() == SegmentProperties.StoreType.DUAL
-                ? new DualSegmentStore(store, database)
-                : store;
-    }
-
-    /**
      * A generator's worker id lease store in Redis.
      */
     public static WorkerIdLeaseStore leaseStore(IdgenGenerators.Definition definition, BeanFactory beans) {
@@ -195,10 +163,14 @@ public class RedisBackendConfiguration {
     }
 
     static RedisWindowedCounter counter(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
-        return counter(definition, SegmentConfiguration.windowStore(definition, beans, feature), beans);
+        return counter(definition, windowStore(definition, beans, feature), beans);
     }
 
-    private static RedisWindowedCounter counter(
+    /**
+     * The windowed counter of a generator on Redis, over {@code database}, the durable store its windows are reserved
+     * from.
+     */
+    public static RedisWindowedCounter counter(
             IdgenGenerators.Definition definition, SegmentStore windows, BeanFactory beans) {
         RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
         RedisProperties properties = definition.redis();
@@ -272,17 +244,36 @@ public class RedisBackendConfiguration {
     }
 
     /**
-     * Matches {@code idgen.segment.store=redis} or {@code dual}.
+     * @param feature what uses the store, for the start-up check's failure
+     * @throws IdgenStartupException when the table does not exist and idgen does not create it
      */
-    static final class RedisSegmentStoreSelected extends SpringBootCondition {
+    private static JdbcSegmentStore jdbcStore(
+            IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
+        SegmentTables.requireOwnLayout(definition, feature);
+        return SegmentTables.rowStore(definition, dataSource, feature);
+    }
 
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String store = context.getEnvironment().getProperty("idgen.segment.store", "jdbc");
-            boolean redis = "redis".equalsIgnoreCase(store) || "dual".equalsIgnoreCase(store);
-            return redis
-                    ? ConditionOutcome.match("idgen.segment.store=" + store)
-                    : ConditionOutcome.noMatch("idgen.segment.store=" + store);
-        }
+    /**
+     * The durable store Redis windows are reserved from (and the dual store falls back to): by default the same table
+     * and settings as the jdbc segment store, on the application's {@link DataSource}; with
+     * {@code redis.window-store=etcd} or {@code zookeeper}, the segment store on that engine.
+     */
+    public static SegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
+        return switch (definition.redis().getWindowStore()) {
+            case ETCD -> EtcdConfiguration.segmentStore(beans);
+            case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
+            case JDBC -> {
+                DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+                if (dataSource == null) {
+                    throw new IdgenStartupException(
+                            feature + " keeps its durable floor in a database (so that a Redis that lost its data"
+                                    + " never repeats IDs), but there is no single DataSource bean",
+                            "Add org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
+                                    + " spring.datasource.url; or keep the floor in etcd or ZooKeeper with "
+                                    + definition.property("redis.window-store") + "=etcd or zookeeper");
+                }
+                yield jdbcStore(definition, dataSource, feature);
+            }
+        };
     }
 }

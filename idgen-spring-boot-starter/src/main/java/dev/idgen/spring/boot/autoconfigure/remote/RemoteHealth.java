@@ -4,7 +4,7 @@ import dev.idgen.client.RemoteSegmentStore;
 import dev.idgen.client.RemoteServer;
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +23,7 @@ public final class RemoteHealth implements IdgenGeneratorHealth {
 
     /**
      * How long the check may take at most: the segment contributor already checks the same store for up to 1 s, and
-     * both must fit in the indicator's own bound (IdgenHealthIndicator.TIMEOUT, 2 s).
+     * both must fit in the indicator's own bound (IdgenGeneratorHealth.TIMEOUT, 2 s).
      */
     static final Duration CHECK_TIMEOUT = Duration.ofMillis(500);
 

@@ -7,8 +7,9 @@ import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentSettings;
 import dev.idgen.core.segment.SegmentStartFloor;
 import dev.idgen.core.segment.SegmentStore;
-import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SqlIdentifiers;
+import dev.idgen.redis.DualSegmentStore;
+import dev.idgen.redis.RedisSegmentStore;
 import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
@@ -35,13 +36,19 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * The {@code segment} strategy: a {@link SegmentIdService} over a {@link SegmentStore}. The default generator's store
@@ -50,7 +57,7 @@ import org.springframework.context.annotation.Import;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnIdgenStrategy(IdgenProperties.Strategy.SEGMENT)
-@Import(SegmentConfiguration.JdbcStoreConfiguration.class)
+@Import({SegmentConfiguration.JdbcStoreConfiguration.class, SegmentConfiguration.RedisStoreConfiguration.class})
 public class SegmentConfiguration {
 
     private static final Log log = LogFactory.getLog(SegmentConfiguration.class);
@@ -257,7 +264,7 @@ public class SegmentConfiguration {
     private static SegmentStore store(
             SegmentProperties.StoreType type, IdgenGenerators.Definition definition, BeanFactory beans) {
         return switch (type) {
-            case REDIS, DUAL -> RedisBackendConfiguration.segmentStore(definition, beans);
+            case REDIS, DUAL -> redisStore(definition, beans);
             case ETCD -> EtcdConfiguration.segmentStore(beans);
             case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
             case REMOTE -> RemoteConfiguration.segmentStore(beans);
@@ -266,39 +273,6 @@ public class SegmentConfiguration {
                 yield dataSource == null
                         ? null
                         : SegmentTables.store(definition, dataSource, definition.strategySetting());
-            }
-        };
-    }
-
-    /**
-     * @param feature what uses the store, for the start-up check's failure
-     * @throws IdgenStartupException when the table does not exist and idgen does not create it
-     */
-    static JdbcSegmentStore jdbcStore(IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
-        SegmentTables.requireOwnLayout(definition, feature);
-        return SegmentTables.rowStore(definition, dataSource, feature);
-    }
-
-    /**
-     * The durable store Redis windows are reserved from (and the dual store falls back to): by default the same table
-     * and settings as the jdbc segment store, on the application's {@link DataSource}; with
-     * {@code redis.window-store=etcd} or {@code zookeeper}, the segment store on that engine.
-     */
-    public static SegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
-        return switch (definition.redis().getWindowStore()) {
-            case ETCD -> EtcdConfiguration.segmentStore(beans);
-            case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
-            case JDBC -> {
-                DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-                if (dataSource == null) {
-                    throw new IdgenStartupException(
-                            feature + " keeps its durable floor in a database (so that a Redis that lost its data"
-                                    + " never repeats IDs), but there is no single DataSource bean",
-                            "Add org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
-                                    + " spring.datasource.url; or keep the floor in etcd or ZooKeeper with "
-                                    + definition.property("redis.window-store") + "=etcd or zookeeper");
-                }
-                yield jdbcStore(definition, dataSource, feature);
             }
         };
     }
@@ -335,5 +309,52 @@ public class SegmentConfiguration {
             builder.minStep(segment.getMinStep());
         }
         return builder.build();
+    }
+
+    /**
+     * The default generator's segment store when {@code idgen.segment.store} is {@code redis} or {@code dual}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {
+                "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory",
+                "io.lettuce.core.RedisClient"
+            })
+    @ConditionalOnIdgenStrategy(value = IdgenProperties.Strategy.SEGMENT, defaultOnly = true)
+    static class RedisStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(SegmentStore.class)
+        @Conditional(RedisStoreSelected.class)
+        SegmentStore idgenSegmentStore(BeanFactory beans, IdgenGenerators generators) {
+            return redisStore(generators.defaultGenerator(), beans);
+        }
+    }
+
+    /**
+     * A generator's Redis or dual segment store.
+     */
+    static SegmentStore redisStore(IdgenGenerators.Definition definition, BeanFactory beans) {
+        String feature = definition.segmentStoreSetting();
+        SegmentStore database = RedisBackendConfiguration.windowStore(definition, beans, feature);
+        RedisSegmentStore store = new RedisSegmentStore(RedisBackendConfiguration.counter(definition, database, beans));
+        return definition.properties().getSegment().getStore() == SegmentProperties.StoreType.DUAL
+                ? new DualSegmentStore(store, database)
+                : store;
+    }
+
+    /**
+     * Matches {@code idgen.segment.store=redis} or {@code dual}.
+     */
+    static final class RedisStoreSelected extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String store = context.getEnvironment().getProperty("idgen.segment.store", "jdbc");
+            boolean redis = "redis".equalsIgnoreCase(store) || "dual".equalsIgnoreCase(store);
+            return redis
+                    ? ConditionOutcome.match("idgen.segment.store=" + store)
+                    : ConditionOutcome.noMatch("idgen.segment.store=" + store);
+        }
     }
 }

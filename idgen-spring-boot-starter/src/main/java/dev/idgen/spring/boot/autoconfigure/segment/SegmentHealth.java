@@ -4,8 +4,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.segment.InterleavedSegmentStore;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenHealthIndicator;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +31,7 @@ public final class SegmentHealth implements IdgenGeneratorHealth, AutoCloseable 
     public static final int LISTED_NAMES = 20;
 
     /**
-     * The longest the segment store's check may take, inside {@link IdgenHealthIndicator#TIMEOUT}: past it the store
+     * The longest the segment store's check may take, inside {@link IdgenGeneratorHealth#TIMEOUT}: past it the store
      * counts as not answering, and the rest of the health (how long each name's buffers last) is still reported in
      * time.
      */
@@ -82,7 +81,7 @@ public final class SegmentHealth implements IdgenGeneratorHealth, AutoCloseable 
                     throw new RejectedExecutionException("closed");
                 }
                 ExecutorService checker = storeCheckers.computeIfAbsent(
-                        segments, service -> IdgenHealthIndicator.daemonExecutor("idgen-health-store-check"));
+                        segments, service -> IdgenGeneratorHealth.daemonExecutor("idgen-health-store-check"));
                 check = CompletableFuture.runAsync(() -> segments.store().checkAvailable(), checker);
             } catch (RejectedExecutionException e) {
                 return "The idgen health indicator is closed";

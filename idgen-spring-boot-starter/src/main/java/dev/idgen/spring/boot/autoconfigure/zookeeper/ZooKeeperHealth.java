@@ -2,7 +2,7 @@ package dev.idgen.spring.boot.autoconfigure.zookeeper;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
-import dev.idgen.spring.boot.autoconfigure.health.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
 import dev.idgen.zookeeper.ZooKeeperEnsembleStatus;
 import java.time.Duration;
 import java.util.Map;
@@ -34,7 +34,7 @@ public final class ZooKeeperHealth implements IdgenGeneratorHealth {
      */
     public ZooKeeperHealth(CuratorFramework client, Duration timeout, Set<String> generators) {
         this.client = client;
-        // Within the health indicator's own bound (IdgenHealthIndicator.TIMEOUT, 2 s), so that a hung server shows as
+        // Within the health indicator's own bound (IdgenGeneratorHealth.TIMEOUT, 2 s), so that a hung server shows as
         // unreachable instead of the whole check timing out.
         this.timeout = timeout.compareTo(STATUS_TIMEOUT) < 0 ? timeout : STATUS_TIMEOUT;
         this.generators = Set.copyOf(generators);

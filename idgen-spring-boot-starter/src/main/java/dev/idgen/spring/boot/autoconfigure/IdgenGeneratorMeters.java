@@ -1,11 +1,11 @@
-package dev.idgen.spring.boot.autoconfigure.metrics;
+package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.IdService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * One backend's meters for a generator. Each backend has one; {@link IdgenMeterBinder} asks the one of each
+ * One backend's meters for a generator. Each backend has one; the meter binder ({@code IdgenMeterBinder}, which sits above this package) asks the one of each
  * generator's strategy. Meters read counters the generators keep anyway, when Micrometer publishes.
  */
 public interface IdgenGeneratorMeters {

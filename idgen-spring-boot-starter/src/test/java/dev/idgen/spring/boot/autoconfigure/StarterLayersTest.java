@@ -1,0 +1,152 @@
+package dev.idgen.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The starter's packages in layers, and the direction of their imports: a package may use the ones below it in
+ * {@link #LAYERS}, never one above, except for the arrows listed in {@link #KNOWN_UPWARD}, the debt that is left (each
+ * with its reason). Read from the compiled classes (ArchUnit), so a dependency cannot hide in a field type, a
+ * constructor call or an annotation; imports written only for Javadoc do not count, as they are not dependencies.
+ *
+ * <p>The list of known upward arrows only shrinks: an arrow that is gone must be taken off it, and a new one fails.
+ * {@code docs/architecture.md} draws the same layers.
+ */
+class StarterLayersTest {
+
+    private static final String AC = "dev.idgen.spring.boot.autoconfigure";
+
+    private static final String SPRING = "dev.idgen.spring";
+
+    /** Top first. Within a line, packages are peers: none of them uses another. */
+    static final List<List<String>> LAYERS = List.of(
+            // Auto-configurations over the generators: they read what the root package built.
+            List.of(AC + ".aot", AC + ".entity", AC + ".endpoint", AC + ".startup", AC + ".json", AC + ".web"),
+            List.of(AC + ".health", AC + ".metrics", AC + ".reactive"),
+            // IdgenAutoConfiguration, IdgenStrategies (each strategy's wiring), the generators' definitions.
+            List.of(AC),
+            // The strategies.
+            List.of(AC + ".snowflake", AC + ".ticket"),
+            List.of(AC + ".segment"),
+            // The stores, and the redis strategy, which is also a store for segments and worker ids.
+            List.of(AC + ".remote", AC + ".redis"),
+            List.of(AC + ".etcd", AC + ".zookeeper", AC + ".jdbc"),
+            List.of(AC + ".forms"),
+            List.of(AC + ".diagnostics"),
+            // The library parts the auto-configuration wires (Jackson, MVC, reactive adapters).
+            List.of(SPRING + ".jackson", SPRING + ".web"),
+            List.of(SPRING),
+            List.of(SPRING + ".reactive"));
+
+    /**
+     * The upward arrows left, by reason:
+     * <ul>
+     *   <li>a strategy or a store's wiring uses the root package's generator definitions, conditions and SPIs
+     *       ({@code IdgenGenerators}, {@code ConditionalOnIdgenStrategy}, {@code IdgenStrategy}, ...), which sit with
+     *       {@code IdgenAutoConfiguration} and name the strategies' settings classes ({@code GeneratorProperties}), and
+     *       a definition asks its strategy's descriptor ({@code IdgenStrategies}) which stores it uses;</li>
+     *   <li>the remote store asks whether a generator's {@code segment.store} is {@code remote}.</li>
+     * </ul>
+     */
+    static final Set<String> KNOWN_UPWARD = Set.of(
+            AC + ".snowflake -> " + AC,
+            AC + ".ticket -> " + AC,
+            AC + ".segment -> " + AC,
+            AC + ".remote -> " + AC,
+            AC + ".redis -> " + AC,
+            AC + ".etcd -> " + AC,
+            AC + ".zookeeper -> " + AC,
+            AC + ".jdbc -> " + AC,
+            AC + ".forms -> " + AC,
+            AC + ".remote -> " + AC + ".segment");
+
+    private static JavaClasses starter;
+
+    @BeforeAll
+    static void importStarter() {
+        starter = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(SPRING);
+    }
+
+    @Test
+    void everyPackageHasALayer() {
+        Set<String> unplaced = new TreeSet<>();
+        for (JavaClass type : starter) {
+            if (layer(type.getPackageName()) < 0) {
+                unplaced.add(type.getPackageName());
+            }
+        }
+        assertThat(unplaced)
+                .as("packages not in StarterLayersTest.LAYERS (place each, and draw it in docs/architecture.md)")
+                .isEmpty();
+    }
+
+    @Test
+    void noImportPointsUpButTheKnownOnes() {
+        Map<String, List<String>> upward = new TreeMap<>();
+        for (Map.Entry<String, List<String>> arrow : arrows().entrySet()) {
+            String[] ends = arrow.getKey().split(" -> ");
+            boolean down = layer(ends[0]) > layer(ends[1]);
+            if (!down && !KNOWN_UPWARD.contains(arrow.getKey())) {
+                upward.put(arrow.getKey(), arrow.getValue());
+            }
+        }
+        assertThat(upward)
+                .as("imports that point up or sideways in the starter, with the classes that make them; a package may"
+                        + " use only those below it in StarterLayersTest.LAYERS")
+                .isEmpty();
+    }
+
+    @Test
+    void theKnownUpwardArrowsAreStillThere() {
+        Set<String> gone = new TreeSet<>(KNOWN_UPWARD);
+        gone.removeAll(arrows().keySet());
+        assertThat(gone)
+                .as("arrows gone from the starter: take them off StarterLayersTest.KNOWN_UPWARD")
+                .isEmpty();
+    }
+
+    /** @return each arrow between two packages, {@code from -> to}, with a few of the class dependencies behind it */
+    private static Map<String, List<String>> arrows() {
+        Map<String, List<String>> arrows = new TreeMap<>();
+        for (JavaClass type : starter) {
+            for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+                JavaClass target = dependency.getTargetClass();
+                String from = type.getPackageName();
+                String to = target.getPackageName();
+                if (!to.startsWith(SPRING) || from.equals(to)) {
+                    continue;
+                }
+                List<String> why = arrows.computeIfAbsent(from + " -> " + to, key -> new ArrayList<>());
+                String pair = type.getSimpleName() + " -> " + target.getSimpleName();
+                if (why.size() < 4 && !why.contains(pair)) {
+                    why.add(pair);
+                }
+            }
+        }
+        return arrows;
+    }
+
+    private static int layer(String packageName) {
+        for (int i = 0; i < LAYERS.size(); i++) {
+            if (LAYERS.get(i).contains(packageName)) {
+                return LAYERS.size() - i;
+            }
+        }
+        return -1;
+    }
+}
