@@ -154,7 +154,7 @@ public final class StartupProbe implements ApplicationListener<SpringApplication
                 .append(top);
     }
 
-    /** {@code IdgenProperties} for {@code idgen-dev.idgen.spring.boot.autoconfigure.IdgenProperties}. */
+    /** {@code IdgenProperties} for {@code idgen-dev.idgen.spring.boot.autoconfigure.core.IdgenProperties}. */
     private static String shortName(String bean) {
         return bean.contains("-dev.idgen.") ? bean.substring(bean.lastIndexOf('.') + 1) : bean;
     }

@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
-import java.util.LinkedHashSet;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import java.util.Set;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
@@ -22,10 +23,11 @@ public abstract class ConsensusEngineInUse extends SpringBootCondition {
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
         IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-        IdgenGenerators.Definition user =
-                generators == null ? null : generators.find(definition -> definition.consensusUse(engine) != null);
+        IdgenGenerators.Definition user = generators == null
+                ? null
+                : generators.find(definition -> IdgenStoresInUse.INSTANCE.consensusUse(definition, engine) != null);
         return user != null
-                ? ConditionOutcome.match(user.consensusUse(engine))
+                ? ConditionOutcome.match(IdgenStoresInUse.INSTANCE.consensusUse(user, engine))
                 : ConditionOutcome.noMatch("no generator uses " + engine.value());
     }
 
@@ -33,12 +35,6 @@ public abstract class ConsensusEngineInUse extends SpringBootCondition {
      * @return the names of the generators that use {@code engine}
      */
     public static Set<String> users(IdgenGenerators generators, ConsensusEngine engine) {
-        Set<String> names = new LinkedHashSet<>();
-        for (IdgenGenerators.Definition definition : generators.all()) {
-            if (definition.consensusUse(engine) != null) {
-                names.add(definition.name());
-            }
-        }
-        return names;
+        return IdgenStoresInUse.INSTANCE.consensusUsers(generators, engine);
     }
 }

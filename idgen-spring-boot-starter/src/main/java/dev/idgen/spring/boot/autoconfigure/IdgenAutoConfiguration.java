@@ -7,14 +7,15 @@ import dev.idgen.core.TimeSource;
 import dev.idgen.core.form.FormOnlyIdService;
 import dev.idgen.core.form.IdForm;
 import dev.idgen.core.form.IdForms;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorFactory;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenForms;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
-import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
-import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -50,11 +51,11 @@ import org.springframework.core.type.AnnotationMetadata;
 @EnableConfigurationProperties(IdgenProperties.class)
 @Import({
     IdgenAutoConfiguration.StrategyConfigurations.class,
-    RedisBackendConfiguration.class,
+    IdgenStoresInUse.Redis.class,
     JdbcLeaseConfiguration.class,
-    EtcdConfiguration.class,
-    ZooKeeperConfiguration.class,
-    RemoteConfiguration.class
+    IdgenStoresInUse.Etcd.class,
+    IdgenStoresInUse.ZooKeeper.class,
+    IdgenStoresInUse.Remote.class
 })
 public final class IdgenAutoConfiguration {
 
@@ -95,6 +96,12 @@ public final class IdgenAutoConfiguration {
                 }
             }
         };
+    }
+
+    /** Which generators use which store, for the stores' own wiring and messages. */
+    @Bean
+    static IdgenStoreUsers idgenStoreUsers() {
+        return IdgenStoresInUse.INSTANCE;
     }
 
     @Bean

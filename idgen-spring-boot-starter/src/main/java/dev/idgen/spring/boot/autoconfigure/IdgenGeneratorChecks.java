@@ -1,5 +1,8 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import java.util.HashMap;
 import java.util.Locale;
@@ -86,7 +89,7 @@ final class IdgenGeneratorChecks {
             }
             IdgenGenerators.Definition counted = generators.named().get("workers");
             boolean countsInRedis = counted != null
-                    && counted.redisUse() != null
+                    && IdgenStoresInUse.INSTANCE.redisUse(counted) != null
                     && counted.strategy() != IdgenProperties.Strategy.SNOWFLAKE;
             if (countsInRedis
                     && counted.redis().getPrefix().equals(leasing.redis().getPrefix())) {

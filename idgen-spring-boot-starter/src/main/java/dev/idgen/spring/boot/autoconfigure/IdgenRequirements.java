@@ -2,6 +2,9 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.form.IdForms;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;

@@ -1,5 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;

@@ -1,5 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import java.util.Locale;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;

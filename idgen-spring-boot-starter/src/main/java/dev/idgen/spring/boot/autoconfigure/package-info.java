@@ -5,3 +5,6 @@
  * ({@code snowflake}, {@code segment}, {@code ticket}, {@code redis}); what they share lives beside them.
  */
 package dev.idgen.spring.boot.autoconfigure;
+
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;

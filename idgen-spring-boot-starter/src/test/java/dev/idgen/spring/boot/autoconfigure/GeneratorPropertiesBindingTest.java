@@ -2,8 +2,10 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idgen.spring.boot.autoconfigure.forms.CountingPeriod;
-import dev.idgen.spring.boot.autoconfigure.forms.Form;
+import dev.idgen.spring.boot.autoconfigure.core.CountingPeriod;
+import dev.idgen.spring.boot.autoconfigure.core.Form;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

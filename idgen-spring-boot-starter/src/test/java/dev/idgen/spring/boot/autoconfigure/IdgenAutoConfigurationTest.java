@@ -13,6 +13,7 @@ import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.core.snowflake.TickUnit;
 import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.aot;
 
 import dev.idgen.spring.IdgenId;
-import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.aot.hint.MemberCategory;

@@ -4,10 +4,8 @@ import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.etcd.EtcdSegmentStore;
 import dev.idgen.etcd.EtcdWorkerIdLeaseStore;
-import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
-import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.SslBundleProperty;
@@ -31,7 +29,6 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -41,7 +38,6 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = {"io.etcd.jetcd.Client", "dev.idgen.etcd.EtcdSegmentStore"})
-@Conditional(EtcdConfiguration.EtcdInUse.class)
 public class EtcdConfiguration {
 
     private static final String PREFIX = "idgen.etcd";
@@ -212,15 +208,5 @@ public class EtcdConfiguration {
                     PREFIX + ".timeout", timeout, "must be between 100ms and 1m");
         }
         return timeout;
-    }
-
-    /**
-     * Matches when some generator uses etcd.
-     */
-    static final class EtcdInUse extends ConsensusEngineInUse {
-
-        EtcdInUse() {
-            super(ConsensusEngine.ETCD);
-        }
     }
 }

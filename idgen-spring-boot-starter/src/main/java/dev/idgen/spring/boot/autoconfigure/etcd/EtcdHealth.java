@@ -3,7 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.etcd;
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.etcd.EtcdClusterStatus;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import io.etcd.jetcd.Client;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.health;
 
 import dev.idgen.core.IdService;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.jdbc;
 
 import dev.idgen.jdbc.TableMissingException;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 
 /**
  * What a missing-table failure report suggests: creating the table from idgen's DDL or idgen's migrations, or setting

@@ -6,7 +6,7 @@ import dev.idgen.jdbc.JdbcFailovers;
 import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
 import dev.idgen.jdbc.TicketServer;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.idgen.spring.boot.autoconfigure.jdbc;
 
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.jdbc.JdbcWorkerIdLeaseStore;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import java.time.Duration;

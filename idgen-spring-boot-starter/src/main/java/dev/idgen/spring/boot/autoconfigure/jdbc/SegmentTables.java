@@ -5,7 +5,7 @@ import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.jdbc.SegmentTableLayout;
 import dev.idgen.jdbc.TinyidSegmentStore;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import java.time.Duration;
 import java.util.List;

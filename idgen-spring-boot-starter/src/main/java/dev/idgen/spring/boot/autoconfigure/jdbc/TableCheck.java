@@ -3,7 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.jdbc;
 import dev.idgen.core.StoreUnavailableException;
 import dev.idgen.jdbc.SchemaInitialization;
 import dev.idgen.jdbc.TableMissingException;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import java.time.Duration;
 import java.util.Locale;

@@ -13,8 +13,9 @@ import dev.idgen.redis.RedisScriptExecutor;
 import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.RedisWorkerIdLeaseStore;
 import dev.idgen.redis.SpringLettuceConnectionSource;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
@@ -25,18 +26,12 @@ import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -47,7 +42,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * asked for.
  */
 @Configuration(proxyBeanMethods = false)
-@Conditional(RedisBackendConfiguration.RedisInUse.class)
 @Import(RedisBackendConfiguration.LettuceConfiguration.class)
 public class RedisBackendConfiguration {
 
@@ -76,12 +70,14 @@ public class RedisBackendConfiguration {
                 ObjectProvider<RedisConnectionFactory> connectionFactories,
                 IdgenProperties idgenProperties,
                 RedisRoundTrips roundTrips,
-                IdgenGenerators generators) {
+                IdgenGenerators generators,
+                IdgenStoreUsers storeUsers) {
             RedisProperties properties = idgenProperties.getRedis();
             RedisConnectionFactory factory = connectionFactories.getIfUnique();
             if (!(factory instanceof LettuceConnectionFactory lettuce)) {
                 throw new IdgenStartupException(
-                        RedisInUse.why(generators, properties.getBuckets().isEnabled()) + " needs one Spring Data Redis"
+                        storeUsers.redisUse(generators, properties.getBuckets().isEnabled())
+                                + " needs one Spring Data Redis"
                                 + " connection factory on Lettuce, but found "
                                 + (factory == null ? "none" : factory.getClass().getName()),
                         "Add"
@@ -187,7 +183,7 @@ public class RedisBackendConfiguration {
                 counter.verifyPersistence();
             } catch (IllegalStateException e) {
                 if (!RedisWindowedCounter.isUnreachable(e)) {
-                    throw persistenceRefused(definition, e);
+                    throw persistenceRefused(definition, beans, e);
                 }
                 // Redis is down at start-up: the health shows it, and the first window checks again.
                 counter.verifyPersistenceBeforeFirstWindow();
@@ -200,47 +196,18 @@ public class RedisBackendConfiguration {
      * Redis answered that it could come back with older counters (or would not say): what to change, for the report.
      */
     private static IdgenStartupException persistenceRefused(
-            IdgenGenerators.Definition definition, IllegalStateException refusal) {
+            IdgenGenerators.Definition definition, BeanFactory beans, IllegalStateException refusal) {
         String message = refusal.getMessage();
         // The counter's message ends in its advice, which the report gives as the action instead.
         int advice = message.indexOf(". Run it");
         return new IdgenStartupException(
-                definition.redisUse() + ": " + (advice < 0 ? message : message.substring(0, advice)),
+                beans.getBean(IdgenStoreUsers.class).redisUse(definition) + ": "
+                        + (advice < 0 ? message : message.substring(0, advice)),
                 "Run Redis without persistence (save \"\", appendonly no: idgen"
                         + " then continues from the database) or with appendonly yes and appendfsync always; or, where"
                         + " CONFIG is disabled or you accept the risk, set "
                         + definition.property("redis.verify-persistence") + "=false",
                 refusal);
-    }
-
-    /**
-     * Matches when a Redis backend is asked for.
-     */
-    static final class RedisInUse extends SpringBootCondition {
-
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String why = why(context.getBeanFactory(), context.getEnvironment());
-            return why != null ? ConditionOutcome.match(why) : ConditionOutcome.noMatch("no idgen Redis backend");
-        }
-
-        static String why(Object beans, Environment environment) {
-            return why(
-                    IdgenGenerators.ofValid(beans, environment),
-                    environment.getProperty("idgen.redis.buckets.enabled", Boolean.class, false));
-        }
-
-        /**
-         * @param generators the generators, or null when their settings are invalid
-         * @param bucketsEnabled idgen.redis.buckets.enabled
-         */
-        static String why(IdgenGenerators generators, boolean bucketsEnabled) {
-            IdgenGenerators.Definition user = generators == null ? null : generators.find(d -> d.redisUse() != null);
-            if (user != null) {
-                return user.redisUse();
-            }
-            return bucketsEnabled ? "idgen.redis.buckets.enabled=true" : null;
-        }
     }
 
     /**

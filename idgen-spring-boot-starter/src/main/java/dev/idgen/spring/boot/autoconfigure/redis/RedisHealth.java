@@ -6,7 +6,7 @@ import dev.idgen.core.RoutingIdService;
 import dev.idgen.redis.BucketedRedisSequence;
 import dev.idgen.redis.RedisIdService;
 import dev.idgen.redis.RedisScriptExecutor;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import java.util.Locale;
 import java.util.Map;
 import org.springframework.boot.health.contributor.Health;

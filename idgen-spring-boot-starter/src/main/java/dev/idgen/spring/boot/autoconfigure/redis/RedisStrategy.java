@@ -2,10 +2,10 @@ package dev.idgen.spring.boot.autoconfigure.redis;
 
 import dev.idgen.core.IdService;
 import dev.idgen.redis.RedisIdService;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
-import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,7 @@ public final class RedisStrategy implements IdgenStrategy {
                     Requirement.of(IdgenDependency.JDBC, definition.strategySetting(), definition, IdService.class)
                             .orDataSource());
         }
-        requirements.addAll(ConsensusEngine.requirements(definition));
+        requirements.addAll(ConsensusEngine.requirements(definition, this));
         return requirements;
     }
 

@@ -2,33 +2,26 @@ package dev.idgen.spring.boot.autoconfigure.remote;
 
 import dev.idgen.client.RemoteSegmentStore;
 import dev.idgen.core.segment.SegmentStore;
-import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.SslBundleProperty;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 import javax.net.ssl.SSLContext;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * idgen's client of idgen servers ({@code idgen.remote.*}): one {@link RemoteSegmentStore} for every generator with
@@ -37,7 +30,6 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "dev.idgen.client.RemoteSegmentStore")
-@Conditional(RemoteConfiguration.RemoteInUse.class)
 public class RemoteConfiguration {
 
     static final String PREFIX = "idgen.remote";
@@ -50,11 +42,14 @@ public class RemoteConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     SharedRemoteStore idgenRemoteStore(
-            IdgenProperties properties, IdgenGenerators generators, ObjectProvider<SslBundles> sslBundles) {
+            IdgenProperties properties,
+            IdgenGenerators generators,
+            IdgenStoreUsers storeUsers,
+            ObjectProvider<SslBundles> sslBundles) {
         RemoteProperties remote = properties.getRemote();
         if (remote.getServers() == null || remote.getServers().isEmpty()) {
             throw new IdgenStartupException(
-                    "idgen takes segments from idgen servers (" + firstUse(generators) + "), but " + PREFIX
+                    "idgen takes segments from idgen servers (" + firstUse(generators, storeUsers) + "), but " + PREFIX
                             + ".servers is empty",
                     "Set " + PREFIX + ".servers to the servers' base URLs, for example"
                             + " http://idgen-1:8080,http://idgen-2:8080");
@@ -74,7 +69,7 @@ public class RemoteConfiguration {
                         .failureThreshold(remote.getBreaker().getFailureThreshold())
                         .openDuration(remote.getBreaker().getOpenDuration())
                         .build());
-        return new SharedRemoteStore(store, users(generators));
+        return new SharedRemoteStore(store, storeUsers.remoteUsers(generators));
     }
 
     /**
@@ -122,41 +117,8 @@ public class RemoteConfiguration {
         return bundle.createSslContext();
     }
 
-    /** @return whether {@code definition} takes its segments from idgen servers, or did before a store switch */
-    static boolean usesRemote(IdgenGenerators.Definition definition) {
-        return definition.strategy() == IdgenProperties.Strategy.SEGMENT
-                && (definition.properties().getSegment().getStore() == SegmentProperties.StoreType.REMOTE
-                        || definition.properties().getSegment().getSwitchFrom() == SegmentProperties.StoreType.REMOTE);
-    }
-
-    private static Set<String> users(IdgenGenerators generators) {
-        Set<String> names = new LinkedHashSet<>();
-        for (IdgenGenerators.Definition definition : generators.all()) {
-            if (usesRemote(definition)) {
-                names.add(definition.name());
-            }
-        }
-        return names;
-    }
-
-    private static String firstUse(IdgenGenerators generators) {
-        IdgenGenerators.Definition user = generators.find(RemoteConfiguration::usesRemote);
-        return user == null ? PREFIX : user.segmentStoreSetting();
-    }
-
-    /**
-     * Matches when some generator takes its segments from idgen servers.
-     */
-    static final class RemoteInUse extends SpringBootCondition {
-
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-            IdgenGenerators.Definition user =
-                    generators == null ? null : generators.find(RemoteConfiguration::usesRemote);
-            return user != null
-                    ? ConditionOutcome.match(user.segmentStoreSetting())
-                    : ConditionOutcome.noMatch("no generator uses remote");
-        }
+    private static String firstUse(IdgenGenerators generators, IdgenStoreUsers storeUsers) {
+        IdgenGenerators.Definition user = generators.find(definition -> storeUsers.remoteUse(definition) != null);
+        return user == null ? PREFIX : storeUsers.remoteUse(user);
     }
 }

@@ -4,7 +4,7 @@ import dev.idgen.client.RemoteSegmentStore;
 import dev.idgen.client.RemoteServer;
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

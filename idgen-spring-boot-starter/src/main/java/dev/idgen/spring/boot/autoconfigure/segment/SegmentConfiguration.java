@@ -10,12 +10,12 @@ import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.SqlIdentifiers;
 import dev.idgen.redis.DualSegmentStore;
 import dev.idgen.redis.RedisSegmentStore;
-import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorFactory;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorFactory;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
@@ -175,7 +175,8 @@ public class SegmentConfiguration {
         for (ConsensusEngine engine : ConsensusEngine.values()) {
             if (!engine.is(own == null ? SegmentProperties.StoreType.JDBC : own)
                     && !windows.equals(engine.name())
-                    && ConsensusEngineInUse.users(beans.getBean(IdgenGenerators.class), engine)
+                    && beans.getBean(IdgenStoreUsers.class)
+                                    .consensusUsers(beans.getBean(IdgenGenerators.class), engine)
                                     .size()
                             > 0) {
                 SegmentStore other = engine == ConsensusEngine.ETCD

@@ -4,7 +4,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.segment.InterleavedSegmentStore;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import java.time.Duration;
 import java.util.ArrayList;

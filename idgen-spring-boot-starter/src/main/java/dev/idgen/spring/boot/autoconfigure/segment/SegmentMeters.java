@@ -5,7 +5,7 @@ import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.jdbc.JdbcFailovers;
 import dev.idgen.jdbc.JdbcSegmentStore;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorMeters;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;

@@ -3,7 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.segment;
 import dev.idgen.core.segment.InterleavedSegmentStore;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.jdbc.JdbcSegmentStore;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;

@@ -4,12 +4,12 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentStore;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
-import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorMeters;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
@@ -56,7 +56,7 @@ public final class SegmentStrategy implements IdgenStrategy {
                     Requirement.of(IdgenDependency.JDBC, feature, definition, SegmentStore.class, IdService.class)
                             .orDataSource());
         }
-        requirements.addAll(ConsensusEngine.requirements(definition));
+        requirements.addAll(ConsensusEngine.requirements(definition, this));
         return requirements;
     }
 
@@ -92,6 +92,15 @@ public final class SegmentStrategy implements IdgenStrategy {
             }
         }
         return null;
+    }
+
+    @Override
+    public String remoteUse(IdgenGenerators.Definition definition) {
+        SegmentProperties segment = definition.properties().getSegment();
+        return segment.getStore() == SegmentProperties.StoreType.REMOTE
+                        || segment.getSwitchFrom() == SegmentProperties.StoreType.REMOTE
+                ? definition.segmentStoreSetting()
+                : null;
     }
 
     @Override

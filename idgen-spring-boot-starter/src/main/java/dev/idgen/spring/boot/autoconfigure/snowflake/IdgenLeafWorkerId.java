@@ -3,7 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.snowflake;
 import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.core.snowflake.SnowflakePreset;
 import dev.idgen.core.spi.WorkerIdAssigner;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.net.Inet6Address;

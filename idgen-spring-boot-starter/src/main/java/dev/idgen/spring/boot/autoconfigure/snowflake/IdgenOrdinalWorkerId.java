@@ -3,7 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.snowflake;
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.snowflake.OrdinalWorkerId;
 import dev.idgen.core.snowflake.SnowflakeLayout;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import java.util.function.UnaryOperator;

@@ -6,7 +6,7 @@ import dev.idgen.core.snowflake.SnowflakeDecodedId;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
 import dev.idgen.core.spi.WorkerIdLease;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import java.time.Duration;
 import java.time.Instant;
 import org.springframework.boot.health.contributor.Health;

@@ -5,7 +5,7 @@ import dev.idgen.core.lease.RenewingWorkerIdLease;
 import dev.idgen.core.snowflake.SnowflakeDecodedId;
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.SnowflakeIdService;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorMeters;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -8,12 +8,12 @@ import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
-import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorMeters;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -35,7 +35,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
         if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
-            return ConsensusEngine.requirements(definition);
+            return ConsensusEngine.requirements(definition, this);
         }
         return List.of(Requirement.of(
                 IdgenDependency.REDIS,

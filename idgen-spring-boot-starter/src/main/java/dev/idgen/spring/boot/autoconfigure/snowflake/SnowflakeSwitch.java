@@ -7,7 +7,7 @@ import dev.idgen.core.snowflake.SnowflakeLayout;
 import dev.idgen.core.snowflake.SnowflakePreset;
 import dev.idgen.core.snowflake.WorkerIdRanges;
 import dev.idgen.jdbc.ColumnMaximum;
-import dev.idgen.spring.boot.autoconfigure.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import java.math.BigInteger;

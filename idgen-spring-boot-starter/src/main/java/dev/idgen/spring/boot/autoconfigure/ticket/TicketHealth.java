@@ -3,7 +3,7 @@ package dev.idgen.spring.boot.autoconfigure.ticket;
 import dev.idgen.core.IdService;
 import dev.idgen.jdbc.TicketIdService;
 import dev.idgen.jdbc.TicketServer;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import java.util.LinkedHashMap;
 import java.util.Map;

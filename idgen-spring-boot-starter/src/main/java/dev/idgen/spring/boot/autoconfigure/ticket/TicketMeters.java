@@ -4,7 +4,7 @@ import dev.idgen.core.IdService;
 import dev.idgen.jdbc.JdbcFailovers;
 import dev.idgen.jdbc.TicketIdService;
 import dev.idgen.jdbc.TicketServer;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorMeters;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

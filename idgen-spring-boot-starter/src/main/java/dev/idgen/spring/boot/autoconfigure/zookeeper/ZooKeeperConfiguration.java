@@ -3,10 +3,8 @@ package dev.idgen.spring.boot.autoconfigure.zookeeper;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
-import dev.idgen.spring.boot.autoconfigure.ConditionalOnIdgenStrategy;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngine;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
-import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.zookeeper.LeafZooKeeperWorkerIdAssigner;
@@ -24,7 +22,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -37,7 +34,6 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(
         name = {"org.apache.curator.framework.CuratorFramework", "dev.idgen.zookeeper.ZooKeeperSegmentStore"})
-@Conditional(ZooKeeperConfiguration.ZooKeeperInUse.class)
 public class ZooKeeperConfiguration {
 
     private static final String PREFIX = "idgen.zookeeper";
@@ -194,15 +190,5 @@ public class ZooKeeperConfiguration {
             throw new InvalidConfigurationPropertyValueException(PREFIX + "." + key, value, "must be between " + range);
         }
         return value;
-    }
-
-    /**
-     * Matches when some generator uses ZooKeeper.
-     */
-    static final class ZooKeeperInUse extends ConsensusEngineInUse {
-
-        ZooKeeperInUse() {
-            super(ConsensusEngine.ZOOKEEPER);
-        }
     }
 }

@@ -2,7 +2,7 @@ package dev.idgen.spring.boot.autoconfigure.zookeeper;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.StoreUnavailableException;
-import dev.idgen.spring.boot.autoconfigure.IdgenGeneratorHealth;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.zookeeper.ZooKeeperEnsembleStatus;
 import java.time.Duration;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idgen.spring.IdgenId;
 import dev.idgen.spring.IdgenIdGenerator;
-import dev.idgen.spring.boot.autoconfigure.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Field;

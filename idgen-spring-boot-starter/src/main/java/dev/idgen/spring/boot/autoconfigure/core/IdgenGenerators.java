@@ -1,8 +1,6 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import dev.idgen.core.RoutingIdService;
-import dev.idgen.spring.boot.autoconfigure.forms.CountingPeriod;
-import dev.idgen.spring.boot.autoconfigure.forms.Form;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
@@ -62,7 +60,7 @@ public final class IdgenGenerators {
      * @throws InvalidConfigurationPropertyValueException naming the full property of an unknown strategy or a bad
      *         generator name; a failed binding is not kept
      */
-    static IdgenGenerators of(Object beans, Environment environment) {
+    public static IdgenGenerators of(Object beans, Environment environment) {
         SingletonBeanRegistry registry = beans instanceof SingletonBeanRegistry singletons ? singletons : null;
         if (registry != null && registry.getSingleton(SINGLETON) instanceof IdgenGenerators kept) {
             return kept;
@@ -106,7 +104,7 @@ public final class IdgenGenerators {
     }
 
     /**
-     * For conditions, which run before {@link IdgenRequirements} can report a bad setting with Boot's failure report:
+     * For conditions, which run before {@code IdgenRequirements} (in the auto-configuration) can report a bad setting with Boot's failure report:
      * they match nothing on one, and the report follows.
      *
      * @return the generators, or null when a setting is invalid
@@ -283,7 +281,7 @@ public final class IdgenGenerators {
      * The generators whose form issues IDs of its own, with no strategy ({@code form=uuid-v7}, ...), by name, in
      * configuration order. They are in neither {@link #named()} nor {@link #all()}.
      */
-    Map<String, Definition> standalone() {
+    public Map<String, Definition> standalone() {
         return standalone;
     }
 
@@ -369,19 +367,9 @@ public final class IdgenGenerators {
                             .replace('_', '-');
         }
 
-        /** Whether this generator uses {@code engine}, and why (a setting), or null. */
-        public String consensusUse(ConsensusEngine engine) {
-            return IdgenStrategies.of(strategy).consensusUse(this, engine);
-        }
-
         public String redisWindowStoreSetting() {
             return property("redis.window-store") + "="
                     + properties.getRedis().getWindowStore().name().toLowerCase(Locale.ROOT);
-        }
-
-        /** Whether this generator uses a Redis backend, and why (a setting), or null. */
-        public String redisUse() {
-            return IdgenStrategies.of(strategy).redisUse(this);
         }
     }
 }

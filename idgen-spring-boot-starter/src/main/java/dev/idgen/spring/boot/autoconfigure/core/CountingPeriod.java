@@ -1,4 +1,4 @@
-package dev.idgen.spring.boot.autoconfigure.forms;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import dev.idgen.core.period.Period;
 import java.util.Arrays;

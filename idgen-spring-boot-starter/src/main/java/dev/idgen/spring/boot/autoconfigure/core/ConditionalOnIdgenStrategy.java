@@ -1,4 +1,4 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

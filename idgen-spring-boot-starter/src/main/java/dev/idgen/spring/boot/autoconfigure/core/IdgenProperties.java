@@ -1,4 +1,4 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import dev.idgen.core.NameLimit;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;

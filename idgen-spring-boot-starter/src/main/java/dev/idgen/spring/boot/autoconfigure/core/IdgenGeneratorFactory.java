@@ -1,10 +1,10 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import dev.idgen.core.IdService;
 
 /**
  * Builds the generators of one strategy; each strategy's configuration declares one, and
- * {@link IdgenAutoConfiguration} asks it for every generator of that strategy.
+ * {@code IdgenAutoConfiguration} asks it for every generator of that strategy.
  */
 public interface IdgenGeneratorFactory {
 

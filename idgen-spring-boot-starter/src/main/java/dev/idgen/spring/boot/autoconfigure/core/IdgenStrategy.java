@@ -1,4 +1,4 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import dev.idgen.core.IdService;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ public interface IdgenStrategy {
 
     /**
      * @return the configuration that declares the strategy's {@link IdgenGeneratorFactory} (and the default
-     *         generator's beans); {@link IdgenAutoConfiguration} imports it, and it matches only when a generator uses
+     *         generator's beans); {@code IdgenAutoConfiguration} imports it, and it matches only when a generator uses
      *         the strategy ({@link ConditionalOnIdgenStrategy})
      */
     Class<?> configuration();
@@ -54,6 +54,15 @@ public interface IdgenStrategy {
      *         leases), for messages; null when it does not
      */
     default String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
+        return null;
+    }
+
+    /**
+     * @param definition a generator of this strategy
+     * @return the setting that makes it take its segments from idgen servers, or did before a store switch (for
+     *         messages), or null when it does not
+     */
+    default String remoteUse(IdgenGenerators.Definition definition) {
         return null;
     }
 

@@ -1,11 +1,11 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import java.util.List;
 import org.springframework.util.ClassUtils;
 
 /**
  * An optional dependency that a strategy or an option may need: what it is, the artifact to add, and classes that show
- * it is present. {@link IdgenRequirements} checks them before any bean is created, so that a missing one is reported
+ * it is present. {@code IdgenRequirements} (in the auto-configuration) checks them before any bean is created, so that a missing one is reported
  * with the setting that needs it rather than as a raw {@link NoClassDefFoundError}.
  *
  * @param what what it is, for the failure report

@@ -1,8 +1,5 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
-import dev.idgen.spring.boot.autoconfigure.forms.CountingPeriod;
-import dev.idgen.spring.boot.autoconfigure.forms.Form;
-import dev.idgen.spring.boot.autoconfigure.forms.FormProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;

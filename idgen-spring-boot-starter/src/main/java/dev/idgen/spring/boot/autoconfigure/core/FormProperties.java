@@ -1,6 +1,5 @@
-package dev.idgen.spring.boot.autoconfigure.forms;
+package dev.idgen.spring.boot.autoconfigure.core;
 
-import dev.idgen.spring.boot.autoconfigure.IdgenProperties;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.idgen.spring.boot.autoconfigure;
+package dev.idgen.spring.boot.autoconfigure.core;
 
 import dev.idgen.core.IdService;
 import dev.idgen.core.segment.SegmentStore;
@@ -72,10 +72,11 @@ public enum ConsensusEngine {
     /**
      * @return the requirements of whichever engine {@code definition} uses for {@code feature}, when it does
      */
-    public static List<IdgenStrategy.Requirement> requirements(IdgenGenerators.Definition definition) {
+    public static List<IdgenStrategy.Requirement> requirements(
+            IdgenGenerators.Definition definition, IdgenStrategy strategy) {
         List<IdgenStrategy.Requirement> requirements = new ArrayList<>();
         for (ConsensusEngine engine : values()) {
-            String use = definition.consensusUse(engine);
+            String use = strategy.consensusUse(definition, engine);
             if (use != null) {
                 requirements.add(engine.requirement(use, definition));
             }

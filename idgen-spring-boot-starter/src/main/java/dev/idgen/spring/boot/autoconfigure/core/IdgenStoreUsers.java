@@ -1,0 +1,65 @@
+package dev.idgen.spring.boot.autoconfigure.core;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Which generators use which store, as each generator's strategy answers it. A bean the auto-configuration provides
+ * from the strategies' descriptors: a store's wiring, below the strategies, asks this rather than the strategies, so
+ * that its imports point down.
+ */
+public interface IdgenStoreUsers {
+
+    /**
+     * @return the setting that makes {@code definition} use {@code engine} (its segments, its windows or its worker id
+     *         leases), for messages; null when it does not
+     */
+    String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine);
+
+    /** @return the setting that makes {@code definition} use a Redis backend, for messages; null when it uses none */
+    String redisUse(IdgenGenerators.Definition definition);
+
+    /**
+     * @return the setting that makes {@code definition} take its segments from idgen servers (or did before a store
+     *         switch), for messages; null when it does not
+     */
+    String remoteUse(IdgenGenerators.Definition definition);
+
+    /** @return the names of the generators that use {@code engine}, default first */
+    default Set<String> consensusUsers(IdgenGenerators generators, ConsensusEngine engine) {
+        Set<String> names = new LinkedHashSet<>();
+        for (IdgenGenerators.Definition definition : generators.all()) {
+            if (consensusUse(definition, engine) != null) {
+                names.add(definition.name());
+            }
+        }
+        return names;
+    }
+
+    /** @return the names of the generators that take segments from idgen servers, default first */
+    default Set<String> remoteUsers(IdgenGenerators generators) {
+        Set<String> names = new LinkedHashSet<>();
+        for (IdgenGenerators.Definition definition : generators.all()) {
+            if (remoteUse(definition) != null) {
+                names.add(definition.name());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * @return the setting of the first generator (default first) that uses a Redis backend, or
+     *         {@code idgen.redis.buckets.enabled=true} when only readable IDs do, or null
+     */
+    default String redisUse(IdgenGenerators generators, boolean bucketsEnabled) {
+        if (generators != null) {
+            for (IdgenGenerators.Definition definition : generators.all()) {
+                String use = redisUse(definition);
+                if (use != null) {
+                    return use;
+                }
+            }
+        }
+        return bucketsEnabled ? "idgen.redis.buckets.enabled=true" : null;
+    }
+}
