@@ -3,7 +3,9 @@ package dev.idgen.spring.boot.autoconfigure;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -39,7 +41,7 @@ final class IdgenGeneratorChecks {
         Map<Long, String> workerIds = new HashMap<>();
         Map<String, String> ordinals = new HashMap<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            SnowflakeProperties snowflake = definition.properties().getSnowflake();
+            SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
             if (definition.strategy() != IdgenProperties.Strategy.SNOWFLAKE) {
                 continue;
             }
@@ -83,7 +85,7 @@ final class IdgenGeneratorChecks {
     private static void checkRedisKeys(IdgenGenerators generators) {
         for (IdgenGenerators.Definition leasing : generators.all()) {
             if (leasing.strategy() != IdgenProperties.Strategy.SNOWFLAKE
-                    || leasing.properties().getSnowflake().getWorkerIdAssigner()
+                    || leasing.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner()
                             != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
                 continue;
             }
@@ -92,12 +94,15 @@ final class IdgenGeneratorChecks {
                     && IdgenStoresInUse.INSTANCE.redisUse(counted) != null
                     && counted.strategy() != IdgenProperties.Strategy.SNOWFLAKE;
             if (countsInRedis
-                    && counted.redis().getPrefix().equals(leasing.redis().getPrefix())) {
+                    && counted.settings(RedisProperties.SECTION)
+                            .getPrefix()
+                            .equals(leasing.settings(RedisProperties.SECTION).getPrefix())) {
                 throw new InvalidConfigurationPropertyValueException(
                         counted.property("redis.prefix"),
-                        counted.redis().getPrefix(),
+                        counted.settings(RedisProperties.SECTION).getPrefix(),
                         "the counter of the name 'workers' would be the worker id lease"
-                                + " hash of " + leasing.workerIdAssignerSetting() + " under the same prefix; give"
+                                + " hash of " + SnowflakeStrategy.workerIdAssignerSetting(leasing)
+                                + " under the same prefix; give"
                                 + " one of them another idgen...redis.prefix");
             }
         }

@@ -1,11 +1,23 @@
 package dev.idgen.spring.boot.autoconfigure;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
+import dev.idgen.spring.boot.autoconfigure.remote.RemoteProperties;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
+import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketStrategy;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The one place that maps each {@link IdgenProperties.Strategy} value to its wiring, its {@link IdgenStrategy}: the
@@ -22,7 +34,38 @@ public final class IdgenStrategies {
 
     private static final IdgenStrategy REDIS = new RedisStrategy();
 
+    /**
+     * Every settings section, the strategies' and the stores': each is bound for every generator at start-up
+     * ({@link #bindEverySection}), so that a bad value, or a shared one set under a generator, fails start-up whatever
+     * the strategy in use.
+     */
+    static final List<IdgenSettings<?>> SECTIONS = List.of(
+            SnowflakeProperties.SECTION,
+            SegmentProperties.SECTION,
+            TicketProperties.SECTION,
+            RedisProperties.SECTION,
+            JdbcProperties.SECTION,
+            EtcdProperties.SECTION,
+            ZooKeeperProperties.SECTION,
+            RemoteProperties.SECTION);
+
     private IdgenStrategies() {}
+
+    /**
+     * Binds every section for every generator, the standalone ones included.
+     *
+     * @throws RuntimeException the binder's or idgen's failure naming the property at fault
+     */
+    static void bindEverySection(IdgenGenerators generators) {
+        List<IdgenGenerators.Definition> definitions = new ArrayList<>();
+        generators.all().forEach(definitions::add);
+        definitions.addAll(generators.standalone().values());
+        for (IdgenGenerators.Definition definition : definitions) {
+            for (IdgenSettings<?> section : SECTIONS) {
+                definition.settings(section);
+            }
+        }
+    }
 
     /**
      * @param strategy a value of {@code idgen.strategy}

@@ -3,9 +3,6 @@ package dev.idgen.spring.boot.autoconfigure.core;
 import dev.idgen.core.IdService;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
-import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,19 +45,13 @@ public enum ConsensusEngine {
         return value;
     }
 
-    /** @return whether {@code store} is this engine */
-    public boolean is(SegmentProperties.StoreType store) {
-        return store.name().equals(name());
-    }
-
-    /** @return whether {@code assigner} is this engine */
-    public boolean is(SnowflakeProperties.WorkerIdAssignerType assigner) {
-        return assigner.name().equals(name());
-    }
-
-    /** @return whether {@code windows} is this engine */
-    public boolean is(RedisProperties.WindowStore windows) {
-        return windows.name().equals(name());
+    /**
+     * @param choice a value of a setting that chooses a store ({@code segment.store}, {@code redis.window-store},
+     *     {@code snowflake.worker-id-assigner})
+     * @return whether it is this engine: the settings name their engines by the same constants
+     */
+    public boolean is(Enum<?> choice) {
+        return choice.name().equals(name());
     }
 
     /** The requirement a generator that uses the engine for {@code feature} has. */

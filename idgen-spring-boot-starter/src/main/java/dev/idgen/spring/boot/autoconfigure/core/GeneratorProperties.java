@@ -1,16 +1,13 @@
 package dev.idgen.spring.boot.autoconfigure.core;
 
-import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
-import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
 import java.time.ZoneId;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * One generator's settings, declared once: the top level's ({@code idgen.*}, {@link IdgenProperties} extends this) and
- * each named generator's ({@code idgen.generators.<name>.*}) are these same fields. idgen binds each named generator
+ * The settings every generator has, declared once: the top level's ({@code idgen.*}, {@link IdgenProperties} extends
+ * this) and each named generator's ({@code idgen.generators.<name>.*}) are these same fields. A strategy's or a
+ * store's own settings ({@code snowflake.*}, {@code segment.*}, ...) are sections it declares and binds the same way
+ * ({@link IdgenSettings}); this class names none of them. idgen binds each named generator
  * over a copy of the top-level settings, so that what it leaves unset is inherited; the defaults below are the top
  * level's.
  */
@@ -67,21 +64,6 @@ public class GeneratorProperties {
      * The time zone whose midnight starts a period.
      */
     private ZoneId periodZone = FormProperties.DEFAULT_PERIOD_ZONE;
-
-    @NestedConfigurationProperty
-    private final SnowflakeProperties snowflake = new SnowflakeProperties();
-
-    @NestedConfigurationProperty
-    private final SegmentProperties segment = new SegmentProperties();
-
-    @NestedConfigurationProperty
-    private final JdbcProperties jdbc = new JdbcProperties();
-
-    @NestedConfigurationProperty
-    private final TicketProperties ticket = new TicketProperties();
-
-    @NestedConfigurationProperty
-    private final RedisProperties redis = new RedisProperties();
 
     public IdgenProperties.Strategy getStrategy() {
         return strategy;
@@ -150,25 +132,5 @@ public class GeneratorProperties {
 
     public void setPeriodZone(ZoneId periodZone) {
         this.periodZone = periodZone;
-    }
-
-    public SnowflakeProperties getSnowflake() {
-        return snowflake;
-    }
-
-    public SegmentProperties getSegment() {
-        return segment;
-    }
-
-    public JdbcProperties getJdbc() {
-        return jdbc;
-    }
-
-    public TicketProperties getTicket() {
-        return ticket;
-    }
-
-    public RedisProperties getRedis() {
-        return redis;
     }
 }

@@ -1,18 +1,13 @@
 package dev.idgen.spring.boot.autoconfigure.core;
 
 import dev.idgen.core.RoutingIdService;
-import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
-import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindResult;
@@ -118,12 +113,10 @@ public final class IdgenGenerators {
     }
 
     /**
-     * Settings one application has once, whatever its generators: set under a generator they would do nothing. Each
-     * list is declared beside the fields it names.
+     * Settings one application has once, whatever its generators: set under a generator they would do nothing. The
+     * sections of the strategies and stores say their own ({@link IdgenSettings#sharedByEveryGenerator()}).
      */
-    private static final List<String> SHARED = Stream.concat(
-                    RedisProperties.SHARED.stream().map(key -> "redis." + key), IdgenProperties.SHARED.stream())
-            .toList();
+    private static final List<String> SHARED = IdgenProperties.SHARED;
 
     /**
      * @param prefix where the generator's settings live, for messages: {@code idgen.generators.order.v2}
@@ -144,16 +137,6 @@ public final class IdgenGenerators {
             }
             // Over the top-level values: only what the generator sets replaces them.
             bind(binder, key, Bindable.ofInstance(properties));
-            if (isSet(binder, key + ".snowflake.preset")) {
-                // A preset chosen here starts the layout over: top-level bits or units would bend it (a
-                // javascript-safe preset with 10 inherited worker bits would pass 2^53).
-                SnowflakeProperties snowflake = properties.getSnowflake();
-                for (SnowflakeProperties.LayoutPart part : SnowflakeProperties.LayoutPart.values()) {
-                    if (!isSet(binder, key + ".snowflake." + part.key())) {
-                        part.clear(snowflake);
-                    }
-                }
-            }
         }
         refuseEmpty(binder, prefix.equals(PREFIX) ? PREFIX : key, prefix);
         Form form = properties.getForm();
@@ -172,18 +155,7 @@ public final class IdgenGenerators {
                     "the " + form.value() + " form (" + prefix + ".form) issues IDs of its own, with no strategy:"
                             + " remove " + prefix + ".strategy");
         }
-        if (form == Form.SHARD && !layoutSet(binder, key)) {
-            // The shard bits need room below bit 63: an unset layout becomes 41 bits of milliseconds with worker and
-            // sequence sharing what the shards leave.
-            int[] bits = IdgenFormFactory.shardLayoutBits(
-                    properties.getShard().getLogicalShards(), prefix + ".shard.logical-shards");
-            SnowflakeProperties snowflake = properties.getSnowflake();
-            snowflake.setTimestampBits(bits[0]);
-            snowflake.setWorkerBits(bits[1]);
-            snowflake.setSequenceBits(bits[2]);
-        }
-        IdgenProperties.Strategy strategy = properties.getStrategy();
-        return new Definition(name, prefix, strategy, properties, properties.getTicket(), properties.getRedis(), form);
+        return new Definition(name, prefix, key, properties.getStrategy(), properties, form, binder);
     }
 
     /**
@@ -247,21 +219,6 @@ public final class IdgenGenerators {
         return e;
     }
 
-    /** Whether the generator or the top level sets any part of the Snowflake layout, the preset included. */
-    private static boolean layoutSet(Binder binder, String key) {
-        for (String root : List.of(key, PREFIX)) {
-            if (isSet(binder, root + ".snowflake.preset")) {
-                return true;
-            }
-            for (SnowflakeProperties.LayoutPart part : SnowflakeProperties.LayoutPart.values()) {
-                if (isSet(binder, root + ".snowflake." + part.key())) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
     private static boolean isSet(Binder binder, String name) {
         return binder.bind(name, Bindable.of(String.class)).isBound()
                 || binder.bind(name, Bindable.mapOf(String.class, Object.class)).isBound();
@@ -270,6 +227,13 @@ public final class IdgenGenerators {
     /** The top-level generator, serving every name without a generator of its own. */
     public Definition defaultGenerator() {
         return defaultGenerator;
+    }
+
+    /**
+     * @return the top level's section ({@code idgen.<key>.*}): for a section shared by every generator, the only one
+     */
+    public <T> T topLevel(IdgenSettings<T> section) {
+        return defaultGenerator.settings(section);
     }
 
     /** The generators of their own, by name, in configuration order. */
@@ -316,24 +280,136 @@ public final class IdgenGenerators {
     }
 
     /**
-     * One generator's settings.
-     *
-     * @param name {@value RoutingIdService#DEFAULT_GENERATOR} or the generator's own name
-     * @param prefix where its settings live: {@code idgen} or {@code idgen.generators.<name>}
-     * @param strategy its strategy
-     * @param properties the {@code idgen.*} settings as they apply to it
-     * @param ticket the {@code idgen.ticket.*} settings as they apply to it
-     * @param redis the {@code idgen.redis.*} settings as they apply to it
-     * @param form the form of its IDs
+     * One generator's settings: its name, strategy and form, the settings every generator has ({@link #properties()})
+     * and, bound on first use, each section a strategy or a store declares ({@link #settings(IdgenSettings)}).
      */
-    public record Definition(
-            String name,
-            String prefix,
-            IdgenProperties.Strategy strategy,
-            IdgenProperties properties,
-            TicketProperties ticket,
-            RedisProperties redis,
-            Form form) {
+    public static final class Definition {
+
+        private final String name;
+
+        private final String prefix;
+
+        private final String key;
+
+        private final IdgenProperties.Strategy strategy;
+
+        private final IdgenProperties properties;
+
+        private final Form form;
+
+        private final Binder binder;
+
+        private final Map<IdgenSettings<?>, Object> sections = new ConcurrentHashMap<>();
+
+        /**
+         * @param key the generator's settings as the binder reads them whatever characters its name has:
+         *     {@code idgen.generators.[order.v2]}
+         */
+        Definition(
+                String name,
+                String prefix,
+                String key,
+                IdgenProperties.Strategy strategy,
+                IdgenProperties properties,
+                Form form,
+                Binder binder) {
+            this.name = name;
+            this.prefix = prefix;
+            this.key = key;
+            this.strategy = strategy;
+            this.properties = properties;
+            this.form = form;
+            this.binder = binder;
+        }
+
+        /** @return {@value RoutingIdService#DEFAULT_GENERATOR} or the generator's own name */
+        public String name() {
+            return name;
+        }
+
+        /** @return where its settings live: {@code idgen} or {@code idgen.generators.<name>} */
+        public String prefix() {
+            return prefix;
+        }
+
+        /** @return its strategy */
+        public IdgenProperties.Strategy strategy() {
+            return strategy;
+        }
+
+        /** @return the settings every generator has ({@code idgen.*}: strategy, form, period, ...) as they apply to it */
+        public IdgenProperties properties() {
+            return properties;
+        }
+
+        /** @return the form of its IDs */
+        public Form form() {
+            return form;
+        }
+
+        /**
+         * A section of its settings, bound the first time it is asked for: the top level's ({@code idgen.<key>.*}), then,
+         * for a named generator, its own over them.
+         *
+         * @throws InvalidConfigurationPropertyValueException naming the property when a named generator sets what
+         *     only the top level may
+         */
+        @SuppressWarnings("unchecked")
+        public <T> T settings(IdgenSettings<T> section) {
+            Object bound = sections.get(section);
+            if (bound == null) {
+                // Not computeIfAbsent: an adjustment may read another section of the same generator.
+                bound = bindSection(section);
+                Object raced = sections.putIfAbsent(section, bound);
+                bound = raced != null ? raced : bound;
+            }
+            return (T) bound;
+        }
+
+        private <T> T bindSection(IdgenSettings<T> section) {
+            T settings = section.defaults();
+            bind(binder, PREFIX + "." + section.key(), Bindable.ofInstance(settings));
+            if (!isDefault()) {
+                String own = key + "." + section.key();
+                if (section.shared() && isSet(binder, own)) {
+                    throw shared(section.key());
+                }
+                for (String shared : section.sharedKeys()) {
+                    if (isSet(binder, own + "." + shared)) {
+                        throw shared(section.key() + "." + shared);
+                    }
+                }
+                if (!section.shared()) {
+                    // Over the top-level values: only what the generator sets replaces them.
+                    bind(binder, own, Bindable.ofInstance(settings));
+                }
+            }
+            section.adjust(settings, new IdgenSettings.Binding() {
+
+                @Override
+                public Definition definition() {
+                    return Definition.this;
+                }
+
+                @Override
+                public boolean isSetByGenerator(String relative) {
+                    return isSet(binder, key + "." + section.key() + "." + relative);
+                }
+
+                @Override
+                public boolean isSetAtTopLevel(String relative) {
+                    return isSet(binder, PREFIX + "." + section.key() + "." + relative);
+                }
+            });
+            return settings;
+        }
+
+        private InvalidConfigurationPropertyValueException shared(String relative) {
+            return new InvalidConfigurationPropertyValueException(
+                    prefix + "." + relative,
+                    "(set)",
+                    "is shared" + " by every generator: set " + PREFIX + "." + relative + " instead");
+        }
 
         public boolean isDefault() {
             return PREFIX.equals(prefix);
@@ -352,24 +428,9 @@ public final class IdgenGenerators {
             return property("strategy") + "=" + strategy.value();
         }
 
-        public String segmentStoreSetting() {
-            return property("segment.store") + "="
-                    + properties.getSegment().getStore().name().toLowerCase(Locale.ROOT);
-        }
-
-        public String workerIdAssignerSetting() {
-            return property("snowflake.worker-id-assigner") + "="
-                    + properties
-                            .getSnowflake()
-                            .getWorkerIdAssigner()
-                            .name()
-                            .toLowerCase(Locale.ROOT)
-                            .replace('_', '-');
-        }
-
-        public String redisWindowStoreSetting() {
-            return property("redis.window-store") + "="
-                    + properties.getRedis().getWindowStore().name().toLowerCase(Locale.ROOT);
+        @Override
+        public String toString() {
+            return prefix;
         }
     }
 }

@@ -3,9 +3,6 @@ package dev.idgen.spring.boot.autoconfigure.core;
 import dev.idgen.core.NameLimit;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
-import dev.idgen.spring.boot.autoconfigure.remote.RemoteProperties;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +11,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
@@ -25,7 +21,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 public class IdgenProperties extends GeneratorProperties implements InitializingBean {
 
     /** The keys below {@code idgen} that only the top level has: set under a generator they are refused. */
-    static final List<String> SHARED = List.of("admin", "enabled", "etcd", "zookeeper", "remote");
+    static final List<String> SHARED = List.of("admin", "enabled");
 
     /**
      * Whether to configure idgen at all.
@@ -41,15 +37,6 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
     private int maxNames = 1000; // SegmentIdService.DEFAULT_MAX_NAMES, written out for the metadata
 
     private final Admin admin = new Admin();
-
-    @NestedConfigurationProperty
-    private final EtcdProperties etcd = new EtcdProperties();
-
-    @NestedConfigurationProperty
-    private final ZooKeeperProperties zookeeper = new ZooKeeperProperties();
-
-    @NestedConfigurationProperty
-    private final RemoteProperties remote = new RemoteProperties();
 
     /**
      * Generators of their own, by name: 'idgen.generators.invoice.strategy=ticket' makes IdService.nextId("invoice")
@@ -86,18 +73,6 @@ public class IdgenProperties extends GeneratorProperties implements Initializing
 
     public Admin getAdmin() {
         return admin;
-    }
-
-    public EtcdProperties getEtcd() {
-        return etcd;
-    }
-
-    public ZooKeeperProperties getZookeeper() {
-        return zookeeper;
-    }
-
-    public RemoteProperties getRemote() {
-        return remote;
     }
 
     public Map<String, GeneratorProperties> getGenerators() {

@@ -5,6 +5,7 @@ import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.etcd.EtcdSegmentStore;
 import dev.idgen.etcd.EtcdWorkerIdLeaseStore;
 import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
@@ -44,8 +45,8 @@ public class EtcdConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    Client idgenEtcdClient(IdgenProperties properties, ObjectProvider<SslBundles> sslBundles) {
-        EtcdProperties etcd = properties.getEtcd();
+    Client idgenEtcdClient(IdgenGenerators generators, ObjectProvider<SslBundles> sslBundles) {
+        EtcdProperties etcd = generators.topLevel(EtcdProperties.SECTION);
         Duration timeout = timeout(etcd);
         List<URI> endpoints = endpoints(etcd);
         ClientBuilder builder = Client.builder()
@@ -142,7 +143,7 @@ public class EtcdConfiguration {
      * under one namespace, so two generators that serve one name share its counter, as they would share a table.
      */
     public static SegmentStore segmentStore(BeanFactory beans) {
-        EtcdProperties etcd = beans.getBean(IdgenProperties.class).getEtcd();
+        EtcdProperties etcd = beans.getBean(IdgenGenerators.class).topLevel(EtcdProperties.SECTION);
         Client client = beans.getBean(Client.class);
         Duration timeout = timeout(etcd);
         if (etcd.getInitialValue() < 0) {
@@ -159,7 +160,7 @@ public class EtcdConfiguration {
      * The worker id lease store on etcd every Snowflake generator that leases there shares.
      */
     public static WorkerIdLeaseStore leaseStore(BeanFactory beans) {
-        EtcdProperties etcd = beans.getBean(IdgenProperties.class).getEtcd();
+        EtcdProperties etcd = beans.getBean(IdgenGenerators.class).topLevel(EtcdProperties.SECTION);
         Client client = beans.getBean(Client.class);
         Duration timeout = timeout(etcd);
         String endpoints = String.join(",", etcd.getEndpoints());

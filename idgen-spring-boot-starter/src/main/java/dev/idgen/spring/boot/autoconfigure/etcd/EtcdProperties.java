@@ -1,14 +1,23 @@
 package dev.idgen.spring.boot.autoconfigure.etcd;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code idgen.etcd.*}: the etcd cluster idgen keeps segments, Redis windows or worker id leases in, shared by every
  * generator that uses it.
  */
+@ConfigurationProperties("idgen.etcd")
 public class EtcdProperties {
+
+    /**
+     * The section as every generator has it: {@code idgen.etcd.*}, set once for the whole application.
+     */
+    public static final IdgenSettings<EtcdProperties> SECTION =
+            IdgenSettings.of("etcd", EtcdProperties::new).sharedByEveryGenerator();
 
     /**
      * The cluster's client URLs, for example http://etcd-1:2379, http://etcd-2:2379, http://etcd-3:2379. List every

@@ -10,7 +10,6 @@ import dev.idgen.spring.boot.autoconfigure.IdgenStrategyBeans;
 import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdHealth;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
@@ -18,6 +17,7 @@ import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteHealth;
 import dev.idgen.spring.boot.autoconfigure.remote.SharedRemoteStore;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperHealth;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import io.etcd.jetcd.Client;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
@@ -94,8 +94,8 @@ public final class IdgenHealthContributorAutoConfiguration {
     static class EtcdHealthConfiguration {
 
         @Bean
-        EtcdHealth idgenEtcdHealth(Client client, IdgenProperties properties, IdgenGenerators generators) {
-            EtcdProperties etcd = properties.getEtcd();
+        EtcdHealth idgenEtcdHealth(Client client, IdgenGenerators generators) {
+            EtcdProperties etcd = generators.topLevel(EtcdProperties.SECTION);
             return new EtcdHealth(
                     client,
                     etcd.getEndpoints(),
@@ -128,11 +128,10 @@ public final class IdgenHealthContributorAutoConfiguration {
     static class ZooKeeperHealthConfiguration {
 
         @Bean
-        ZooKeeperHealth idgenZooKeeperHealth(
-                CuratorFramework client, IdgenProperties properties, IdgenGenerators generators) {
+        ZooKeeperHealth idgenZooKeeperHealth(CuratorFramework client, IdgenGenerators generators) {
             return new ZooKeeperHealth(
                     client,
-                    properties.getZookeeper().getTimeout(),
+                    generators.topLevel(ZooKeeperProperties.SECTION).getTimeout(),
                     ConsensusEngineInUse.users(generators, ConsensusEngine.ZOOKEEPER));
         }
     }

@@ -25,21 +25,25 @@ public class JdbcLeaseConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WorkerIdLeaseStore idgenWorkerIdLeaseStore(ObjectProvider<DataSource> dataSources, IdgenGenerators generators) {
-        return store(generators.defaultGenerator(), dataSources.getIfUnique());
+        IdgenGenerators.Definition definition = generators.defaultGenerator();
+        return store(
+                definition, dataSources.getIfUnique(), definition.property("snowflake.worker-id-assigner") + "=jdbc");
     }
 
     /**
      * A generator's worker id leases in its {@code jdbc.worker-table}.
      *
      * @param dataSource the application's single DataSource, or null
+     * @param feature the setting that asks for the leases, for messages
      * @throws IdgenStartupException when there is no DataSource, or the table does not exist and idgen does not
      *         create it
      */
-    public static WorkerIdLeaseStore store(IdgenGenerators.Definition definition, DataSource dataSource) {
+    public static WorkerIdLeaseStore store(
+            IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
         if (dataSource == null) {
-            throw IdgenStartupException.missingDataSource(definition.workerIdAssignerSetting(), null);
+            throw IdgenStartupException.missingDataSource(feature, null);
         }
-        JdbcProperties jdbc = definition.properties().getJdbc();
+        JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         JdbcWorkerIdLeaseStore store = InvalidIdgenProperty.rethrowAsProperty(
                 definition.property("jdbc"),
@@ -48,7 +52,7 @@ public class JdbcLeaseConfiguration {
                         dataSource, jdbc.getWorkerTable(), jdbc.getInitializeSchema(), timeout));
         // Before the assigner's first acquisition, which would wait out its acquire timeout on a missing table as on
         // a store that is starting.
-        TableCheck.check(definition, definition.workerIdAssignerSetting(), "jdbc.worker-table", store::checkAvailable);
+        TableCheck.check(definition, feature, "jdbc.worker-table", store::checkAvailable);
         JdbcFailoverDetails.logReplication(
                 "The worker id lease table " + store.table() + " of generator '" + definition.name() + "'",
                 store.failovers());

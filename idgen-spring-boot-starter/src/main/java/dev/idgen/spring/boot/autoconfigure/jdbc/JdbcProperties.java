@@ -1,13 +1,21 @@
 package dev.idgen.spring.boot.autoconfigure.jdbc;
 
 import dev.idgen.jdbc.SchemaInitialization;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
  * The segment table, reached in plain JDBC on the application's DataSource.
  */
+@ConfigurationProperties("idgen.jdbc")
 public class JdbcProperties {
+
+    /**
+     * The section as every generator has it: {@code idgen.jdbc.*}, and each named generator's own {@code idgen.generators.<name>.jdbc.*} over it.
+     */
+    public static final IdgenSettings<JdbcProperties> SECTION = IdgenSettings.of("jdbc", JdbcProperties::new);
 
     /** {@code table}'s default with idgen's own layout. */
     public static final String DEFAULT_TABLE = "idgen_segment";

@@ -62,7 +62,7 @@ public final class SegmentTables {
      */
     public static JdbcSegmentStore rowStore(
             IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
-        JdbcProperties jdbc = definition.properties().getJdbc();
+        JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         SegmentTableLayout layout = rowLayout(jdbc);
         JdbcSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(
@@ -89,7 +89,7 @@ public final class SegmentTables {
      */
     public static TinyidSegmentStore tinyidStore(
             IdgenGenerators.Definition definition, List<DataSource> dataSources, String feature) {
-        JdbcProperties jdbc = definition.properties().getJdbc();
+        JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         TinyidSegmentStore store = InvalidIdgenProperty.rethrowAsProperty(
                 definition.property("jdbc"),
@@ -109,7 +109,7 @@ public final class SegmentTables {
      * @param feature what uses the store, for the start-up check's failure
      */
     public static SegmentStore store(IdgenGenerators.Definition definition, DataSource dataSource, String feature) {
-        if (definition.properties().getJdbc().getTableLayout() == JdbcProperties.TableLayout.TINYID) {
+        if (definition.settings(JdbcProperties.SECTION).getTableLayout() == JdbcProperties.TableLayout.TINYID) {
             return tinyidStore(definition, List.of(dataSource), feature);
         }
         return rowStore(definition, dataSource, feature);
@@ -120,7 +120,7 @@ public final class SegmentTables {
      * start-up check and never creating the table: for writing a mark on a table that may not be the generator's.
      */
     public static SegmentStore existingTableStore(IdgenGenerators.Definition definition, DataSource dataSource) {
-        JdbcProperties jdbc = definition.properties().getJdbc();
+        JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         return switch (jdbc.getTableLayout()) {
             case TINYID ->
@@ -145,7 +145,8 @@ public final class SegmentTables {
      * @param use what the table would serve as
      */
     public static void requireOwnLayout(IdgenGenerators.Definition definition, String use) {
-        JdbcProperties.TableLayout layout = definition.properties().getJdbc().getTableLayout();
+        JdbcProperties.TableLayout layout =
+                definition.settings(JdbcProperties.SECTION).getTableLayout();
         if (layout != JdbcProperties.TableLayout.IDGEN) {
             throw new InvalidConfigurationPropertyValueException(
                     definition.property("jdbc.table-layout"),

@@ -37,7 +37,7 @@ public final class TableCheck {
      */
     public static void check(
             IdgenGenerators.Definition definition, String feature, String tableProperty, Runnable check) {
-        JdbcProperties jdbc = definition.properties().getJdbc();
+        JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
         Duration timeout = jdbc.checkedTimeout(definition.property("jdbc"));
         FutureTask<Void> task = new FutureTask<>(check, null);
         Thread thread = new Thread(task, "idgen-table-check");

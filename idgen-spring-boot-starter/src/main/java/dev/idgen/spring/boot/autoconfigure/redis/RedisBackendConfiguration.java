@@ -14,7 +14,6 @@ import dev.idgen.redis.RedisWindowedCounter;
 import dev.idgen.redis.RedisWorkerIdLeaseStore;
 import dev.idgen.redis.SpringLettuceConnectionSource;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
-import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
@@ -68,11 +67,10 @@ public class RedisBackendConfiguration {
         @ConditionalOnMissingBean
         RedisScriptExecutor idgenRedisScriptExecutor(
                 ObjectProvider<RedisConnectionFactory> connectionFactories,
-                IdgenProperties idgenProperties,
                 RedisRoundTrips roundTrips,
                 IdgenGenerators generators,
                 IdgenStoreUsers storeUsers) {
-            RedisProperties properties = idgenProperties.getRedis();
+            RedisProperties properties = generators.topLevel(RedisProperties.SECTION);
             RedisConnectionFactory factory = connectionFactories.getIfUnique();
             if (!(factory instanceof LettuceConnectionFactory lettuce)) {
                 throw new IdgenStartupException(
@@ -102,7 +100,8 @@ public class RedisBackendConfiguration {
         RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
         return InvalidIdgenProperty.rethrowAsProperty(
                 definition.property("redis"),
-                () -> new RedisWorkerIdLeaseStore(redis, definition.redis().getPrefix()));
+                () -> new RedisWorkerIdLeaseStore(
+                        redis, definition.settings(RedisProperties.SECTION).getPrefix()));
     }
 
     /**
@@ -139,8 +138,8 @@ public class RedisBackendConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ReadableIdService idgenReadableIdService(
-                RedisScriptExecutor redis, IdgenProperties idgenProperties, TimeSource timeSource) {
-            RedisProperties properties = idgenProperties.getRedis();
+                RedisScriptExecutor redis, IdgenGenerators generators, TimeSource timeSource) {
+            RedisProperties properties = generators.topLevel(RedisProperties.SECTION);
             String prefix =
                     InvalidIdgenProperty.rethrowAsProperty(PREFIX, () -> RedisKeys.checkPrefix(properties.getPrefix()));
             RedisProperties.Buckets buckets = properties.getBuckets();
@@ -169,7 +168,7 @@ public class RedisBackendConfiguration {
     public static RedisWindowedCounter counter(
             IdgenGenerators.Definition definition, SegmentStore windows, BeanFactory beans) {
         RedisScriptExecutor redis = beans.getBean(RedisScriptExecutor.class);
-        RedisProperties properties = definition.redis();
+        RedisProperties properties = definition.settings(RedisProperties.SECTION);
         int maxNames = InvalidIdgenProperty.rethrowAsProperty(
                 definition.prefix(),
                 () -> NameLimit.check(definition.properties().getMaxNames()));
@@ -226,7 +225,7 @@ public class RedisBackendConfiguration {
      * {@code redis.window-store=etcd} or {@code zookeeper}, the segment store on that engine.
      */
     public static SegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
-        return switch (definition.redis().getWindowStore()) {
+        return switch (definition.settings(RedisProperties.SECTION).getWindowStore()) {
             case ETCD -> EtcdConfiguration.segmentStore(beans);
             case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
             case JDBC -> {

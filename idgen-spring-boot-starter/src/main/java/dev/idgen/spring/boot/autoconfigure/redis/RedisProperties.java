@@ -1,14 +1,17 @@
 package dev.idgen.spring.boot.autoconfigure.redis;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Settings of idgen's Redis backends: the redis strategy, the Redis segment stores, the bucketed readable IDs and
  * Redis worker id leases. Redis itself is the application's Spring Data Redis connection (spring.data.redis.*),
  * which must use Lettuce.
  */
+@ConfigurationProperties("idgen.redis")
 public class RedisProperties {
 
     /**
@@ -16,6 +19,12 @@ public class RedisProperties {
      * readable IDs): set under a generator they are refused.
      */
     public static final List<String> SHARED = List.of("timeout", "buckets");
+
+    /**
+     * The section as every generator has it: {@code idgen.redis.*}, and each named generator's own {@code idgen.generators.<name>.redis.*} over it.
+     */
+    public static final IdgenSettings<RedisProperties> SECTION =
+            IdgenSettings.of("redis", RedisProperties::new).withSharedKeys(SHARED);
 
     /**
      * The prefix of every key idgen writes: 0 to 64 of A-Z a-z 0-9 . _ : - (no braces, which idgen uses as Redis

@@ -6,8 +6,10 @@ import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.springframework.util.ClassUtils;
 
@@ -17,6 +19,16 @@ import org.springframework.util.ClassUtils;
  * {@link RedisMeters}), which every Redis-using generator shares.
  */
 public final class RedisStrategy implements IdgenStrategy {
+
+    /** For messages: for example {@code idgen.generators.invoice.redis.window-store=etcd}. */
+    public static String windowStoreSetting(IdgenGenerators.Definition definition) {
+        return definition.property("redis.window-store") + "="
+                + definition
+                        .settings(RedisProperties.SECTION)
+                        .getWindowStore()
+                        .name()
+                        .toLowerCase(Locale.ROOT);
+    }
 
     private static final boolean LETTUCE_PRESENT =
             ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisStrategy.class.getClassLoader());
@@ -31,7 +43,7 @@ public final class RedisStrategy implements IdgenStrategy {
         List<Requirement> requirements = new ArrayList<>();
         requirements.add(
                 Requirement.of(IdgenDependency.REDIS, definition.strategySetting(), definition, IdService.class));
-        if (definition.redis().getWindowStore() == RedisProperties.WindowStore.JDBC) {
+        if (definition.settings(RedisProperties.SECTION).getWindowStore() == RedisProperties.WindowStore.JDBC) {
             requirements.add(
                     Requirement.of(IdgenDependency.JDBC, definition.strategySetting(), definition, IdService.class)
                             .orDataSource());
@@ -42,17 +54,19 @@ public final class RedisStrategy implements IdgenStrategy {
 
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
-        if (definition.redis().getWindowStore() != RedisProperties.WindowStore.JDBC) {
+        if (definition.settings(RedisProperties.SECTION).getWindowStore() != RedisProperties.WindowStore.JDBC) {
             return List.of();
         }
         // The windows are reserved from a segment table.
         return List.of(new TableClaim(
-                definition.properties().getJdbc().getTable(), "segment", definition.property("jdbc.table")));
+                definition.settings(JdbcProperties.SECTION).getTable(), "segment", definition.property("jdbc.table")));
     }
 
     @Override
     public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
-        return engine.is(definition.redis().getWindowStore()) ? definition.redisWindowStoreSetting() : null;
+        return engine.is(definition.settings(RedisProperties.SECTION).getWindowStore())
+                ? RedisStrategy.windowStoreSetting(definition)
+                : null;
     }
 
     @Override

@@ -42,11 +42,8 @@ public class RemoteConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     SharedRemoteStore idgenRemoteStore(
-            IdgenProperties properties,
-            IdgenGenerators generators,
-            IdgenStoreUsers storeUsers,
-            ObjectProvider<SslBundles> sslBundles) {
-        RemoteProperties remote = properties.getRemote();
+            IdgenGenerators generators, IdgenStoreUsers storeUsers, ObjectProvider<SslBundles> sslBundles) {
+        RemoteProperties remote = generators.topLevel(RemoteProperties.SECTION);
         if (remote.getServers() == null || remote.getServers().isEmpty()) {
             throw new IdgenStartupException(
                     "idgen takes segments from idgen servers (" + firstUse(generators, storeUsers) + "), but " + PREFIX

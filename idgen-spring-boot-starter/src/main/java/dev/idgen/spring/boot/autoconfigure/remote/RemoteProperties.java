@@ -1,15 +1,24 @@
 package dev.idgen.spring.boot.autoconfigure.remote;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code idgen.remote.*}: the idgen servers that generators with {@code segment.store=remote} take their blocks from,
  * shared by every such generator.
  */
+@ConfigurationProperties("idgen.remote")
 public class RemoteProperties {
+
+    /**
+     * The section as every generator has it: {@code idgen.remote.*}, set once for the whole application.
+     */
+    public static final IdgenSettings<RemoteProperties> SECTION =
+            IdgenSettings.of("remote", RemoteProperties::new).sharedByEveryGenerator();
 
     /**
      * The servers' base URLs, for example http://idgen-1:8080, http://idgen-2:8080; blocks are asked for at

@@ -19,12 +19,15 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
 import dev.idgen.spring.boot.autoconfigure.jdbc.StartFloors;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,8 +90,7 @@ public class SegmentConfiguration {
             @Override
             public IdService create(IdgenGenerators.Definition definition) {
                 SegmentSettings settings = InvalidIdgenProperty.rethrowAsProperty(
-                        definition.property("segment"),
-                        () -> settings(definition.properties().getSegment()));
+                        definition.property("segment"), () -> settings(definition.settings(SegmentProperties.SECTION)));
                 int maxNames = InvalidIdgenProperty.rethrowAsProperty(
                         definition.prefix(),
                         () -> NameLimit.check(definition.properties().getMaxNames()));
@@ -124,7 +126,7 @@ public class SegmentConfiguration {
             ObjectProvider<SegmentStore> defaultStore,
             BeanFactory beans,
             TimeSource timeSource) {
-        SegmentProperties segment = definition.properties().getSegment();
+        SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
         String prefix = definition.property("segment");
         SegmentProperties.StoreType from = segment.getSwitchFrom();
         boolean servers = SegmentServers.configured(definition);
@@ -132,7 +134,7 @@ public class SegmentConfiguration {
             throw new InvalidConfigurationPropertyValueException(
                     prefix + ".switch-from",
                     value(from),
-                    "is the store the generator is on (" + definition.segmentStoreSetting()
+                    "is the store the generator is on (" + SegmentStrategy.storeSetting(definition)
                             + "): name the store its names were on before, or remove it once the switch is done");
         }
         SegmentStore previous = from == null ? null : store(from, definition, beans);
@@ -141,7 +143,7 @@ public class SegmentConfiguration {
                     prefix + ".switch-from=jdbc", "remove " + prefix + ".switch-from");
         }
         DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-        Duration timeout = definition.properties().getJdbc().checkedTimeout(definition.property("jdbc"));
+        Duration timeout = definition.settings(JdbcProperties.SECTION).checkedTimeout(definition.property("jdbc"));
         StartFloors.Builder floors = StartFloors.builder(prefix)
                 .startAbove(segment.getStartAbove())
                 .dataSource(dataSource, timeout)
@@ -157,10 +159,10 @@ public class SegmentConfiguration {
         SegmentProperties.StoreType own = servers ? null : segment.getStore();
         // A Redis store keeps its windows in the segment table, etcd or ZooKeeper: that is its own store, not another.
         String windows = own != null && own.usesRedis()
-                ? definition.redis().getWindowStore().name()
+                ? definition.settings(RedisProperties.SECTION).getWindowStore().name()
                 : "";
         if (own != SegmentProperties.StoreType.JDBC && !servers && dataSource != null && !windows.equals("JDBC")) {
-            JdbcProperties jdbc = definition.properties().getJdbc();
+            JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
             String table = InvalidIdgenProperty.rethrowAsProperty(
                     definition.property("jdbc.table"),
                     () -> SqlIdentifiers.checkTable("table", SegmentTables.table(jdbc)));
@@ -188,10 +190,10 @@ public class SegmentConfiguration {
         boolean markedPrevious =
                 previous != null && MARKED_STORES.contains(previous.getClass().getName());
         long highestInitial = Math.max(
-                definition.properties().getJdbc().getInitialValue(),
+                definition.settings(JdbcProperties.SECTION).getInitialValue(),
                 Math.max(
-                        definition.properties().getEtcd().getInitialValue(),
-                        definition.properties().getZookeeper().getInitialValue()));
+                        definition.settings(EtcdProperties.SECTION).getInitialValue(),
+                        definition.settings(ZooKeeperProperties.SECTION).getInitialValue()));
         if (highestInitial >= StoreHistory.STAMP_BASE / 4) {
             // A counter never stamped would read as a stamp: no marks, and a switch goes unseen. Said, not refused.
             log.warn("Generator '" + definition.name() + "': an initial-value of " + highestInitial + " (2^48 or more)"
@@ -248,7 +250,7 @@ public class SegmentConfiguration {
             store.allocateAbove(name, 1, floors.above(name));
         }
         log.info("Generator '" + definition.name() + "': " + names.get().size() + " names raised above what "
-                + value(definition.properties().getSegment().getSwitchFrom()) + " handed out; "
+                + value(definition.settings(SegmentProperties.SECTION).getSwitchFrom()) + " handed out; "
                 + definition.property("segment.switch-from") + " may now be removed");
     }
 
@@ -258,7 +260,7 @@ public class SegmentConfiguration {
 
     /** A named generator's store, or null when its database is missing. */
     private static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
-        return store(definition.properties().getSegment().getStore(), definition, beans);
+        return store(definition.settings(SegmentProperties.SECTION).getStore(), definition, beans);
     }
 
     /** The store of type {@code type} with the generator's settings, or null when its database is missing. */
@@ -336,10 +338,10 @@ public class SegmentConfiguration {
      * A generator's Redis or dual segment store.
      */
     static SegmentStore redisStore(IdgenGenerators.Definition definition, BeanFactory beans) {
-        String feature = definition.segmentStoreSetting();
+        String feature = SegmentStrategy.storeSetting(definition);
         SegmentStore database = RedisBackendConfiguration.windowStore(definition, beans, feature);
         RedisSegmentStore store = new RedisSegmentStore(RedisBackendConfiguration.counter(definition, database, beans));
-        return definition.properties().getSegment().getStore() == SegmentProperties.StoreType.DUAL
+        return definition.settings(SegmentProperties.SECTION).getStore() == SegmentProperties.StoreType.DUAL
                 ? new DualSegmentStore(store, database)
                 : store;
     }

@@ -1,15 +1,23 @@
 package dev.idgen.spring.boot.autoconfigure.segment;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Segment settings: how blocks are sized and loaded.
  */
+@ConfigurationProperties("idgen.segment")
 public class SegmentProperties {
+
+    /**
+     * The section as every generator has it: {@code idgen.segment.*}, and each named generator's own {@code idgen.generators.<name>.segment.*} over it.
+     */
+    public static final IdgenSettings<SegmentProperties> SECTION = IdgenSettings.of("segment", SegmentProperties::new);
 
     /**
      * The first block's size, and the smallest the dynamic step fetches unless min-step is set lower.

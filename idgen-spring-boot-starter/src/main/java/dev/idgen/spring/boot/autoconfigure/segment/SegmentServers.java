@@ -38,7 +38,7 @@ final class SegmentServers {
      * @return whether the generator lists segment servers
      */
     static boolean configured(IdgenGenerators.Definition definition) {
-        return !definition.properties().getSegment().getServers().isEmpty();
+        return !definition.settings(SegmentProperties.SECTION).getServers().isEmpty();
     }
 
     /**
@@ -46,16 +46,16 @@ final class SegmentServers {
      * @throws IdgenStartupException when a server's table is missing and idgen does not create it
      */
     static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
-        SegmentProperties segment = definition.properties().getSegment();
+        SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
         String prefix = definition.property("segment");
         if (segment.getStore() != SegmentProperties.StoreType.JDBC) {
             throw new InvalidConfigurationPropertyValueException(
                     prefix + ".servers",
                     names(segment),
                     "segment servers are databases: they need " + prefix + ".store=jdbc, but it is "
-                            + definition.segmentStoreSetting());
+                            + SegmentStrategy.storeSetting(definition));
         }
-        JdbcProperties jdbc = definition.properties().getJdbc();
+        JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
         if (jdbc.getTableLayout() == JdbcProperties.TableLayout.LEAF) {
             throw new InvalidConfigurationPropertyValueException(
                     prefix + ".servers",

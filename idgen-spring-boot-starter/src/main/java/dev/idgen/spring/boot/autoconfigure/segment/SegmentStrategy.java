@@ -11,8 +11,10 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +28,16 @@ import java.util.Map;
  * the database too) and served from memory.
  */
 public final class SegmentStrategy implements IdgenStrategy {
+
+    /** For messages: for example {@code idgen.generators.invoice.segment.store=redis}. */
+    public static String storeSetting(IdgenGenerators.Definition definition) {
+        return definition.property("segment.store") + "="
+                + definition
+                        .settings(SegmentProperties.SECTION)
+                        .getStore()
+                        .name()
+                        .toLowerCase(Locale.ROOT);
+    }
 
     @Override
     public Class<?> configuration() {
@@ -49,9 +61,9 @@ public final class SegmentStrategy implements IdgenStrategy {
         if (usesDatabase(definition)) {
             // The Redis stores keep their durable floor in the database too, unless their windows come from etcd or
             // ZooKeeper.
-            String feature = store(definition.properties().getSegment()) == SegmentProperties.StoreType.JDBC
+            String feature = store(definition.settings(SegmentProperties.SECTION)) == SegmentProperties.StoreType.JDBC
                     ? definition.strategySetting()
-                    : definition.segmentStoreSetting();
+                    : SegmentStrategy.storeSetting(definition);
             requirements.add(
                     Requirement.of(IdgenDependency.JDBC, feature, definition, SegmentStore.class, IdService.class)
                             .orDataSource());
@@ -62,15 +74,15 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     /** The generator's store and, during a store switch, the one it switches from. */
     private static List<SegmentProperties.StoreType> stores(IdgenGenerators.Definition definition) {
-        SegmentProperties segment = definition.properties().getSegment();
+        SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
         SegmentProperties.StoreType from = segment.getSwitchFrom();
         return from == null || from == store(segment) ? List.of(store(segment)) : List.of(store(segment), from);
     }
 
     /** The setting that makes the generator use {@code store}: its store, or its switch-from. */
     private static String setting(IdgenGenerators.Definition definition, SegmentProperties.StoreType store) {
-        return store == store(definition.properties().getSegment())
-                ? definition.segmentStoreSetting()
+        return store == store(definition.settings(SegmentProperties.SECTION))
+                ? SegmentStrategy.storeSetting(definition)
                 : definition.property("segment.switch-from") + "="
                         + store.name().toLowerCase(Locale.ROOT);
     }
@@ -81,7 +93,9 @@ public final class SegmentStrategy implements IdgenStrategy {
             return List.of();
         }
         return List.of(new TableClaim(
-                SegmentTables.table(definition.properties().getJdbc()), "segment", definition.property("jdbc.table")));
+                SegmentTables.table(definition.settings(JdbcProperties.SECTION)),
+                "segment",
+                definition.property("jdbc.table")));
     }
 
     @Override
@@ -96,10 +110,10 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public String remoteUse(IdgenGenerators.Definition definition) {
-        SegmentProperties segment = definition.properties().getSegment();
+        SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
         return segment.getStore() == SegmentProperties.StoreType.REMOTE
                         || segment.getSwitchFrom() == SegmentProperties.StoreType.REMOTE
-                ? definition.segmentStoreSetting()
+                ? SegmentStrategy.storeSetting(definition)
                 : null;
     }
 
@@ -109,8 +123,9 @@ public final class SegmentStrategy implements IdgenStrategy {
             if (engine.is(store)) {
                 return setting(definition, store);
             }
-            if (store.usesRedis() && engine.is(definition.redis().getWindowStore())) {
-                return definition.redisWindowStoreSetting();
+            if (store.usesRedis()
+                    && engine.is(definition.settings(RedisProperties.SECTION).getWindowStore())) {
+                return RedisStrategy.windowStoreSetting(definition);
             }
         }
         return null;
@@ -120,7 +135,9 @@ public final class SegmentStrategy implements IdgenStrategy {
     private static boolean usesDatabase(IdgenGenerators.Definition definition) {
         for (SegmentProperties.StoreType store : stores(definition)) {
             if (store == SegmentProperties.StoreType.JDBC
-                    || (store.usesRedis() && definition.redis().getWindowStore() == RedisProperties.WindowStore.JDBC)) {
+                    || (store.usesRedis()
+                            && definition.settings(RedisProperties.SECTION).getWindowStore()
+                                    == RedisProperties.WindowStore.JDBC)) {
                 return true;
             }
         }
@@ -129,7 +146,7 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public String store(IdgenGenerators.Definition definition) {
-        return store(definition.properties().getSegment()).name().toLowerCase(Locale.ROOT);
+        return store(definition.settings(SegmentProperties.SECTION)).name().toLowerCase(Locale.ROOT);
     }
 
     @Override

@@ -32,7 +32,7 @@ final class IdgenLeafWorkerId {
      */
     static WorkerIdAssigner assigner(
             IdgenGenerators.Definition definition, BeanFactory beans, UnaryOperator<String> environment) {
-        SnowflakeProperties snowflake = definition.properties().getSnowflake();
+        SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
         SnowflakeProperties.Leaf leaf = snowflake.getLeaf();
         checkLayout(definition);
         String oldWorkerIds = snowflake.getSwitch().getOldWorkerIds();
@@ -41,7 +41,8 @@ final class IdgenLeafWorkerId {
             throw new IdgenPropertyValueException(
                     property,
                     oldWorkerIds,
-                    definition.workerIdAssignerSetting() + " takes its worker id from Leaf's own counter, which keeps"
+                    SnowflakeStrategy.workerIdAssignerSetting(definition)
+                            + " takes its worker id from Leaf's own counter, which keeps"
                             + " it apart from every Leaf server's: it cannot also keep out of configured ids",
                     "Unset " + property + ", or use another worker-id-assigner");
         }
@@ -51,7 +52,8 @@ final class IdgenLeafWorkerId {
             throw new IdgenPropertyValueException(
                     nameProperty,
                     name,
-                    definition.workerIdAssignerSetting() + " takes its worker id from Leaf's nodes under"
+                    SnowflakeStrategy.workerIdAssignerSetting(definition)
+                            + " takes its worker id from Leaf's nodes under"
                             + " /snowflake/{leaf.name}/forever, but no name is set",
                     "Set " + nameProperty + " to the leaf.name of the Leaf servers this instance runs beside or"
                             + " replaces");
@@ -84,9 +86,10 @@ final class IdgenLeafWorkerId {
             String preset = definition.property("snowflake.preset");
             throw new IdgenPropertyValueException(
                     preset,
-                    definition.properties().getSnowflake().getPreset(),
-                    definition.workerIdAssignerSetting() + " shares worker ids with Leaf servers, so it needs Leaf's"
-                            + " layout " + leaf + ", but the layout is " + layout,
+                    definition.settings(SnowflakeProperties.SECTION).getPreset(),
+                    SnowflakeStrategy.workerIdAssignerSetting(definition)
+                            + " shares worker ids with Leaf servers, so it needs Leaf's" + " layout " + leaf
+                            + ", but the layout is " + layout,
                     "Set " + preset + "=leaf, and unset " + definition.property("snowflake.epoch") + ", time-unit and"
                             + " the bit counts");
         }

@@ -27,8 +27,8 @@ final class IdgenOrdinalWorkerId {
     static long workerId(
             IdgenGenerators.Definition definition, SnowflakeLayout layout, UnaryOperator<String> environment) {
         SnowflakeProperties.Ordinal ordinal =
-                definition.properties().getSnowflake().getOrdinal();
-        String feature = definition.workerIdAssignerSetting();
+                definition.settings(SnowflakeProperties.SECTION).getOrdinal();
+        String feature = SnowflakeStrategy.workerIdAssignerSetting(definition);
         String prefix = definition.property("snowflake.ordinal");
         String range = "0 to " + layout.maxWorkerId() + ", the worker ids of this layout ("
                 + definition.property("snowflake.worker-bits") + "=" + layout.workerBits() + ")";

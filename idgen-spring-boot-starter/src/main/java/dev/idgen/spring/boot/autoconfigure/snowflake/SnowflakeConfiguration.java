@@ -21,7 +21,9 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.util.Locale;
 import java.util.Map;
@@ -63,12 +65,13 @@ public class SnowflakeConfiguration {
                     return SnowflakeIdService.of(defaultGenerator.getObject());
                 }
                 WorkerIdLeaseStore store =
-                        switch (definition.properties().getSnowflake().getWorkerIdAssigner()) {
+                        switch (definition.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner()) {
                             case STATIC, ORDINAL, LEAF_ZOOKEEPER -> null;
                             case JDBC ->
                                 JdbcLeaseConfiguration.store(
                                         definition,
-                                        beans.getBeanProvider(DataSource.class).getIfUnique());
+                                        beans.getBeanProvider(DataSource.class).getIfUnique(),
+                                        SnowflakeStrategy.workerIdAssignerSetting(definition));
                             case REDIS -> RedisBackendConfiguration.leaseStore(definition, beans);
                             case ETCD -> EtcdConfiguration.leaseStore(beans);
                             case ZOOKEEPER -> ZooKeeperConfiguration.leaseStore(beans);
@@ -111,10 +114,12 @@ public class SnowflakeConfiguration {
                 Environment environment,
                 BeanFactory beans) {
             IdgenGenerators.Definition definition = generators.defaultGenerator();
-            WorkerIdLeaseStore store =
-                    definition.properties().getSnowflake().getWorkerIdAssigner().leases()
-                            ? leaseStores.getIfUnique()
-                            : null;
+            WorkerIdLeaseStore store = definition
+                            .settings(SnowflakeProperties.SECTION)
+                            .getWorkerIdAssigner()
+                            .leases()
+                    ? leaseStores.getIfUnique()
+                    : null;
             return assigner(definition, store, timeSource, environment::getProperty, beans);
         }
 
@@ -141,7 +146,7 @@ public class SnowflakeConfiguration {
             TimeSource timeSource,
             UnaryOperator<String> environment,
             BeanFactory beans) {
-        SnowflakeProperties snowflake = definition.properties().getSnowflake();
+        SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
         String prefix = definition.property("snowflake");
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.STATIC) {
             long workerId = snowflake.getWorkerId();
@@ -166,7 +171,7 @@ public class SnowflakeConfiguration {
                 ? SnowflakeSwitch.oldWorkerIds(definition, checkedLayout(definition))
                 : WorkerIdRanges.none();
         if (store == null) {
-            String feature = definition.workerIdAssignerSetting();
+            String feature = SnowflakeStrategy.workerIdAssignerSetting(definition);
             SnowflakeProperties.WorkerIdAssignerType type = snowflake.getWorkerIdAssigner();
             if (type == SnowflakeProperties.WorkerIdAssignerType.ETCD
                     || type == SnowflakeProperties.WorkerIdAssignerType.ZOOKEEPER) {
@@ -212,7 +217,7 @@ public class SnowflakeConfiguration {
             WorkerIdAssigner workerIdAssigner,
             TimeSource timeSource,
             Supplier<DataSource> dataSource) {
-        SnowflakeProperties snowflake = definition.properties().getSnowflake();
+        SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
         String prefix = definition.property("snowflake");
         SnowflakeLayout layout = checkedLayout(definition);
         SnowflakeSwitch.refuseShortLived(definition, layout, timeSource.currentTimeMillis());
@@ -248,10 +253,11 @@ public class SnowflakeConfiguration {
      */
     private static IdgenStartupException workerIdsTaken(
             IdgenGenerators.Definition definition, SnowflakeLayout layout, WorkerIdsExhaustedException e) {
-        SnowflakeProperties snowflake = definition.properties().getSnowflake();
+        SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
         if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER) {
             return new IdgenStartupException(
-                    definition.workerIdAssignerSetting() + " found no usable worker id: " + e.getMessage(),
+                    SnowflakeStrategy.workerIdAssignerSetting(definition) + " found no usable worker id: "
+                            + e.getMessage(),
                     "ZooKeeper never numbers a node of " + definition.property("snowflake.leaf.name")
                             + " lower again: register under a fresh name (Leaf servers and idgen instances alike),"
                             + " with a layout or epoch whose IDs stay above the IDs issued so far",
@@ -259,11 +265,12 @@ public class SnowflakeConfiguration {
         }
         String store = switch (snowflake.getWorkerIdAssigner()) {
             case JDBC ->
-                "the worker id lease table " + definition.properties().getJdbc().getWorkerTable() + " ("
+                "the worker id lease table "
+                        + definition.settings(JdbcProperties.SECTION).getWorkerTable() + " ("
                         + definition.property("jdbc.worker-table") + ")";
             case REDIS ->
-                "the Redis hash " + definition.redis().getPrefix() + "{workers} (" + definition.property("redis.prefix")
-                        + ")";
+                "the Redis hash " + definition.settings(RedisProperties.SECTION).getPrefix() + "{workers} ("
+                        + definition.property("redis.prefix") + ")";
             case ETCD -> "the etcd keys under idgen.etcd.namespace";
             case ZOOKEEPER -> "the znodes under idgen.zookeeper.namespace";
             default -> "the worker id assigner";
@@ -271,7 +278,7 @@ public class SnowflakeConfiguration {
         String lease = definition.property("snowflake.lease");
         SnowflakeProperties.Lease settings = snowflake.getLease();
         return new IdgenStartupException(
-                definition.workerIdAssignerSetting() + " found no free worker id in " + store
+                SnowflakeStrategy.workerIdAssignerSetting(definition) + " found no free worker id in " + store
                         + ": " + e.getMessage() + " The layout's worker ids are 0 to " + layout.maxWorkerId() + " ("
                         + definition.property("snowflake.worker-bits") + "="
                         + layout.workerBits() + ")",
@@ -291,7 +298,7 @@ public class SnowflakeConfiguration {
      */
     static SnowflakeLayout checkedLayout(IdgenGenerators.Definition definition) {
         SnowflakeSwitch.refuseUnproducible(definition);
-        SnowflakeProperties snowflake = definition.properties().getSnowflake();
+        SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
         return InvalidIdgenProperty.rethrowAsProperty(
                 definition.property("snowflake"),
                 Map.of("layoutBits", explicitBitsProperty(snowflake)),

@@ -2,15 +2,27 @@ package dev.idgen.spring.boot.autoconfigure.snowflake;
 
 import dev.idgen.core.snowflake.SnowflakeGenerator;
 import dev.idgen.core.snowflake.TickUnit;
+import dev.idgen.spring.boot.autoconfigure.core.Form;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
+import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.function.Consumer;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Snowflake settings: the layout, the worker id and how to handle the clock.
  */
+@ConfigurationProperties("idgen.snowflake")
 public class SnowflakeProperties {
+
+    /**
+     * The section as every generator has it: {@code idgen.snowflake.*}, and each named generator's own {@code idgen.generators.<name>.snowflake.*} over it.
+     */
+    public static final IdgenSettings<SnowflakeProperties> SECTION =
+            IdgenSettings.of("snowflake", SnowflakeProperties::new).adjustedBy(SnowflakeProperties::adjust);
 
     /**
      * The layout to start from: 'standard' (41/10/12 bits, milliseconds) or 'javascript-safe' (31/6/16 bits,
@@ -552,6 +564,43 @@ public class SnowflakeProperties {
      * The parts of the layout a preset fixes: a generator that chooses a preset of its own inherits none of them. Each
      * constant's name is its key under {@code snowflake} ({@link #key()}), and it unsets its own field.
      */
+    /**
+     * After binding: a preset a named generator chooses starts the layout over (top-level bits or units would bend
+     * it: a javascript-safe preset with 10 inherited worker bits would pass 2^53); and the shard form, with no layout
+     * set, makes room below bit 63 for its shard bits: 41 bits of milliseconds, with worker and sequence sharing what
+     * the shards leave.
+     */
+    static void adjust(SnowflakeProperties snowflake, IdgenSettings.Binding binding) {
+        IdgenGenerators.Definition definition = binding.definition();
+        if (!definition.isDefault() && binding.isSetByGenerator("preset")) {
+            for (LayoutPart part : LayoutPart.values()) {
+                if (!binding.isSetByGenerator(part.key())) {
+                    part.clear(snowflake);
+                }
+            }
+        }
+        if (definition.form() == Form.SHARD && !layoutSet(binding)) {
+            int[] bits = IdgenFormFactory.shardLayoutBits(
+                    definition.properties().getShard().getLogicalShards(), definition.property("shard.logical-shards"));
+            snowflake.setTimestampBits(bits[0]);
+            snowflake.setWorkerBits(bits[1]);
+            snowflake.setSequenceBits(bits[2]);
+        }
+    }
+
+    /** Whether the generator or the top level sets any part of the layout, the preset included. */
+    private static boolean layoutSet(IdgenSettings.Binding binding) {
+        if (binding.isSetByGenerator("preset") || binding.isSetAtTopLevel("preset")) {
+            return true;
+        }
+        for (LayoutPart part : LayoutPart.values()) {
+            if (binding.isSetByGenerator(part.key()) || binding.isSetAtTopLevel(part.key())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public enum LayoutPart {
         EPOCH(snowflake -> snowflake.setEpoch(null)),
 

@@ -14,6 +14,7 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -27,6 +28,17 @@ import java.util.Map;
  */
 public final class SnowflakeStrategy implements IdgenStrategy {
 
+    /** For messages: for example {@code idgen.generators.invoice.snowflake.worker-id-assigner=leaf-zookeeper}. */
+    public static String workerIdAssignerSetting(IdgenGenerators.Definition definition) {
+        return definition.property("snowflake.worker-id-assigner") + "="
+                + definition
+                        .settings(SnowflakeProperties.SECTION)
+                        .getWorkerIdAssigner()
+                        .name()
+                        .toLowerCase(Locale.ROOT)
+                        .replace('_', '-');
+    }
+
     @Override
     public Class<?> configuration() {
         return SnowflakeConfiguration.class;
@@ -39,7 +51,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
         }
         return List.of(Requirement.of(
                 IdgenDependency.REDIS,
-                definition.workerIdAssignerSetting(),
+                SnowflakeStrategy.workerIdAssignerSetting(definition),
                 definition,
                 WorkerIdLeaseStore.class,
                 WorkerIdAssigner.class));
@@ -50,7 +62,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
         SnowflakeProperties.WorkerIdAssignerType assigner = assigner(definition);
         boolean leaf = assigner == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER
                 && engine == ConsensusEngine.ZOOKEEPER;
-        return engine.is(assigner) || leaf ? definition.workerIdAssignerSetting() : null;
+        return engine.is(assigner) || leaf ? SnowflakeStrategy.workerIdAssignerSetting(definition) : null;
     }
 
     @Override
@@ -59,7 +71,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
             return List.of();
         }
         return List.of(new TableClaim(
-                definition.properties().getJdbc().getWorkerTable(),
+                definition.settings(JdbcProperties.SECTION).getWorkerTable(),
                 "worker id lease",
                 definition.property("jdbc.worker-table")));
     }
@@ -67,7 +79,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     @Override
     public String redisUse(IdgenGenerators.Definition definition) {
         return assigner(definition) == SnowflakeProperties.WorkerIdAssignerType.REDIS
-                ? definition.workerIdAssignerSetting()
+                ? SnowflakeStrategy.workerIdAssignerSetting(definition)
                 : null;
     }
 
@@ -145,7 +157,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     }
 
     private static SnowflakeProperties.WorkerIdAssignerType assigner(IdgenGenerators.Definition definition) {
-        return definition.properties().getSnowflake().getWorkerIdAssigner();
+        return definition.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner();
     }
 
     private static Duration nonNegative(Duration duration) {

@@ -10,6 +10,7 @@ import dev.idgen.jdbc.ColumnMaximum;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,7 +64,7 @@ final class SnowflakeSwitch {
      */
     static void refuseUnproducible(IdgenGenerators.Definition definition) {
         SnowflakeProperties.Preset preset =
-                definition.properties().getSnowflake().getPreset();
+                definition.settings(SnowflakeProperties.SECTION).getPreset();
         SnowflakePreset peer = preset == null ? null : peer(preset);
         if (peer != null && peer.layout().isEmpty()) {
             String prefix = definition.property("snowflake");
@@ -83,7 +84,7 @@ final class SnowflakeSwitch {
      */
     static void refuseShortLived(IdgenGenerators.Definition definition, SnowflakeLayout layout, long nowMillis) {
         SnowflakeProperties.Preset preset =
-                definition.properties().getSnowflake().getPreset();
+                definition.settings(SnowflakeProperties.SECTION).getPreset();
         SnowflakePreset peer = preset == null ? null : peer(preset);
         if (peer == null || layout.remainingLifetime(nowMillis).compareTo(MIN_PEER_LIFETIME) >= 0) {
             return;
@@ -106,7 +107,8 @@ final class SnowflakeSwitch {
      * @return the generator the fleet switches from, or null
      */
     static SnowflakePreset from(IdgenGenerators.Definition definition) {
-        String from = definition.properties().getSnowflake().getSwitch().getFrom();
+        String from =
+                definition.settings(SnowflakeProperties.SECTION).getSwitch().getFrom();
         if (from == null || from.isBlank()) {
             return null;
         }
@@ -128,7 +130,8 @@ final class SnowflakeSwitch {
      */
     static WorkerIdRanges oldWorkerIds(IdgenGenerators.Definition definition, SnowflakeLayout layout) {
         String property = definition.property("snowflake.switch.old-worker-ids");
-        String text = definition.properties().getSnowflake().getSwitch().getOldWorkerIds();
+        String text =
+                definition.settings(SnowflakeProperties.SECTION).getSwitch().getOldWorkerIds();
         WorkerIdRanges old;
         try {
             old = WorkerIdRanges.parse(property, text);
@@ -176,7 +179,8 @@ final class SnowflakeSwitch {
 
     /** @return whether {@code switch.old-worker-ids} is set: a rolling switch in the old layout */
     static boolean rolling(IdgenGenerators.Definition definition) {
-        String text = definition.properties().getSnowflake().getSwitch().getOldWorkerIds();
+        String text =
+                definition.settings(SnowflakeProperties.SECTION).getSwitch().getOldWorkerIds();
         return text != null && !text.isBlank();
     }
 
@@ -207,8 +211,8 @@ final class SnowflakeSwitch {
         if (old.contains(workerId)) {
             String property = definition.property("snowflake.switch.old-worker-ids");
             throw new IdgenStartupException(
-                    definition.workerIdAssignerSetting() + " gave worker id " + workerId + ", one the old fleet uses ("
-                            + property + "=" + old + "): both would issue the same IDs",
+                    SnowflakeStrategy.workerIdAssignerSetting(definition) + " gave worker id " + workerId
+                            + ", one the old fleet uses (" + property + "=" + old + "): both would issue the same IDs",
                     "Set " + definition.property("snowflake.ordinal.offset") + " so that every ordinal lands above "
                             + old.max() + ", or lease worker ids ("
                             + definition.property("snowflake.worker-id-assigner")
@@ -230,7 +234,7 @@ final class SnowflakeSwitch {
             TimeSource timeSource,
             Supplier<DataSource> dataSource) {
         SnowflakeProperties.Switch settings =
-                definition.properties().getSnowflake().getSwitch();
+                definition.settings(SnowflakeProperties.SECTION).getSwitch();
         SnowflakePreset from = from(definition);
         boolean rolling =
                 rolling(definition) && !oldWorkerIds(definition, layout).isEmpty();
@@ -392,7 +396,7 @@ final class SnowflakeSwitch {
             throw IdgenStartupException.missingDataSource(
                     property + "=" + target, "set " + definition.property("snowflake.switch.start-above") + " instead");
         }
-        Duration timeout = definition.properties().getJdbc().checkedTimeout(definition.property("jdbc"));
+        Duration timeout = definition.settings(JdbcProperties.SECTION).checkedTimeout(definition.property("jdbc"));
         long first = max(column, dataSource, timeout, property, target);
         if (!recheck) {
             return first;

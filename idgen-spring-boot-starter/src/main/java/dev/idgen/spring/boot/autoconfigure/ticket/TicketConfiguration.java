@@ -17,6 +17,7 @@ import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.jdbc.IdgenSchemaAdvice;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
+import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.StartFloors;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,14 +66,14 @@ public class TicketConfiguration {
             boolean resetEnabled,
             ListableBeanFactory beans,
             TimeSource timeSource) {
-        TicketProperties ticket = definition.ticket();
+        TicketProperties ticket = definition.settings(TicketProperties.SECTION);
         String prefix = definition.property("ticket");
         Duration retryAfter = ticket.getRetryAfter();
         if (retryAfter == null || retryAfter.isNegative() || retryAfter.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new InvalidConfigurationPropertyValueException(
                     prefix + ".retry-after", retryAfter, "must be between 0 and 10m");
         }
-        Duration timeout = definition.properties().getJdbc().checkedTimeout(definition.property("jdbc"));
+        Duration timeout = definition.settings(JdbcProperties.SECTION).checkedTimeout(definition.property("jdbc"));
         List<TicketServer> servers = new ArrayList<>();
         if (ticket.getServers().isEmpty()) {
             DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
@@ -153,8 +154,9 @@ public class TicketConfiguration {
 
     private static SchemaInitialization schemaInitialization(IdgenGenerators.Definition definition) {
         return definition
-                .ticket()
-                .schemaInitialization(definition.properties().getJdbc().getInitializeSchema());
+                .settings(TicketProperties.SECTION)
+                .schemaInitialization(
+                        definition.settings(JdbcProperties.SECTION).getInitializeSchema());
     }
 
     private static TicketServer server(
@@ -165,7 +167,7 @@ public class TicketConfiguration {
             int count,
             Duration timeout,
             TimeSource timeSource) {
-        TicketProperties ticket = definition.ticket();
+        TicketProperties ticket = definition.settings(TicketProperties.SECTION);
         StartFloors.Builder floors = StartFloors.builder(definition.property("ticket"))
                 .startAbove(ticket.getStartAbove())
                 .dataSource(dataSource, timeout);

@@ -1,17 +1,25 @@
 package dev.idgen.spring.boot.autoconfigure.ticket;
 
 import dev.idgen.jdbc.SchemaInitialization;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
  * Ticket-server settings ({@code idgen.strategy=ticket}).
  */
+@ConfigurationProperties("idgen.ticket")
 public class TicketProperties {
+
+    /**
+     * The section as every generator has it: {@code idgen.ticket.*}, and each named generator's own {@code idgen.generators.<name>.ticket.*} over it.
+     */
+    public static final IdgenSettings<TicketProperties> SECTION = IdgenSettings.of("ticket", TicketProperties::new);
 
     /**
      * Every name's tickets start above this one and never go below it: the highest ID handed out before the ticket

@@ -31,7 +31,10 @@ public final class TicketStrategy implements IdgenStrategy {
 
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
-        return List.of(new TableClaim(definition.ticket().getTable(), "ticket", definition.property("ticket.table")));
+        return List.of(new TableClaim(
+                definition.settings(TicketProperties.SECTION).getTable(),
+                "ticket",
+                definition.property("ticket.table")));
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
@@ -45,8 +46,8 @@ public class ZooKeeperConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    CuratorFramework idgenCuratorFramework(IdgenProperties properties) {
-        ZooKeeperProperties zookeeper = properties.getZookeeper();
+    CuratorFramework idgenCuratorFramework(IdgenGenerators generators) {
+        ZooKeeperProperties zookeeper = generators.topLevel(ZooKeeperProperties.SECTION);
         String connectString = connectString(zookeeper);
         Duration timeout = timeout(zookeeper);
         Duration session = duration(
@@ -111,7 +112,7 @@ public class ZooKeeperConfiguration {
      * table.
      */
     public static SegmentStore segmentStore(BeanFactory beans) {
-        ZooKeeperProperties zookeeper = beans.getBean(IdgenProperties.class).getZookeeper();
+        ZooKeeperProperties zookeeper = beans.getBean(IdgenGenerators.class).topLevel(ZooKeeperProperties.SECTION);
         CuratorFramework client = beans.getBean(CuratorFramework.class);
         Duration timeout = timeout(zookeeper);
         if (zookeeper.getInitialValue() < 0) {
@@ -127,7 +128,7 @@ public class ZooKeeperConfiguration {
      * The worker id lease store on ZooKeeper every Snowflake generator that leases there shares.
      */
     public static WorkerIdLeaseStore leaseStore(BeanFactory beans) {
-        ZooKeeperProperties zookeeper = beans.getBean(IdgenProperties.class).getZookeeper();
+        ZooKeeperProperties zookeeper = beans.getBean(IdgenGenerators.class).topLevel(ZooKeeperProperties.SECTION);
         CuratorFramework client = beans.getBean(CuratorFramework.class);
         Duration timeout = timeout(zookeeper);
         String basePath = basePath(zookeeper);
@@ -142,7 +143,7 @@ public class ZooKeeperConfiguration {
      * @param prefix the generator's {@code snowflake.leaf} property prefix, named in errors
      */
     public static WorkerIdAssigner leafAssigner(BeanFactory beans, String prefix, String name, String ip, int port) {
-        ZooKeeperProperties zookeeper = beans.getBean(IdgenProperties.class).getZookeeper();
+        ZooKeeperProperties zookeeper = beans.getBean(IdgenGenerators.class).topLevel(ZooKeeperProperties.SECTION);
         CuratorFramework client = beans.getBean(CuratorFramework.class);
         Duration timeout = timeout(zookeeper);
         return InvalidIdgenProperty.rethrowAsProperty(

@@ -1,12 +1,21 @@
 package dev.idgen.spring.boot.autoconfigure.zookeeper;
 
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code idgen.zookeeper.*}: the ZooKeeper ensemble idgen keeps segments, Redis windows or worker id leases in, shared
  * by every generator that uses it.
  */
+@ConfigurationProperties("idgen.zookeeper")
 public class ZooKeeperProperties {
+
+    /**
+     * The section as every generator has it: {@code idgen.zookeeper.*}, set once for the whole application.
+     */
+    public static final IdgenSettings<ZooKeeperProperties> SECTION =
+            IdgenSettings.of("zookeeper", ZooKeeperProperties::new).sharedByEveryGenerator();
 
     /** The ensemble, as host:port pairs separated by commas, for example zk-1:2181,zk-2:2181,zk-3:2181. */
     private String connectString;
