@@ -51,6 +51,11 @@ public final class IdgenStrategies {
 
     private IdgenStrategies() {}
 
+    /** @return every settings section, the strategies' and the stores' */
+    public static List<IdgenSettings<?>> sections() {
+        return SECTIONS;
+    }
+
     /**
      * Binds every section for every generator, the standalone ones included.
      *

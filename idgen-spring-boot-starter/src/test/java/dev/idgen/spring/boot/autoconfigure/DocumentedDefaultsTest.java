@@ -9,12 +9,17 @@ import dev.idgen.jdbc.JdbcSegmentStore;
 import dev.idgen.jdbc.TicketServer;
 import dev.idgen.spring.boot.autoconfigure.core.FormProperties;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.json.IdgenJsonProperties;
 import dev.idgen.spring.boot.autoconfigure.reactive.IdgenReactiveProperties;
+import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
+import dev.idgen.spring.boot.autoconfigure.remote.RemoteProperties;
+import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
 import dev.idgen.spring.boot.autoconfigure.web.IdgenWebProperties;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
@@ -112,11 +117,24 @@ class DocumentedDefaultsTest {
     }
 
     /** The prefixes of the properties classes {@link #bind} binds, in its order. */
-    private static final String[] PREFIXES = {"idgen.", "idgen.json.", "idgen.reactive.", "idgen.web."};
+    private static final String[] PREFIXES = {
+        "idgen.",
+        "idgen.json.",
+        "idgen.reactive.",
+        "idgen.web.",
+        "idgen.snowflake.",
+        "idgen.segment.",
+        "idgen.jdbc.",
+        "idgen.ticket.",
+        "idgen.redis.",
+        "idgen.etcd.",
+        "idgen.zookeeper.",
+        "idgen.remote."
+    };
 
     /**
-     * @return {@code idgen.*}, {@code idgen.json.*}, {@code idgen.reactive.*} and {@code idgen.web.*} bound from these
-     *     values alone
+     * @return {@code idgen.*}, {@code idgen.json.*}, {@code idgen.reactive.*}, {@code idgen.web.*} and each strategy's
+     *     and store's section bound from these values alone
      */
     private static Object[] bind(Map<String, String> values) {
         Binder binder = new Binder(new MapConfigurationPropertySource(values));
@@ -124,7 +142,15 @@ class DocumentedDefaultsTest {
             binder.bindOrCreate("idgen", IdgenProperties.class),
             binder.bindOrCreate("idgen.json", IdgenJsonProperties.class),
             binder.bindOrCreate("idgen.reactive", IdgenReactiveProperties.class),
-            binder.bindOrCreate("idgen.web", IdgenWebProperties.class)
+            binder.bindOrCreate("idgen.web", IdgenWebProperties.class),
+            binder.bindOrCreate("idgen.snowflake", SnowflakeProperties.class),
+            binder.bindOrCreate("idgen.segment", SegmentProperties.class),
+            binder.bindOrCreate("idgen.jdbc", JdbcProperties.class),
+            binder.bindOrCreate("idgen.ticket", TicketProperties.class),
+            binder.bindOrCreate("idgen.redis", RedisProperties.class),
+            binder.bindOrCreate("idgen.etcd", EtcdProperties.class),
+            binder.bindOrCreate("idgen.zookeeper", ZooKeeperProperties.class),
+            binder.bindOrCreate("idgen.remote", RemoteProperties.class)
         };
     }
 

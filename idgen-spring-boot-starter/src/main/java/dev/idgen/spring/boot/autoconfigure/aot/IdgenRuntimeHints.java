@@ -1,13 +1,16 @@
 package dev.idgen.spring.boot.autoconfigure.aot;
 
 import dev.idgen.spring.IdgenId;
+import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -19,6 +22,9 @@ import org.springframework.util.ClassUtils;
  *   <li>The starter looks its optional dependencies up by class name while the application runs
  *       ({@link IdgenDependency#missingClass}, and Lettuce's {@code RedisClient} for the Redis parts): in a native
  *       image a class is found by name only when registered, so each one present at build time is.
+ *   <li>idgen binds each strategy's and store's settings section ({@code XProperties.SECTION}) with Spring's
+ *       binder while the application starts: the sections are not reachable from {@code IdgenProperties}, whose
+ *       hints Spring makes itself, so their binding hints are registered here.
  * </ul>
  *
  * <p>The failure analyzers and the database initialization detector listed in {@code META-INF/spring.factories} need
@@ -45,6 +51,12 @@ public final class IdgenRuntimeHints implements RuntimeHintsRegistrar {
         for (String name : classesLookedUpByName()) {
             hints.reflection().registerTypeIfPresent(classLoader, name);
         }
+        BindableRuntimeHintsRegistrar.forTypes(sectionTypes()).registerHints(hints, classLoader);
+    }
+
+    /** @return the classes of every settings section */
+    static Class<?>[] sectionTypes() {
+        return IdgenStrategies.sections().stream().map(IdgenSettings::type).toArray(Class<?>[]::new);
     }
 
     static List<String> classesLookedUpByName() {

@@ -4,8 +4,10 @@ import dev.idgen.core.RoutingIdService;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
@@ -73,11 +75,17 @@ public final class IdgenGenerators {
         Definition defaultGenerator = bind(binder, RoutingIdService.DEFAULT_GENERATOR, PREFIX, PREFIX);
         Map<String, Definition> named = new LinkedHashMap<>();
         Map<String, Definition> standalone = new LinkedHashMap<>();
-        Map<String, GeneratorProperties> configured = bind(
-                        binder, GENERATORS, Bindable.mapOf(String.class, GeneratorProperties.class))
-                .orElse(Map.of());
-        IdgenGeneratorNames.checkDistinct(configured.keySet());
-        for (String name : configured.keySet()) {
+        // A generator that sets nothing but a section of a strategy or a store (its snowflake.worker-id, say) binds
+        // no field of GeneratorProperties, and the binder leaves such an entry out of the map: its name is read from
+        // the keys as they are.
+        Set<String> names = new LinkedHashSet<>(bind(binder, GENERATORS, Bindable.mapOf(String.class, Object.class))
+                .orElse(Map.of())
+                .keySet());
+        names.addAll(bind(binder, GENERATORS, Bindable.mapOf(String.class, GeneratorProperties.class))
+                .orElse(Map.of())
+                .keySet());
+        IdgenGeneratorNames.checkDistinct(names);
+        for (String name : names) {
             String prefix = GENERATORS + "." + name;
             if (RoutingIdService.DEFAULT_GENERATOR.equals(name)) {
                 throw new InvalidConfigurationPropertyValueException(

@@ -108,6 +108,11 @@ public final class IdgenSettings<T> {
         return key;
     }
 
+    /** @return the settings class, for the binding hints of a native image */
+    public Class<?> type() {
+        return defaults.get().getClass();
+    }
+
     /** @return whether only the top level sets it */
     public boolean shared() {
         return shared;

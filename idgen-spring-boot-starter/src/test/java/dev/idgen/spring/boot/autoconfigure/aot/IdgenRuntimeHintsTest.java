@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idgen.spring.IdgenId;
 import dev.idgen.spring.IdgenIdGenerator;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
+import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
+import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Field;
@@ -65,6 +67,20 @@ class IdgenRuntimeHintsTest {
                     .as(name)
                     .accepts(hints);
         }
+    }
+
+    @Test
+    void everySettingsSectionCanBeBound() throws NoSuchMethodException {
+        RuntimeHints hints = hints(getClass().getClassLoader());
+        assertThat(IdgenRuntimeHints.sectionTypes()).contains(SnowflakeProperties.class, EtcdProperties.class);
+        for (Class<?> type : IdgenRuntimeHints.sectionTypes()) {
+            assertThat(RuntimeHintsPredicates.reflection().onConstructorInvocation(type.getConstructor()))
+                    .as(type.getName())
+                    .accepts(hints);
+        }
+        assertThat(RuntimeHintsPredicates.reflection()
+                        .onMethodInvocation(SnowflakeProperties.class.getMethod("setWorkerId", long.class)))
+                .accepts(hints);
     }
 
     @Test
