@@ -6,14 +6,10 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
-import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteProperties;
-import dev.idgen.spring.boot.autoconfigure.segment.SegmentProperties;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
-import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeProperties;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
-import dev.idgen.spring.boot.autoconfigure.ticket.TicketProperties;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketStrategy;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import java.util.ArrayList;
@@ -35,25 +31,26 @@ public final class IdgenStrategies {
     private static final IdgenStrategy REDIS = new RedisStrategy();
 
     /**
-     * Every settings section, the strategies' and the stores': each is bound for every generator at start-up
-     * ({@link #bindEverySection}), so that a bad value, or a shared one set under a generator, fails start-up whatever
-     * the strategy in use.
+     * The settings sections of the stores, which no strategy declares alone: each is bound for every generator at
+     * start-up with the strategies' own ({@link #sections()}).
      */
-    static final List<IdgenSettings<?>> SECTIONS = List.of(
-            SnowflakeProperties.SECTION,
-            SegmentProperties.SECTION,
-            TicketProperties.SECTION,
-            RedisProperties.SECTION,
-            JdbcProperties.SECTION,
-            EtcdProperties.SECTION,
-            ZooKeeperProperties.SECTION,
-            RemoteProperties.SECTION);
+    private static final List<IdgenSettings<?>> STORE_SECTIONS = List.of(
+            JdbcProperties.SECTION, EtcdProperties.SECTION, ZooKeeperProperties.SECTION, RemoteProperties.SECTION);
 
     private IdgenStrategies() {}
 
-    /** @return every settings section, the strategies' and the stores' */
+    /**
+     * @return every settings section, the strategies' and the stores': each is bound for every generator at start-up
+     *     ({@link #bindEverySection}), so that a bad value, or a shared one set under a generator, fails start-up
+     *     whatever the strategy in use
+     */
     public static List<IdgenSettings<?>> sections() {
-        return SECTIONS;
+        List<IdgenSettings<?>> sections = new ArrayList<>();
+        for (IdgenProperties.Strategy strategy : IdgenProperties.Strategy.values()) {
+            sections.addAll(of(strategy).sections());
+        }
+        sections.addAll(STORE_SECTIONS);
+        return List.copyOf(sections);
     }
 
     /**
@@ -66,7 +63,7 @@ public final class IdgenStrategies {
         generators.all().forEach(definitions::add);
         definitions.addAll(generators.standalone().values());
         for (IdgenGenerators.Definition definition : definitions) {
-            for (IdgenSettings<?> section : SECTIONS) {
+            for (IdgenSettings<?> section : sections()) {
                 definition.settings(section);
             }
         }

@@ -26,6 +26,14 @@ public interface IdgenStrategy {
     Class<?> configuration();
 
     /**
+     * @return the sections of settings the strategy declares ({@code XProperties.SECTION}): the auto-configuration
+     *         binds each for every generator at start-up, so that a bad value fails it whatever the strategy in use
+     */
+    default List<IdgenSettings<?>> sections() {
+        return List.of();
+    }
+
+    /**
      * @param definition a generator of this strategy
      * @return the optional dependencies it needs, each with the beans of the application's own that waive it
      */

@@ -5,6 +5,7 @@ import dev.idgen.redis.RedisIdService;
 import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import java.util.ArrayList;
@@ -36,6 +37,11 @@ public final class RedisStrategy implements IdgenStrategy {
     @Override
     public Class<?> configuration() {
         return RedisConfiguration.class;
+    }
+
+    @Override
+    public List<IdgenSettings<?>> sections() {
+        return List.of(RedisProperties.SECTION);
     }
 
     @Override

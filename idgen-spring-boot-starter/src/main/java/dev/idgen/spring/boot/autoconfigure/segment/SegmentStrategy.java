@@ -9,6 +9,7 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
@@ -42,6 +43,11 @@ public final class SegmentStrategy implements IdgenStrategy {
     @Override
     public Class<?> configuration() {
         return SegmentConfiguration.class;
+    }
+
+    @Override
+    public List<IdgenSettings<?>> sections() {
+        return List.of(SegmentProperties.SECTION);
     }
 
     @Override

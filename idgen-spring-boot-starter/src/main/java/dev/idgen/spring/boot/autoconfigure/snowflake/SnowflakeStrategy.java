@@ -13,6 +13,7 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import java.time.Duration;
@@ -42,6 +43,11 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     @Override
     public Class<?> configuration() {
         return SnowflakeConfiguration.class;
+    }
+
+    @Override
+    public List<IdgenSettings<?>> sections() {
+        return List.of(SnowflakeProperties.SECTION);
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import java.util.LinkedHashMap;
@@ -21,6 +22,11 @@ public final class TicketStrategy implements IdgenStrategy {
     @Override
     public Class<?> configuration() {
         return TicketConfiguration.class;
+    }
+
+    @Override
+    public List<IdgenSettings<?>> sections() {
+        return List.of(TicketProperties.SECTION);
     }
 
     @Override
