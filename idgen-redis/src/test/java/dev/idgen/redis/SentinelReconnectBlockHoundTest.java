@@ -13,7 +13,6 @@ import io.lettuce.core.resource.MappingSocketAddressResolver;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,8 +36,8 @@ import reactor.blockhound.BlockHound;
 
 /**
  * No thread of Lettuce's event loop waits on a lock that another thread holds across a blocking call, through a
- * Sentinel failover under reactive load while new connections are slow (issue 37). The executor's monitor guards its
- * connection state, and an event-loop thread takes it whenever a round trip completes with callers queued and no
+ * Sentinel failover under reactive load while new connections are slow (issue 37). The monitor of the executor's
+ * {@link ReconnectingConnection} guards its connection state, and an event-loop thread takes it whenever a round trip completes with callers queued and no
  * connection cached ({@code AsyncRangeCoalescer.sendIfIdle -> evalListAsync -> connectAsync}). Lettuce's
  * {@code close()} waits for the channel's event loop, so a close under that monitor can deadlock the two threads.
  *
@@ -65,7 +64,9 @@ class SentinelReconnectBlockHoundTest {
     /** How many more times the executor is told that the sentinels switched, while connects are slow. */
     private static final int SWITCHES = 20;
 
-    /** The executor whose monitor no thread may hold across a blocking call; null outside the test. */
+    /**
+     * The executor's connection, whose monitor no thread may hold across a blocking call; null outside the test.
+     */
     private static volatile Object watchedMonitor;
 
     /** How long an event-loop thread may stay blocked on the executor's monitor before the test calls it deadlocked. */
@@ -102,7 +103,7 @@ class SentinelReconnectBlockHoundTest {
                 .blockingMethodCallback(method -> {
                     Thread thread = Thread.currentThread();
                     SEEN.add("blocking call " + method + " on " + thread.getName()
-                            + (holdsWatchedMonitor() ? " while holding the RedisScriptExecutor's monitor" : "")
+                            + (holdsWatchedMonitor() ? " while holding the ReconnectingConnection's monitor" : "")
                             + stack(thread.getStackTrace()));
                 })
                 .install();
@@ -158,9 +159,9 @@ class SentinelReconnectBlockHoundTest {
             RedisScriptExecutor redis = new RedisScriptExecutor(
                     LettuceConnectionSource.sentinel(uri.build(), resources), TIMEOUT, new RedisRoundTrips());
             toClose.add(() -> closeBounded(redis));
-            watchedMonitor = redis;
+            watchedMonitor = redis.connection();
             RedisTests.ready(redis);
-            sampler = new Sampler(redis);
+            sampler = new Sampler(redis.connection());
             sampling = sampler;
             sampler.start();
 
@@ -192,11 +193,9 @@ class SentinelReconnectBlockHoundTest {
             // More switches while connects are still slow, as when the sentinels' answer moves again (a sentinel
             // that learnt of the failover late, a second failover): the executor drops its connection, as its
             // watch does, while attempts are under way, complete late and are given up.
-            Method switched = RedisScriptExecutor.class.getDeclaredMethod("reconnect", boolean.class);
-            switched.setAccessible(true);
             for (int i = 0; i < SWITCHES; i++) {
                 Thread.sleep(ThreadLocalRandom.current().nextLong(TIMEOUT.toMillis() / 2, TIMEOUT.toMillis() * 6 / 5));
-                switched.invoke(redis, true);
+                redis.connection().reconnect(true);
             }
             for (DelayingProxy proxy : proxies.values()) {
                 proxy.stopDelaying();
@@ -420,7 +419,7 @@ class SentinelReconnectBlockHoundTest {
                             continue;
                         }
                         SEEN.add("event-loop thread " + info.getThreadName()
-                                + " blocked on the RedisScriptExecutor's monitor" + stack(blocked.getStackTrace())
+                                + " blocked on the ReconnectingConnection's monitor" + stack(blocked.getStackTrace())
                                 + "\nwhile its owner " + owner.getThreadName() + " waits (" + owner.getThreadState()
                                 + ")" + stack(owner.getStackTrace()));
                     } else {
