@@ -120,17 +120,16 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Why one class.</b> What a round trip took for its callers, and which caller gets which sequence, is
  * {@link SequenceBatch}; the IDs' text is {@link ReadableIdFormat}, and a bucket's breaker {@link CircuitBreaker}. What
  * stays here is one pass over the buckets ({@code take}, and its first step without blocking in
- * {@link #nextReadableIdAsync}), and it moves four kinds of state per bucket together: the cursor that picks the next
- * bucket, the breaker, until when the bucket said it stays busy ({@code busyUntil}) and the fence it answered
- * ({@code fenceMillis}, {@code fenceUntil}). Per bucket the order is fixed: an open breaker means a probe, and only a
- * probe reports its answer to the breaker (an ordinary call's answer, older than a failure, must not close a bucket
- * someone else probes); a closed bucket still busy is skipped without a command, and counted as a busy skip as if it had
- * answered; an answer is first given to the breaker, then, if busy, recorded with how long; and the pass's deadline,
- * its wait for the first bucket to free up and its failure message (open buckets, the fence, or used-up sequences) are
- * read from what this same pass saw. Both paths keep the same rules on the same state, so that either way the same
- * script runs under the same breaker and busy times. Split into a breaker set and a busy-time table, each step of the
- * pass would reach into both and the order above would be stated in neither; here it is stated once, in
- * {@code take}.
+ * {@link #nextReadableIdAsync}), and it moves the cursor that picks the next bucket together with, per bucket, the
+ * breaker, until when the bucket said it stays busy ({@code busyUntil}) and the fence it answered ({@code fenceMillis},
+ * {@code fenceUntil}). Per bucket the order is fixed: an open breaker means a probe, and only a probe reports its
+ * answer to the breaker (an ordinary call's answer, older than a failure, must not close a bucket someone else probes);
+ * a closed bucket still busy is skipped without a command, and counted as a busy skip as if it had answered; an answer
+ * is first given to the breaker, then, if busy, recorded with how long; and the pass's deadline, its wait for the first
+ * bucket to free up and its failure message (open buckets, the fence, or used-up sequences) are read from what this
+ * same pass saw. Both paths keep the same rules on the same state, so that either way the same script runs under the
+ * same breaker and busy times. Split into a breaker set and a busy-time table, each step of the pass would reach into
+ * both and the order above would be stated in neither; here it is stated once, in {@code take}.
  */
 public final class BucketedRedisSequence implements ReadableIdService {
 

@@ -37,9 +37,10 @@ import reactor.blockhound.BlockHound;
 /**
  * No thread of Lettuce's event loop waits on a lock that another thread holds across a blocking call, through a
  * Sentinel failover under reactive load while new connections are slow (issue 37). The monitor of the executor's
- * {@link ReconnectingConnection} guards its connection state, and an event-loop thread takes it whenever a round trip completes with callers queued and no
- * connection cached ({@code AsyncRangeCoalescer.sendIfIdle -> evalListAsync -> connectAsync}). Lettuce's
- * {@code close()} waits for the channel's event loop, so a close under that monitor can deadlock the two threads.
+ * {@link ReconnectingConnection} guards its connection state, and an event-loop thread takes it whenever a round trip
+ * completes with callers queued and no connection cached ({@code AsyncRangeCoalescer.sendIfIdle -> evalListAsync ->
+ * connectAsync}). Lettuce's {@code close()} waits for the channel's event loop, so a close under that monitor can
+ * deadlock the two threads.
  *
  * <p>The test's own proxies sit in front of the data nodes (the client reaches them through its address resolver,
  * while the sentinels name the nodes themselves) and, during the failover, hold each new connection for half to
@@ -47,7 +48,7 @@ import reactor.blockhound.BlockHound;
  * complete afterwards, and the executor replaces connections while its event loop serves the callers.
  *
  * <p>Watched three ways: BlockHound (installed once in this JVM, which runs this class alone) reports any blocking call
- * on an event-loop thread and any blocking call made while holding the executor's monitor; a sampler reports an
+ * on an event-loop thread and any blocking call made while holding the connection's monitor; a sampler reports an
  * event-loop thread found blocked on that monitor while its owner waits; and after the failover the counter must
  * answer again within a deadline (a deadlocked event loop never would).
  */
@@ -69,7 +70,9 @@ class SentinelReconnectBlockHoundTest {
      */
     private static volatile Object watchedMonitor;
 
-    /** How long an event-loop thread may stay blocked on the executor's monitor before the test calls it deadlocked. */
+    /**
+     * How long an event-loop thread may stay blocked on the connection's monitor before the test calls it deadlocked.
+     */
     private static final Duration STUCK = Duration.ofSeconds(3);
 
     /** The sampler of the running test, for {@link #await}. */
@@ -139,7 +142,7 @@ class SentinelReconnectBlockHoundTest {
             }
             // The sentinels name the nodes; the client reaches them through the proxies (sentinels directly).
             // Lettuce's fewest event loops, two (a 2-core machine's default): a close that waits for a channel's
-            // event loop under the executor's monitor meets the event loop waiting for that monitor one time in two.
+            // event loop under the connection's monitor meets the event loop waiting for that monitor one time in two.
             ClientResources resources = DefaultClientResources.builder()
                     .ioThreadPoolSize(2)
                     .socketAddressResolver(MappingSocketAddressResolver.create((HostAndPort address) -> {
@@ -220,7 +223,7 @@ class SentinelReconnectBlockHoundTest {
             assertThat(delayed).as("connections the proxies held").isPositive();
             assertThat(load.repeated.get()).as("values handed out twice").isZero();
             assertThat(SEEN)
-                    .as("blocking calls on Lettuce's event loop or under the executor's monitor, and event-loop"
+                    .as("blocking calls on Lettuce's event loop or under the connection's monitor, and event-loop"
                             + " threads blocked on that monitor while its owner waited")
                     .isEmpty();
         } finally {
@@ -413,7 +416,7 @@ class SentinelReconnectBlockHoundTest {
                                     || owner.getThreadState() == Thread.State.TIMED_WAITING)) {
                         long since = blockedSince.computeIfAbsent(info.getThreadId(), id -> System.nanoTime());
                         if (System.nanoTime() - since > STUCK.toNanos()) {
-                            stuck = info.getThreadName() + " has waited for the executor's monitor for over " + STUCK;
+                            stuck = info.getThreadName() + " has waited for the connection's monitor for over " + STUCK;
                         }
                         if (!reported.add(info.getThreadName() + " <- " + owner.getThreadName())) {
                             continue;
