@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -117,6 +116,20 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Thread-safe. Besides the round trip (and, when it queues, a record of its own), a call allocates only the ID's
  * bytes and its string (see {@link ReadableIdFormat#format}).
+ *
+ * <p><b>Why one class.</b> What a round trip took for its callers, and which caller gets which sequence, is
+ * {@link SequenceBatch}; the IDs' text is {@link ReadableIdFormat}, and a bucket's breaker {@link CircuitBreaker}. What
+ * stays here is one pass over the buckets ({@code take}, and its first step without blocking in
+ * {@link #nextReadableIdAsync}), and it moves the cursor that picks the next bucket together with, per bucket, the
+ * breaker, until when the bucket said it stays busy ({@code busyUntil}) and the fence it answered ({@code fenceMillis},
+ * {@code fenceUntil}). Per bucket the order is fixed: an open breaker means a probe, and only a probe reports its
+ * answer to the breaker (an ordinary call's answer, older than a failure, must not close a bucket someone else probes);
+ * a closed bucket still busy is skipped without a command, and counted as a busy skip as if it had answered; an answer
+ * is first given to the breaker, then, if busy, recorded with how long; and the pass's deadline, its wait for the first
+ * bucket to free up and its failure message (open buckets, the fence, or used-up sequences) are read from what this
+ * same pass saw. Both paths keep the same rules on the same state, so that either way the same script runs under the
+ * same breaker and busy times. Split into a breaker set and a busy-time table, each step of the pass would reach into
+ * both and the order above would be stated in neither; here it is stated once, in {@code take}.
  */
 public final class BucketedRedisSequence implements ReadableIdService {
 
@@ -250,7 +263,11 @@ public final class BucketedRedisSequence implements ReadableIdService {
     /** The most callers one round trip serves. */
     public static final int MAX_COALESCED = 1024;
 
-    private final BatchCoalescer<Batch>[] lanes;
+    private final BatchCoalescer<SequenceBatch>[] lanes;
+
+    /** Writes a batch's IDs; one for all calls, so that a call allocates no writer of its own. */
+    private final SequenceBatch.IdWriter idWriter = this::readableId;
+
     private final Duration maxQueueWait;
 
     /**
@@ -324,52 +341,12 @@ public final class BucketedRedisSequence implements ReadableIdService {
         }
         this.maxQueueWait = redis.timeout().multipliedBy(2);
         @SuppressWarnings("unchecked")
-        BatchCoalescer<Batch>[] created = (BatchCoalescer<Batch>[]) new BatchCoalescer<?>[LANES];
+        BatchCoalescer<SequenceBatch>[] created = (BatchCoalescer<SequenceBatch>[]) new BatchCoalescer<?>[LANES];
         String what = "the readable IDs on " + redis.describe();
         for (int i = 0; i < LANES; i++) {
             created[i] = new BatchCoalescer<>(this::take, MAX_COALESCED, maxQueueWait, what);
         }
         this.lanes = created;
-    }
-
-    /**
-     * What one round trip took for {@code n} callers: pieces of consecutive sequences, each of one bucket and one
-     * millisecond (usually one piece; more when a bucket ran out of sequences in the middle). Index {@code i} is the
-     * {@code i}-th sequence over the pieces in order.
-     */
-    private final class Batch {
-        int pieces;
-        int[] bucket = new int[1];
-        long[] ms = new long[1];
-        long[] firstSequence = new long[1];
-        int[] count = new int[1];
-        int size;
-
-        void add(int pieceBucket, long pieceMs, long lastSequence, int pieceCount) {
-            if (pieces == bucket.length) {
-                int length = pieces * 2;
-                bucket = Arrays.copyOf(bucket, length);
-                ms = Arrays.copyOf(ms, length);
-                firstSequence = Arrays.copyOf(firstSequence, length);
-                count = Arrays.copyOf(count, length);
-            }
-            bucket[pieces] = pieceBucket;
-            ms[pieces] = pieceMs;
-            firstSequence[pieces] = lastSequence - pieceCount + 1;
-            count[pieces] = pieceCount;
-            pieces++;
-            size += pieceCount;
-        }
-
-        String id(int index, String bizCode) {
-            int piece = 0;
-            int offset = index;
-            while (offset >= count[piece]) {
-                offset -= count[piece];
-                piece++;
-            }
-            return readableId(ms[piece], bizCode, bucket[piece], firstSequence[piece] + offset);
-        }
     }
 
     /**
@@ -380,7 +357,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
     @Override
     public String nextReadableId(String bizCode) {
         ReadableIdFormat.checkBizCode(bizCode);
-        return lanes[(bizCode.hashCode() & 0x7fff_ffff) % LANES].next((batch, index) -> batch.id(index, bizCode));
+        return lanes[(bizCode.hashCode() & 0x7fff_ffff) % LANES].next(
+                (batch, index) -> batch.id(index, bizCode, idWriter));
     }
 
     /**
@@ -464,8 +442,8 @@ public final class BucketedRedisSequence implements ReadableIdService {
      * One round trip for {@code n} callers: takes {@code n} sequences from the buckets in turn, starting at the next
      * bucket of the cursor.
      */
-    private Batch take(int n) {
-        Batch batch = new Batch();
+    private SequenceBatch take(int n) {
+        SequenceBatch batch = new SequenceBatch();
         byte[] wanted = n == 1 ? ONE : Integer.toString(n).getBytes(StandardCharsets.US_ASCII);
         int start = Math.floorMod(cursor.getAndIncrement(), buckets);
         // The budget is real time, as the executor's timeout is; the TimeSource only measures openDuration.
@@ -541,14 +519,14 @@ public final class BucketedRedisSequence implements ReadableIdService {
                 if (ms >= 0) {
                     int taken = ((Number) answer.get(2)).intValue();
                     batch.add(bucket, ms, ((Number) answer.get(1)).longValue(), taken);
-                    if (batch.size == n) {
+                    if (batch.size() == n) {
                         coalescedRoundTrips.increment();
                         coalescedCalls.add(n);
                         return batch;
                     }
                     // The bucket ran out of sequences for the rest: its next call wraps it, so go on to the next.
                     anyTaken = true;
-                    wanted = Integer.toString(n - batch.size).getBytes(StandardCharsets.US_ASCII);
+                    wanted = Integer.toString(n - batch.size()).getBytes(StandardCharsets.US_ASCII);
                 } else {
                     long busyMillis = ((Number) answer.get(1)).longValue();
                     if (ms == FENCED || fencedUntil >= 0) {

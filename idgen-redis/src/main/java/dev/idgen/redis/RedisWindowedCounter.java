@@ -15,14 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -76,6 +69,19 @@ import java.util.function.Supplier;
  *
  * <p>The database is written once per window, not per ID; values are kept below 2^52 so that counter plus offset
  * stays exact in the scripts' doubles.
+ *
+ * <p><b>Why one class.</b> The blocking window work's threads and its per-name order are {@link SerialWindowWork}, the
+ * rule on persistence settings is {@link RedisPersistenceRule}, and combining callers is {@link AsyncRangeCoalescer}.
+ * What stays here is one sequence per name, and its steps hand state to each other: the number of windows this
+ * process installed ({@code Counter.windows}) is read before {@link #INCREMENT} is sent and compared under the name's
+ * refill lock, so that callers who found the same window full install one window, not one each; under that lock the
+ * persistence check runs before the first window is reserved, the window is reserved from the database, and
+ * {@link #INSTALL} carries the replication id and the window seen by the very answer the refill follows; only an
+ * install that was not refused counts as a window, and the names refilled before tell a counter Redis lost from a
+ * first window. The scripts sit with the code that reads their status codes ({@code 1}, {@code 0}, {@code -1},
+ * {@code -2}). Split into a refill class and an increment class, each would need the other's per-name state and lock,
+ * and the order that keeps a window from being installed twice, or on a dataset other than the one read, would be
+ * stated in neither.
  */
 public final class RedisWindowedCounter {
 
@@ -175,42 +181,23 @@ public final class RedisWindowedCounter {
          * refilling it retry the increment in that new window instead of each reserving one more.
          */
         volatile long windows;
-        /** The name's latest window work: the next one runs after it, so that none waits on another's lock. */
-        private CompletableFuture<?> windowWorkTail = CompletableFuture.completedFuture(null);
+        /** The name's window work, one at a time off Lettuce's event loop. */
+        private final SerialWindowWork serialWork;
 
-        private final Object windowWorkLock = new Object();
         final ReentrantLock refillLock = new ReentrantLock();
-        private final String name;
 
         /**
-         * Runs {@code work} on {@link #WINDOW_WORK} after the name's earlier window work.
+         * Runs {@code work} on the window threads after the name's earlier window work.
          *
          * @return its result; failed with a {@link StoreUnavailableException} when it has not ended within
          *         {@link #WINDOW_WORK_TIMEOUT} (it goes on, and any window it installs is used by later calls)
          */
         CompletableFuture<Long> windowWork(Supplier<Long> work) {
-            CompletableFuture<Long> result;
-            synchronized (windowWorkLock) {
-                result = windowWorkTail.handleAsync((ignored, failure) -> work.get(), WINDOW_WORK);
-                windowWorkTail = result;
-            }
-            // A copy: the bound ends this caller's wait, not the chain, whose next work must still wait for this one.
-            return result.copy()
-                    .orTimeout(WINDOW_WORK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                            failure instanceof TimeoutException
-                                    ? new StoreUnavailableException(
-                                            "The next Redis window of '" + name + "' was not reserved and installed"
-                                                    + " within " + WINDOW_WORK_TIMEOUT
-                                                    + " (the database or Redis is slow); it still may be",
-                                            failure)
-                                    : failure instanceof CompletionException && failure.getCause() != null
-                                            ? failure.getCause()
-                                            : failure));
+            return serialWork.run(work);
         }
 
         Counter(String name, String counterKey) {
-            this.name = name;
+            this.serialWork = new SerialWindowWork(name);
             this.keys = new byte[][] {
                 counterKey.getBytes(StandardCharsets.UTF_8), (counterKey + ":window").getBytes(StandardCharsets.UTF_8)
             };
@@ -233,32 +220,10 @@ public final class RedisWindowedCounter {
     }
 
     /**
-     * Runs the window work (reserving from the database, installing in Redis), which blocks, off Lettuce's event loop.
-     * A name's window work runs one at a time ({@link Counter#windowWork}), so a name whose database call hangs holds
-     * one thread, not all of them.
-     */
-    private static final ThreadPoolExecutor WINDOW_WORK;
-
-    /**
      * How long a non-blocking call waits for the window work its round trip needed; the work itself goes on (a window
      * it installs is used by later calls).
      */
     public static final Duration WINDOW_WORK_TIMEOUT = Duration.ofSeconds(30);
-
-    static {
-        WINDOW_WORK =
-                new ThreadPoolExecutor(32, 32, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new ThreadFactory() {
-                    private final AtomicInteger count = new AtomicInteger();
-
-                    @Override
-                    public Thread newThread(Runnable runnable) {
-                        Thread thread = new Thread(runnable, "idgen-redis-window-" + count.incrementAndGet());
-                        thread.setDaemon(true);
-                        return thread;
-                    }
-                });
-        WINDOW_WORK.allowCoreThreadTimeOut(true);
-    }
 
     private final RedisScriptExecutor redis;
     private final SegmentStore windows;
@@ -407,7 +372,7 @@ public final class RedisWindowedCounter {
 
     /**
      * The increment on Lettuce's event loop; only when the answer says a window is needed does the rest (reserve,
-     * install, increment again) run, blocking, on {@link #WINDOW_WORK}.
+     * install, increment again) run, blocking, on the window threads ({@link SerialWindowWork}).
      */
     private CompletableFuture<Long> incrementAsync(String name, Counter counter, long n) {
         long windows = counter.windows;
@@ -557,22 +522,7 @@ public final class RedisWindowedCounter {
                             + " counters; check it yourself and set idgen.redis.verify-persistence=false",
                     e);
         }
-        for (Map.Entry<String, Map<String, String>> node : byNode.entrySet()) {
-            Map<String, String> config = node.getValue();
-            boolean aof = "yes".equalsIgnoreCase(config.get("appendonly"));
-            String save = config.getOrDefault("save", "").trim();
-            boolean safe = aof ? "always".equalsIgnoreCase(config.get("appendfsync")) : save.isEmpty();
-            if (!safe) {
-                throw new IllegalStateException(redis.describe()
-                        + (byNode.size() > 1 ? ", master " + node.getKey() + "," : "")
-                        + " could come back after a restart with counters older than the IDs it already"
-                        + " handed out (appendonly=" + config.get("appendonly") + ", appendfsync="
-                        + config.get("appendfsync") + ", save='" + save + "'), and idgen would repeat them. Run it"
-                        + " without persistence (save \"\", appendonly no: idgen then continues from the database) or"
-                        + " with appendonly yes and appendfsync always; or, if you accept the risk, set"
-                        + " idgen.redis.verify-persistence=false");
-            }
-        }
+        RedisPersistenceRule.requireSafe(byNode, redis::describe);
     }
 
     /**

@@ -13,7 +13,6 @@ import io.lettuce.core.resource.MappingSocketAddressResolver;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,10 +36,11 @@ import reactor.blockhound.BlockHound;
 
 /**
  * No thread of Lettuce's event loop waits on a lock that another thread holds across a blocking call, through a
- * Sentinel failover under reactive load while new connections are slow (issue 37). The executor's monitor guards its
- * connection state, and an event-loop thread takes it whenever a round trip completes with callers queued and no
- * connection cached ({@code AsyncRangeCoalescer.sendIfIdle -> evalListAsync -> connectAsync}). Lettuce's
- * {@code close()} waits for the channel's event loop, so a close under that monitor can deadlock the two threads.
+ * Sentinel failover under reactive load while new connections are slow (issue 37). The monitor of the executor's
+ * {@link ReconnectingConnection} guards its connection state, and an event-loop thread takes it whenever a round trip
+ * completes with callers queued and no connection cached ({@code AsyncRangeCoalescer.sendIfIdle -> evalListAsync ->
+ * connectAsync}). Lettuce's {@code close()} waits for the channel's event loop, so a close under that monitor can
+ * deadlock the two threads.
  *
  * <p>The test's own proxies sit in front of the data nodes (the client reaches them through its address resolver,
  * while the sentinels name the nodes themselves) and, during the failover, hold each new connection for half to
@@ -48,7 +48,7 @@ import reactor.blockhound.BlockHound;
  * complete afterwards, and the executor replaces connections while its event loop serves the callers.
  *
  * <p>Watched three ways: BlockHound (installed once in this JVM, which runs this class alone) reports any blocking call
- * on an event-loop thread and any blocking call made while holding the executor's monitor; a sampler reports an
+ * on an event-loop thread and any blocking call made while holding the connection's monitor; a sampler reports an
  * event-loop thread found blocked on that monitor while its owner waits; and after the failover the counter must
  * answer again within a deadline (a deadlocked event loop never would).
  */
@@ -65,10 +65,14 @@ class SentinelReconnectBlockHoundTest {
     /** How many more times the executor is told that the sentinels switched, while connects are slow. */
     private static final int SWITCHES = 20;
 
-    /** The executor whose monitor no thread may hold across a blocking call; null outside the test. */
+    /**
+     * The executor's connection, whose monitor no thread may hold across a blocking call; null outside the test.
+     */
     private static volatile Object watchedMonitor;
 
-    /** How long an event-loop thread may stay blocked on the executor's monitor before the test calls it deadlocked. */
+    /**
+     * How long an event-loop thread may stay blocked on the connection's monitor before the test calls it deadlocked.
+     */
     private static final Duration STUCK = Duration.ofSeconds(3);
 
     /** The sampler of the running test, for {@link #await}. */
@@ -102,7 +106,7 @@ class SentinelReconnectBlockHoundTest {
                 .blockingMethodCallback(method -> {
                     Thread thread = Thread.currentThread();
                     SEEN.add("blocking call " + method + " on " + thread.getName()
-                            + (holdsWatchedMonitor() ? " while holding the RedisScriptExecutor's monitor" : "")
+                            + (holdsWatchedMonitor() ? " while holding the ReconnectingConnection's monitor" : "")
                             + stack(thread.getStackTrace()));
                 })
                 .install();
@@ -138,7 +142,7 @@ class SentinelReconnectBlockHoundTest {
             }
             // The sentinels name the nodes; the client reaches them through the proxies (sentinels directly).
             // Lettuce's fewest event loops, two (a 2-core machine's default): a close that waits for a channel's
-            // event loop under the executor's monitor meets the event loop waiting for that monitor one time in two.
+            // event loop under the connection's monitor meets the event loop waiting for that monitor one time in two.
             ClientResources resources = DefaultClientResources.builder()
                     .ioThreadPoolSize(2)
                     .socketAddressResolver(MappingSocketAddressResolver.create((HostAndPort address) -> {
@@ -158,9 +162,9 @@ class SentinelReconnectBlockHoundTest {
             RedisScriptExecutor redis = new RedisScriptExecutor(
                     LettuceConnectionSource.sentinel(uri.build(), resources), TIMEOUT, new RedisRoundTrips());
             toClose.add(() -> closeBounded(redis));
-            watchedMonitor = redis;
+            watchedMonitor = redis.connection();
             RedisTests.ready(redis);
-            sampler = new Sampler(redis);
+            sampler = new Sampler(redis.connection());
             sampling = sampler;
             sampler.start();
 
@@ -192,11 +196,9 @@ class SentinelReconnectBlockHoundTest {
             // More switches while connects are still slow, as when the sentinels' answer moves again (a sentinel
             // that learnt of the failover late, a second failover): the executor drops its connection, as its
             // watch does, while attempts are under way, complete late and are given up.
-            Method switched = RedisScriptExecutor.class.getDeclaredMethod("reconnect", boolean.class);
-            switched.setAccessible(true);
             for (int i = 0; i < SWITCHES; i++) {
                 Thread.sleep(ThreadLocalRandom.current().nextLong(TIMEOUT.toMillis() / 2, TIMEOUT.toMillis() * 6 / 5));
-                switched.invoke(redis, true);
+                redis.connection().reconnect(true);
             }
             for (DelayingProxy proxy : proxies.values()) {
                 proxy.stopDelaying();
@@ -221,7 +223,7 @@ class SentinelReconnectBlockHoundTest {
             assertThat(delayed).as("connections the proxies held").isPositive();
             assertThat(load.repeated.get()).as("values handed out twice").isZero();
             assertThat(SEEN)
-                    .as("blocking calls on Lettuce's event loop or under the executor's monitor, and event-loop"
+                    .as("blocking calls on Lettuce's event loop or under the connection's monitor, and event-loop"
                             + " threads blocked on that monitor while its owner waited")
                     .isEmpty();
         } finally {
@@ -414,13 +416,13 @@ class SentinelReconnectBlockHoundTest {
                                     || owner.getThreadState() == Thread.State.TIMED_WAITING)) {
                         long since = blockedSince.computeIfAbsent(info.getThreadId(), id -> System.nanoTime());
                         if (System.nanoTime() - since > STUCK.toNanos()) {
-                            stuck = info.getThreadName() + " has waited for the executor's monitor for over " + STUCK;
+                            stuck = info.getThreadName() + " has waited for the connection's monitor for over " + STUCK;
                         }
                         if (!reported.add(info.getThreadName() + " <- " + owner.getThreadName())) {
                             continue;
                         }
                         SEEN.add("event-loop thread " + info.getThreadName()
-                                + " blocked on the RedisScriptExecutor's monitor" + stack(blocked.getStackTrace())
+                                + " blocked on the ReconnectingConnection's monitor" + stack(blocked.getStackTrace())
                                 + "\nwhile its owner " + owner.getThreadName() + " waits (" + owner.getThreadState()
                                 + ")" + stack(owner.getStackTrace()));
                     } else {
