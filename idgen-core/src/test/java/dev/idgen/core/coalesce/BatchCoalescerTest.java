@@ -1,5 +1,6 @@
 package dev.idgen.core.coalesce;
 
+import static dev.idgen.core.coalesce.GatedRoundTrips.until;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,8 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,33 +37,13 @@ class BatchCoalescerTest {
         }
     }
 
-    /** A counter in a "store" handing out labels; records each n. */
-    private static final class Store implements BatchCoalescer.BatchSource<Labels> {
+    /** A counter in a "store" handing out labels. */
+    private static final class Store extends GatedRoundTrips implements BatchCoalescer.BatchSource<Labels> {
         final AtomicLong value = new AtomicLong();
-        final List<Integer> sizes = new CopyOnWriteArrayList<>();
-        volatile CountDownLatch gate;
-        volatile int failAt;
-        volatile RuntimeException failure;
 
         @Override
         public Labels take(int n) {
-            // The gate is read before the round trip shows in sizes: a test that waits for sizes and then
-            // clears the gate must not find this round trip still about to read it.
-            CountDownLatch g = gate;
-            sizes.add(n);
-            int roundTrip = sizes.size();
-            if (g != null) {
-                try {
-                    g.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IdGenerationException("Interrupted while waiting for the store", e);
-                }
-            }
-            if (roundTrip == failAt) {
-                throw failure;
-            }
-            LockSupport.parkNanos(20_000);
+            roundTrip(n);
             return new Labels(value.getAndAdd(n) + 1, n);
         }
     }
@@ -80,14 +58,6 @@ class BatchCoalescerTest {
 
     private static long number(String label) {
         return Long.parseLong(label.substring(1));
-    }
-
-    private static void until(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
-            Thread.onSpinWait();
-        }
     }
 
     @Test

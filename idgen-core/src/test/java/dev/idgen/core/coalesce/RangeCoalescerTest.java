@@ -1,5 +1,6 @@
 package dev.idgen.core.coalesce;
 
+import static dev.idgen.core.coalesce.GatedRoundTrips.until;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,8 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,16 +29,10 @@ class RangeCoalescerTest {
         executor.shutdownNow();
     }
 
-    /** A counter in a "store": INCRBY n x stride, returning the new value; records each n. */
-    private static final class Counter implements RangeCoalescer.RangeSource {
+    /** A counter in a "store": INCRBY n x stride, returning the new value. */
+    private static final class Counter extends GatedRoundTrips implements RangeCoalescer.RangeSource {
         final AtomicLong value = new AtomicLong();
-        final List<Integer> sizes = new CopyOnWriteArrayList<>();
         final long stride;
-        volatile CountDownLatch gate;
-        /** Which round trip (1 = the first) fails with {@link #failure}; 0: none. */
-        volatile int failAt;
-
-        volatile RuntimeException failure;
 
         Counter(long stride) {
             this.stride = stride;
@@ -47,39 +40,13 @@ class RangeCoalescerTest {
 
         @Override
         public long take(int n) {
-            // The gate is read before the round trip shows in sizes: a test that waits for sizes and then
-            // clears the gate must not find this round trip still about to read it.
-            CountDownLatch g = gate;
-            sizes.add(n);
-            int roundTrip = sizes.size();
-            if (g != null) {
-                try {
-                    g.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    // As a store's client does: an interrupted wait fails the round trip.
-                    throw new dev.idgen.core.IdGenerationException("Interrupted while waiting for the store", e);
-                }
-            }
-            if (roundTrip == failAt) {
-                throw failure;
-            }
-            // A round trip takes a little while, so callers pile up behind it.
-            LockSupport.parkNanos(20_000);
+            roundTrip(n);
             return value.addAndGet(n * stride);
         }
     }
 
     private static RangeCoalescer coalescer(Counter counter, int maxBatch, Duration maxWait) {
         return new RangeCoalescer(counter, maxBatch, counter.stride, maxWait, "the test counter");
-    }
-
-    private static void until(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
-            Thread.onSpinWait();
-        }
     }
 
     @Test
