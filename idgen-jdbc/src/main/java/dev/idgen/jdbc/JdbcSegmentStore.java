@@ -270,7 +270,7 @@ public final class JdbcSegmentStore implements SegmentStore {
         } catch (SQLException e) {
             // Another instance inserted the same new name first (concurrent inserts of one key can also end in a
             // deadlock on InnoDB, with one of them through); its row serves both.
-            if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+            if (!SqlStates.isDuplicateKey(e) && !SqlStates.isDeadlock(e)) {
                 throw e;
             }
         }

@@ -460,7 +460,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 mark.executeUpdate();
             } catch (SQLException e) {
                 // Another instance marked it at the same moment; its fence reaches as far.
-                if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+                if (!SqlStates.isDuplicateKey(e) && !SqlStates.isDeadlock(e)) {
                     throw e;
                 }
             }
@@ -652,7 +652,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         } catch (SQLException e) {
             // Concurrent inserts of one key deadlock on InnoDB when the first of them rolls back (a timeout); the
             // database let one of the others go ahead, so this one lost the race as surely as with a duplicate key.
-            if (JdbcStatements.isDuplicateKey(e) || JdbcStatements.isDeadlock(e)) {
+            if (SqlStates.isDuplicateKey(e) || SqlStates.isDeadlock(e)) {
                 return false;
             }
             throw e;

@@ -678,7 +678,7 @@ public final class TicketServer implements AutoCloseable {
                 insertIfAbsent(connection, sql, name, queryTimeout);
             }
         } catch (SQLException e) {
-            if (JdbcStatements.isMissingTable(e)) {
+            if (SqlStates.isMissingTable(e)) {
                 throw missing(sql.dialect(), e);
             }
             throw e;
@@ -707,7 +707,7 @@ public final class TicketServer implements AutoCloseable {
         } catch (SQLException e) {
             // Another client created the row first (concurrent inserts of one key can also end in a deadlock on
             // InnoDB, with one of them through).
-            if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+            if (!SqlStates.isDuplicateKey(e) && !SqlStates.isDeadlock(e)) {
                 throw e;
             }
         }
@@ -776,7 +776,7 @@ public final class TicketServer implements AutoCloseable {
         try {
             statements.probeTable(connection);
         } catch (SQLException e) {
-            if (JdbcStatements.isMissingTable(e)) {
+            if (SqlStates.isMissingTable(e)) {
                 throw missing(dialect, e);
             }
             throw e;
