@@ -25,7 +25,7 @@ import javax.sql.DataSource;
  * connection is put back before it returns to the pool.
  *
  * <p>On the first connection the database is identified ({@link DatabaseDialect}), the table created if
- * {@link SchemaInitialization} says so, and the store's statements built once for that database by its
+ * {@link SchemaInitialization} says so ({@link TableSchema}, which also checks the columns later versions added), and the store's statements built once for that database by its
  * {@link Preparation}; a failed preparation is tried again by the next operation, so a store starts while its
  * database is down.
  *
@@ -72,6 +72,7 @@ final class JdbcStatements<S> {
     private final Preparation<S> preparation;
     private final int timeoutSeconds;
     private final int networkTimeoutMillis;
+    private final TableSchema schema;
     private volatile S statements;
     /** The database, once a connection has identified it: names the DDL when the table turns out to be missing. */
     private volatile DatabaseDialect dialect;
@@ -105,6 +106,7 @@ final class JdbcStatements<S> {
         this.preparation = preparation;
         this.timeoutSeconds = timeoutSeconds(timeout);
         this.networkTimeoutMillis = (timeoutSeconds + 2) * 1000;
+        this.schema = new TableSchema(description, kind, table, this.schemaInitialization, timeoutSeconds);
     }
 
     /**
@@ -308,6 +310,13 @@ final class JdbcStatements<S> {
     }
 
     /**
+     * @return the store's table as idgen creates and checks it
+     */
+    TableSchema schema() {
+        return schema;
+    }
+
+    /**
      * @return the store's statements once a connection has prepared them, otherwise {@code null}
      */
     S prepared() {
@@ -339,127 +348,11 @@ final class JdbcStatements<S> {
                 this.database =
                         metaData.getDatabaseProductName() + " " + JdbcUrls.withoutCredentials(metaData.getURL());
                 if (schemaInitialization.createsTableOn(dialect, metaData.getURL())) {
-                    createTable(connection, dialect);
+                    schema.createTable(connection, dialect);
                 }
                 statements = preparation.prepare(connection, dialect);
             }
             return statements;
-        }
-    }
-
-    /** The database's replication as last read, or {@code null}. */
-    private volatile DatabaseReplication replication;
-    /** Whether the table has the writer column, once {@link #writerColumn} looked. */
-    private volatile Boolean writerColumnPresent;
-
-    /**
-     * @return whether the table has the writer column, or {@code null} before the database was reached
-     */
-    Boolean writerColumnPresent() {
-        return writerColumnPresent;
-    }
-
-    /**
-     * Reads the database's replication now (see {@link DatabaseReplication}), and keeps it for {@link #replication()}.
-     *
-     * @throws StoreUnavailableException when the database cannot be reached
-     */
-    DatabaseReplication readReplication() {
-        DatabaseReplication read =
-                execute("read the database's replication", (connection, sql) -> DatabaseReplication.of(connection));
-        replication = read;
-        return read;
-    }
-
-    /**
-     * @return the replication as last read by {@link #readReplication()}, or {@code null}
-     */
-    DatabaseReplication replication() {
-        return replication;
-    }
-
-    /**
-     * Makes sure the table has the {@link WriterColumn writer column}, adding it where idgen manages the schema. A table
-     * without it (created by an older version, with schema initialization {@code never}) works as before, without
-     * recognising a promoted replica: that is logged once, with the statement that adds the column.
-     *
-     * @return whether the column is there
-     */
-    boolean writerColumn(Connection connection, DatabaseDialect dialect) throws SQLException {
-        boolean present = addedColumn(
-                connection,
-                dialect,
-                WriterColumn.COLUMN,
-                "a failover to a replica that lagged behind cannot be recognised, and could repeat IDs");
-        System.Logger log = System.getLogger(JdbcStatements.class.getName());
-        String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
-        if (present) {
-            String unreadable = WriterColumn.identityUnreadable(connection, dialect, timeoutSeconds);
-            if (unreadable != null) {
-                present = false;
-                log.log(
-                        System.Logger.Level.WARNING,
-                        () -> what + ": this database does not let idgen's user read"
-                                + " the server's identity (" + unreadable
-                                + "), so a failover to a replica that lagged behind"
-                                + " cannot be recognised, and could repeat IDs");
-            }
-        }
-        writerColumnPresent = present;
-        return present;
-    }
-
-    /**
-     * Makes sure the table has a column a later version of idgen added, adding it where idgen manages the schema. A
-     * table without it works without what the column is for: that is logged once, with the statement that adds it.
-     *
-     * @param withoutIt what is lost without the column, for the log
-     * @return whether the column is there
-     */
-    boolean addedColumn(Connection connection, DatabaseDialect dialect, AddedColumn column, String withoutIt)
-            throws SQLException {
-        boolean present = column.ensure(
-                connection,
-                table,
-                schemaInitialization.createsTableOn(
-                        dialect, connection.getMetaData().getURL()),
-                timeoutSeconds);
-        if (!present) {
-            String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
-            System.getLogger(JdbcStatements.class.getName())
-                    .log(
-                            System.Logger.Level.WARNING,
-                            () -> what + " has no column " + column.name() + ": " + withoutIt + ". Add it with: "
-                                    + column.addStatement(table));
-        }
-        return present;
-    }
-
-    private void createTable(Connection connection, DatabaseDialect dialect) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.execute(dialect.ddl(kind, table));
-        } catch (SQLException e) {
-            // PostgreSQL's CREATE TABLE IF NOT EXISTS can still fail when another instance creates the table at the
-            // same moment; the table existing now is all that matters.
-            try {
-                probeTable(connection);
-            } catch (SQLException notThere) {
-                e.addSuppressed(notThere);
-                throw e;
-            }
-        }
-    }
-
-    /**
-     * Reads no row from the table, to see that it is there.
-     *
-     * @throws SQLException when it is not (see {@link SqlStates#isMissingTable}) or the database fails
-     */
-    void probeTable(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0").close();
         }
     }
 

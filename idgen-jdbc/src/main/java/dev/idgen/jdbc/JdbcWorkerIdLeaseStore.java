@@ -226,20 +226,24 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
-        boolean stamped = statements.writerColumn(connection, dialect);
-        boolean recordsTtl = statements.addedColumn(
-                connection,
-                dialect,
-                LEASE_MS,
-                "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
-                        + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
-                        + " sharing the table must all use one ttl");
-        boolean recordsGrant = statements.addedColumn(
-                connection,
-                dialect,
-                GRANT_MS,
-                "an owner given back its own lease after a lost answer waits as after a take-over, its own ttl, even"
-                        + " where its lost grant was free");
+        boolean stamped = statements.schema().writerColumn(connection, dialect);
+        boolean recordsTtl = statements
+                .schema()
+                .addedColumn(
+                        connection,
+                        dialect,
+                        LEASE_MS,
+                        "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
+                                + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
+                                + " sharing the table must all use one ttl");
+        boolean recordsGrant = statements
+                .schema()
+                .addedColumn(
+                        connection,
+                        dialect,
+                        GRANT_MS,
+                        "an owner given back its own lease after a lost answer waits as after a take-over, its own ttl, even"
+                                + " where its lost grant was free");
         return Sql.of(dialect, table, stamped, recordsTtl, recordsGrant, ownerWidth(connection, dialect));
     }
 
@@ -610,7 +614,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      */
     public void checkAvailable() {
         statements.execute("check availability", (connection, sql) -> {
-            statements.probeTable(connection);
+            statements.schema().probeTable(connection);
             return null;
         });
     }

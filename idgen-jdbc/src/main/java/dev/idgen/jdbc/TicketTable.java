@@ -207,13 +207,13 @@ final class TicketTable {
                 dialect,
                 table,
                 TicketServer.boundsItsReads(connection, dialect),
-                statements.writerColumn(connection, dialect),
+                statements.schema().writerColumn(connection, dialect),
                 failovers);
     }
 
     void probe(Connection connection, DatabaseDialect dialect) throws SQLException {
         try {
-            statements.probeTable(connection);
+            statements.schema().probeTable(connection);
         } catch (SQLException e) {
             if (SqlStates.isMissingTable(e)) {
                 throw missing(dialect, e);

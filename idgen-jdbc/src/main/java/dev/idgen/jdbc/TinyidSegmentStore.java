@@ -327,7 +327,7 @@ public final class TinyidSegmentStore implements SegmentStore {
     public void checkAvailable() {
         for (JdbcStatements<DatabaseDialect> database : databases) {
             database.execute("check availability", (connection, dialect) -> {
-                database.probeTable(connection);
+                database.schema().probeTable(connection);
                 return null;
             });
         }
