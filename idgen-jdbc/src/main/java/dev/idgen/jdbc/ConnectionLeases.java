@@ -167,7 +167,7 @@ final class ConnectionLeases<S> {
                 keep = false;
                 throw timedOut.apply(e);
             }
-            if (JdbcStatements.isBrokenConnection(e)) {
+            if (SqlStates.isBrokenConnection(e)) {
                 keep = false;
                 throw new JdbcStatements.Retryable(e);
             }
@@ -270,7 +270,7 @@ final class ConnectionLeases<S> {
             return new Lease(connection, autoCommit, networkTimeout, System.nanoTime());
         } catch (SQLException | RuntimeException e) {
             closeQuietly(connection, e);
-            if (e instanceof SQLException sql && JdbcStatements.isBrokenConnection(sql)) {
+            if (e instanceof SQLException sql && SqlStates.isBrokenConnection(sql)) {
                 throw new JdbcStatements.Retryable(sql);
             }
             throw e;

@@ -16,6 +16,8 @@ public final class JdbcFailovers {
     private final long jump;
     private final LongAdder count = new LongAdder();
     private volatile String last;
+    /** The database's replication as last read, or {@code null}. */
+    private volatile DatabaseReplication replication;
 
     JdbcFailovers(JdbcStatements<?> statements, long jump) {
         this.statements = statements;
@@ -34,7 +36,7 @@ public final class JdbcFailovers {
      *         until the database has been reached
      */
     public Boolean detection() {
-        return statements.writerColumnPresent();
+        return statements.schema().writerColumnPresent();
     }
 
     /**
@@ -66,13 +68,16 @@ public final class JdbcFailovers {
      * @throws dev.idgen.core.StoreUnavailableException when the database cannot be reached
      */
     public DatabaseReplication readReplication() {
-        return statements.readReplication();
+        DatabaseReplication read = statements.execute(
+                "read the database's replication", (connection, sql) -> DatabaseReplication.of(connection));
+        replication = read;
+        return read;
     }
 
     /**
      * @return the replication as last read by {@link #readReplication()}, or {@code null}
      */
     public DatabaseReplication replication() {
-        return statements.replication();
+        return replication;
     }
 }

@@ -67,7 +67,7 @@ public final class JdbcSegmentStore implements SegmentStore {
                 JdbcStatements<?> statements,
                 JdbcFailovers failovers)
                 throws SQLException {
-            boolean stamped = statements.writerColumn(connection, dialect);
+            boolean stamped = statements.schema().writerColumn(connection, dialect);
             String insert = layout.insert(table, stamped ? WriterColumn.identity(dialect) : null);
             String stampLeafRows = layout == SegmentTableLayout.LEAF && stamped
                     ? "UPDATE " + table + " SET " + WriterColumn.NAME + " = " + WriterColumn.identity(dialect)
@@ -270,7 +270,7 @@ public final class JdbcSegmentStore implements SegmentStore {
         } catch (SQLException e) {
             // Another instance inserted the same new name first (concurrent inserts of one key can also end in a
             // deadlock on InnoDB, with one of them through); its row serves both.
-            if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+            if (!SqlStates.isDuplicateKey(e) && !SqlStates.isDeadlock(e)) {
                 throw e;
             }
         }
@@ -285,7 +285,7 @@ public final class JdbcSegmentStore implements SegmentStore {
     @Override
     public void checkAvailable() {
         statements.execute("check availability", (connection, sql) -> {
-            statements.probeTable(connection);
+            statements.schema().probeTable(connection);
             if (sql.stampLeafRows() != null) {
                 // Tags added to Leaf's table since: stamped on every check (the health check's period), so that a
                 // tag only Leaf servers serve is stamped long before a failover could lose its writes.

@@ -4,11 +4,8 @@ import dev.idgen.core.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
@@ -28,7 +25,7 @@ import javax.sql.DataSource;
  * connection is put back before it returns to the pool.
  *
  * <p>On the first connection the database is identified ({@link DatabaseDialect}), the table created if
- * {@link SchemaInitialization} says so, and the store's statements built once for that database by its
+ * {@link SchemaInitialization} says so ({@link TableSchema}, which also checks the columns later versions added), and the store's statements built once for that database by its
  * {@link Preparation}; a failed preparation is tried again by the next operation, so a store starts while its
  * database is down.
  *
@@ -40,7 +37,9 @@ import javax.sql.DataSource;
  * bounds them as tightly. Setting it is a socket option, not a round trip.
  *
  * <p>Failures become {@link StoreUnavailableException} naming the operation and the table; a table that is not
- * there, {@link TableMissingException} naming the DDL to create it from.
+ * there, {@link TableMissingException} naming the DDL to create it from. What a failed statement means (a missing
+ * table, a broken connection, a duplicate key) is read by {@link SqlStates}; the statement that advances a counter row
+ * and reads its new value back is {@link RowCounter}, its text per dialect {@link RowCounterSql}.
  *
  * @param <S> the store's statements for one database
  */
@@ -61,7 +60,7 @@ final class JdbcStatements<S> {
     /** Only used to abort a connection whose network timeout ran out, which needs no thread of its own. */
     static final Executor IN_CALLER = Runnable::run;
 
-    /** What {@link Counter#advance} returns when no row matched. */
+    /** What {@link RowCounter#advance} returns when no row matched. */
     static final long NO_ROW = Long.MIN_VALUE;
 
     private final DataSource dataSource;
@@ -73,6 +72,7 @@ final class JdbcStatements<S> {
     private final Preparation<S> preparation;
     private final int timeoutSeconds;
     private final int networkTimeoutMillis;
+    private final TableSchema schema;
     private volatile S statements;
     /** The database, once a connection has identified it: names the DDL when the table turns out to be missing. */
     private volatile DatabaseDialect dialect;
@@ -106,6 +106,7 @@ final class JdbcStatements<S> {
         this.preparation = preparation;
         this.timeoutSeconds = timeoutSeconds(timeout);
         this.networkTimeoutMillis = (timeoutSeconds + 2) * 1000;
+        this.schema = new TableSchema(description, kind, table, this.schemaInitialization, timeoutSeconds);
     }
 
     /**
@@ -185,7 +186,7 @@ final class JdbcStatements<S> {
             return unavailable;
         }
         DatabaseDialect known = dialect;
-        if (failure instanceof SQLException sql && isMissingTable(sql) && known != null) {
+        if (failure instanceof SQLException sql && SqlStates.isMissingTable(sql) && known != null) {
             String resource = known.ddlResource(kind);
             return new TableMissingException(
                     Character.toUpperCase(description.charAt(0)) + description.substring(1)
@@ -242,7 +243,7 @@ final class JdbcStatements<S> {
                 result = work.run(connection, statements(connection));
             } catch (SQLException e) {
                 restore(connection, autoCommit, bound ? networkTimeout : -1, e);
-                if (isBrokenConnection(e)) {
+                if (SqlStates.isBrokenConnection(e)) {
                     throw new Retryable(e);
                 }
                 throw e;
@@ -309,6 +310,13 @@ final class JdbcStatements<S> {
     }
 
     /**
+     * @return the store's table as idgen creates and checks it
+     */
+    TableSchema schema() {
+        return schema;
+    }
+
+    /**
      * @return the store's statements once a connection has prepared them, otherwise {@code null}
      */
     S prepared() {
@@ -340,127 +348,11 @@ final class JdbcStatements<S> {
                 this.database =
                         metaData.getDatabaseProductName() + " " + JdbcUrls.withoutCredentials(metaData.getURL());
                 if (schemaInitialization.createsTableOn(dialect, metaData.getURL())) {
-                    createTable(connection, dialect);
+                    schema.createTable(connection, dialect);
                 }
                 statements = preparation.prepare(connection, dialect);
             }
             return statements;
-        }
-    }
-
-    /** The database's replication as last read, or {@code null}. */
-    private volatile DatabaseReplication replication;
-    /** Whether the table has the writer column, once {@link #writerColumn} looked. */
-    private volatile Boolean writerColumnPresent;
-
-    /**
-     * @return whether the table has the writer column, or {@code null} before the database was reached
-     */
-    Boolean writerColumnPresent() {
-        return writerColumnPresent;
-    }
-
-    /**
-     * Reads the database's replication now (see {@link DatabaseReplication}), and keeps it for {@link #replication()}.
-     *
-     * @throws StoreUnavailableException when the database cannot be reached
-     */
-    DatabaseReplication readReplication() {
-        DatabaseReplication read =
-                execute("read the database's replication", (connection, sql) -> DatabaseReplication.of(connection));
-        replication = read;
-        return read;
-    }
-
-    /**
-     * @return the replication as last read by {@link #readReplication()}, or {@code null}
-     */
-    DatabaseReplication replication() {
-        return replication;
-    }
-
-    /**
-     * Makes sure the table has the {@link WriterColumn writer column}, adding it where idgen manages the schema. A table
-     * without it (created by an older version, with schema initialization {@code never}) works as before, without
-     * recognising a promoted replica: that is logged once, with the statement that adds the column.
-     *
-     * @return whether the column is there
-     */
-    boolean writerColumn(Connection connection, DatabaseDialect dialect) throws SQLException {
-        boolean present = addedColumn(
-                connection,
-                dialect,
-                WriterColumn.COLUMN,
-                "a failover to a replica that lagged behind cannot be recognised, and could repeat IDs");
-        System.Logger log = System.getLogger(JdbcStatements.class.getName());
-        String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
-        if (present) {
-            String unreadable = WriterColumn.identityUnreadable(connection, dialect, timeoutSeconds);
-            if (unreadable != null) {
-                present = false;
-                log.log(
-                        System.Logger.Level.WARNING,
-                        () -> what + ": this database does not let idgen's user read"
-                                + " the server's identity (" + unreadable
-                                + "), so a failover to a replica that lagged behind"
-                                + " cannot be recognised, and could repeat IDs");
-            }
-        }
-        writerColumnPresent = present;
-        return present;
-    }
-
-    /**
-     * Makes sure the table has a column a later version of idgen added, adding it where idgen manages the schema. A
-     * table without it works without what the column is for: that is logged once, with the statement that adds it.
-     *
-     * @param withoutIt what is lost without the column, for the log
-     * @return whether the column is there
-     */
-    boolean addedColumn(Connection connection, DatabaseDialect dialect, AddedColumn column, String withoutIt)
-            throws SQLException {
-        boolean present = column.ensure(
-                connection,
-                table,
-                schemaInitialization.createsTableOn(
-                        dialect, connection.getMetaData().getURL()),
-                timeoutSeconds);
-        if (!present) {
-            String what = Character.toUpperCase(description.charAt(0)) + description.substring(1);
-            System.getLogger(JdbcStatements.class.getName())
-                    .log(
-                            System.Logger.Level.WARNING,
-                            () -> what + " has no column " + column.name() + ": " + withoutIt + ". Add it with: "
-                                    + column.addStatement(table));
-        }
-        return present;
-    }
-
-    private void createTable(Connection connection, DatabaseDialect dialect) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.execute(dialect.ddl(kind, table));
-        } catch (SQLException e) {
-            // PostgreSQL's CREATE TABLE IF NOT EXISTS can still fail when another instance creates the table at the
-            // same moment; the table existing now is all that matters.
-            try {
-                probeTable(connection);
-            } catch (SQLException notThere) {
-                e.addSuppressed(notThere);
-                throw e;
-            }
-        }
-    }
-
-    /**
-     * Reads no row from the table, to see that it is there.
-     *
-     * @throws SQLException when it is not (see {@link #isMissingTable}) or the database fails
-     */
-    void probeTable(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0").close();
         }
     }
 
@@ -488,250 +380,12 @@ final class JdbcStatements<S> {
     /**
      * @return like {@link #prepare(Connection, String, boolean)}, a statement whose update reports its generated keys
      */
-    private PreparedStatement prepareReturningKeys(Connection connection, String sql, boolean queryTimeout)
+    PreparedStatement prepareReturningKeys(Connection connection, String sql, boolean queryTimeout)
             throws SQLException {
         PreparedStatement prepared = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
         if (queryTimeout) {
             prepared.setQueryTimeout(timeoutSeconds);
         }
         return prepared;
-    }
-
-    /** SQLState class 23, integrity constraint violation: for idgen's tables, only ever the primary key. */
-    static boolean isDuplicateKey(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("23");
-    }
-
-    /** 40001 is a deadlock on MySQL and MariaDB (and a serialization failure elsewhere), 40P01 one on PostgreSQL. */
-    static boolean isDeadlock(SQLException e) {
-        return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
-    }
-
-    /**
-     * @return whether the table (or its schema) does not exist: 42S02 on MySQL, MariaDB and H2 (42S03 and 42S04 are
-     *         H2's variants, 90079 its missing schema), 42P01 and 3F000 on PostgreSQL
-     */
-    static boolean isMissingTable(SQLException e) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        return switch (state) {
-            case "42S02", "42S03", "42S04", "90079", "42P01", "3F000" -> true;
-            default -> e.getErrorCode() == 1146;
-        };
-    }
-
-    /**
-     * SQLState class 08 is a connection failure on every driver; 57P01 to 57P03 are PostgreSQL's server shutting down
-     * or restarting under an open connection.
-     */
-    static boolean isBrokenConnection(SQLException e) {
-        String state = e.getSQLState();
-        return e instanceof SQLNonTransientConnectionException
-                || e instanceof SQLRecoverableException
-                || state != null && (state.startsWith("08") || state.startsWith("57P0"));
-    }
-
-    /**
-     * One statement that adds to a counter column of the row with a given name and reads the new value back, on the
-     * same connection: {@code UPDATE ... RETURNING} on PostgreSQL, {@code SELECT ... FROM FINAL TABLE (UPDATE ...)} on
-     * H2, and on MySQL and MariaDB an {@code UPDATE} that stores the new value with {@code LAST_INSERT_ID(expr)}
-     * followed by {@code SELECT LAST_INSERT_ID()} (a value of the connection, read before anyone else can use it).
-     * In auto-commit the row lock lasts the one update: concurrent clients queue rather than deadlock.
-     *
-     * <p>On MySQL and MariaDB a counter {@linkplain #of(DatabaseDialect, String, String, String, boolean, Rows) may read the
-     * new value from the update's own reply} instead: the server reports the value {@code LAST_INSERT_ID(expr)} stored
-     * in the update's OK packet, which JDBC drivers return as its generated key, so the {@code SELECT} and its round
-     * trip are not needed. The first update checks the key against {@code SELECT LAST_INSERT_ID()}; a driver whose key
-     * differs, that reports none or that fails to, is never trusted with it again (by this counter) and the
-     * {@code SELECT} is kept.
-     */
-    static final class Counter {
-
-        private static final int UNCHECKED = 0;
-        private static final int TRUSTED = 1;
-        private static final int DISTRUSTED = 2;
-
-        /** The statement that advances the row (and, except on MySQL, returns its new value). */
-        private final String update;
-        /** MySQL's {@code SELECT LAST_INSERT_ID()}, otherwise {@code null}. */
-        private final String readBack;
-        /** Whether the row must also match a guard column (the ticket's increment). */
-        private final boolean byGuard;
-        /** Whether to read MySQL's new value from the update's reply (its generated key). */
-        private final boolean fromReply;
-        /** Whether the driver's generated key has been checked and found right; written once or twice. */
-        private volatile int reply = UNCHECKED;
-
-        private Counter(String update, String readBack, boolean byGuard, boolean fromReply) {
-            this.update = update;
-            this.readBack = readBack;
-            this.byGuard = byGuard;
-            this.fromReply = fromReply && readBack != null;
-        }
-
-        /**
-         * Which rows a counter advances, by the server that wrote them last ({@link WriterColumn}).
-         */
-        enum Rows {
-            /** Any row: the table has no {@code writer} column. */
-            ANY,
-            /** Rows this server wrote: the hot path. */
-            WRITTEN_HERE,
-            /** Rows another server wrote (this one is a promoted copy); the update stamps this server on them. */
-            WRITTEN_ELSEWHERE,
-            /** Rows written before the column existed; the update stamps this server on them. */
-            UNSTAMPED
-        }
-
-        /**
-         * A counter whose update sets {@code column = GREATEST(column, floor) + delta}: a caller that already holds
-         * values up to {@code floor} (from before a failover) never gets them again.
-         *
-         * @param table a checked table name
-         * @param key the column holding the row's name ({@code name} in idgen's tables)
-         * @param column the counter column
-         * @param guard a column the row must also match, or {@code null}
-         * @param fromReply on MySQL and MariaDB, whether to read the new value from the update's reply (one round trip
-         *        instead of two, once the driver's answer has been checked)
-         * @param rows which rows it advances, by their writer
-         */
-        static Counter of(
-                DatabaseDialect dialect,
-                String table,
-                String key,
-                String column,
-                String guard,
-                boolean fromReply,
-                Rows rows) {
-            String identity = WriterColumn.identity(dialect);
-            String where = " WHERE " + key + " = ?" + (guard == null ? "" : " AND " + guard + " = ?")
-                    + switch (rows) {
-                        case ANY -> "";
-                        case WRITTEN_HERE -> " AND " + WriterColumn.NAME + " = " + identity;
-                        case WRITTEN_ELSEWHERE -> " AND " + WriterColumn.NAME + " <> " + identity;
-                        case UNSTAMPED -> " AND " + WriterColumn.NAME + " IS NULL";
-                    };
-            String stamp = rows == Rows.WRITTEN_ELSEWHERE || rows == Rows.UNSTAMPED
-                    ? ", " + WriterColumn.NAME + " = " + identity
-                    : "";
-            String next = "GREATEST(" + column + ", ?) + ?";
-            return switch (dialect) {
-                case MYSQL ->
-                    new Counter(
-                            "UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + next + ")" + stamp + where,
-                            "SELECT LAST_INSERT_ID()",
-                            guard != null,
-                            fromReply);
-                case POSTGRESQL ->
-                    new Counter(
-                            "UPDATE " + table + " SET " + column + " = " + next + stamp + where + " RETURNING "
-                                    + column,
-                            null,
-                            guard != null,
-                            false);
-                case H2 ->
-                    new Counter(
-                            "SELECT " + column + " FROM FINAL TABLE (UPDATE " + table + " SET " + column + " = " + next
-                                    + stamp + where + ")",
-                            null,
-                            guard != null,
-                            false);
-            };
-        }
-
-        /**
-         * @return how many statements one advance sends: 1, or 2 on MySQL unless its reply is read
-         */
-        int statementsPerAdvance() {
-            return readBack == null || fromReply && reply == TRUSTED ? 1 : 2;
-        }
-
-        /**
-         * @param floor the least value the counter is raised to before {@code delta} is added
-         * @param guardValue the value the guard column must hold; ignored without a guard
-         * @param queryTimeout whether the statements get the store's query timeout (see
-         *        {@link JdbcStatements#prepare(Connection, String, boolean)})
-         * @return the counter's new value, or {@link #NO_ROW} when no row matched
-         */
-        long advance(
-                JdbcStatements<?> statements,
-                Connection connection,
-                String name,
-                long floor,
-                long delta,
-                int guardValue,
-                boolean queryTimeout)
-                throws SQLException {
-            boolean keys = fromReply && reply != DISTRUSTED;
-            long key = NO_ROW;
-            try (PreparedStatement advance = keys
-                    ? statements.prepareReturningKeys(connection, update, queryTimeout)
-                    : statements.prepare(connection, update, queryTimeout)) {
-                advance.setLong(1, floor);
-                advance.setLong(2, delta);
-                advance.setString(3, name);
-                if (byGuard) {
-                    advance.setInt(4, guardValue);
-                }
-                if (readBack == null) {
-                    try (ResultSet result = advance.executeQuery()) {
-                        return result.next() ? result.getLong(1) : NO_ROW;
-                    }
-                }
-                // Checked first: without a matched row LAST_INSERT_ID() still holds whatever this pooled connection
-                // last stored, possibly another name's value.
-                if (advance.executeUpdate() != 1) {
-                    return NO_ROW;
-                }
-                if (keys) {
-                    key = generatedKey(advance);
-                    if (key > 0 && reply == TRUSTED) {
-                        return key;
-                    }
-                }
-            }
-            long value;
-            try (PreparedStatement read = statements.prepare(connection, readBack, queryTimeout);
-                    ResultSet result = read.executeQuery()) {
-                if (!result.next()) {
-                    throw new SQLException("SELECT LAST_INSERT_ID() returned no row");
-                }
-                value = result.getLong(1);
-            }
-            if (keys) {
-                judgeReply(key == value);
-            }
-            return value;
-        }
-
-        /**
-         * Settles whether the update's reply can be trusted, from one sample. Synchronized, and a disagreement is
-         * final: with several round trips in flight, one that saw the reply agree must not overwrite another that saw
-         * it disagree.
-         */
-        private synchronized void judgeReply(boolean agrees) {
-            if (!agrees) {
-                reply = DISTRUSTED;
-            } else if (reply == UNCHECKED) {
-                reply = TRUSTED;
-            }
-        }
-
-        /**
-         * @return the update's one generated key, or {@link #NO_ROW} when the driver reports none, more than one, or
-         *         fails to (a driver or wrapper may throw rather than return none): the value is then read with
-         *         {@code SELECT LAST_INSERT_ID()}, still the connection's after the update
-         */
-        private static long generatedKey(PreparedStatement advance) {
-            try (ResultSet generated = advance.getGeneratedKeys()) {
-                if (!generated.next()) {
-                    return NO_ROW;
-                }
-                long key = generated.getLong(1);
-                // One row updated, one key expected: anything else is not the value.
-                return generated.next() ? NO_ROW : key;
-            } catch (SQLException | RuntimeException e) {
-                return NO_ROW;
-            }
-        }
     }
 }

@@ -226,20 +226,24 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
-        boolean stamped = statements.writerColumn(connection, dialect);
-        boolean recordsTtl = statements.addedColumn(
-                connection,
-                dialect,
-                LEASE_MS,
-                "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
-                        + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
-                        + " sharing the table must all use one ttl");
-        boolean recordsGrant = statements.addedColumn(
-                connection,
-                dialect,
-                GRANT_MS,
-                "an owner given back its own lease after a lost answer waits as after a take-over, its own ttl, even"
-                        + " where its lost grant was free");
+        boolean stamped = statements.schema().writerColumn(connection, dialect);
+        boolean recordsTtl = statements
+                .schema()
+                .addedColumn(
+                        connection,
+                        dialect,
+                        LEASE_MS,
+                        "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
+                                + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
+                                + " sharing the table must all use one ttl");
+        boolean recordsGrant = statements
+                .schema()
+                .addedColumn(
+                        connection,
+                        dialect,
+                        GRANT_MS,
+                        "an owner given back its own lease after a lost answer waits as after a take-over, its own ttl, even"
+                                + " where its lost grant was free");
         return Sql.of(dialect, table, stamped, recordsTtl, recordsGrant, ownerWidth(connection, dialect));
     }
 
@@ -460,7 +464,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 mark.executeUpdate();
             } catch (SQLException e) {
                 // Another instance marked it at the same moment; its fence reaches as far.
-                if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+                if (!SqlStates.isDuplicateKey(e) && !SqlStates.isDeadlock(e)) {
                     throw e;
                 }
             }
@@ -610,7 +614,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
      */
     public void checkAvailable() {
         statements.execute("check availability", (connection, sql) -> {
-            statements.probeTable(connection);
+            statements.schema().probeTable(connection);
             return null;
         });
     }
@@ -652,7 +656,7 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
         } catch (SQLException e) {
             // Concurrent inserts of one key deadlock on InnoDB when the first of them rolls back (a timeout); the
             // database let one of the others go ahead, so this one lost the race as surely as with a duplicate key.
-            if (JdbcStatements.isDuplicateKey(e) || JdbcStatements.isDeadlock(e)) {
+            if (SqlStates.isDuplicateKey(e) || SqlStates.isDeadlock(e)) {
                 return false;
             }
             throw e;

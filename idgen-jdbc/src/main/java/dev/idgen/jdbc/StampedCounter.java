@@ -1,8 +1,7 @@
 package dev.idgen.jdbc;
 
 import dev.idgen.core.IdArguments;
-import dev.idgen.jdbc.JdbcStatements.Counter;
-import dev.idgen.jdbc.JdbcStatements.Counter.Rows;
+import dev.idgen.jdbc.RowCounterSql.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,10 +32,10 @@ final class StampedCounter {
 
     private final String table;
     private final String what;
-    private final Counter any;
-    private final Counter here;
-    private final Counter elsewhere;
-    private final Counter unstamped;
+    private final RowCounter any;
+    private final RowCounter here;
+    private final RowCounter elsewhere;
+    private final RowCounter unstamped;
     private final String markerElsewhere;
     private final String markerUnstamped;
     private final String markerRead;
@@ -52,7 +51,7 @@ final class StampedCounter {
      * @param key the column holding the row's name
      * @param column the counter column
      * @param guard a column the row must also match, or {@code null}
-     * @param fromReply see {@link Counter#of(DatabaseDialect, String, String, String, String, boolean, Rows)}
+     * @param fromReply see {@link RowCounter#of(DatabaseDialect, String, String, String, String, boolean, Rows)}
      * @param stamped whether the table has the writer column; without it the counter advances any row
      * @param markerInsert the insert of the marker row, whose parameters are its name and its counter; its writer is
      *        this server
@@ -74,10 +73,10 @@ final class StampedCounter {
         this.table = table;
         this.what = what;
         this.stamped = stamped;
-        this.any = Counter.of(dialect, table, key, column, guard, fromReply, Rows.ANY);
-        this.here = Counter.of(dialect, table, key, column, guard, fromReply, Rows.WRITTEN_HERE);
-        this.elsewhere = Counter.of(dialect, table, key, column, guard, false, Rows.WRITTEN_ELSEWHERE);
-        this.unstamped = Counter.of(dialect, table, key, column, guard, false, Rows.UNSTAMPED);
+        this.any = RowCounter.of(dialect, table, key, column, guard, fromReply, Rows.ANY);
+        this.here = RowCounter.of(dialect, table, key, column, guard, fromReply, Rows.WRITTEN_HERE);
+        this.elsewhere = RowCounter.of(dialect, table, key, column, guard, false, Rows.WRITTEN_ELSEWHERE);
+        this.unstamped = RowCounter.of(dialect, table, key, column, guard, false, Rows.UNSTAMPED);
         String identity = WriterColumn.identity(dialect);
         this.markerElsewhere = "UPDATE " + table + " SET " + column + " = " + column + " + 1, " + WriterColumn.NAME
                 + " = " + identity + " WHERE " + key + " = ? AND " + WriterColumn.NAME + " <> " + identity;
@@ -96,7 +95,7 @@ final class StampedCounter {
     }
 
     /**
-     * @return how many statements the hot path sends (see {@link Counter#statementsPerAdvance()})
+     * @return how many statements the hot path sends (see {@link RowCounter#statementsPerAdvance()})
      */
     int statementsPerAdvance() {
         return (stamped ? here : any).statementsPerAdvance();
@@ -191,7 +190,7 @@ final class StampedCounter {
                 insert.setLong(2, promotions);
                 insert.executeUpdate();
             } catch (SQLException e) {
-                if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+                if (!SqlStates.isDuplicateKey(e) && !SqlStates.isDeadlock(e)) {
                     throw e;
                 }
             }

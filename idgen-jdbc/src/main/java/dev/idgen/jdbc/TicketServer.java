@@ -7,23 +7,14 @@ import dev.idgen.core.TimeSource;
 import dev.idgen.core.coalesce.DeadlinePassedException;
 import dev.idgen.core.coalesce.RangeCoalescer;
 import dev.idgen.core.segment.SegmentStartFloor;
+import dev.idgen.jdbc.TicketTable.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -74,16 +65,11 @@ import javax.sql.DataSource;
  * server's terms). A call that times out may still have advanced the row: that wastes IDs (a gap), never repeats one.
  * On H2 (embedded H2 has no socket, over TCP it ignores network timeouts) and on a driver without network timeouts,
  * every round trip runs on the executor, the caller waiting at most until its deadline.
+ *
+ * <p>This class decides when, for whom and on which thread a round trip runs; what a round trip sends to the table is
+ * {@link TicketTable}, and the executor with its bounded waits {@link BoundedExecutor}.
  */
 public final class TicketServer implements AutoCloseable {
-
-    private static final int INSERT_ATTEMPTS = 3;
-
-    /**
-     * The most tasks one server runs on its executor at once (borrowing or giving back a connection, a round trip on H2
-     * or a driver that cannot bound its own reads); more wait in line, their callers within their own deadlines.
-     */
-    private static final int MAX_CONCURRENT_TASKS = 64;
 
     /** The most {@link #nextId(String)} calls one round trip serves. */
     public static final int MAX_BATCH = 1024;
@@ -107,14 +93,13 @@ public final class TicketServer implements AutoCloseable {
     private final String table;
     private final int offset;
     private final int increment;
-    private final SchemaInitialization schemaInitialization;
     private final Duration timeout;
     private final long timeoutNanos;
+    private final TicketTable ticketTable;
     private final JdbcStatements<Sql> statements;
     private final CircuitBreaker breaker;
-    private final ThreadPoolExecutor executor;
+    private final BoundedExecutor executor;
     private final ConnectionLeases<Sql> leases;
-    private final long failoverJump;
     private final JdbcFailovers failovers;
 
     /**
@@ -133,55 +118,6 @@ public final class TicketServer implements AutoCloseable {
     private final AtomicLong errors = new AtomicLong();
     private final LongAdder issued = new LongAdder();
     private volatile String lastError;
-
-    /**
-     * The statements of one dialect, built once the database is known.
-     *
-     * @param onCallerThread whether a round trip may run on its caller's thread: the driver bounds socket reads by
-     *        the network timeout (not H2)
-     */
-    private record Sql(
-            DatabaseDialect dialect,
-            StampedCounter advance,
-            String incrementOf,
-            String insert,
-            String reset,
-            boolean onCallerThread) {
-
-        static Sql of(
-                DatabaseDialect dialect,
-                String table,
-                boolean onCallerThread,
-                boolean stamped,
-                JdbcFailovers failovers) {
-            // Only id moves on the hot path: nothing reads update_time. The insert, once per name, still fills it,
-            // for tables created without its default.
-            String writer = stamped ? ", " + WriterColumn.NAME : "";
-            String identity = stamped ? ", " + WriterColumn.identity(dialect) : "";
-            String markerInsert = "INSERT INTO " + table + " (name, id, increment, update_time" + writer
-                    + ") VALUES (?, ?, 0, CURRENT_TIMESTAMP" + identity + ")";
-            return new Sql(
-                    dialect,
-                    new StampedCounter(
-                            dialect,
-                            table,
-                            "name",
-                            "id",
-                            "increment",
-                            true,
-                            stamped,
-                            markerInsert,
-                            "ticket",
-                            failovers),
-                    "SELECT increment FROM " + table + " WHERE name = ?",
-                    "INSERT INTO " + table + " (name, id, increment, update_time" + writer
-                            + ") VALUES (?, ?, ?, CURRENT_TIMESTAMP" + identity + ")",
-                    "UPDATE " + table + " SET id = ?"
-                            + (stamped ? ", " + WriterColumn.NAME + " = " + WriterColumn.identity(dialect) : "")
-                            + " WHERE name = ? AND increment = ?",
-                    onCallerThread);
-        }
-    }
 
     /**
      * @param id a name for metrics and health, e.g. the DataSource bean name
@@ -344,7 +280,7 @@ public final class TicketServer implements AutoCloseable {
         this.table = SqlIdentifiers.checkTable("table", table);
         this.offset = offset;
         this.increment = increment;
-        this.schemaInitialization = Objects.requireNonNull(schemaInitialization, "schemaInitialization");
+        Objects.requireNonNull(schemaInitialization, "schemaInitialization");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new InvalidArgumentException("timeout", timeout, "timeout must be positive, but was " + timeout);
@@ -359,33 +295,12 @@ public final class TicketServer implements AutoCloseable {
                     "retryAfter must be between 0 and " + CircuitBreaker.MAX_OPEN_DURATION + ", but was " + retryAfter);
         }
         this.breaker = new CircuitBreaker(retryAfter, timeSource);
-        this.statements = new JdbcStatements<>(
-                dataSource,
-                "the ticket table " + this.table + " on ticket server " + id,
-                "ticket",
-                this.table,
-                schemaInitialization,
-                timeout,
-                reason -> new UnsupportedTicketDatabaseException("Ticket server " + id + ": " + reason),
-                this::prepare);
-        AtomicInteger threads = new AtomicInteger();
-        // Threads end after a few seconds idle: tasks are rare (borrowing and giving back connections about once a
-        // second) unless the database makes every round trip one.
-        this.executor = new ThreadPoolExecutor(
-                MAX_CONCURRENT_TASKS,
-                MAX_CONCURRENT_TASKS,
-                2,
-                TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(),
-                runnable -> {
-                    Thread thread = new Thread(runnable, "idgen-ticket-" + id + "-" + threads.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        this.executor.allowCoreThreadTimeOut(true);
-        this.leases = new ConnectionLeases<>(dataSource, statements, executor, timeout, this::timedOut);
-        this.failoverJump = (failoverJump + increment - 1) / increment * increment;
-        this.failovers = new JdbcFailovers(statements, this.failoverJump);
+        this.ticketTable = new TicketTable(
+                id, dataSource, this.table, offset, increment, schemaInitialization, timeout, failoverJump);
+        this.statements = ticketTable.statements();
+        this.executor = new BoundedExecutor(id, timeoutNanos);
+        this.leases = new ConnectionLeases<>(dataSource, statements, executor.executor(), timeout, executor::timedOut);
+        this.failovers = ticketTable.failovers();
     }
 
     /**
@@ -527,7 +442,7 @@ public final class TicketServer implements AutoCloseable {
             // The time ran out before anything was sent (a caller that led a shared round trip was woken late on a
             // busy machine): that says nothing about the server, so its breaker stays as it is.
             breaker.onAbandoned();
-            throw new DeadlinePassedException(timedOut(null).getMessage());
+            throw new DeadlinePassedException(executor.timedOut(null).getMessage());
         }
         calls.increment();
         AtomicLong highestOfName = highestOf(name);
@@ -545,12 +460,13 @@ public final class TicketServer implements AutoCloseable {
                 last = leases.execute(
                         "take IDs",
                         deadline,
-                        (connection, sql) -> takeOnce(connection, sql, name, floor, count, false));
+                        (connection, sql) -> ticketTable.takeOnce(connection, sql, name, floor, count, false));
             } else {
-                last = bounded(
+                last = executor.bounded(
                         deadline,
                         () -> statements.executeRetryingOnce(
-                                "take IDs", (connection, sql) -> takeOnce(connection, sql, name, floor, count, true)));
+                                "take IDs",
+                                (connection, sql) -> ticketTable.takeOnce(connection, sql, name, floor, count, true)));
             }
             if (highestOfName != null) {
                 highestOfName.accumulateAndGet(last, Math::max);
@@ -579,10 +495,10 @@ public final class TicketServer implements AutoCloseable {
     public void checkTable() {
         try {
             long deadline = System.nanoTime() + timeoutNanos;
-            bounded(
+            executor.bounded(
                     deadline,
                     () -> statements.execute("check the table", (connection, sql) -> {
-                        probe(connection, sql.dialect());
+                        ticketTable.probe(connection, sql.dialect());
                         return null;
                     }));
         } catch (TicketTableMissingException | UnsupportedTicketDatabaseException e) {
@@ -607,45 +523,6 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} on this server's executor and waits for it at most until the deadline.
-     */
-    private <T> T bounded(long deadline, Callable<T> work) {
-        Future<T> future;
-        try {
-            future = executor.submit(work);
-        } catch (RejectedExecutionException e) {
-            throw new StoreUnavailableException("Ticket server " + id + " is shut down", e);
-        }
-        try {
-            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            // Interrupting frees a wait for the pool at once; a blocked socket read ends at its network timeout.
-            future.cancel(true);
-            throw timedOut(e);
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new StoreUnavailableException("Interrupted while waiting for ticket server " + id, e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new StoreUnavailableException("Ticket server " + id + " failed: " + cause.getMessage(), cause);
-        }
-    }
-
-    private StoreUnavailableException timedOut(Exception cause) {
-        return new StoreUnavailableException(
-                "Ticket server " + id + " did not answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
-                        + " ms (idgen.jdbc.timeout)",
-                cause);
-    }
-
-    /**
      * Gives the connections this server keeps back to the pool and stops its executor; calls after this fail.
      */
     @Override
@@ -655,92 +532,16 @@ public final class TicketServer implements AutoCloseable {
     }
 
     /**
-     * @param queryTimeout whether the statements get a query timeout: not on a connection whose reads the caller has
-     *        bounded by the time left
-     */
-    private long takeOnce(Connection connection, Sql sql, String name, long floor, int count, boolean queryTimeout)
-            throws SQLException {
-        long delta = (long) count * increment;
-        try {
-            for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
-                long last = sql.advance()
-                        .advance(statements, connection, name, floor, delta, increment, failoverJump, queryTimeout);
-                if (last != JdbcStatements.NO_ROW) {
-                    return last;
-                }
-                int existing = incrementOf(connection, sql, name, queryTimeout);
-                if (existing >= 0 && existing != increment) {
-                    throw new StoreUnavailableException("The ticket row for '" + name + "' on server " + id
-                            + " was written for " + existing + " servers, but " + increment + " are configured now;"
-                            + " its IDs would collide with another server's. Migrate the rows before changing the"
-                            + " number of servers");
-                }
-                insertIfAbsent(connection, sql, name, queryTimeout);
-            }
-        } catch (SQLException e) {
-            if (JdbcStatements.isMissingTable(e)) {
-                throw missing(sql.dialect(), e);
-            }
-            throw e;
-        }
-        throw new StoreUnavailableException("The row for '" + name + "' in " + table + " could not be created");
-    }
-
-    /**
-     * @return the row's increment, or -1 when there is no row
-     */
-    private int incrementOf(Connection connection, Sql sql, String name, boolean queryTimeout) throws SQLException {
-        try (PreparedStatement select = statements.prepare(connection, sql.incrementOf(), queryTimeout)) {
-            select.setString(1, name);
-            try (ResultSet result = select.executeQuery()) {
-                return result.next() ? result.getInt(1) : -1;
-            }
-        }
-    }
-
-    private void insertIfAbsent(Connection connection, Sql sql, String name, boolean queryTimeout) throws SQLException {
-        try (PreparedStatement insert = statements.prepare(connection, sql.insert(), queryTimeout)) {
-            insert.setString(1, name);
-            insert.setLong(2, sql.advance().initialValue(statements, connection, offset, failoverJump, queryTimeout));
-            insert.setInt(3, increment);
-            insert.executeUpdate();
-        } catch (SQLException e) {
-            // Another client created the row first (concurrent inserts of one key can also end in a deadlock on
-            // InnoDB, with one of them through).
-            if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
-                throw e;
-            }
-        }
-    }
-
-    /**
      * Administrative reset of one name to its start. See {@link TicketIdService#reset(String)}.
      */
     void reset(String name) {
         long deadline = System.nanoTime() + timeoutNanos;
         // A reset starts the name over on purpose: this instance's own highest must not push it back up.
         highest.remove(name);
-        bounded(
+        executor.bounded(
                 deadline,
-                () -> statements.execute("reset '" + name + "'", (connection, sql) -> {
-                    try (PreparedStatement reset = statements.prepare(connection, sql.reset())) {
-                        reset.setLong(1, offset);
-                        reset.setString(2, name);
-                        reset.setInt(3, increment);
-                        return reset.executeUpdate();
-                    }
-                }));
-    }
-
-    /** Builds the statements once the database is known, after checking that the table is there. */
-    private Sql prepare(Connection connection, DatabaseDialect dialect) throws SQLException {
-        probe(connection, dialect);
-        return Sql.of(
-                dialect,
-                table,
-                boundsItsReads(connection, dialect),
-                statements.writerColumn(connection, dialect),
-                failovers);
+                () -> statements.execute(
+                        "reset '" + name + "'", (connection, sql) -> ticketTable.reset(connection, sql, name)));
     }
 
     /**
@@ -770,21 +571,6 @@ public final class TicketServer implements AutoCloseable {
      */
     static boolean boundsItsReads(Connection connection, DatabaseDialect dialect) throws SQLException {
         return dialect != DatabaseDialect.H2 && JdbcStatements.networkTimeout(connection) >= 0;
-    }
-
-    private void probe(Connection connection, DatabaseDialect dialect) throws SQLException {
-        try {
-            statements.probeTable(connection);
-        } catch (SQLException e) {
-            if (JdbcStatements.isMissingTable(e)) {
-                throw missing(dialect, e);
-            }
-            throw e;
-        }
-    }
-
-    private TicketTableMissingException missing(DatabaseDialect dialect, SQLException cause) {
-        return new TicketTableMissingException(id, table, schemaInitialization, dialect.ddlResource("ticket"), cause);
     }
 
     /**

@@ -247,7 +247,7 @@ public final class TinyidSegmentStore implements SegmentStore {
                 insert.executeUpdate();
             } catch (SQLException e) {
                 // Another instance created it first.
-                if (!JdbcStatements.isDuplicateKey(e) && !JdbcStatements.isDeadlock(e)) {
+                if (!SqlStates.isDuplicateKey(e) && !SqlStates.isDeadlock(e)) {
                     throw e;
                 }
             }
@@ -327,7 +327,7 @@ public final class TinyidSegmentStore implements SegmentStore {
     public void checkAvailable() {
         for (JdbcStatements<DatabaseDialect> database : databases) {
             database.execute("check availability", (connection, dialect) -> {
-                database.probeTable(connection);
+                database.schema().probeTable(connection);
                 return null;
             });
         }

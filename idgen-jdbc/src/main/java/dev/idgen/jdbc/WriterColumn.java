@@ -68,7 +68,7 @@ final class WriterColumn {
             statement.executeQuery("SELECT " + identity(dialect)).close();
             return null;
         } catch (SQLException e) {
-            if (JdbcStatements.isBrokenConnection(e)) {
+            if (SqlStates.isBrokenConnection(e)) {
                 throw e;
             }
             return e.getMessage();

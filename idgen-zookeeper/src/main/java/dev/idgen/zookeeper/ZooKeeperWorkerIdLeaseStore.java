@@ -2,7 +2,7 @@ package dev.idgen.zookeeper;
 
 import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
-import java.nio.charset.StandardCharsets;
+import dev.idgen.zookeeper.WorkerLease.State;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -76,6 +76,12 @@ import org.apache.zookeeper.data.Stat;
  *
  * <p>Every call returns or throws {@link ZooKeeperUnavailableException} within the timeout (plus a few milliseconds),
  * also while the ensemble has no quorum or no server answers.
+ *
+ * <p>This class is the lease protocol; the calls bounded by the deadline whatever the connection's state are
+ * {@link ZooKeeperCalls}, the data of a worker's node {@link WorkerLease}, and the holder nodes {@link HolderNodes}.
+ * The reads of the clock and of the worker nodes stay here with the writes: each decision reads "now" before the
+ * nodes and then writes on the version it read, and that order is the protocol (see the clock and the compare and set
+ * above).
  */
 public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
@@ -92,86 +98,15 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
 
     private static final byte[] EMPTY = new byte[0];
 
-    /** Separates the nonce from the recorded grant in the nonce token. */
-    private static final String GRANT = "/";
-
     private final ZooKeeperCalls calls;
     private final String basePath;
     private final String workersPath;
     private final String holdersPath;
     private final String clockPath;
-
-    /** The state a worker's node records. */
-    enum State {
-        HELD,
-        RELEASED
-    }
-
-    /**
-     * What a worker's node holds.
-     *
-     * @param nonce random, new with every write, so that a write whose answer was lost can be recognised
-     * @param grantedPreviousTtlMillis the {@link Acquisition#previousTtlMillis()} the lease was granted with,
-     *        {@link Acquisition#UNKNOWN_TTL} when not recorded
-     */
-    record Lease(
-            State state,
-            long ttlMillis,
-            long reuseDelayMillis,
-            long lastTimestamp,
-            String nonce,
-            long grantedPreviousTtlMillis,
-            String owner) {
-
-        byte[] encode() {
-            return (state + " " + ttlMillis + " " + reuseDelayMillis + " " + lastTimestamp + " " + nonce + GRANT
-                            + grantedPreviousTtlMillis + "\n" + owner)
-                    .getBytes(StandardCharsets.UTF_8);
-        }
-
-        static Lease decode(byte[] data) {
-            String text = new String(data == null ? EMPTY : data, StandardCharsets.UTF_8);
-            int newline = text.indexOf('\n');
-            if (newline < 0) {
-                return null;
-            }
-            String[] fields = text.substring(0, newline).split(" ");
-            if (fields.length != 5) {
-                return null;
-            }
-            try {
-                int grant = fields[4].indexOf(GRANT);
-                return new Lease(
-                        State.valueOf(fields[0]),
-                        Long.parseLong(fields[1]),
-                        Long.parseLong(fields[2]),
-                        Long.parseLong(fields[3]),
-                        grant < 0 ? fields[4] : fields[4].substring(0, grant),
-                        grant < 0 ? Acquisition.UNKNOWN_TTL : grantedPreviousTtl(fields[4].substring(grant + 1)),
-                        text.substring(newline + 1));
-            } catch (IllegalArgumentException e) {
-                return null;
-            }
-        }
-
-        private static long grantedPreviousTtl(String recorded) {
-            try {
-                long millis = Long.parseLong(recorded);
-                return millis >= 0 ? millis : Acquisition.UNKNOWN_TTL;
-            } catch (NumberFormatException e) {
-                return Acquisition.UNKNOWN_TTL;
-            }
-        }
-
-        Acquisition granted(long workerId) {
-            return grantedPreviousTtlMillis == Acquisition.FREE
-                    ? Acquisition.grantedFree(workerId, lastTimestamp)
-                    : Acquisition.grantedTakenOver(workerId, lastTimestamp, grantedPreviousTtlMillis);
-        }
-    }
+    private final HolderNodes holders;
 
     /** A worker's node as read: its lease, version and when it was last written (leader's clock). */
-    private record Node(Lease lease, int version, long mtime) {
+    private record Node(WorkerLease lease, int version, long mtime) {
 
         boolean heldBy(String owner) {
             return lease.state() == State.HELD && lease.owner().equals(owner);
@@ -201,6 +136,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         this.workersPath = basePath + "/workers";
         this.holdersPath = basePath + "/holders";
         this.clockPath = basePath + "/clock";
+        this.holders = new HolderNodes(calls, holdersPath);
     }
 
     @Override
@@ -227,7 +163,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                     node = nodes.get(workerId)) {
                 // Its own earlier grant, whose answer was lost: the same id again, written on the version read, so
                 // whatever changed the node in between is read again and judged afresh.
-                Lease lease = new Lease(
+                WorkerLease lease = new WorkerLease(
                         State.HELD,
                         ttlMillis,
                         Math.max(reuseDelayMillis, node.lease().reuseDelayMillis()),
@@ -246,7 +182,8 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         for (long workerId = 0; workerId <= maxWorkerId; workerId++) {
             Node node = nodes.get(workerId);
             if (node == null) {
-                Lease lease = new Lease(State.HELD, ttlMillis, reuseDelayMillis, -1, nonce(), Acquisition.FREE, owner);
+                WorkerLease lease =
+                        new WorkerLease(State.HELD, ttlMillis, reuseDelayMillis, -1, nonce(), Acquisition.FREE, owner);
                 if (take(what, deadline, workerId, lease, -1)) {
                     return lease.granted(workerId);
                 }
@@ -257,7 +194,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 long previousTtl = node.lease().state() == State.RELEASED
                         ? Acquisition.FREE
                         : node.lease().ttlMillis() > 0 ? node.lease().ttlMillis() : Acquisition.UNKNOWN_TTL;
-                Lease lease = new Lease(
+                WorkerLease lease = new WorkerLease(
                         State.HELD,
                         ttlMillis,
                         reuseDelayMillis,
@@ -283,7 +220,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
      *
      * @return whether this write took it; false when another owner's write came first
      */
-    private boolean take(String what, long deadline, long workerId, Lease lease, int version) {
+    private boolean take(String what, long deadline, long workerId, WorkerLease lease, int version) {
         String path = workersPath + "/" + workerId;
         byte[] data = lease.encode();
         CuratorEvent written = version < 0
@@ -311,7 +248,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
             throw calls.failed(what, written);
         }
         if (taken) {
-            showHolder(what, deadline, workerId, lease.owner());
+            holders.show(what, deadline, workerId, lease.owner());
         }
         return taken;
     }
@@ -336,7 +273,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         while (true) {
             Node node = read(what, deadline, workerId);
             if (node == null) {
-                Lease lease = new Lease(
+                WorkerLease lease = new WorkerLease(
                         State.HELD,
                         ttlMillis,
                         reuseDelayMillis,
@@ -386,7 +323,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
             return false; // expired: never revived, the owner acquires afresh
         }
         String path = workersPath + "/" + workerId;
-        Lease lease = new Lease(
+        WorkerLease lease = new WorkerLease(
                 State.HELD,
                 ttlMillis,
                 Math.max(reuseDelayMillis, node.lease().reuseDelayMillis()),
@@ -415,7 +352,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         if (writtenAt >= node.expiresAt()) {
             return false;
         }
-        showHolder(what, deadline, workerId, owner);
+        holders.show(what, deadline, workerId, owner);
         return true;
     }
 
@@ -430,7 +367,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
             if (node == null || !node.heldBy(owner)) {
                 return;
             }
-            Lease lease = new Lease(
+            WorkerLease lease = new WorkerLease(
                     State.RELEASED,
                     node.lease().ttlMillis(),
                     node.lease().reuseDelayMillis(),
@@ -448,7 +385,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
                 throw calls.failed(what, written);
             }
             if (code == Code.OK || isMine(what, deadline, path, lease.nonce())) {
-                hideHolder(what, deadline, workerId, owner);
+                holders.hide(what, deadline, workerId, owner);
                 return;
             }
             calls.checkDeadline(what, deadline);
@@ -607,7 +544,7 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
     }
 
     private Node node(CuratorEvent read) {
-        Lease lease = Lease.decode(read.getData());
+        WorkerLease lease = WorkerLease.decode(read.getData());
         if (lease == null) {
             throw new ZooKeeperUnavailableException("The node " + read.getPath() + " on ZooKeeper "
                     + calls.connectString() + " holds data this store did not write: a worker id lease node holds"
@@ -615,71 +552,6 @@ public final class ZooKeeperWorkerIdLeaseStore implements WorkerIdLeaseStore {
         }
         Stat stat = read.getStat();
         return new Node(lease, stat.getVersion(), stat.getMtime());
-    }
-
-    /**
-     * Creates the ephemeral holder node of {@code workerId} in this client's session, replacing one another owner
-     * left. Best effort: it only shows who holds what, so a failure leaves the lease as it is.
-     */
-    private void showHolder(String what, long deadline, long workerId, String owner) {
-        String path = holdersPath + "/" + workerId;
-        try {
-            CuratorEvent read = readHolder(what, deadline, path);
-            if (read.getResultCode() == Code.OK.intValue()) {
-                long session =
-                        calls.client().getZookeeperClient().getZooKeeper().getSessionId();
-                if (owner.equals(new String(read.getData(), StandardCharsets.UTF_8))
-                        && read.getStat().getEphemeralOwner() == session) {
-                    return;
-                }
-                deleteHolder(what, deadline, path, read.getStat().getVersion());
-            }
-            byte[] data = owner.getBytes(StandardCharsets.UTF_8);
-            calls.call(
-                    what,
-                    deadline,
-                    callback -> calls.client()
-                            .create()
-                            .creatingParentsIfNeeded()
-                            .withMode(CreateMode.EPHEMERAL)
-                            .inBackground(callback)
-                            .forPath(path, data));
-        } catch (Exception e) {
-            // Best effort: the lease itself is written.
-        }
-    }
-
-    /** Deletes the holder node of {@code workerId} if it names {@code owner}. Best effort. */
-    private void hideHolder(String what, long deadline, long workerId, String owner) {
-        String path = holdersPath + "/" + workerId;
-        try {
-            CuratorEvent read = readHolder(what, deadline, path);
-            if (read.getResultCode() == Code.OK.intValue()
-                    && owner.equals(new String(read.getData(), StandardCharsets.UTF_8))) {
-                deleteHolder(what, deadline, path, read.getStat().getVersion());
-            }
-        } catch (Exception e) {
-            // Best effort: the lease itself is released; the node goes with the session at the latest.
-        }
-    }
-
-    private CuratorEvent readHolder(String what, long deadline, String path) {
-        return calls.call(
-                what,
-                deadline,
-                callback -> calls.client().getData().inBackground(callback).forPath(path));
-    }
-
-    /** Deletes a holder node only as read: a holder that wrote it meanwhile keeps it. */
-    private void deleteHolder(String what, long deadline, String path, int version) {
-        calls.call(
-                what,
-                deadline,
-                callback -> calls.client()
-                        .delete()
-                        .withVersion(version)
-                        .inBackground(callback)
-                        .forPath(path));
     }
 
     private static String nonce() {
