@@ -8,41 +8,27 @@ import dev.idgen.core.InvalidArgumentException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.test.SegmentStoreContract;
-import dev.idgen.test.services.OwnEtcdCluster;
-import io.etcd.jetcd.Client;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The segment store contract against a three-member etcd cluster of the test's own. */
 class EtcdSegmentStoreContractTest extends SegmentStoreContract {
 
-    private static OwnEtcdCluster cluster;
-    private static Client client;
+    @RegisterExtension
+    static final EtcdCluster etcd = new EtcdCluster(3);
 
     private final String namespace = EtcdTests.namespace();
 
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OwnEtcdCluster.start(3);
-        client = EtcdTests.client(cluster);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
     @Override
     protected SegmentStore store(long initialValue) {
-        return new EtcdSegmentStore(client, namespace, initialValue, Duration.ofSeconds(10), cluster.endpoints());
+        return new EtcdSegmentStore(
+                etcd.client(),
+                namespace,
+                initialValue,
+                Duration.ofSeconds(10),
+                etcd.cluster().endpoints());
     }
 
     @Test
@@ -69,7 +55,8 @@ class EtcdSegmentStoreContractTest extends SegmentStoreContract {
     void keepsTheCountAsADecimalStringUnderTheNamespace() throws Exception {
         String name = uniqueName();
         store(41).allocate(name, 1);
-        var value = client.getKVClient()
+        var value = etcd.client()
+                .getKVClient()
                 .get(EtcdCalls.bytes(namespace + "segments/" + name))
                 .get()
                 .getKvs()
@@ -81,27 +68,27 @@ class EtcdSegmentStoreContractTest extends SegmentStoreContract {
 
     @Test
     void checksItsArgumentsAndDescribesItself() {
-        assertThatThrownBy(() -> new EtcdSegmentStore(client, "", 0, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new EtcdSegmentStore(etcd.client(), "", 0, Duration.ofSeconds(1)))
                 .isInstanceOfSatisfying(
                         InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("namespace"));
-        assertThatThrownBy(() -> new EtcdSegmentStore(client, "a b/", 0, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new EtcdSegmentStore(etcd.client(), "a b/", 0, Duration.ofSeconds(1)))
                 .isInstanceOfSatisfying(
                         InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("namespace"));
-        assertThatThrownBy(() -> new EtcdSegmentStore(client, "x".repeat(129), 0, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new EtcdSegmentStore(etcd.client(), "x".repeat(129), 0, Duration.ofSeconds(1)))
                 .isInstanceOfSatisfying(
                         InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("namespace"));
-        assertThatThrownBy(() -> new EtcdSegmentStore(client, "ns/", 0, Duration.ZERO))
+        assertThatThrownBy(() -> new EtcdSegmentStore(etcd.client(), "ns/", 0, Duration.ZERO))
                 .isInstanceOfSatisfying(
                         InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("timeout"));
-        assertThatThrownBy(() -> new EtcdSegmentStore(client, "ns/", -1, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new EtcdSegmentStore(etcd.client(), "ns/", -1, Duration.ofSeconds(1)))
                 .isInstanceOfSatisfying(
                         InvalidArgumentException.class,
                         e -> assertThat(e.argument()).isEqualTo("initialValue"));
-        EtcdSegmentStore store = new EtcdSegmentStore(client, "app", 0, Duration.ofSeconds(1), "http://h:2379");
+        EtcdSegmentStore store = new EtcdSegmentStore(etcd.client(), "app", 0, Duration.ofSeconds(1), "http://h:2379");
         assertThat(store.namespace()).isEqualTo("app/");
         assertThat(store).hasToString("etcd segments under app/ on http://h:2379");
         assertThatThrownBy(() -> store.allocate("n", 0))

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import dev.idgen.test.WorkerIdLeaseStoreContract;
-import dev.idgen.test.services.OwnEtcdCluster;
-import io.etcd.jetcd.Client;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The worker id lease store contract against a three-member etcd cluster of the test's own.
@@ -40,26 +37,10 @@ class EtcdWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract {
 
     static final long SLACK_MILLIS = 900;
 
-    private static OwnEtcdCluster cluster;
-    private static Client client;
+    @RegisterExtension
+    static final EtcdCluster etcd = new EtcdCluster(3);
 
     private final String namespace = EtcdTests.namespace();
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OwnEtcdCluster.start(3);
-        client = EtcdTests.client(cluster);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Override
     protected Duration ttl() {
@@ -73,7 +54,8 @@ class EtcdWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract {
 
     @Override
     protected WorkerIdLeaseStore store() {
-        return new EtcdWorkerIdLeaseStore(client, namespace, Duration.ofSeconds(10), cluster.endpoints());
+        return new EtcdWorkerIdLeaseStore(
+                etcd.client(), namespace, Duration.ofSeconds(10), etcd.cluster().endpoints());
     }
 
     @Override
@@ -109,7 +91,7 @@ class EtcdWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract {
 
     @Test
     void describesItself() {
-        assertThat(new EtcdWorkerIdLeaseStore(client, "app", Duration.ofSeconds(1), "http://h:2379"))
+        assertThat(new EtcdWorkerIdLeaseStore(etcd.client(), "app", Duration.ofSeconds(1), "http://h:2379"))
                 .hasToString("etcd worker id leases under app/ on http://h:2379");
     }
 }

@@ -7,7 +7,6 @@ import dev.idgen.core.IdGenerationException;
 import dev.idgen.core.segment.Segment;
 import dev.idgen.core.segment.SegmentStore;
 import dev.idgen.test.SegmentStoreContract;
-import dev.idgen.test.services.OwnZooKeeperCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,53 +18,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link ZooKeeperSegmentStore} against a three-server ensemble of the test's own. */
 class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
 
-    private static OwnZooKeeperCluster cluster;
-
-    private final List<CuratorFramework> clients = new ArrayList<>();
-    private String basePath;
-
-    @BeforeAll
-    static void startEnsemble() throws Exception {
-        cluster = OwnZooKeeperCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopEnsemble() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    @BeforeEach
-    void freshBasePath() {
-        basePath = ZooKeeperTests.basePath("segments");
-    }
-
-    @AfterEach
-    void closeClients() {
-        clients.forEach(CuratorFramework::close);
-        clients.clear();
-    }
-
-    private CuratorFramework client() throws InterruptedException {
-        CuratorFramework client = ZooKeeperTests.client(cluster.connectString());
-        clients.add(client);
-        return client;
-    }
+    @RegisterExtension
+    static final ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(3, "segments");
 
     @Override
     protected SegmentStore store(long initialValue) {
         try {
-            return new ZooKeeperSegmentStore(client(), basePath, initialValue, Duration.ofSeconds(10));
+            return new ZooKeeperSegmentStore(
+                    ensemble.client(), ensemble.basePath(), initialValue, Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -74,16 +40,18 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
 
     @Test
     void theNodeHoldsTheHighestAllocatedIdAsDecimalText() throws Exception {
-        CuratorFramework client = client();
-        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client, basePath, 100, Duration.ofSeconds(5));
+        CuratorFramework client = ensemble.client();
+        ZooKeeperSegmentStore store =
+                new ZooKeeperSegmentStore(client, ensemble.basePath(), 100, Duration.ofSeconds(5));
         assertThat(store.allocate("orders", 7)).isEqualTo(new Segment(101, 107));
-        byte[] data = client.getData().forPath(basePath + "/segments/orders");
+        byte[] data = client.getData().forPath(ensemble.basePath() + "/segments/orders");
         assertThat(new String(data, StandardCharsets.UTF_8)).isEqualTo("107");
     }
 
     @Test
     void allocateAboveStartsAboveTheFloorInTheSameWrite() throws Exception {
-        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(5));
+        ZooKeeperSegmentStore store =
+                new ZooKeeperSegmentStore(ensemble.client(), ensemble.basePath(), 0, Duration.ofSeconds(5));
         assertThat(store.allocateAbove("orders", 10, 0)).isEqualTo(new Segment(1, 10));
         assertThat(store.allocateAbove("orders", 10, 500)).isEqualTo(new Segment(501, 510));
         assertThat(store.allocateAbove("orders", 10, 5)).isEqualTo(new Segment(511, 520));
@@ -91,15 +59,18 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
 
     @Test
     void aNodeIsRotatedBeforeItsVersionCouldWrapAndAllocationsStillFollowEachOther() throws Exception {
-        CuratorFramework client = client();
-        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client, basePath, 0, Duration.ofSeconds(5), 3);
+        CuratorFramework client = ensemble.client();
+        ZooKeeperSegmentStore store =
+                new ZooKeeperSegmentStore(client, ensemble.basePath(), 0, Duration.ofSeconds(5), 3);
         long expected = 1;
         for (int i = 0; i < 10; i++) {
             Segment segment = store.allocate("orders", 5);
             assertThat(segment.first()).isEqualTo(expected);
             expected = segment.last() + 1;
         }
-        assertThat(client.checkExists().forPath(basePath + "/segments/orders").getVersion())
+        assertThat(client.checkExists()
+                        .forPath(ensemble.basePath() + "/segments/orders")
+                        .getVersion())
                 .isLessThanOrEqualTo(3);
     }
 
@@ -109,8 +80,8 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
         // a whole rotation behind could match the new node's version. A follower is never 2^30 writes behind (the
         // production rotation), but on a loaded machine it can be two.
         List<ZooKeeperSegmentStore> stores = List.of(
-                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 64),
-                new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(10), 64));
+                new ZooKeeperSegmentStore(ensemble.client(), ensemble.basePath(), 0, Duration.ofSeconds(10), 64),
+                new ZooKeeperSegmentStore(ensemble.client(), ensemble.basePath(), 0, Duration.ofSeconds(10), 64));
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<List<Segment>>> results = new ArrayList<>();
@@ -143,20 +114,21 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
 
     @Test
     void refusesToPassLongMaxValue() throws Exception {
-        CuratorFramework client = client();
+        CuratorFramework client = ensemble.client();
         ZooKeeperSegmentStore store =
-                new ZooKeeperSegmentStore(client, basePath, Long.MAX_VALUE - 10, Duration.ofSeconds(5));
+                new ZooKeeperSegmentStore(client, ensemble.basePath(), Long.MAX_VALUE - 10, Duration.ofSeconds(5));
         assertThat(store.allocate("orders", 10).last()).isEqualTo(Long.MAX_VALUE);
         assertThatThrownBy(() -> store.allocate("orders", 1))
                 .isInstanceOf(IdGenerationException.class)
                 .hasMessageContaining("exhausted");
-        assertThat(new String(client.getData().forPath(basePath + "/segments/orders"), StandardCharsets.UTF_8))
+        assertThat(new String(
+                        client.getData().forPath(ensemble.basePath() + "/segments/orders"), StandardCharsets.UTF_8))
                 .isEqualTo(Long.toString(Long.MAX_VALUE));
     }
 
     @Test
     void validatesItsArgumentsNamingThem() throws Exception {
-        CuratorFramework client = client();
+        CuratorFramework client = ensemble.client();
         Duration timeout = Duration.ofSeconds(1);
         for (String bad : new String[] {"idgen", "/idgen/", "/", "/a//b", "/a/./b", "/" + "x".repeat(300)}) {
             assertThatThrownBy(() -> new ZooKeeperSegmentStore(client, bad, 0, timeout))
@@ -169,7 +141,7 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
         assertThatThrownBy(() -> new ZooKeeperSegmentStore(client, "/idgen", -1, timeout))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("initialValue");
-        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client, basePath, 0, timeout);
+        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client, ensemble.basePath(), 0, timeout);
         assertThatThrownBy(() -> store.allocate("orders", 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("step");
@@ -182,26 +154,29 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
 
     @Test
     void describesItselfWithoutCallingZooKeeperAndChecksAvailability() throws Exception {
-        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client(), basePath, 0, Duration.ofSeconds(5));
-        assertThat(store).hasToString("ZooKeeper segments under " + basePath + " on " + cluster.connectString());
+        ZooKeeperSegmentStore store =
+                new ZooKeeperSegmentStore(ensemble.client(), ensemble.basePath(), 0, Duration.ofSeconds(5));
+        assertThat(store)
+                .hasToString("ZooKeeper segments under " + ensemble.basePath() + " on "
+                        + ensemble.cluster().connectString());
         store.checkAvailable();
     }
 
     @Test
     void aClosedClientFailsFastWithZooKeeperUnavailable() throws Exception {
-        CuratorFramework client = client();
-        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client, basePath, 0, Duration.ofSeconds(5));
+        CuratorFramework client = ensemble.client();
+        ZooKeeperSegmentStore store = new ZooKeeperSegmentStore(client, ensemble.basePath(), 0, Duration.ofSeconds(5));
         client.close();
         assertThatThrownBy(() -> store.allocate("orders", 1))
                 .isInstanceOf(ZooKeeperUnavailableException.class)
-                .hasMessageContaining(cluster.connectString())
+                .hasMessageContaining(ensemble.cluster().connectString())
                 .hasMessageContaining("closed");
     }
 
     @Test
     void theEnsembleStatusShowsEveryServerAndTheLeader() throws Exception {
-        ZooKeeperEnsembleStatus status = ZooKeeperEnsembleStatus.read(client(), Duration.ofSeconds(5));
-        assertThat(status.connectString()).isEqualTo(cluster.connectString());
+        ZooKeeperEnsembleStatus status = ZooKeeperEnsembleStatus.read(ensemble.client(), Duration.ofSeconds(5));
+        assertThat(status.connectString()).isEqualTo(ensemble.cluster().connectString());
         assertThat(status.connectionState()).isEqualTo("CONNECTED");
         assertThat(status.sessionId()).startsWith("0x").isNotEqualTo("0x0");
         assertThat(status.sessionTimeoutMillis()).isEqualTo(4000);
@@ -210,7 +185,8 @@ class ZooKeeperSegmentStoreContractTest extends SegmentStoreContract {
         assertThat(status.servers())
                 .extracting(ZooKeeperEnsembleStatus.Server::mode)
                 .containsExactlyInAnyOrder("leader", "follower", "follower");
-        assertThat(status.leader()).isEqualTo(cluster.address(cluster.leader()));
+        assertThat(status.leader())
+                .isEqualTo(ensemble.cluster().address(ensemble.cluster().leader()));
         Map<String, Object> map = status.toMap();
         assertThat(map)
                 .containsKeys(

@@ -6,59 +6,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.core.spi.WorkerIdLeaseStore.Acquisition;
 import dev.idgen.test.WorkerIdLeaseStoreContract;
-import dev.idgen.test.services.OwnZooKeeperCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link ZooKeeperWorkerIdLeaseStore} against a three-server ensemble of the test's own. */
 class ZooKeeperWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract {
 
-    private static OwnZooKeeperCluster cluster;
-
-    private final List<CuratorFramework> clients = new ArrayList<>();
-    private String basePath;
-
-    @BeforeAll
-    static void startEnsemble() throws Exception {
-        cluster = OwnZooKeeperCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopEnsemble() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    @BeforeEach
-    void freshBasePath() {
-        basePath = ZooKeeperTests.basePath("leases");
-    }
-
-    @AfterEach
-    void closeClients() {
-        clients.forEach(CuratorFramework::close);
-        clients.clear();
-    }
-
-    private CuratorFramework client() throws InterruptedException {
-        CuratorFramework client = ZooKeeperTests.client(cluster.connectString());
-        clients.add(client);
-        return client;
-    }
+    @RegisterExtension
+    static final ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(3, "leases");
 
     @Override
     protected WorkerIdLeaseStore store() {
         try {
-            return new ZooKeeperWorkerIdLeaseStore(client(), basePath, Duration.ofSeconds(10));
+            return new ZooKeeperWorkerIdLeaseStore(ensemble.client(), ensemble.basePath(), Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -72,10 +35,11 @@ class ZooKeeperWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract
 
     @Test
     void aHolderIsVisibleAsAnEphemeralNodeOfItsSessionUntilItReleases() throws Exception {
-        CuratorFramework client = client();
-        ZooKeeperWorkerIdLeaseStore store = new ZooKeeperWorkerIdLeaseStore(client, basePath, Duration.ofSeconds(5));
+        CuratorFramework client = ensemble.client();
+        ZooKeeperWorkerIdLeaseStore store =
+                new ZooKeeperWorkerIdLeaseStore(client, ensemble.basePath(), Duration.ofSeconds(5));
         long id = store.acquire("holder-a", 3, ttl(), reuseDelay()).workerId();
-        String holder = basePath + "/holders/" + id;
+        String holder = ensemble.basePath() + "/holders/" + id;
         assertThat(new String(client.getData().forPath(holder), StandardCharsets.UTF_8))
                 .isEqualTo("holder-a");
         assertThat(client.checkExists().forPath(holder).getEphemeralOwner())
@@ -109,9 +73,9 @@ class ZooKeeperWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract
 
     @Test
     void aHeldIdWhoseHolderSessionEndedIsWorthWaitingFor() throws Exception {
-        CuratorFramework holderClient = client();
+        CuratorFramework holderClient = ensemble.client();
         ZooKeeperWorkerIdLeaseStore holder =
-                new ZooKeeperWorkerIdLeaseStore(holderClient, basePath, Duration.ofSeconds(5));
+                new ZooKeeperWorkerIdLeaseStore(holderClient, ensemble.basePath(), Duration.ofSeconds(5));
         long id = holder.acquire("gone", 0, ttl(), reuseDelay()).workerId();
         WorkerIdLeaseStore other = store();
         assertThat(other.acquire("waiting", 0, ttl(), reuseDelay()).retryAfterMillis())
@@ -127,14 +91,14 @@ class ZooKeeperWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract
 
     @Test
     void validatesItsArgumentsNamingThem() throws Exception {
-        CuratorFramework client = client();
+        CuratorFramework client = ensemble.client();
         assertThatThrownBy(() -> new ZooKeeperWorkerIdLeaseStore(client, "leases", Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("basePath");
         assertThatThrownBy(() -> new ZooKeeperWorkerIdLeaseStore(client, "/leases", Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("timeout");
-        WorkerIdLeaseStore store = new ZooKeeperWorkerIdLeaseStore(client, basePath, Duration.ofSeconds(1));
+        WorkerIdLeaseStore store = new ZooKeeperWorkerIdLeaseStore(client, ensemble.basePath(), Duration.ofSeconds(1));
         assertThatThrownBy(() -> store.acquire("", 3, ttl(), reuseDelay()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("owner");
@@ -142,6 +106,7 @@ class ZooKeeperWorkerIdLeaseStoreContractTest extends WorkerIdLeaseStoreContract
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxWorkerId");
         assertThat(store)
-                .hasToString("ZooKeeper worker id leases under " + basePath + " on " + cluster.connectString());
+                .hasToString("ZooKeeper worker id leases under " + ensemble.basePath() + " on "
+                        + ensemble.cluster().connectString());
     }
 }
