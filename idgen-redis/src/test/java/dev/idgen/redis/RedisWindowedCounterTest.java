@@ -367,7 +367,7 @@ class RedisWindowedCounterTest {
     /**
      * Sets the counter of {@code name} back while its window and replication id stay: what an old master shows when it
      * answers again after a pause or partition, before the sentinels make it a replica of the node that went on
-     * (ReplicatedRedisFailoverTest#sentinelPartitionTheMaster met it so).
+     * (ReplicatedRedisFailoverTest, partition the master under Sentinel, met it so).
      */
     private void setCounterBack(String name, long value) {
         try (var connection = factory.getConnection()) {

@@ -30,10 +30,11 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -313,51 +314,33 @@ class ReplicatedRedisFailoverTest {
         }
     }
 
-    @Test
-    void sentinelKillTheMaster() throws Exception {
-        run("sentinel", "kill the master", sentinel(), Fault.KILL);
+    /** Each fault on each topology: both are Redis deployments users fail over, and each fault strikes both. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({
+        "sentinel, KILL",
+        "sentinel, LAGGING",
+        "sentinel, MANUAL",
+        "sentinel, PARTITION",
+        "cluster, KILL",
+        "cluster, LAGGING",
+        "cluster, MANUAL",
+        "cluster, PARTITION"
+    })
+    void failover(String topology, Fault fault) throws Exception {
+        run(topology, fault.scenario, topology.equals("sentinel") ? sentinel() : cluster(), fault);
     }
 
-    @Test
-    void sentinelLaggingPromotion() throws Exception {
-        run("sentinel", "lagging promotion", sentinel(), Fault.LAGGING);
-    }
+    enum Fault {
+        KILL("kill the master"),
+        LAGGING("lagging promotion"),
+        MANUAL("manual failover"),
+        PARTITION("partition the master");
 
-    @Test
-    void sentinelManualFailover() throws Exception {
-        run("sentinel", "manual failover", sentinel(), Fault.MANUAL);
-    }
+        final String scenario;
 
-    @Test
-    void sentinelPartitionTheMaster() throws Exception {
-        run("sentinel", "partition the master", sentinel(), Fault.PARTITION);
-    }
-
-    @Test
-    void clusterKillTheMaster() throws Exception {
-        run("cluster", "kill the master", cluster(), Fault.KILL);
-    }
-
-    @Test
-    void clusterLaggingPromotion() throws Exception {
-        run("cluster", "lagging promotion", cluster(), Fault.LAGGING);
-    }
-
-    @Test
-    void clusterManualFailover() throws Exception {
-        run("cluster", "manual failover", cluster(), Fault.MANUAL);
-    }
-
-    @Test
-    void clusterPartitionTheMaster() throws Exception {
-        run("cluster", "partition the master", cluster(), Fault.PARTITION);
-    }
-
-    private enum Fault {
-        KILL,
-        LAGGING,
-        MANUAL,
-        PARTITION
+        Fault(String scenario) {
+            this.scenario = scenario;
+        }
     }
 
     private void run(String topology, String scenario, Replicated redis, Fault fault) throws Exception {
