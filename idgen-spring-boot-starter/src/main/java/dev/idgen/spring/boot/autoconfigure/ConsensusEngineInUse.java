@@ -22,13 +22,15 @@ public abstract class ConsensusEngineInUse extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-        IdgenGenerators.Definition user = generators == null
-                ? null
-                : generators.find(definition -> IdgenStoresInUse.INSTANCE.consensusUse(definition, engine) != null);
-        return user != null
-                ? ConditionOutcome.match(IdgenStoresInUse.INSTANCE.consensusUse(user, engine))
-                : ConditionOutcome.noMatch("no generator uses " + engine.value());
+        return IdgenStoresInUse.unlessInvalid(() -> {
+            IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
+            IdgenGenerators.Definition user = generators == null
+                    ? null
+                    : generators.find(definition -> IdgenStoresInUse.INSTANCE.consensusUse(definition, engine) != null);
+            return user != null
+                    ? ConditionOutcome.match(IdgenStoresInUse.INSTANCE.consensusUse(user, engine))
+                    : ConditionOutcome.noMatch("no generator uses " + engine.value());
+        });
     }
 
     /**

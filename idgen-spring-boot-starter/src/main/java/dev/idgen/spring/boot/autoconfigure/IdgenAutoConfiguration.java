@@ -48,8 +48,9 @@ import org.springframework.core.type.AnnotationMetadata;
             "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"
         })
 @ConditionalOnBooleanProperty(name = "idgen.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(IdgenProperties.class)
+@EnableConfigurationProperties
 @Import({
+    IdgenSettingsBeans.class,
     IdgenAutoConfiguration.StrategyConfigurations.class,
     IdgenStoresInUse.Redis.class,
     JdbcLeaseConfiguration.class,

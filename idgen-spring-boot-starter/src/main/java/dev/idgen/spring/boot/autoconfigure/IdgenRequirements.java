@@ -34,6 +34,7 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
     @Override
     public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
         IdgenGenerators generators = IdgenGenerators.of(beanFactory, environment);
+        IdgenGeneratorKeys.refuseUnknown(environment);
         IdgenStrategies.bindEverySection(generators);
         ClassLoader classLoader = beanFactory.getBeanClassLoader();
         for (IdgenGenerators.Definition definition : generators.all()) {

@@ -7,8 +7,12 @@ import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
 import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
+import java.util.function.Supplier;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -39,6 +43,21 @@ final class IdgenStoresInUse implements IdgenStoreUsers {
     @Override
     public String remoteUse(IdgenGenerators.Definition definition) {
         return IdgenStrategies.of(definition.strategy()).remoteUse(definition);
+    }
+
+    /**
+     * A condition's outcome, or no match when a generator's settings are invalid: the strategies read their sections to
+     * answer, and a bad value there is reported by {@code IdgenRequirements} with Boot's failure report, naming the
+     * property, rather than as a failure of this condition.
+     */
+    static ConditionOutcome unlessInvalid(Supplier<ConditionOutcome> outcome) {
+        try {
+            return outcome.get();
+        } catch (InvalidConfigurationPropertyValueException
+                | InvalidConfigurationPropertyNameException
+                | BindException e) {
+            return ConditionOutcome.noMatch("invalid idgen settings (reported at start-up): " + e.getMessage());
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -82,10 +101,12 @@ final class IdgenStoresInUse implements IdgenStoreUsers {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String why = INSTANCE.redisUse(
-                    IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment()),
-                    context.getEnvironment().getProperty("idgen.redis.buckets.enabled", Boolean.class, false));
-            return why != null ? ConditionOutcome.match(why) : ConditionOutcome.noMatch("no idgen Redis backend");
+            return unlessInvalid(() -> {
+                String why = INSTANCE.redisUse(
+                        IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment()),
+                        context.getEnvironment().getProperty("idgen.redis.buckets.enabled", Boolean.class, false));
+                return why != null ? ConditionOutcome.match(why) : ConditionOutcome.noMatch("no idgen Redis backend");
+            });
         }
     }
 
@@ -94,12 +115,16 @@ final class IdgenStoresInUse implements IdgenStoreUsers {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            IdgenGenerators generators = IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
-            IdgenGenerators.Definition user =
-                    generators == null ? null : generators.find(definition -> INSTANCE.remoteUse(definition) != null);
-            return user != null
-                    ? ConditionOutcome.match(INSTANCE.remoteUse(user))
-                    : ConditionOutcome.noMatch("no generator uses remote");
+            return unlessInvalid(() -> {
+                IdgenGenerators generators =
+                        IdgenGenerators.ofValid(context.getBeanFactory(), context.getEnvironment());
+                IdgenGenerators.Definition user = generators == null
+                        ? null
+                        : generators.find(definition -> INSTANCE.remoteUse(definition) != null);
+                return user != null
+                        ? ConditionOutcome.match(INSTANCE.remoteUse(user))
+                        : ConditionOutcome.noMatch("no generator uses remote");
+            });
         }
     }
 }

@@ -107,10 +107,11 @@ public final class IdgenGenerators {
     }
 
     /**
-     * For conditions, which run before {@code IdgenRequirements} (in the auto-configuration) can report a bad setting with Boot's failure report:
-     * they match nothing on one, and the report follows.
+     * For conditions, which run before {@code IdgenRequirements} (in the auto-configuration) can report a bad setting
+     * with Boot's failure report: they match nothing on one, and the report follows. This checks the settings every
+     * generator has; a section's are bound when it is first read, so a condition that reads one guards that read too.
      *
-     * @return the generators, or null when a setting is invalid
+     * @return the generators, or null when a setting every generator has is invalid
      */
     public static IdgenGenerators ofValid(Object beans, Environment environment) {
         try {

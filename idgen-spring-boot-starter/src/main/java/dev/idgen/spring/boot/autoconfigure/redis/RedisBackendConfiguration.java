@@ -36,9 +36,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * idgen's Redis backend, on the application's Spring Data Redis (Lettuce) connection: the executor every Redis feature
- * shares, the {@code redis} and {@code dual} segment stores, Redis worker id leases and readable IDs (the
- * {@code redis} strategy itself is {@link RedisConfiguration}). Configured only when one of them is
- * asked for.
+ * shares, the windowed counter and the durable store its windows are reserved from (which the {@code redis} and
+ * {@code dual} segment stores, built by the segment strategy, sit on), Redis worker id leases and readable IDs (the
+ * {@code redis} strategy itself is {@link RedisConfiguration}). Imported only when one of them is asked for
+ * ({@code IdgenStoresInUse}).
  */
 @Configuration(proxyBeanMethods = false)
 @Import(RedisBackendConfiguration.LettuceConfiguration.class)

@@ -561,10 +561,6 @@ public class SnowflakeProperties {
     }
 
     /**
-     * The parts of the layout a preset fixes: a generator that chooses a preset of its own inherits none of them. Each
-     * constant's name is its key under {@code snowflake} ({@link #key()}), and it unsets its own field.
-     */
-    /**
      * After binding: a preset a named generator chooses starts the layout over (top-level bits or units would bend
      * it: a javascript-safe preset with 10 inherited worker bits would pass 2^53); and the shard form, with no layout
      * set, makes room below bit 63 for its shard bits: 41 bits of milliseconds, with worker and sequence sharing what
@@ -601,6 +597,10 @@ public class SnowflakeProperties {
         return false;
     }
 
+    /**
+     * The parts of the layout a preset fixes: a generator that chooses a preset of its own inherits none of them. Each
+     * constant's name is its key under {@code snowflake} ({@link #key()}), and it unsets its own field.
+     */
     public enum LayoutPart {
         EPOCH(snowflake -> snowflake.setEpoch(null)),
 
