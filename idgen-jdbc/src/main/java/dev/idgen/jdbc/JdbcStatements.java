@@ -25,8 +25,8 @@ import javax.sql.DataSource;
  * connection is put back before it returns to the pool.
  *
  * <p>On the first connection the database is identified ({@link DatabaseDialect}), the table created if
- * {@link SchemaInitialization} says so ({@link TableSchema}, which also checks the columns later versions added), and the store's statements built once for that database by its
- * {@link Preparation}; a failed preparation is tried again by the next operation, so a store starts while its
+ * {@link SchemaInitialization} says so ({@link TableSchema}, which also checks the columns later versions added), and
+ * the store's statements built once for that database by its {@link Preparation}; a failed preparation is tried again by the next operation, so a store starts while its
  * database is down.
  *
  * <p>Every statement has a query timeout of {@code timeout} rounded up to whole seconds (unless its caller has bounded

@@ -233,17 +233,17 @@ public final class JdbcWorkerIdLeaseStore implements WorkerIdLeaseStore {
                         connection,
                         dialect,
                         LEASE_MS,
-                        "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the lapsed"
-                                + " lease's, and a failover is fenced for the ttl of the instance that notices it: instances"
-                                + " sharing the table must all use one ttl");
+                        "an id taken over from a lease that lapsed unreleased waits the new owner's ttl, not the"
+                                + " lapsed lease's, and a failover is fenced for the ttl of the instance that notices"
+                                + " it: instances sharing the table must all use one ttl");
         boolean recordsGrant = statements
                 .schema()
                 .addedColumn(
                         connection,
                         dialect,
                         GRANT_MS,
-                        "an owner given back its own lease after a lost answer waits as after a take-over, its own ttl, even"
-                                + " where its lost grant was free");
+                        "an owner given back its own lease after a lost answer waits as after a take-over, its own"
+                                + " ttl, even where its lost grant was free");
         return Sql.of(dialect, table, stamped, recordsTtl, recordsGrant, ownerWidth(connection, dialect));
     }
 

@@ -35,17 +35,10 @@ class BoundedExecutorTest {
     }
 
     @Test
-    void workThatDoesNotEndByTheDeadlineIsCancelledAndTheCallerToldTheTimeout() {
-        CountDownLatch interrupted = new CountDownLatch(1);
-
-        assertThatThrownBy(() -> executor.bounded(System.nanoTime() - 1, () -> {
-                    try {
-                        return never.await(1, TimeUnit.HOURS);
-                    } catch (InterruptedException e) {
-                        interrupted.countDown();
-                        throw e;
-                    }
-                }))
+    void workThatDoesNotEndByTheDeadlineTellsTheCallerTheTimeout() {
+        // Whether the work had started when it was cancelled is the machine's timing; the interrupted caller's test
+        // checks that cancelling interrupts it.
+        assertThatThrownBy(() -> executor.bounded(System.nanoTime() - 1, () -> never.await(1, TimeUnit.HOURS)))
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("Ticket server t1 did not answer within 250 ms (idgen.jdbc.timeout)")
                 .hasCauseInstanceOf(TimeoutException.class);
