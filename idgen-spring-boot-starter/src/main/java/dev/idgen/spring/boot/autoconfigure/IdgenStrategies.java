@@ -62,8 +62,9 @@ public final class IdgenStrategies {
         List<IdgenGenerators.Definition> definitions = new ArrayList<>();
         generators.all().forEach(definitions::add);
         definitions.addAll(generators.standalone().values());
+        List<IdgenSettings<?>> sections = sections();
         for (IdgenGenerators.Definition definition : definitions) {
-            for (IdgenSettings<?> section : sections()) {
+            for (IdgenSettings<?> section : sections) {
                 definition.settings(section);
             }
         }

@@ -2,6 +2,7 @@ package dev.idgen.spring.boot.autoconfigure.core;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Which generators use which store, as each generator's strategy answers it. A bean the auto-configuration provides
@@ -27,20 +28,18 @@ public interface IdgenStoreUsers {
 
     /** @return the names of the generators that use {@code engine}, default first */
     default Set<String> consensusUsers(IdgenGenerators generators, ConsensusEngine engine) {
-        Set<String> names = new LinkedHashSet<>();
-        for (IdgenGenerators.Definition definition : generators.all()) {
-            if (consensusUse(definition, engine) != null) {
-                names.add(definition.name());
-            }
-        }
-        return names;
+        return users(generators, definition -> consensusUse(definition, engine));
     }
 
     /** @return the names of the generators that take segments from idgen servers, default first */
     default Set<String> remoteUsers(IdgenGenerators generators) {
+        return users(generators, this::remoteUse);
+    }
+
+    private static Set<String> users(IdgenGenerators generators, Function<IdgenGenerators.Definition, String> use) {
         Set<String> names = new LinkedHashSet<>();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            if (remoteUse(definition) != null) {
+            if (use.apply(definition) != null) {
                 names.add(definition.name());
             }
         }
