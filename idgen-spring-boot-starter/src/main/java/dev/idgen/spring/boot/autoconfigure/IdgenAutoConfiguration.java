@@ -54,8 +54,7 @@ import org.springframework.core.type.AnnotationMetadata;
     IdgenAutoConfiguration.StrategyConfigurations.class,
     IdgenStoresInUse.Redis.class,
     JdbcLeaseConfiguration.class,
-    IdgenStoresInUse.Etcd.class,
-    IdgenStoresInUse.ZooKeeper.class,
+    IdgenStoresInUse.Engines.class,
     IdgenStoresInUse.Remote.class
 })
 public final class IdgenAutoConfiguration {

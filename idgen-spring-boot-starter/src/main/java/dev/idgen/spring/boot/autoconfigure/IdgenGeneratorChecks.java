@@ -45,7 +45,7 @@ final class IdgenGeneratorChecks {
             if (definition.strategy() != IdgenProperties.Strategy.SNOWFLAKE) {
                 continue;
             }
-            if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
+            if (SnowflakeProperties.ORDINAL.equals(snowflake.getWorkerIdAssigner())) {
                 // The same source and offset give every generator of an instance the same worker id, on each instance.
                 SnowflakeProperties.Ordinal ordinal = snowflake.getOrdinal();
                 String source = ordinal.getEnv() != null && !ordinal.getEnv().isBlank()
@@ -65,7 +65,7 @@ final class IdgenGeneratorChecks {
                 }
                 continue;
             }
-            if (snowflake.getWorkerIdAssigner() != SnowflakeProperties.WorkerIdAssignerType.STATIC) {
+            if (!SnowflakeProperties.STATIC.equals(snowflake.getWorkerIdAssigner())) {
                 continue;
             }
             String property = definition.property("snowflake.worker-id");
@@ -85,8 +85,8 @@ final class IdgenGeneratorChecks {
     private static void checkRedisKeys(IdgenGenerators generators) {
         for (IdgenGenerators.Definition leasing : generators.all()) {
             if (leasing.strategy() != IdgenProperties.Strategy.SNOWFLAKE
-                    || leasing.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner()
-                            != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
+                    || !SnowflakeProperties.REDIS.equals(
+                            leasing.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner())) {
                 continue;
             }
             IdgenGenerators.Definition counted = generators.named().get("workers");

@@ -2,10 +2,13 @@ package dev.idgen.spring.boot.autoconfigure;
 
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.form.IdForms;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -38,8 +41,15 @@ final class IdgenRequirements implements BeanFactoryPostProcessor {
         IdgenStrategies.bindEverySection(generators);
         ClassLoader classLoader = beanFactory.getBeanClassLoader();
         for (IdgenGenerators.Definition definition : generators.all()) {
-            for (IdgenStrategy.Requirement requirement :
-                    IdgenStrategies.of(definition.strategy()).requirements(definition)) {
+            List<IdgenStrategy.Requirement> requirements =
+                    new ArrayList<>(IdgenStrategies.of(definition.strategy()).requirements(definition));
+            for (ConsensusEngine engine : IdgenStores.ENGINES) {
+                String use = IdgenStoresInUse.INSTANCE.consensusUse(definition, engine);
+                if (use != null) {
+                    requirements.add(engine.requirement(use, definition));
+                }
+            }
+            for (IdgenStrategy.Requirement requirement : requirements) {
                 require(
                         requirement.dependency(),
                         requirement.feature(),

@@ -4,14 +4,12 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisStrategy;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteProperties;
 import dev.idgen.spring.boot.autoconfigure.segment.SegmentStrategy;
 import dev.idgen.spring.boot.autoconfigure.snowflake.SnowflakeStrategy;
 import dev.idgen.spring.boot.autoconfigure.ticket.TicketStrategy;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,11 +29,11 @@ public final class IdgenStrategies {
     private static final IdgenStrategy REDIS = new RedisStrategy();
 
     /**
-     * The settings sections of the stores, which no strategy declares alone: each is bound for every generator at
-     * start-up with the strategies' own ({@link #sections()}).
+     * The settings sections of the strategies' stores, which no strategy declares alone: each is bound for every
+     * generator at start-up with the strategies' own and the engines' ({@link #sections()}).
      */
-    private static final List<IdgenSettings<?>> STORE_SECTIONS = List.of(
-            JdbcProperties.SECTION, EtcdProperties.SECTION, ZooKeeperProperties.SECTION, RemoteProperties.SECTION);
+    private static final List<IdgenSettings<?>> STORE_SECTIONS =
+            List.of(JdbcProperties.SECTION, RemoteProperties.SECTION);
 
     private IdgenStrategies() {}
 
@@ -50,11 +48,13 @@ public final class IdgenStrategies {
             sections.addAll(of(strategy).sections());
         }
         sections.addAll(STORE_SECTIONS);
+        IdgenStores.ENGINES.forEach(engine -> sections.add(engine.section()));
         return List.copyOf(sections);
     }
 
     /**
-     * Binds every section for every generator, the standalone ones included.
+     * Binds every section for every generator, the standalone ones included, and checks every setting that chooses a
+     * store.
      *
      * @throws RuntimeException the binder's or idgen's failure naming the property at fault
      */
@@ -67,6 +67,7 @@ public final class IdgenStrategies {
             for (IdgenSettings<?> section : sections) {
                 definition.settings(section);
             }
+            IdgenStoresInUse.checkChoices(definition);
         }
     }
 

@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.GeneratorProperties;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorFactory;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
@@ -49,7 +50,10 @@ class PropertiesHoldDataTest {
                 .areAnnotatedWith(Configuration.class)
                 .orShould()
                 .dependOnClassesThat()
-                .belongToAnyOf(IdgenStrategies.class)
+                .implement(ConsensusEngine.class)
+                .orShould()
+                .dependOnClassesThat()
+                .belongToAnyOf(IdgenStrategies.class, IdgenStores.class)
                 .because("properties hold data; IdgenStrategies maps each strategy to its wiring");
         rule.check(starter);
     }

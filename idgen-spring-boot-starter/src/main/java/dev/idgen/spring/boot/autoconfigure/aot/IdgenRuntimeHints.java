@@ -1,9 +1,11 @@
 package dev.idgen.spring.boot.autoconfigure.aot;
 
 import dev.idgen.spring.IdgenId;
+import dev.idgen.spring.boot.autoconfigure.IdgenStores;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategies;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.aot.hint.MemberCategory;
@@ -52,6 +54,8 @@ public final class IdgenRuntimeHints implements RuntimeHintsRegistrar {
             hints.reflection().registerTypeIfPresent(classLoader, name);
         }
         BindableRuntimeHintsRegistrar.forTypes(sectionTypes()).registerHints(hints, classLoader);
+        // The binder makes a StoreName by its static of(String), found by reflection.
+        hints.reflection().registerType(StoreName.class, MemberCategory.INVOKE_PUBLIC_METHODS);
     }
 
     /** @return the classes of every settings section */
@@ -61,7 +65,7 @@ public final class IdgenRuntimeHints implements RuntimeHintsRegistrar {
 
     static List<String> classesLookedUpByName() {
         List<String> names = new ArrayList<>();
-        for (IdgenDependency dependency : IdgenDependency.all()) {
+        for (IdgenDependency dependency : IdgenStores.dependencies()) {
             names.addAll(List.of(dependency.classes()));
         }
         names.add(LETTUCE);

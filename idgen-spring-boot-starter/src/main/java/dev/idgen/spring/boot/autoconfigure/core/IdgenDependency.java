@@ -34,17 +34,6 @@ public record IdgenDependency(String what, String coordinates, String... classes
             "dev.idgen.forms.publicid.PublicIdCodec",
             "dev.idgen.forms.shard.ShardedSnowflake");
 
-    /** idgen's etcd stores, on jetcd. */
-    public static final IdgenDependency ETCD = new IdgenDependency(
-            "idgen-etcd (on jetcd)", "dev.idgen:idgen-etcd", "dev.idgen.etcd.EtcdSegmentStore", "io.etcd.jetcd.Client");
-
-    /** idgen's ZooKeeper stores, on Apache Curator. */
-    public static final IdgenDependency ZOOKEEPER = new IdgenDependency(
-            "idgen-zookeeper (on Apache Curator)",
-            "dev.idgen:idgen-zookeeper",
-            "dev.idgen.zookeeper.ZooKeeperSegmentStore",
-            "org.apache.curator.framework.CuratorFramework");
-
     /** idgen's client of idgen servers, on the JDK's HttpClient. */
     public static final IdgenDependency REMOTE = new IdgenDependency(
             "idgen-client (blocks from idgen servers)",
@@ -52,11 +41,11 @@ public record IdgenDependency(String what, String coordinates, String... classes
             "dev.idgen.client.RemoteSegmentStore");
 
     /**
-     * @return every optional dependency above, for the ahead-of-time hints that keep their classes findable by name
+     * @return every optional dependency above (the consensus engines declare their own), for the ahead-of-time hints that keep their classes findable by name
      *         in a native image
      */
     public static List<IdgenDependency> all() {
-        return List.of(JDBC, REDIS, FORMS, ETCD, ZOOKEEPER, REMOTE);
+        return List.of(JDBC, REDIS, FORMS, REMOTE);
     }
 
     /**

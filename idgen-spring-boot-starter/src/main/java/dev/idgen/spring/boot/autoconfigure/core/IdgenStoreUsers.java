@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.core;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -16,6 +17,19 @@ public interface IdgenStoreUsers {
      *         leases), for messages; null when it does not
      */
     String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine);
+
+    /** @return every engine a store may be chosen from, as the auto-configuration lists them */
+    List<ConsensusEngine> engines();
+
+    /** @return the engine whose value is {@code name}, or null */
+    default ConsensusEngine engine(StoreName name) {
+        for (ConsensusEngine engine : engines()) {
+            if (engine.name().equals(name)) {
+                return engine;
+            }
+        }
+        return null;
+    }
 
     /** @return the setting that makes {@code definition} use a Redis backend, for messages; null when it uses none */
     String redisUse(IdgenGenerators.Definition definition);

@@ -58,11 +58,13 @@ public interface IdgenStrategy {
     }
 
     /**
-     * @return the setting that makes a generator use {@code engine} (its segments, its windows or its worker id
-     *         leases), for messages; null when it does not
+     * @param definition a generator, of this strategy or not: the auto-configuration checks every strategy's choices
+     *     for every generator, so that a bad value fails start-up whatever the strategy in use
+     * @return the settings that choose where it keeps something, as set: its store, a store it switches from, the
+     *     store of its Redis windows, its worker id assigner; only those its other settings make it use
      */
-    default String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
-        return null;
+    default List<StoreChoice> storeChoices(IdgenGenerators.Definition definition) {
+        return List.of();
     }
 
     /**

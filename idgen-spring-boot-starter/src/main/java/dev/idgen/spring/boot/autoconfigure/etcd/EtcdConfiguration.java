@@ -7,6 +7,7 @@ import dev.idgen.etcd.EtcdWorkerIdLeaseStore;
 import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.SslBundleProperty;
@@ -135,6 +136,26 @@ public class EtcdConfiguration {
         @ConditionalOnMissingBean
         WorkerIdLeaseStore idgenWorkerIdLeaseStore(BeanFactory beans) {
             return leaseStore(beans);
+        }
+    }
+
+    /**
+     * etcd's part of the {@code idgen} health, when Spring Boot's health API is there: the cluster, its members and
+     * leader, for each generator that uses etcd.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {"org.springframework.boot.health.contributor.Health", "dev.idgen.etcd.EtcdClusterStatus"})
+    static class EtcdHealthConfiguration {
+
+        @Bean
+        EtcdHealth idgenEtcdHealth(Client client, IdgenGenerators generators, IdgenStoreUsers users) {
+            EtcdProperties etcd = generators.topLevel(EtcdProperties.SECTION);
+            return new EtcdHealth(
+                    client,
+                    etcd.getEndpoints(),
+                    etcd.getTimeout(),
+                    users.consensusUsers(generators, EtcdEngine.INSTANCE));
         }
     }
 

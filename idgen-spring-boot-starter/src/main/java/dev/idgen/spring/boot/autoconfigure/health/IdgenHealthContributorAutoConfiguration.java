@@ -4,23 +4,15 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.ReadableIdService;
 import dev.idgen.core.RoutingIdService;
 import dev.idgen.redis.RedisScriptExecutor;
-import dev.idgen.spring.boot.autoconfigure.ConsensusEngineInUse;
 import dev.idgen.spring.boot.autoconfigure.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.autoconfigure.IdgenStrategyBeans;
-import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdHealth;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisHealth;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteHealth;
 import dev.idgen.spring.boot.autoconfigure.remote.SharedRemoteStore;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperHealth;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
-import io.etcd.jetcd.Client;
 import java.util.List;
-import org.apache.curator.framework.CuratorFramework;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -86,25 +78,6 @@ public final class IdgenHealthContributorAutoConfiguration {
     }
 
     /**
-     * etcd's part, when a generator uses etcd: the cluster, its members and leader.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"io.etcd.jetcd.Client", "dev.idgen.etcd.EtcdClusterStatus"})
-    @ConditionalOnBean(type = "io.etcd.jetcd.Client")
-    static class EtcdHealthConfiguration {
-
-        @Bean
-        EtcdHealth idgenEtcdHealth(Client client, IdgenGenerators generators) {
-            EtcdProperties etcd = generators.topLevel(EtcdProperties.SECTION);
-            return new EtcdHealth(
-                    client,
-                    etcd.getEndpoints(),
-                    etcd.getTimeout(),
-                    ConsensusEngineInUse.users(generators, ConsensusEngine.ETCD));
-        }
-    }
-
-    /**
      * The idgen servers' part, when a generator takes its segments from them: each server's breaker and the check.
      */
     @Configuration(proxyBeanMethods = false)
@@ -115,24 +88,6 @@ public final class IdgenHealthContributorAutoConfiguration {
         @Bean
         RemoteHealth idgenRemoteHealth(SharedRemoteStore shared) {
             return new RemoteHealth(shared.store(), shared.generators());
-        }
-    }
-
-    /**
-     * ZooKeeper's part, when a generator uses ZooKeeper: the ensemble, its servers and leader, the session.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(
-            name = {"org.apache.curator.framework.CuratorFramework", "dev.idgen.zookeeper.ZooKeeperEnsembleStatus"})
-    @ConditionalOnBean(type = "org.apache.curator.framework.CuratorFramework")
-    static class ZooKeeperHealthConfiguration {
-
-        @Bean
-        ZooKeeperHealth idgenZooKeeperHealth(CuratorFramework client, IdgenGenerators generators) {
-            return new ZooKeeperHealth(
-                    client,
-                    generators.topLevel(ZooKeeperProperties.SECTION).getTimeout(),
-                    ConsensusEngineInUse.users(generators, ConsensusEngine.ZOOKEEPER));
         }
     }
 

@@ -15,11 +15,10 @@ import dev.idgen.redis.RedisWorkerIdLeaseStore;
 import dev.idgen.redis.SpringLettuceConnectionSource;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
 import java.time.Duration;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -226,21 +225,20 @@ public class RedisBackendConfiguration {
      * {@code redis.window-store=etcd} or {@code zookeeper}, the segment store on that engine.
      */
     public static SegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
-        return switch (definition.settings(RedisProperties.SECTION).getWindowStore()) {
-            case ETCD -> EtcdConfiguration.segmentStore(beans);
-            case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
-            case JDBC -> {
-                DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-                if (dataSource == null) {
-                    throw new IdgenStartupException(
-                            feature + " keeps its durable floor in a database (so that a Redis that lost its data"
-                                    + " never repeats IDs), but there is no single DataSource bean",
-                            "Add org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
-                                    + " spring.datasource.url; or keep the floor in etcd or ZooKeeper with "
-                                    + definition.property("redis.window-store") + "=etcd or zookeeper");
-                }
-                yield jdbcStore(definition, dataSource, feature);
-            }
-        };
+        StoreName windowStore = definition.settings(RedisProperties.SECTION).getWindowStore();
+        if (!RedisProperties.JDBC.equals(windowStore)) {
+            // Checked at start-up: an engine that keeps segments.
+            return beans.getBean(IdgenStoreUsers.class).engine(windowStore).segmentStore(beans);
+        }
+        DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+        if (dataSource == null) {
+            throw new IdgenStartupException(
+                    feature + " keeps its durable floor in a database (so that a Redis that lost its data"
+                            + " never repeats IDs), but there is no single DataSource bean",
+                    "Add org.springframework.boot:spring-boot-starter-jdbc and a JDBC driver, and set"
+                            + " spring.datasource.url; or keep the floor in etcd or ZooKeeper with "
+                            + definition.property("redis.window-store") + "=etcd or zookeeper");
+        }
+        return jdbcStore(definition, dataSource, feature);
     }
 }

@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.redis;
 
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -25,6 +26,12 @@ public class RedisProperties {
      */
     public static final IdgenSettings<RedisProperties> SECTION =
             IdgenSettings.of("redis", RedisProperties::new).withSharedKeys(SHARED);
+
+    /** The windows' store of its own: the segment table on the application's DataSource (idgen.jdbc.*). */
+    public static final StoreName JDBC = StoreName.of("jdbc");
+
+    /** The window-store values of its own; an engine's value (etcd, zookeeper) is accepted too. */
+    public static final List<StoreName> OWN_WINDOW_STORES = List.of(JDBC);
 
     /**
      * The prefix of every key idgen writes: 0 to 64 of A-Z a-z 0-9 . _ : - (no braces, which idgen uses as Redis
@@ -53,15 +60,15 @@ public class RedisProperties {
      * Where the redis strategy and the Redis segment stores reserve their windows (and where the dual store falls
      * back to): the database (idgen.jdbc.*), or etcd or ZooKeeper, so that a Redis deployment needs no SQL database.
      */
-    private WindowStore windowStore = WindowStore.JDBC;
+    private StoreName windowStore = JDBC;
 
     private final Buckets buckets = new Buckets();
 
-    public WindowStore getWindowStore() {
+    public StoreName getWindowStore() {
         return windowStore;
     }
 
-    public void setWindowStore(WindowStore windowStore) {
+    public void setWindowStore(StoreName windowStore) {
         this.windowStore = windowStore;
     }
 
@@ -172,20 +179,5 @@ public class RedisProperties {
         public void setOpenDuration(Duration openDuration) {
             this.openDuration = openDuration;
         }
-    }
-
-    /**
-     * The durable store Redis windows are reserved from.
-     */
-    public enum WindowStore {
-
-        /** The segment table on the application's DataSource (idgen.jdbc.*). */
-        JDBC,
-
-        /** etcd (idgen.etcd.*). */
-        ETCD,
-
-        /** ZooKeeper (idgen.zookeeper.*). */
-        ZOOKEEPER
     }
 }

@@ -2,15 +2,14 @@ package dev.idgen.spring.boot.autoconfigure.redis;
 
 import dev.idgen.core.IdService;
 import dev.idgen.redis.RedisIdService;
-import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.StoreChoice;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.springframework.util.ClassUtils;
 
@@ -23,12 +22,16 @@ public final class RedisStrategy implements IdgenStrategy {
 
     /** For messages: for example {@code idgen.generators.invoice.redis.window-store=etcd}. */
     public static String windowStoreSetting(IdgenGenerators.Definition definition) {
-        return definition.property("redis.window-store") + "="
-                + definition
-                        .settings(RedisProperties.SECTION)
-                        .getWindowStore()
-                        .name()
-                        .toLowerCase(Locale.ROOT);
+        return windowStoreChoice(definition).setting();
+    }
+
+    /** The setting that chooses where a generator's Redis windows are reserved from. */
+    public static StoreChoice windowStoreChoice(IdgenGenerators.Definition definition) {
+        return StoreChoice.of(
+                definition.property("redis.window-store"),
+                definition.settings(RedisProperties.SECTION).getWindowStore(),
+                StoreChoice.Role.SEGMENTS,
+                RedisProperties.OWN_WINDOW_STORES);
     }
 
     private static final boolean LETTUCE_PRESENT =
@@ -49,18 +52,19 @@ public final class RedisStrategy implements IdgenStrategy {
         List<Requirement> requirements = new ArrayList<>();
         requirements.add(
                 Requirement.of(IdgenDependency.REDIS, definition.strategySetting(), definition, IdService.class));
-        if (definition.settings(RedisProperties.SECTION).getWindowStore() == RedisProperties.WindowStore.JDBC) {
+        if (RedisProperties.JDBC.equals(
+                definition.settings(RedisProperties.SECTION).getWindowStore())) {
             requirements.add(
                     Requirement.of(IdgenDependency.JDBC, definition.strategySetting(), definition, IdService.class)
                             .orDataSource());
         }
-        requirements.addAll(ConsensusEngine.requirements(definition, this));
         return requirements;
     }
 
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
-        if (definition.settings(RedisProperties.SECTION).getWindowStore() != RedisProperties.WindowStore.JDBC) {
+        if (!RedisProperties.JDBC.equals(
+                definition.settings(RedisProperties.SECTION).getWindowStore())) {
             return List.of();
         }
         // The windows are reserved from a segment table.
@@ -69,10 +73,8 @@ public final class RedisStrategy implements IdgenStrategy {
     }
 
     @Override
-    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
-        return engine.is(definition.settings(RedisProperties.SECTION).getWindowStore())
-                ? RedisStrategy.windowStoreSetting(definition)
-                : null;
+    public List<StoreChoice> storeChoices(IdgenGenerators.Definition definition) {
+        return List.of(windowStoreChoice(definition));
     }
 
     @Override

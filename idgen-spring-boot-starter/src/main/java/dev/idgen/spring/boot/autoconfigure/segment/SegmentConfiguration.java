@@ -16,22 +16,19 @@ import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorFactory;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
+import dev.idgen.spring.boot.autoconfigure.core.StoreChoice;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
 import dev.idgen.spring.boot.autoconfigure.jdbc.StartFloors;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
 import dev.idgen.spring.boot.autoconfigure.remote.RemoteConfiguration;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -66,16 +63,15 @@ public class SegmentConfiguration {
     private static final Log log = LogFactory.getLog(SegmentConfiguration.class);
 
     /**
-     * idgen's own stores, which keep the marks of {@link StoreHistory}; by name, since each is on the class path only
-     * with its module. An application's own store, and idgen servers (whose names are checked), keep none.
+     * idgen's own stores of the strategy's own values, which keep the marks of {@link StoreHistory} (an engine's store
+     * says so itself: {@link ConsensusEngine#isOwnSegmentStore}); by name, since each is on the class path only with
+     * its module. An application's own store, and idgen servers (whose names are checked), keep none.
      */
     private static final Set<String> MARKED_STORES = Set.of(
             "dev.idgen.jdbc.JdbcSegmentStore",
             "dev.idgen.jdbc.TinyidSegmentStore",
             "dev.idgen.redis.RedisSegmentStore",
-            "dev.idgen.redis.DualSegmentStore",
-            "dev.idgen.etcd.EtcdSegmentStore",
-            "dev.idgen.zookeeper.ZooKeeperSegmentStore");
+            "dev.idgen.redis.DualSegmentStore");
 
     @Bean
     IdgenGeneratorFactory idgenSegmentGenerators(
@@ -128,12 +124,12 @@ public class SegmentConfiguration {
             TimeSource timeSource) {
         SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
         String prefix = definition.property("segment");
-        SegmentProperties.StoreType from = segment.getSwitchFrom();
+        StoreName from = segment.getSwitchFrom();
         boolean servers = SegmentServers.configured(definition);
-        if (from != null && from == segment.getStore() && !servers) {
+        if (from != null && from.equals(segment.getStore()) && !servers) {
             throw new InvalidConfigurationPropertyValueException(
                     prefix + ".switch-from",
-                    value(from),
+                    from.value(),
                     "is the store the generator is on (" + SegmentStrategy.storeSetting(definition)
                             + "): name the store its names were on before, or remove it once the switch is done");
         }
@@ -147,21 +143,25 @@ public class SegmentConfiguration {
         StartFloors.Builder floors = StartFloors.builder(prefix)
                 .startAbove(segment.getStartAbove())
                 .dataSource(dataSource, timeout)
-                .previous(previous, prefix + ".switch-from=" + (from == null ? null : value(from)));
+                .previous(previous, prefix + ".switch-from=" + (from == null ? null : from.value()));
         segment.getNames()
                 .forEach((name, start) -> floors.name(
                         name,
                         start == null ? null : start.getStartAbove(),
                         start == null ? null : start.getStartAboveMaxOf()));
         SegmentStartFloor settings = floors.build();
-        boolean marks = !servers && MARKED_STORES.contains(store.getClass().getName());
+        IdgenStoreUsers users = beans.getBean(IdgenStoreUsers.class);
+        boolean marks = !servers && marked(store, users);
         List<StoreHistory.OtherStore> others = new ArrayList<>();
-        SegmentProperties.StoreType own = servers ? null : segment.getStore();
-        // A Redis store keeps its windows in the segment table, etcd or ZooKeeper: that is its own store, not another.
-        String windows = own != null && own.usesRedis()
-                ? definition.settings(RedisProperties.SECTION).getWindowStore().name()
-                : "";
-        if (own != SegmentProperties.StoreType.JDBC && !servers && dataSource != null && !windows.equals("JDBC")) {
+        StoreName own = servers ? null : segment.getStore();
+        // A Redis store keeps its windows in the segment table or an engine: that is its own store, not another.
+        StoreName windows = own != null && SegmentProperties.usesRedis(own)
+                ? definition.settings(RedisProperties.SECTION).getWindowStore()
+                : null;
+        if (!SegmentProperties.JDBC.equals(own)
+                && !servers
+                && dataSource != null
+                && !RedisProperties.JDBC.equals(windows)) {
             JdbcProperties jdbc = definition.settings(JdbcProperties.SECTION);
             String table = InvalidIdgenProperty.rethrowAsProperty(
                     definition.property("jdbc.table"),
@@ -174,26 +174,20 @@ public class SegmentConfiguration {
                     () -> SegmentTables.existingTableStore(definition, dataSource),
                     definition.isDefault()));
         }
-        for (ConsensusEngine engine : ConsensusEngine.values()) {
-            if (!engine.is(own == null ? SegmentProperties.StoreType.JDBC : own)
-                    && !windows.equals(engine.name())
-                    && beans.getBean(IdgenStoreUsers.class)
-                                    .consensusUsers(beans.getBean(IdgenGenerators.class), engine)
-                                    .size()
-                            > 0) {
-                SegmentStore other = engine == ConsensusEngine.ETCD
-                        ? EtcdConfiguration.segmentStore(beans)
-                        : ZooKeeperConfiguration.segmentStore(beans);
-                others.add(new StoreHistory.OtherStore(engine.value(), StoreHistory.marksOf(other)));
+        IdgenGenerators generators = beans.getBean(IdgenGenerators.class);
+        long highestInitial = definition.settings(JdbcProperties.SECTION).getInitialValue();
+        for (ConsensusEngine engine : users.engines()) {
+            highestInitial = Math.max(highestInitial, engine.initialValue(generators));
+            // Another engine some generator uses (for anything) may hold this generator's names from before.
+            if (!engine.name().equals(own)
+                    && !engine.name().equals(windows)
+                    && engine.roles().contains(StoreChoice.Role.SEGMENTS)
+                    && !users.consensusUsers(generators, engine).isEmpty()) {
+                SegmentStore other = engine.segmentStore(beans);
+                others.add(new StoreHistory.OtherStore(engine.name().value(), StoreHistory.marksOf(other)));
             }
         }
-        boolean markedPrevious =
-                previous != null && MARKED_STORES.contains(previous.getClass().getName());
-        long highestInitial = Math.max(
-                definition.settings(JdbcProperties.SECTION).getInitialValue(),
-                Math.max(
-                        definition.settings(EtcdProperties.SECTION).getInitialValue(),
-                        definition.settings(ZooKeeperProperties.SECTION).getInitialValue()));
+        boolean markedPrevious = previous != null && marked(previous, users);
         if (highestInitial >= StoreHistory.STAMP_BASE / 4) {
             // A counter never stamped would read as a stamp: no marks, and a switch goes unseen. Said, not refused.
             log.warn("Generator '" + definition.name() + "': an initial-value of " + highestInitial + " (2^48 or more)"
@@ -205,12 +199,12 @@ public class SegmentConfiguration {
         }
         StoreHistory history = new StoreHistory(
                 definition.name(),
-                servers ? "its segment servers" : value(segment.getStore()),
-                servers ? "servers" : value(segment.getStore()),
+                servers ? "its segment servers" : segment.getStore().value(),
+                servers ? "servers" : segment.getStore().value(),
                 store,
                 marks,
                 others,
-                markedPrevious ? new StoreHistory.OtherStore(value(from), StoreHistory.marksOf(previous)) : null,
+                markedPrevious ? new StoreHistory.OtherStore(from.value(), StoreHistory.marksOf(previous)) : null,
                 from != null || segment.getStartAbove() != null,
                 "Set " + prefix + ".switch-from to the store the generator's names are on now (jdbc, redis, dual,"
                         + " etcd, zookeeper or remote, reachable with its usual settings), so that each name starts"
@@ -250,12 +244,21 @@ public class SegmentConfiguration {
             store.allocateAbove(name, 1, floors.above(name));
         }
         log.info("Generator '" + definition.name() + "': " + names.get().size() + " names raised above what "
-                + value(definition.settings(SegmentProperties.SECTION).getSwitchFrom()) + " handed out; "
+                + definition.settings(SegmentProperties.SECTION).getSwitchFrom().value() + " handed out; "
                 + definition.property("segment.switch-from") + " may now be removed");
     }
 
-    private static String value(SegmentProperties.StoreType store) {
-        return store.name().toLowerCase(Locale.ROOT);
+    /** Whether {@code store} is one of idgen's own, whose counters carry the marks of a store switch. */
+    private static boolean marked(SegmentStore store, IdgenStoreUsers users) {
+        if (MARKED_STORES.contains(store.getClass().getName())) {
+            return true;
+        }
+        for (ConsensusEngine engine : users.engines()) {
+            if (engine.isOwnSegmentStore(store)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A named generator's store, or null when its database is missing. */
@@ -264,20 +267,21 @@ public class SegmentConfiguration {
     }
 
     /** The store of type {@code type} with the generator's settings, or null when its database is missing. */
-    private static SegmentStore store(
-            SegmentProperties.StoreType type, IdgenGenerators.Definition definition, BeanFactory beans) {
-        return switch (type) {
-            case REDIS, DUAL -> redisStore(definition, beans);
-            case ETCD -> EtcdConfiguration.segmentStore(beans);
-            case ZOOKEEPER -> ZooKeeperConfiguration.segmentStore(beans);
-            case REMOTE -> RemoteConfiguration.segmentStore(beans);
-            case JDBC -> {
-                DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
-                yield dataSource == null
-                        ? null
-                        : SegmentTables.store(definition, dataSource, definition.strategySetting());
-            }
-        };
+    private static SegmentStore store(StoreName type, IdgenGenerators.Definition definition, BeanFactory beans) {
+        if (SegmentProperties.usesRedis(type)) {
+            return redisStore(definition, beans);
+        }
+        if (SegmentProperties.REMOTE.equals(type)) {
+            return RemoteConfiguration.segmentStore(beans);
+        }
+        if (SegmentProperties.JDBC.equals(type)) {
+            DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
+            return dataSource == null
+                    ? null
+                    : SegmentTables.store(definition, dataSource, definition.strategySetting());
+        }
+        // Checked at start-up: an engine that keeps segments.
+        return beans.getBean(IdgenStoreUsers.class).engine(type).segmentStore(beans);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -341,7 +345,8 @@ public class SegmentConfiguration {
         String feature = SegmentStrategy.storeSetting(definition);
         SegmentStore database = RedisBackendConfiguration.windowStore(definition, beans, feature);
         RedisSegmentStore store = new RedisSegmentStore(RedisBackendConfiguration.counter(definition, database, beans));
-        return definition.settings(SegmentProperties.SECTION).getStore() == SegmentProperties.StoreType.DUAL
+        return SegmentProperties.DUAL.equals(
+                        definition.settings(SegmentProperties.SECTION).getStore())
                 ? new DualSegmentStore(store, database)
                 : store;
     }

@@ -1,6 +1,7 @@
 package dev.idgen.spring.boot.autoconfigure.segment;
 
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +19,24 @@ public class SegmentProperties {
      * The section as every generator has it: {@code idgen.segment.*}, and each named generator's own {@code idgen.generators.<name>.segment.*} over it.
      */
     public static final IdgenSettings<SegmentProperties> SECTION = IdgenSettings.of("segment", SegmentProperties::new);
+
+    /** A database row per name (idgen.jdbc.*). */
+    public static final StoreName JDBC = StoreName.of("jdbc");
+
+    /** A Redis counter per name, in windows reserved from the database (or an engine: redis.window-store). */
+    public static final StoreName REDIS = StoreName.of("redis");
+
+    /** Redis first, the database directly while Redis fails. */
+    public static final StoreName DUAL = StoreName.of("dual");
+
+    /**
+     * Blocks taken over HTTP from idgen servers (idgen.remote.*), which allocate them from their own store; needs
+     * dev.idgen:idgen-client. The application then reaches no database, Redis or cluster of its own.
+     */
+    public static final StoreName REMOTE = StoreName.of("remote");
+
+    /** The strategy's own values of store and switch-from; an engine's value (etcd, zookeeper) is accepted too. */
+    public static final List<StoreName> OWN_STORES = List.of(JDBC, REDIS, DUAL, REMOTE);
 
     /**
      * The first block's size, and the smallest the dynamic step fetches unless min-step is set lower.
@@ -72,7 +91,7 @@ public class SegmentProperties {
      * 'zookeeper' (a key or znode per name, idgen.etcd.* or idgen.zookeeper.*) or 'remote' (blocks from idgen servers,
      * idgen.remote.*).
      */
-    private StoreType store = StoreType.JDBC;
+    private StoreName store = JDBC;
 
     /**
      * Segments spread over independent databases (no replication needed): DataSource bean names
@@ -97,7 +116,7 @@ public class SegmentProperties {
      * one. Required when idgen sees the generator's names live on another store; remove it when the switch is done
      * (see docs/switching.md).
      */
-    private StoreType switchFrom;
+    private StoreName switchFrom;
 
     /**
      * Every name of this generator starts above this ID and never goes below it: the highest ID handed out by a store
@@ -112,11 +131,11 @@ public class SegmentProperties {
      */
     private Map<String, NameStart> names = new LinkedHashMap<>();
 
-    public StoreType getSwitchFrom() {
+    public StoreName getSwitchFrom() {
         return switchFrom;
     }
 
-    public void setSwitchFrom(StoreType switchFrom) {
+    public void setSwitchFrom(StoreName switchFrom) {
         this.switchFrom = switchFrom;
     }
 
@@ -152,11 +171,11 @@ public class SegmentProperties {
         this.slotSize = slotSize;
     }
 
-    public StoreType getStore() {
+    public StoreName getStore() {
         return store;
     }
 
-    public void setStore(StoreType store) {
+    public void setStore(StoreName store) {
         this.store = store;
     }
 
@@ -277,35 +296,8 @@ public class SegmentProperties {
         }
     }
 
-    /**
-     * Where the segment strategy's blocks come from.
-     */
-    public enum StoreType {
-
-        /** A database row per name (idgen.jdbc.*). */
-        JDBC,
-
-        /** A Redis counter per name, in windows reserved from the database. */
-        REDIS,
-
-        /** Redis first, the database directly while Redis fails. */
-        DUAL,
-
-        /** A key per name in etcd (idgen.etcd.*), allocated by a compare-and-set a Raft quorum acknowledges. */
-        ETCD,
-
-        /** A znode per name in ZooKeeper (idgen.zookeeper.*), allocated by a versioned write a ZAB quorum acknowledges. */
-        ZOOKEEPER,
-
-        /**
-         * Blocks taken over HTTP from idgen servers (idgen.remote.*), which allocate them from their own store; needs
-         * dev.idgen:idgen-client. The application then reaches no database, Redis or cluster of its own.
-         */
-        REMOTE;
-
-        /** Whether the store counts in Redis (with windows from a durable store). */
-        public boolean usesRedis() {
-            return this == REDIS || this == DUAL;
-        }
+    /** @return whether {@code store} counts in Redis (with windows from a durable store) */
+    public static boolean usesRedis(StoreName store) {
+        return REDIS.equals(store) || DUAL.equals(store);
     }
 }

@@ -48,7 +48,7 @@ final class SegmentServers {
     static SegmentStore store(IdgenGenerators.Definition definition, BeanFactory beans) {
         SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
         String prefix = definition.property("segment");
-        if (segment.getStore() != SegmentProperties.StoreType.JDBC) {
+        if (!SegmentProperties.JDBC.equals(segment.getStore())) {
             throw new InvalidConfigurationPropertyValueException(
                     prefix + ".servers",
                     names(segment),

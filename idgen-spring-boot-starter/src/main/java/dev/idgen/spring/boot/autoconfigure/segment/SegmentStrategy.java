@@ -4,13 +4,14 @@ import dev.idgen.core.IdService;
 import dev.idgen.core.segment.SegmentBufferStats;
 import dev.idgen.core.segment.SegmentIdService;
 import dev.idgen.core.segment.SegmentStore;
-import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.StoreChoice;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcFailoverDetails;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.jdbc.SegmentTables;
@@ -21,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,11 +33,7 @@ public final class SegmentStrategy implements IdgenStrategy {
     /** For messages: for example {@code idgen.generators.invoice.segment.store=redis}. */
     public static String storeSetting(IdgenGenerators.Definition definition) {
         return definition.property("segment.store") + "="
-                + definition
-                        .settings(SegmentProperties.SECTION)
-                        .getStore()
-                        .name()
-                        .toLowerCase(Locale.ROOT);
+                + definition.settings(SegmentProperties.SECTION).getStore().value();
     }
 
     @Override
@@ -53,13 +49,13 @@ public final class SegmentStrategy implements IdgenStrategy {
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
         List<Requirement> requirements = new ArrayList<>();
-        for (SegmentProperties.StoreType store : stores(definition)) {
+        for (StoreName store : stores(definition)) {
             String setting = setting(definition, store);
-            if (store.usesRedis()) {
+            if (SegmentProperties.usesRedis(store)) {
                 requirements.add(Requirement.of(
                         IdgenDependency.REDIS, setting, definition, SegmentStore.class, IdService.class));
             }
-            if (store == SegmentProperties.StoreType.REMOTE) {
+            if (SegmentProperties.REMOTE.equals(store)) {
                 requirements.add(Requirement.of(
                         IdgenDependency.REMOTE, setting, definition, SegmentStore.class, IdService.class));
             }
@@ -67,30 +63,28 @@ public final class SegmentStrategy implements IdgenStrategy {
         if (usesDatabase(definition)) {
             // The Redis stores keep their durable floor in the database too, unless their windows come from etcd or
             // ZooKeeper.
-            String feature = store(definition.settings(SegmentProperties.SECTION)) == SegmentProperties.StoreType.JDBC
+            String feature = SegmentProperties.JDBC.equals(store(definition.settings(SegmentProperties.SECTION)))
                     ? definition.strategySetting()
                     : SegmentStrategy.storeSetting(definition);
             requirements.add(
                     Requirement.of(IdgenDependency.JDBC, feature, definition, SegmentStore.class, IdService.class)
                             .orDataSource());
         }
-        requirements.addAll(ConsensusEngine.requirements(definition, this));
         return requirements;
     }
 
     /** The generator's store and, during a store switch, the one it switches from. */
-    private static List<SegmentProperties.StoreType> stores(IdgenGenerators.Definition definition) {
+    private static List<StoreName> stores(IdgenGenerators.Definition definition) {
         SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
-        SegmentProperties.StoreType from = segment.getSwitchFrom();
-        return from == null || from == store(segment) ? List.of(store(segment)) : List.of(store(segment), from);
+        StoreName from = segment.getSwitchFrom();
+        return from == null || from.equals(store(segment)) ? List.of(store(segment)) : List.of(store(segment), from);
     }
 
     /** The setting that makes the generator use {@code store}: its store, or its switch-from. */
-    private static String setting(IdgenGenerators.Definition definition, SegmentProperties.StoreType store) {
-        return store == store(definition.settings(SegmentProperties.SECTION))
+    private static String setting(IdgenGenerators.Definition definition, StoreName store) {
+        return store.equals(store(definition.settings(SegmentProperties.SECTION)))
                 ? SegmentStrategy.storeSetting(definition)
-                : definition.property("segment.switch-from") + "="
-                        + store.name().toLowerCase(Locale.ROOT);
+                : definition.property("segment.switch-from") + "=" + store.value();
     }
 
     @Override
@@ -106,8 +100,8 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public String redisUse(IdgenGenerators.Definition definition) {
-        for (SegmentProperties.StoreType store : stores(definition)) {
-            if (store.usesRedis()) {
+        for (StoreName store : stores(definition)) {
+            if (SegmentProperties.usesRedis(store)) {
                 return setting(definition, store);
             }
         }
@@ -117,33 +111,37 @@ public final class SegmentStrategy implements IdgenStrategy {
     @Override
     public String remoteUse(IdgenGenerators.Definition definition) {
         SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
-        return segment.getStore() == SegmentProperties.StoreType.REMOTE
-                        || segment.getSwitchFrom() == SegmentProperties.StoreType.REMOTE
+        return SegmentProperties.REMOTE.equals(segment.getStore())
+                        || SegmentProperties.REMOTE.equals(segment.getSwitchFrom())
                 ? SegmentStrategy.storeSetting(definition)
                 : null;
     }
 
     @Override
-    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
-        for (SegmentProperties.StoreType store : stores(definition)) {
-            if (engine.is(store)) {
-                return setting(definition, store);
-            }
-            if (store.usesRedis()
-                    && engine.is(definition.settings(RedisProperties.SECTION).getWindowStore())) {
-                return RedisStrategy.windowStoreSetting(definition);
-            }
+    public List<StoreChoice> storeChoices(IdgenGenerators.Definition definition) {
+        SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
+        List<StoreChoice> choices = new ArrayList<>();
+        boolean redis = false;
+        for (StoreName store : stores(definition)) {
+            String property = store.equals(store(segment))
+                    ? definition.property("segment.store")
+                    : definition.property("segment.switch-from");
+            choices.add(StoreChoice.of(property, store, StoreChoice.Role.SEGMENTS, SegmentProperties.OWN_STORES));
+            redis |= SegmentProperties.usesRedis(store);
         }
-        return null;
+        if (redis) {
+            choices.add(RedisStrategy.windowStoreChoice(definition));
+        }
+        return choices;
     }
 
     /** Whether the generator's blocks, or its Redis windows, come from the segment table, or did before a switch. */
     private static boolean usesDatabase(IdgenGenerators.Definition definition) {
-        for (SegmentProperties.StoreType store : stores(definition)) {
-            if (store == SegmentProperties.StoreType.JDBC
-                    || (store.usesRedis()
-                            && definition.settings(RedisProperties.SECTION).getWindowStore()
-                                    == RedisProperties.WindowStore.JDBC)) {
+        for (StoreName store : stores(definition)) {
+            if (SegmentProperties.JDBC.equals(store)
+                    || (SegmentProperties.usesRedis(store)
+                            && RedisProperties.JDBC.equals(
+                                    definition.settings(RedisProperties.SECTION).getWindowStore()))) {
                 return true;
             }
         }
@@ -152,7 +150,7 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public String store(IdgenGenerators.Definition definition) {
-        return store(definition.settings(SegmentProperties.SECTION)).name().toLowerCase(Locale.ROOT);
+        return store(definition.settings(SegmentProperties.SECTION)).value();
     }
 
     @Override
@@ -177,7 +175,7 @@ public final class SegmentStrategy implements IdgenStrategy {
         }
     }
 
-    private static SegmentProperties.StoreType store(SegmentProperties segment) {
+    private static StoreName store(SegmentProperties segment) {
         return segment.getStore();
     }
 

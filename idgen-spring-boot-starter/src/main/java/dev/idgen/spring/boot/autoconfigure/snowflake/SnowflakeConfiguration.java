@@ -16,16 +16,15 @@ import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorFactory;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenPropertyValueException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
-import dev.idgen.spring.boot.autoconfigure.etcd.EtcdConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcLeaseConfiguration;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisBackendConfiguration;
 import dev.idgen.spring.boot.autoconfigure.redis.RedisProperties;
-import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperConfiguration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -64,18 +63,7 @@ public class SnowflakeConfiguration {
                 if (definition.isDefault()) {
                     return SnowflakeIdService.of(defaultGenerator.getObject());
                 }
-                WorkerIdLeaseStore store =
-                        switch (definition.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner()) {
-                            case STATIC, ORDINAL, LEAF_ZOOKEEPER -> null;
-                            case JDBC ->
-                                JdbcLeaseConfiguration.store(
-                                        definition,
-                                        beans.getBeanProvider(DataSource.class).getIfUnique(),
-                                        SnowflakeStrategy.workerIdAssignerSetting(definition));
-                            case REDIS -> RedisBackendConfiguration.leaseStore(definition, beans);
-                            case ETCD -> EtcdConfiguration.leaseStore(beans);
-                            case ZOOKEEPER -> ZooKeeperConfiguration.leaseStore(beans);
-                        };
+                WorkerIdLeaseStore store = leaseStore(definition, beans);
                 WorkerIdAssigner assigner = assigner(definition, store, timeSource, environment::getProperty, beans);
                 try {
                     return SnowflakeIdService.of(generator(
@@ -114,10 +102,8 @@ public class SnowflakeConfiguration {
                 Environment environment,
                 BeanFactory beans) {
             IdgenGenerators.Definition definition = generators.defaultGenerator();
-            WorkerIdLeaseStore store = definition
-                            .settings(SnowflakeProperties.SECTION)
-                            .getWorkerIdAssigner()
-                            .leases()
+            WorkerIdLeaseStore store = SnowflakeProperties.leases(
+                            definition.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner())
                     ? leaseStores.getIfUnique()
                     : null;
             return assigner(definition, store, timeSource, environment::getProperty, beans);
@@ -148,7 +134,7 @@ public class SnowflakeConfiguration {
             BeanFactory beans) {
         SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
         String prefix = definition.property("snowflake");
-        if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.STATIC) {
+        if (SnowflakeProperties.STATIC.equals(snowflake.getWorkerIdAssigner())) {
             long workerId = snowflake.getWorkerId();
             StaticWorkerIdAssigner assigner =
                     InvalidIdgenProperty.rethrowAsProperty(prefix, () -> new StaticWorkerIdAssigner(workerId));
@@ -157,13 +143,13 @@ public class SnowflakeConfiguration {
             }
             return assigner;
         }
-        if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.ORDINAL) {
+        if (SnowflakeProperties.ORDINAL.equals(snowflake.getWorkerIdAssigner())) {
             SnowflakeLayout layout = checkedLayout(definition);
             long workerId = IdgenOrdinalWorkerId.workerId(definition, layout, environment);
             SnowflakeSwitch.refuseOldOrdinal(definition, layout, workerId);
             return new StaticWorkerIdAssigner(workerId);
         }
-        if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER) {
+        if (SnowflakeProperties.LEAF_ZOOKEEPER.equals(snowflake.getWorkerIdAssigner())) {
             return IdgenLeafWorkerId.assigner(definition, beans, environment);
         }
         // Checked before a lease is taken: a rolling switch's layouts must match whatever the assigner.
@@ -172,16 +158,14 @@ public class SnowflakeConfiguration {
                 : WorkerIdRanges.none();
         if (store == null) {
             String feature = SnowflakeStrategy.workerIdAssignerSetting(definition);
-            SnowflakeProperties.WorkerIdAssignerType type = snowflake.getWorkerIdAssigner();
-            if (type == SnowflakeProperties.WorkerIdAssignerType.ETCD
-                    || type == SnowflakeProperties.WorkerIdAssignerType.ZOOKEEPER) {
-                String engine = type.name().toLowerCase(Locale.ROOT);
+            StoreName type = snowflake.getWorkerIdAssigner();
+            if (!SnowflakeProperties.OWN_ASSIGNERS.contains(type)) {
                 throw new IdgenStartupException(
-                        feature + " needs a worker id lease store on " + engine + ", but there is none",
-                        "Add dev.idgen:idgen-" + engine + " and set idgen." + engine + ".*; or declare a"
+                        feature + " needs a worker id lease store on " + type + ", but there is none",
+                        "Add dev.idgen:idgen-" + type + " and set idgen." + type + ".*; or declare a"
                                 + " WorkerIdLeaseStore bean");
             }
-            throw snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.REDIS
+            throw SnowflakeProperties.REDIS.equals(type)
                     ? new IdgenStartupException(
                             feature + " needs one Spring Data Redis connection factory",
                             "Add org.springframework.boot:spring-boot-starter-data-redis and set"
@@ -249,12 +233,33 @@ public class SnowflakeConfiguration {
     }
 
     /**
+     * A named generator's worker id lease store, or null when its assigner leases none (or its database is missing).
+     */
+    private static WorkerIdLeaseStore leaseStore(IdgenGenerators.Definition definition, BeanFactory beans) {
+        StoreName assigner = definition.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner();
+        if (SnowflakeProperties.JDBC.equals(assigner)) {
+            return JdbcLeaseConfiguration.store(
+                    definition,
+                    beans.getBeanProvider(DataSource.class).getIfUnique(),
+                    SnowflakeStrategy.workerIdAssignerSetting(definition));
+        }
+        if (SnowflakeProperties.REDIS.equals(assigner)) {
+            return RedisBackendConfiguration.leaseStore(definition, beans);
+        }
+        if (!SnowflakeProperties.leases(assigner)) {
+            return null;
+        }
+        // Checked at start-up: an engine that keeps leases.
+        return beans.getBean(IdgenStoreUsers.class).engine(assigner).leaseStore(beans);
+    }
+
+    /**
      * Every worker id is leased by a live instance: which store, what the layout holds, and the ways out.
      */
     private static IdgenStartupException workerIdsTaken(
             IdgenGenerators.Definition definition, SnowflakeLayout layout, WorkerIdsExhaustedException e) {
         SnowflakeProperties snowflake = definition.settings(SnowflakeProperties.SECTION);
-        if (snowflake.getWorkerIdAssigner() == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER) {
+        if (SnowflakeProperties.LEAF_ZOOKEEPER.equals(snowflake.getWorkerIdAssigner())) {
             return new IdgenStartupException(
                     SnowflakeStrategy.workerIdAssignerSetting(definition) + " found no usable worker id: "
                             + e.getMessage(),
@@ -263,18 +268,21 @@ public class SnowflakeConfiguration {
                             + " with a layout or epoch whose IDs stay above the IDs issued so far",
                     e);
         }
-        String store = switch (snowflake.getWorkerIdAssigner()) {
-            case JDBC ->
-                "the worker id lease table "
-                        + definition.settings(JdbcProperties.SECTION).getWorkerTable() + " ("
-                        + definition.property("jdbc.worker-table") + ")";
-            case REDIS ->
-                "the Redis hash " + definition.settings(RedisProperties.SECTION).getPrefix() + "{workers} ("
-                        + definition.property("redis.prefix") + ")";
-            case ETCD -> "the etcd keys under idgen.etcd.namespace";
-            case ZOOKEEPER -> "the znodes under idgen.zookeeper.namespace";
-            default -> "the worker id assigner";
-        };
+        StoreName assigner = snowflake.getWorkerIdAssigner();
+        String store;
+        if (SnowflakeProperties.JDBC.equals(assigner)) {
+            store = "the worker id lease table "
+                    + definition.settings(JdbcProperties.SECTION).getWorkerTable() + " ("
+                    + definition.property("jdbc.worker-table") + ")";
+        } else if (SnowflakeProperties.REDIS.equals(assigner)) {
+            store = "the Redis hash "
+                    + definition.settings(RedisProperties.SECTION).getPrefix() + "{workers} ("
+                    + definition.property("redis.prefix") + ")";
+        } else if (!SnowflakeProperties.OWN_ASSIGNERS.contains(assigner)) {
+            store = "the worker id leases in " + assigner + " (idgen." + assigner + ".*)";
+        } else {
+            store = "the worker id assigner";
+        }
         String lease = definition.property("snowflake.lease");
         SnowflakeProperties.Lease settings = snowflake.getLease();
         return new IdgenStartupException(

@@ -5,9 +5,11 @@ import dev.idgen.core.snowflake.TickUnit;
 import dev.idgen.spring.boot.autoconfigure.core.Form;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import dev.idgen.spring.boot.autoconfigure.forms.IdgenFormFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -23,6 +25,39 @@ public class SnowflakeProperties {
      */
     public static final IdgenSettings<SnowflakeProperties> SECTION =
             IdgenSettings.of("snowflake", SnowflakeProperties::new).adjustedBy(SnowflakeProperties::adjust);
+
+    /** The configured idgen.snowflake.worker-id; the operator keeps it unique. */
+    public static final StoreName STATIC = StoreName.of("static");
+
+    /** Leased from Redis, with a ttl and a heartbeat. */
+    public static final StoreName REDIS = StoreName.of("redis");
+
+    /** Leased from a database table, with a ttl and a heartbeat. */
+    public static final StoreName JDBC = StoreName.of("jdbc");
+
+    /**
+     * The instance's ordinal (a StatefulSet pod's host name ends in it) plus idgen.snowflake.ordinal.offset; the
+     * platform keeps it unique.
+     */
+    public static final StoreName ORDINAL = StoreName.of("ordinal");
+
+    /**
+     * The sequence number of a persistent sequential node under /snowflake/{idgen.snowflake.leaf.name}/forever in
+     * ZooKeeper (idgen.zookeeper.*), registered and refreshed as a Meituan Leaf server in Snowflake mode does, so that
+     * idgen instances and Leaf servers never share a worker id. Needs idgen.snowflake.preset=leaf.
+     */
+    public static final StoreName LEAF_ZOOKEEPER = StoreName.of("leaf-zookeeper");
+
+    /**
+     * The worker id assigners of its own; an engine's value (etcd, zookeeper: an engine's lease per worker id, renewed
+     * by the heartbeat) is accepted too.
+     */
+    public static final List<StoreName> OWN_ASSIGNERS = List.of(STATIC, REDIS, JDBC, ORDINAL, LEAF_ZOOKEEPER);
+
+    /** @return whether {@code assigner} leases the worker id from a store: Redis, a table or an engine */
+    public static boolean leases(StoreName assigner) {
+        return REDIS.equals(assigner) || JDBC.equals(assigner) || !OWN_ASSIGNERS.contains(assigner);
+    }
 
     /**
      * The layout to start from: 'standard' (41/10/12 bits, milliseconds) or 'javascript-safe' (31/6/16 bits,
@@ -83,7 +118,7 @@ public class SnowflakeProperties {
      * an environment variable: idgen.snowflake.ordinal.*) or 'leaf-zookeeper' (registered in ZooKeeper as a Meituan
      * Leaf server in Snowflake mode registers, beside Leaf's own servers: idgen.snowflake.leaf.*, idgen.zookeeper.*).
      */
-    private WorkerIdAssignerType workerIdAssigner = WorkerIdAssignerType.STATIC;
+    private StoreName workerIdAssigner = STATIC;
 
     private final Lease lease = new Lease();
 
@@ -107,11 +142,11 @@ public class SnowflakeProperties {
         return switching;
     }
 
-    public WorkerIdAssignerType getWorkerIdAssigner() {
+    public StoreName getWorkerIdAssigner() {
         return workerIdAssigner;
     }
 
-    public void setWorkerIdAssigner(WorkerIdAssignerType workerIdAssigner) {
+    public void setWorkerIdAssigner(StoreName workerIdAssigner) {
         this.workerIdAssigner = workerIdAssigner;
     }
 
@@ -189,45 +224,6 @@ public class SnowflakeProperties {
 
     public void setClockBackwardsTolerance(Duration clockBackwardsTolerance) {
         this.clockBackwardsTolerance = clockBackwardsTolerance;
-    }
-
-    /**
-     * Where a Snowflake generator's worker id comes from.
-     */
-    public enum WorkerIdAssignerType {
-
-        /** The configured idgen.snowflake.worker-id; the operator keeps it unique. */
-        STATIC,
-
-        /** Leased from Redis, with a ttl and a heartbeat. */
-        REDIS,
-
-        /** Leased from a database table, with a ttl and a heartbeat. */
-        JDBC,
-
-        /** Leased from etcd (idgen.etcd.*): an etcd lease per worker id, renewed by the heartbeat. */
-        ETCD,
-
-        /** Leased from ZooKeeper (idgen.zookeeper.*): a znode per worker id, renewed by the heartbeat. */
-        ZOOKEEPER,
-
-        /**
-         * The instance's ordinal (a StatefulSet pod's host name ends in it) plus idgen.snowflake.ordinal.offset; the
-         * platform keeps it unique.
-         */
-        ORDINAL,
-
-        /**
-         * The sequence number of a persistent sequential node under /snowflake/{idgen.snowflake.leaf.name}/forever in
-         * ZooKeeper (idgen.zookeeper.*), registered and refreshed as a Meituan Leaf server in Snowflake mode does, so
-         * that idgen instances and Leaf servers never share a worker id. Needs idgen.snowflake.preset=leaf.
-         */
-        LEAF_ZOOKEEPER;
-
-        /** Whether the worker id is leased from a store. */
-        boolean leases() {
-            return this == REDIS || this == JDBC || this == ETCD || this == ZOOKEEPER;
-        }
     }
 
     /**

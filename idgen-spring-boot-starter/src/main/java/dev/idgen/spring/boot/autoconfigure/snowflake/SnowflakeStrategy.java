@@ -8,19 +8,20 @@ import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLease;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
-import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenDependency;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorHealth;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorMeters;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenSettings;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.StoreChoice;
+import dev.idgen.spring.boot.autoconfigure.core.StoreName;
 import dev.idgen.spring.boot.autoconfigure.jdbc.JdbcProperties;
+import dev.idgen.spring.boot.autoconfigure.zookeeper.ZooKeeperEngine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -31,13 +32,18 @@ public final class SnowflakeStrategy implements IdgenStrategy {
 
     /** For messages: for example {@code idgen.generators.invoice.snowflake.worker-id-assigner=leaf-zookeeper}. */
     public static String workerIdAssignerSetting(IdgenGenerators.Definition definition) {
-        return definition.property("snowflake.worker-id-assigner") + "="
-                + definition
-                        .settings(SnowflakeProperties.SECTION)
-                        .getWorkerIdAssigner()
-                        .name()
-                        .toLowerCase(Locale.ROOT)
-                        .replace('_', '-');
+        return workerIdAssignerChoice(definition).setting();
+    }
+
+    /** The setting that chooses where a generator's worker id comes from. */
+    private static StoreChoice workerIdAssignerChoice(IdgenGenerators.Definition definition) {
+        // leaf-zookeeper registers with Leaf's own nodes, on the ZooKeeper engine's client.
+        return new StoreChoice(
+                definition.property("snowflake.worker-id-assigner"),
+                assigner(definition),
+                StoreChoice.Role.LEASES,
+                SnowflakeProperties.OWN_ASSIGNERS,
+                SnowflakeProperties.LEAF_ZOOKEEPER.equals(assigner(definition)) ? ZooKeeperEngine.NAME : null);
     }
 
     @Override
@@ -52,8 +58,8 @@ public final class SnowflakeStrategy implements IdgenStrategy {
 
     @Override
     public List<Requirement> requirements(IdgenGenerators.Definition definition) {
-        if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.REDIS) {
-            return ConsensusEngine.requirements(definition, this);
+        if (!SnowflakeProperties.REDIS.equals(assigner(definition))) {
+            return List.of();
         }
         return List.of(Requirement.of(
                 IdgenDependency.REDIS,
@@ -64,16 +70,13 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     }
 
     @Override
-    public String consensusUse(IdgenGenerators.Definition definition, ConsensusEngine engine) {
-        SnowflakeProperties.WorkerIdAssignerType assigner = assigner(definition);
-        boolean leaf = assigner == SnowflakeProperties.WorkerIdAssignerType.LEAF_ZOOKEEPER
-                && engine == ConsensusEngine.ZOOKEEPER;
-        return engine.is(assigner) || leaf ? SnowflakeStrategy.workerIdAssignerSetting(definition) : null;
+    public List<StoreChoice> storeChoices(IdgenGenerators.Definition definition) {
+        return List.of(workerIdAssignerChoice(definition));
     }
 
     @Override
     public List<TableClaim> tables(IdgenGenerators.Definition definition) {
-        if (assigner(definition) != SnowflakeProperties.WorkerIdAssignerType.JDBC) {
+        if (!SnowflakeProperties.JDBC.equals(assigner(definition))) {
             return List.of();
         }
         return List.of(new TableClaim(
@@ -84,7 +87,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
 
     @Override
     public String redisUse(IdgenGenerators.Definition definition) {
-        return assigner(definition) == SnowflakeProperties.WorkerIdAssignerType.REDIS
+        return SnowflakeProperties.REDIS.equals(assigner(definition))
                 ? SnowflakeStrategy.workerIdAssignerSetting(definition)
                 : null;
     }
@@ -92,10 +95,8 @@ public final class SnowflakeStrategy implements IdgenStrategy {
     @Override
     public String store(IdgenGenerators.Definition definition) {
         // A fixed worker id is kept nowhere.
-        SnowflakeProperties.WorkerIdAssignerType assigner = assigner(definition);
-        return assigner == SnowflakeProperties.WorkerIdAssignerType.STATIC
-                ? null
-                : assigner.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        StoreName assigner = assigner(definition);
+        return SnowflakeProperties.STATIC.equals(assigner) ? null : assigner.value();
     }
 
     @Override
@@ -162,7 +163,7 @@ public final class SnowflakeStrategy implements IdgenStrategy {
         detail.put("closed", generator.isClosed());
     }
 
-    private static SnowflakeProperties.WorkerIdAssignerType assigner(IdgenGenerators.Definition definition) {
+    private static StoreName assigner(IdgenGenerators.Definition definition) {
         return definition.settings(SnowflakeProperties.SECTION).getWorkerIdAssigner();
     }
 

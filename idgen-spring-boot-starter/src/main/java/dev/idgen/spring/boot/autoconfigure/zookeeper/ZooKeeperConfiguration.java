@@ -6,6 +6,7 @@ import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
+import dev.idgen.spring.boot.autoconfigure.core.IdgenStoreUsers;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.IdgenStartupException;
 import dev.idgen.spring.boot.autoconfigure.diagnostics.InvalidIdgenProperty;
 import dev.idgen.zookeeper.LeafZooKeeperWorkerIdAssigner;
@@ -103,6 +104,26 @@ public class ZooKeeperConfiguration {
         @ConditionalOnMissingBean
         WorkerIdLeaseStore idgenWorkerIdLeaseStore(BeanFactory beans) {
             return leaseStore(beans);
+        }
+    }
+
+    /**
+     * ZooKeeper's part of the {@code idgen} health, when Spring Boot's health API is there: the ensemble, its servers
+     * and leader, the session, for each generator that uses ZooKeeper.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {"org.springframework.boot.health.contributor.Health", "dev.idgen.zookeeper.ZooKeeperEnsembleStatus"
+            })
+    static class ZooKeeperHealthConfiguration {
+
+        @Bean
+        ZooKeeperHealth idgenZooKeeperHealth(
+                CuratorFramework client, IdgenGenerators generators, IdgenStoreUsers users) {
+            return new ZooKeeperHealth(
+                    client,
+                    generators.topLevel(ZooKeeperProperties.SECTION).getTimeout(),
+                    users.consensusUsers(generators, ZooKeeperEngine.INSTANCE));
         }
     }
 

@@ -158,17 +158,15 @@ class IdgenFailureReportTest {
     }
 
     @Test
-    void anUnknownEnumValueIsBootsBindingReportListingTheValues() {
+    void anUnknownStoreIsReportedListingTheValues() {
         runner.withPropertyValues("idgen.snowflake.worker-id-assigner=k8s").run(context -> {
             FailureAnalysis report = report(context);
             assertThat(report.getDescription())
                     .contains("idgen.snowflake.worker-id-assigner")
                     .contains("k8s");
             assertThat(report.getAction())
-                    .contains("STATIC")
-                    .contains("REDIS")
-                    .contains("JDBC")
-                    .contains("ORDINAL");
+                    .isEqualTo("Set idgen.snowflake.worker-id-assigner to one of static, redis, jdbc, ordinal,"
+                            + " leaf-zookeeper, etcd, zookeeper");
         });
     }
 
