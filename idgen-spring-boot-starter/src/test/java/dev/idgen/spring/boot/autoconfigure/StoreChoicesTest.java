@@ -37,6 +37,9 @@ class StoreChoicesTest {
         assertThat(StoreName.of("LEAF_ZOOKEEPER")).isEqualTo(SnowflakeProperties.LEAF_ZOOKEEPER);
         assertThat(StoreName.of(" Leaf-ZooKeeper ").value()).isEqualTo("leaf-zookeeper");
         assertThat(StoreName.of("ETCD")).isEqualTo(StoreName.of("etcd")).hasSameHashCodeAs(StoreName.of("etcd"));
+        // Written as idgen declares it however it was spelt, as an enum constant's name was: it names switch marks.
+        assertThat(StoreName.valueOf("leafzookeeper").value()).isEqualTo("leaf-zookeeper");
+        assertThat(StoreName.valueOf("Zoo_Keeper").value()).isEqualTo("zookeeper");
         runner.withPropertyValues("idgen.segment.store=ZOOKEEPER", "idgen.redis.window-store=Etcd")
                 .run(context -> {
                     // Bound, checked and accepted; no generator uses them (the one generator is Snowflake's).
@@ -52,6 +55,27 @@ class StoreChoicesTest {
         runner.withPropertyValues("idgen.generators.b.snowflake.worker-id-assigner=LEAF_ZOOKEEPER")
                 .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                         .hasMessageContaining("idgen.zookeeper.connect-string is not set"));
+    }
+
+    @Test
+    void aBlankValueKeepsTheDefaultOrTheInheritedOne() {
+        runner.withPropertyValues(
+                        "idgen.segment.store=dual",
+                        "idgen.generators.b.segment.store= ",
+                        "idgen.generators.b.snowflake.worker-id=1",
+                        "idgen.snowflake.worker-id-assigner=")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    IdgenGenerators generators = context.getBean(IdgenGenerators.class);
+                    assertThat(generators
+                                    .named()
+                                    .get("b")
+                                    .settings(SegmentProperties.SECTION)
+                                    .getStore())
+                            .isEqualTo(SegmentProperties.DUAL);
+                    assertThat(generators.topLevel(SnowflakeProperties.SECTION).getWorkerIdAssigner())
+                            .isEqualTo(SnowflakeProperties.STATIC);
+                });
     }
 
     @Test

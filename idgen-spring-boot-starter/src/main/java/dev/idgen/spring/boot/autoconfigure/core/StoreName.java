@@ -1,6 +1,8 @@
 package dev.idgen.spring.boot.autoconfigure.core;
 
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A value of a setting that chooses where a generator keeps its state ({@code segment.store},
@@ -9,10 +11,15 @@ import java.util.Locale;
  * constant in each strategy's settings; the binder makes one from a string ({@link #of}).
  *
  * <p>Read as Spring Boot reads an enum: case, {@code -} and {@code _} do not matter ({@code leaf-zookeeper},
- * {@code LEAF_ZOOKEEPER} and {@code leafzookeeper} are one value). Whether a value is one the setting accepts is
- * checked at start-up, with the accepted values in the message.
+ * {@code LEAF_ZOOKEEPER} and {@code leafzookeeper} are one value), an empty value leaves the setting as it was
+ * ({@link #valueOf}), and a value is written the way idgen declares it ({@link #value()}), however the user spelt it,
+ * as an enum constant's name was: the value names the marks a store switch leaves. Whether a value is one the setting
+ * accepts is checked at start-up, with the accepted values in the message.
  */
 public final class StoreName {
+
+    /** Each declared value ({@link #of}) by its letters and digits, as idgen writes it. */
+    private static final Map<String, String> DECLARED = new ConcurrentHashMap<>();
 
     private final String value;
 
@@ -24,11 +31,31 @@ public final class StoreName {
     }
 
     /**
-     * @param value for example {@code etcd}
+     * Declares a value, as a strategy's constant or an engine's name does: a value read from the settings that matches
+     * it is written this way.
+     *
+     * @param value for example {@code leaf-zookeeper}
      * @return the value, written in lower case with {@code -} for {@code _}
      * @throws IllegalArgumentException when it has no letter or digit
      */
     public static StoreName of(String value) {
+        StoreName name = read(value);
+        DECLARED.putIfAbsent(name.key, name.value);
+        return name;
+    }
+
+    /**
+     * A value as the binder reads it from the settings (it prefers {@code valueOf} to {@link #of}).
+     *
+     * @param value for example {@code LEAF_ZOOKEEPER}
+     * @return the value, or null when it is blank: the setting keeps its default or inherited value, as an enum's did
+     * @throws IllegalArgumentException when it has characters but no letter or digit
+     */
+    public static StoreName valueOf(String value) {
+        return value == null || value.isBlank() ? null : read(value);
+    }
+
+    private static StoreName read(String value) {
         String written =
                 value == null ? "" : value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
         StringBuilder key = new StringBuilder(written.length());
@@ -44,9 +71,12 @@ public final class StoreName {
         return new StoreName(written, key.toString());
     }
 
-    /** @return the value as written in lower case, for example {@code leaf-zookeeper} */
+    /**
+     * @return the value as idgen declares it, for example {@code leaf-zookeeper} for {@code LEAF_ZOOKEEPER} or
+     *     {@code leafzookeeper}; an undeclared value in lower case, with {@code -} for {@code _}
+     */
     public String value() {
-        return value;
+        return DECLARED.getOrDefault(key, value);
     }
 
     @Override
@@ -61,6 +91,6 @@ public final class StoreName {
 
     @Override
     public String toString() {
-        return value;
+        return value();
     }
 }

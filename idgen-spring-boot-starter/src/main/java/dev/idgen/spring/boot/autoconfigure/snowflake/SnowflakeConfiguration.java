@@ -13,6 +13,7 @@ import dev.idgen.core.spi.StaticWorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdAssigner;
 import dev.idgen.core.spi.WorkerIdLeaseStore;
 import dev.idgen.spring.boot.autoconfigure.core.ConditionalOnIdgenStrategy;
+import dev.idgen.spring.boot.autoconfigure.core.ConsensusEngine;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGeneratorFactory;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenGenerators;
 import dev.idgen.spring.boot.autoconfigure.core.IdgenProperties;
@@ -160,10 +161,12 @@ public class SnowflakeConfiguration {
             String feature = SnowflakeStrategy.workerIdAssignerSetting(definition);
             StoreName type = snowflake.getWorkerIdAssigner();
             if (!SnowflakeProperties.OWN_ASSIGNERS.contains(type)) {
+                // Checked at start-up: an engine that keeps leases.
+                ConsensusEngine engine = beans.getBean(IdgenStoreUsers.class).engine(type);
                 throw new IdgenStartupException(
                         feature + " needs a worker id lease store on " + type + ", but there is none",
-                        "Add dev.idgen:idgen-" + type + " and set idgen." + type + ".*; or declare a"
-                                + " WorkerIdLeaseStore bean");
+                        "Add " + engine.dependency().coordinates() + " and set " + engine.prefix()
+                                + ".*; or declare a WorkerIdLeaseStore bean");
             }
             throw SnowflakeProperties.REDIS.equals(type)
                     ? new IdgenStartupException(
