@@ -6,9 +6,11 @@ import java.util.List;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -44,5 +46,16 @@ final class FailureReports {
             }
         }
         throw new AssertionError("No failure analyzer reported " + failure, failure);
+    }
+
+    /**
+     * @return the property a context's start-up failed on: the failure's most specific cause, which must be a
+     *     {@link InvalidConfigurationPropertyValueException}
+     */
+    static InvalidConfigurationPropertyValueException invalidProperty(AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        Throwable cause = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+        assertThat(cause).isInstanceOf(InvalidConfigurationPropertyValueException.class);
+        return (InvalidConfigurationPropertyValueException) cause;
     }
 }

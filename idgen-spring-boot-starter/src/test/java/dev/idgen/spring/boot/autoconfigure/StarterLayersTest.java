@@ -41,7 +41,9 @@ class StarterLayersTest {
             List.of(AC + ".segment"),
             // The stores, and the redis strategy, which is also a store for segments and worker ids.
             List.of(AC + ".remote", AC + ".redis"),
-            List.of(AC + ".etcd", AC + ".zookeeper", AC + ".jdbc"),
+            // With the engines' packages (etcd, zookeeper): a store that plugs in by its line in IdgenStores is
+            // placed here without a line of its own.
+            withEngines(AC + ".jdbc"),
             List.of(AC + ".forms"),
             // The generators' definitions and settings, the conditions and the SPIs the strategies implement.
             List.of(AC + ".core"),
@@ -52,6 +54,12 @@ class StarterLayersTest {
             List.of(SPRING + ".reactive"));
 
     private static JavaClasses starter;
+
+    private static List<String> withEngines(String... packages) {
+        List<String> layer = new ArrayList<>(List.of(packages));
+        IdgenStores.ENGINES.forEach(engine -> layer.add(engine.getClass().getPackageName()));
+        return List.copyOf(layer);
+    }
 
     @BeforeAll
     static void importStarter() {
