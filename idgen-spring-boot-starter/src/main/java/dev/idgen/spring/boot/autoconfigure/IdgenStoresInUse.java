@@ -33,7 +33,8 @@ import org.springframework.core.type.AnnotationMetadata;
 /**
  * Which generators use which store, as their strategies say ({@link IdgenStrategies}; for an engine, by the value of a
  * setting that chooses a store, {@link StoreChoice}), and the stores' configurations, each imported only when a
- * generator uses its store, so that no client is built for a store nothing uses. The decision sits here, above the strategies, so that a store's package need not ask them.
+ * generator uses its store, so that no client is built for a store nothing uses. The decision sits here, above the
+ * strategies, so that a store's package need not ask them.
  */
 final class IdgenStoresInUse implements IdgenStoreUsers {
 

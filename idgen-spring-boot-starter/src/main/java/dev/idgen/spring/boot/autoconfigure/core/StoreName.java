@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A value of a setting that chooses where a generator keeps its state ({@code segment.store},
  * {@code segment.switch-from}, {@code redis.window-store}, {@code snowflake.worker-id-assigner}): one of the strategy's
  * own values, or a {@link ConsensusEngine}'s. A value class rather than an enum, so that a store plugs in without a
- * constant in each strategy's settings; the binder makes one from a string ({@link #of}).
+ * constant in each strategy's settings; the binder makes one from a string ({@link #valueOf}).
  *
  * <p>Read as Spring Boot reads an enum: case, {@code -} and {@code _} do not matter ({@code leaf-zookeeper},
  * {@code LEAF_ZOOKEEPER} and {@code leafzookeeper} are one value), an empty value leaves the setting as it was
