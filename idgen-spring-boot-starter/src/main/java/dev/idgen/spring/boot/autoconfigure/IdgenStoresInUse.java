@@ -143,9 +143,10 @@ final class IdgenStoresInUse implements IdgenStoreUsers {
         public String[] selectImports(AnnotationMetadata metadata) {
             List<String> imports = new ArrayList<>();
             for (ConsensusEngine engine : IdgenStores.ENGINES) {
-                ConditionOutcome outcome = new EngineInUse(engine).getMatchOutcome(beanFactory, environment);
+                EngineInUse inUse = new EngineInUse(engine);
+                ConditionOutcome outcome = inUse.getMatchOutcome(beanFactory, environment);
                 ConditionEvaluationReport.get(beanFactory)
-                        .recordConditionEvaluation(engine.configuration().getName(), new EngineInUse(engine), outcome);
+                        .recordConditionEvaluation(engine.configuration().getName(), inUse, outcome);
                 if (outcome.isMatch()) {
                     imports.add(engine.configuration().getName());
                 }

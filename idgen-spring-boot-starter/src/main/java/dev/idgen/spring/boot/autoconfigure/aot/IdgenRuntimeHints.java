@@ -54,7 +54,7 @@ public final class IdgenRuntimeHints implements RuntimeHintsRegistrar {
             hints.reflection().registerTypeIfPresent(classLoader, name);
         }
         BindableRuntimeHintsRegistrar.forTypes(sectionTypes()).registerHints(hints, classLoader);
-        // The binder makes a StoreName by its static of(String), found by reflection.
+        // The binder makes a StoreName by its static valueOf(String), found by reflection.
         hints.reflection().registerType(StoreName.class, MemberCategory.INVOKE_PUBLIC_METHODS);
     }
 

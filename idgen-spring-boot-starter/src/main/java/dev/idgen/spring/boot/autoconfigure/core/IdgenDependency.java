@@ -41,8 +41,8 @@ public record IdgenDependency(String what, String coordinates, String... classes
             "dev.idgen.client.RemoteSegmentStore");
 
     /**
-     * @return every optional dependency above (the consensus engines declare their own), for the ahead-of-time hints that keep their classes findable by name
-     *         in a native image
+     * @return every optional dependency above (the consensus engines declare their own), for the ahead-of-time hints
+     *     that keep their classes findable by name in a native image
      */
     public static List<IdgenDependency> all() {
         return List.of(JDBC, REDIS, FORMS, REMOTE);

@@ -31,6 +31,20 @@ public interface IdgenStoreUsers {
         return null;
     }
 
+    /**
+     * For a value the start-up check has let through as an engine's: a setting's value that is not the strategy's own.
+     *
+     * @return the engine whose value is {@code name}
+     * @throws IllegalStateException when there is none, which that check rules out
+     */
+    default ConsensusEngine requireEngine(StoreName name) {
+        ConsensusEngine engine = engine(name);
+        if (engine == null) {
+            throw new IllegalStateException("no engine is named " + name + ", yet the start-up check let it through");
+        }
+        return engine;
+    }
+
     /** @return the setting that makes {@code definition} use a Redis backend, for messages; null when it uses none */
     String redisUse(IdgenGenerators.Definition definition);
 

@@ -227,8 +227,9 @@ public class RedisBackendConfiguration {
     public static SegmentStore windowStore(IdgenGenerators.Definition definition, BeanFactory beans, String feature) {
         StoreName windowStore = definition.settings(RedisProperties.SECTION).getWindowStore();
         if (!RedisProperties.JDBC.equals(windowStore)) {
-            // Checked at start-up: an engine that keeps segments.
-            return beans.getBean(IdgenStoreUsers.class).engine(windowStore).segmentStore(beans);
+            return beans.getBean(IdgenStoreUsers.class)
+                    .requireEngine(windowStore)
+                    .segmentStore(beans);
         }
         DataSource dataSource = beans.getBeanProvider(DataSource.class).getIfUnique();
         if (dataSource == null) {

@@ -280,8 +280,7 @@ public class SegmentConfiguration {
                     ? null
                     : SegmentTables.store(definition, dataSource, definition.strategySetting());
         }
-        // Checked at start-up: an engine that keeps segments.
-        return beans.getBean(IdgenStoreUsers.class).engine(type).segmentStore(beans);
+        return beans.getBean(IdgenStoreUsers.class).requireEngine(type).segmentStore(beans);
     }
 
     @Configuration(proxyBeanMethods = false)

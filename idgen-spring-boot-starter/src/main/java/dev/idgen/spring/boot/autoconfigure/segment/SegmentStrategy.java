@@ -82,9 +82,15 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     /** The setting that makes the generator use {@code store}: its store, or its switch-from. */
     private static String setting(IdgenGenerators.Definition definition, StoreName store) {
-        return store.equals(store(definition.settings(SegmentProperties.SECTION)))
-                ? SegmentStrategy.storeSetting(definition)
-                : definition.property("segment.switch-from") + "=" + store.value();
+        return choice(definition, store).setting();
+    }
+
+    /** The setting that makes the generator use {@code store}, as a choice of a segment store. */
+    private static StoreChoice choice(IdgenGenerators.Definition definition, StoreName store) {
+        String property = store.equals(store(definition.settings(SegmentProperties.SECTION)))
+                ? definition.property("segment.store")
+                : definition.property("segment.switch-from");
+        return StoreChoice.of(property, store, StoreChoice.Role.SEGMENTS, SegmentProperties.OWN_STORES);
     }
 
     @Override
@@ -119,14 +125,10 @@ public final class SegmentStrategy implements IdgenStrategy {
 
     @Override
     public List<StoreChoice> storeChoices(IdgenGenerators.Definition definition) {
-        SegmentProperties segment = definition.settings(SegmentProperties.SECTION);
         List<StoreChoice> choices = new ArrayList<>();
         boolean redis = false;
         for (StoreName store : stores(definition)) {
-            String property = store.equals(store(segment))
-                    ? definition.property("segment.store")
-                    : definition.property("segment.switch-from");
-            choices.add(StoreChoice.of(property, store, StoreChoice.Role.SEGMENTS, SegmentProperties.OWN_STORES));
+            choices.add(choice(definition, store));
             redis |= SegmentProperties.usesRedis(store);
         }
         if (redis) {

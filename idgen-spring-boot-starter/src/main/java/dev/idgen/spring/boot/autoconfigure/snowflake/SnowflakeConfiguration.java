@@ -161,8 +161,7 @@ public class SnowflakeConfiguration {
             String feature = SnowflakeStrategy.workerIdAssignerSetting(definition);
             StoreName type = snowflake.getWorkerIdAssigner();
             if (!SnowflakeProperties.OWN_ASSIGNERS.contains(type)) {
-                // Checked at start-up: an engine that keeps leases.
-                ConsensusEngine engine = beans.getBean(IdgenStoreUsers.class).engine(type);
+                ConsensusEngine engine = beans.getBean(IdgenStoreUsers.class).requireEngine(type);
                 throw new IdgenStartupException(
                         feature + " needs a worker id lease store on " + type + ", but there is none",
                         "Add " + engine.dependency().coordinates() + " and set " + engine.prefix()
@@ -252,8 +251,7 @@ public class SnowflakeConfiguration {
         if (!SnowflakeProperties.leases(assigner)) {
             return null;
         }
-        // Checked at start-up: an engine that keeps leases.
-        return beans.getBean(IdgenStoreUsers.class).engine(assigner).leaseStore(beans);
+        return beans.getBean(IdgenStoreUsers.class).requireEngine(assigner).leaseStore(beans);
     }
 
     /**
